@@ -1,0 +1,42 @@
+"""The rule sets. Each id maps to a Rules class, imported on first use so a broken or missing rule set
+cannot stop the others from loading."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Mapping
+
+from verifier.games.base import BadSettings, Rules
+
+# id -> "module:Class"; the ids are the ones in shared/rules/DECISIONS.md
+RULE_SETS: dict[str, str] = {
+    "120s-auction": "verifier.games.onetwenty:AuctionRules",
+    "120s-house": "verifier.games.onetwenty:HouseRules",
+    "120s-traditional": "verifier.games.onetwenty:TraditionalRules",
+    "spades": "verifier.games.spades:SpadesRules",
+    "twenty-down": "verifier.games.twenty_down:TwentyDownRules",
+}
+
+
+def rules_class(rule_set: str) -> type[Rules]:
+    target = RULE_SETS.get(rule_set) if isinstance(rule_set, str) else None
+    if target is None:
+        raise BadSettings(f"Unknown rule set {rule_set!r}; the rule sets are: {', '.join(RULE_SETS)}.")
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)
+
+
+def make_rules(rule_set: str, settings: Mapping[str, Any] | None = None, players: int = 4) -> Rules:
+    """The Rules object for a table, or BadSettings naming what is allowed."""
+    return rules_class(rule_set)(settings, players)
+
+
+def available() -> list[str]:
+    """The rule sets whose module imports (the service offers only these)."""
+    out = []
+    for rid in RULE_SETS:
+        try:
+            rules_class(rid)
+        except (ImportError, AttributeError):
+            continue
+        out.append(rid)
+    return out

@@ -1,0 +1,128 @@
+"""The trick-taking core shared by every rule set: seats, partnerships, tricks, trick winners.
+
+What differs between games is data handed in here: which seats play, who leads, and a `strength` function that
+ranks a card given the card led (trump-aware, -1 for a card that cannot win). Following rules differ per game and
+live with each game; they use `holding` and the `TrickPlay` state below.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from verifier.cards import Card
+
+# strength(card, led_card) -> int; higher wins; a card that cannot win the trick returns -1
+Strength = Callable[[Card, Card], int]
+
+
+def left_of(seat: int, players: int, steps: int = 1) -> int:
+    """Seats are numbered clockwise from 0; the player to the left of s is s+1 (DECISIONS.md, Seats)."""
+    return (seat + steps) % players
+
+
+def clockwise_from(start: int, players: int) -> list[int]:
+    """All seats in turn order, beginning with `start`."""
+    return [(start + i) % players for i in range(players)]
+
+
+def partnership(seat: int, players: int) -> int:
+    """Side index: with 4 players in partnerships seats 0 and 2 are side 0, seats 1 and 3 side 1."""
+    return seat % 2 if players == 4 else seat
+
+
+def rank_table(order_high_to_low: Sequence[int]) -> dict[int, int]:
+    """rank -> strength for a suit order written highest first: [14, 13, 12] -> {14: 3, 13: 2, 12: 1}."""
+    n = len(order_high_to_low)
+    return {rank: n - i for i, rank in enumerate(order_high_to_low)}
+
+
+@dataclass
+class Trick:
+    leader: int
+    plays: list[tuple[int, Card]] = field(default_factory=list)
+    winner: int | None = None
+    winning_card: Card | None = None
+
+    @property
+    def led(self) -> Card | None:
+        return self.plays[0][1] if self.plays else None
+
+    def to_json(self) -> dict:
+        return {
+            "leader": self.leader,
+            "plays": [[s, str(c)] for s, c in self.plays],
+            "winner": self.winner,
+            "winning_card": str(self.winning_card) if self.winning_card else None,
+        }
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]], strength: Strength) -> tuple[int, Card]:
+    """The seat and card that win: the highest strength; the led card always can win."""
+    led = plays[0][1]
+    best_seat, best_card = plays[0]
+    best = strength(best_card, led)
+    for seat, card in plays[1:]:
+        s = strength(card, led)
+        if s > best:
+            best_seat, best_card, best = seat, card, s
+    return best_seat, best_card
+
+
+def holding(hand: Iterable[Card], pred: Callable[[Card], bool]) -> list[Card]:
+    return [c for c in hand if pred(c)]
+
+
+class TrickPlay:
+    """The play of one hand's tricks by the seats still in it.
+
+    `hands` maps seat -> list of cards (the lists are the game's own and are mutated as cards are played);
+    `seats` are the seats taking part, in clockwise order; `leader` leads the first trick.
+    """
+
+    def __init__(self, hands: dict[int, list[Card]], seats: Sequence[int], leader: int, strength: Strength,
+                 tricks_in_hand: int):
+        self.hands = hands
+        self.seats = list(seats)
+        self.strength = strength
+        self.tricks_in_hand = tricks_in_hand
+        self.current = Trick(leader)
+        self.done: list[Trick] = []
+
+    @property
+    def to_move(self) -> int | None:
+        if len(self.done) == self.tricks_in_hand:
+            return None
+        cur = self.current
+        if not cur.plays:
+            return cur.leader
+        last = cur.plays[-1][0]
+        i = self.seats.index(last)
+        return self.seats[(i + 1) % len(self.seats)]
+
+    @property
+    def finished(self) -> bool:
+        return len(self.done) == self.tricks_in_hand
+
+    def play(self, seat: int, card: Card) -> Trick | None:
+        """Play a card (legality is the game's job). Returns the trick when this card completed it."""
+        self.hands[seat].remove(card)
+        cur = self.current
+        cur.plays.append((seat, card))
+        if len(cur.plays) < len(self.seats):
+            return None
+        cur.winner, cur.winning_card = trick_winner(cur.plays, self.strength)
+        self.done.append(cur)
+        self.current = Trick(cur.winner)
+        return cur
+
+    def tricks_won(self, seat: int) -> int:
+        return sum(1 for t in self.done if t.winner == seat)
+
+    def played_cards(self) -> list[Card]:
+        return [c for t in self.done for _, c in t.plays] + [c for _, c in self.current.plays]
+
+    def to_json(self) -> dict:
+        return {
+            "current": self.current.to_json(),
+            "done": [t.to_json() for t in self.done],
+        }
