@@ -1,0 +1,77 @@
+"""The storage interface both stores implement (Redis for production, SQLite embedded).
+
+The model is small on purpose:
+- documents: JSON objects with a version, replaced only by compare-and-set on the version;
+- game logs: an append-only list of records, appended only by compare-and-append on the length, with
+  idempotency keys so a retried request is acknowledged once;
+- secrets: the server seed of a game, stored apart;
+- indexes: named sorted sets of ids (lobby, deadline schedule, finished games).
+"""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any
+
+OK = "ok"                    # appended
+CONFLICT = "conflict"        # the log is not at the expected length
+DUPLICATE = "duplicate"      # this idempotency key was used before with the same body: nothing appended
+KEY_REUSED = "key-reused"    # this idempotency key was used before with a different body
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    status: str
+    length: int              # the log's length after the call
+    seq: int | None = None   # the index the record (or the duplicate's original) has in the log
+
+
+class Store(abc.ABC):
+    # ---- documents
+    @abc.abstractmethod
+    def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
+        """(document, version); (None, 0) when absent."""
+
+    @abc.abstractmethod
+    def put_doc(self, kind: str, doc_id: str, doc: dict[str, Any], expected_version: int) -> bool:
+        """Store `doc` as version expected_version+1 if the stored version is `expected_version` (0: create)."""
+
+    # ---- game logs
+    @abc.abstractmethod
+    def append(self, game_id: str, expected_length: int, record: str, at: float,
+               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+        """Append `record` at index `expected_length` atomically; all checks happen before any write."""
+
+    @abc.abstractmethod
+    def records(self, game_id: str, start: int = 0) -> list[str]:
+        """The log from index `start` on."""
+
+    @abc.abstractmethod
+    def log_info(self, game_id: str) -> tuple[int, float | None]:
+        """(length, time of the last append)."""
+
+    # ---- secrets
+    @abc.abstractmethod
+    def put_secret(self, game_id: str, value: str) -> None: ...
+
+    @abc.abstractmethod
+    def get_secret(self, game_id: str) -> str | None: ...
+
+    # ---- indexes
+    @abc.abstractmethod
+    def index_set(self, name: str, member: str, score: float) -> None: ...
+
+    @abc.abstractmethod
+    def index_remove(self, name: str, member: str) -> None: ...
+
+    @abc.abstractmethod
+    def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
+                    after: float | None = None) -> list[tuple[str, float]]:
+        """Members by ascending score, up to max_score, with score > after when given."""
+
+    # ---- health
+    @abc.abstractmethod
+    def ping(self) -> bool: ...
+
+    def close(self) -> None:
+        pass

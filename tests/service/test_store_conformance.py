@@ -1,0 +1,171 @@
+"""One conformance suite for every store: SQLite (embedded), Redis, and a Redis Cluster of three primaries."""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import uuid
+
+import pytest
+
+from service.store import keys
+from service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK
+from service.store.sqlite import SqliteStore
+
+
+@pytest.fixture(params=["sqlite", "redis", "cluster"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        s = SqliteStore(str(tmp_path / "s.sqlite3"))
+    else:
+        from service.store.redis import RedisStore
+        url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
+        s = RedisStore(url)
+    yield s
+    s.close()
+
+
+def gid() -> str:
+    return uuid.uuid4().hex
+
+
+def test_doc_is_created_once_and_replaced_only_at_its_version(store):
+    d = gid()
+    assert store.get_doc("table", d) == (None, 0)
+    assert store.put_doc("table", d, {"a": 1}, 0)
+    assert not store.put_doc("table", d, {"a": 2}, 0)
+    assert store.get_doc("table", d) == ({"a": 1}, 1)
+    assert store.put_doc("table", d, {"a": 3}, 1)
+    assert not store.put_doc("table", d, {"a": 4}, 1)
+    assert store.get_doc("table", d) == ({"a": 3}, 2)
+
+
+def test_append_at_expected_length_then_conflict_changes_nothing(store):
+    g = gid()
+    r = store.append(g, 0, "r0", 1.0)
+    assert (r.status, r.length, r.seq) == (OK, 1, 0)
+    r = store.append(g, 0, "other", 2.0)
+    assert (r.status, r.length) == (CONFLICT, 1)
+    r = store.append(g, 5, "other", 2.0)
+    assert r.status == CONFLICT
+    assert store.records(g) == ["r0"]
+    assert store.log_info(g) == (1, 1.0)
+    assert store.append(g, 1, "r1", 3.5).status == OK
+    assert store.records(g, 1) == ["r1"]
+    assert store.log_info(g) == (2, 3.5)
+
+
+def test_empty_log(store):
+    assert store.records(gid()) == []
+    assert store.log_info(gid()) == (0, None)
+
+
+def test_retry_with_same_idempotency_key_and_body_is_acknowledged_once(store):
+    g = gid()
+    store.append(g, 0, "start", 1.0)
+    first = store.append(g, 1, "move", 2.0, "key-1", "h1")
+    again = store.append(g, 1, "move", 3.0, "key-1", "h1")
+    assert first.status == OK and again.status == DUPLICATE
+    assert again.seq == first.seq == 1
+    # even after the log moved on, the key still answers with its original place
+    store.append(g, 2, "later", 4.0)
+    late = store.append(g, 2, "move", 5.0, "key-1", "h1")
+    assert (late.status, late.seq, late.length) == (DUPLICATE, 1, 3)
+    assert store.records(g) == ["start", "move", "later"]
+
+
+def test_idempotency_key_with_a_different_body_is_refused(store):
+    g = gid()
+    store.append(g, 0, "move", 1.0, "k", "h1")
+    r = store.append(g, 1, "other", 2.0, "k", "h2")
+    assert r.status == KEY_REUSED and r.seq == 0
+    assert store.records(g) == ["move"]
+
+
+def test_refused_append_does_not_record_its_idempotency_key(store):
+    g = gid()
+    store.append(g, 0, "a", 1.0)
+    assert store.append(g, 0, "b", 1.0, "k", "h").status == CONFLICT
+    # the key was not spent by the refused call
+    assert store.append(g, 1, "b", 1.0, "k", "h").status == OK
+
+
+def test_idempotency_keys_are_per_game(store):
+    g1, g2 = gid(), gid()
+    assert store.append(g1, 0, "a", 1.0, "k", "h").status == OK
+    assert store.append(g2, 0, "b", 1.0, "k", "other").status == OK
+
+
+def test_concurrent_appends_at_one_length_admit_exactly_one(store):
+    g = gid()
+    results = []
+
+    def worker(i):
+        results.append(store.append(g, 0, f"r{i}", 1.0).status)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count(OK) == 1 and results.count(CONFLICT) == 7
+    assert len(store.records(g)) == 1
+
+
+def test_secret_is_kept(store):
+    g = gid()
+    assert store.get_secret(g) is None
+    store.put_secret(g, "ab" * 32)
+    assert store.get_secret(g) == "ab" * 32
+
+
+def test_index_orders_by_score_and_filters(store):
+    name = "t" + gid()
+    store.index_set(name, "b", 2.0)
+    store.index_set(name, "a", 1.0)
+    store.index_set(name, "c", 3.0)
+    store.index_set(name, "a", 4.0)  # moved
+    assert store.index_range(name) == [("b", 2.0), ("c", 3.0), ("a", 4.0)]
+    assert store.index_range(name, max_score=3.0) == [("b", 2.0), ("c", 3.0)]
+    assert store.index_range(name, limit=1) == [("b", 2.0)]
+    assert store.index_range(name, after=2.0) == [("c", 3.0), ("a", 4.0)]
+    store.index_remove(name, "c")
+    assert [m for m, _ in store.index_range(name)] == ["b", "a"]
+
+
+def test_ping(store):
+    assert store.ping()
+
+
+def test_every_key_of_a_game_is_in_one_cluster_slot():
+    from redis.crc import key_slot
+    g = gid()
+    slots = {key_slot(k.encode()) for k in (keys.log(g), keys.log_meta(g), keys.idem(g), keys.secret(g),
+                                            keys.doc("table", g))}
+    assert len(slots) == 1
+
+
+def _append_many(path, g, n, out):
+    s = SqliteStore(path)
+    won = 0
+    for _ in range(n):
+        while True:
+            length, _ = s.log_info(g)
+            if s.append(g, length, "x", 1.0).status == OK:
+                won += 1
+                break
+    out.put(won)
+
+
+def test_sqlite_compare_and_append_is_safe_across_processes(tmp_path):
+    path = str(tmp_path / "p.sqlite3")
+    SqliteStore(path)
+    g = gid()
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_append_many, args=(path, g, 25, out)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+    assert sum(out.get() for _ in procs) == 75
+    assert len(SqliteStore(path).records(g)) == 75
