@@ -1,0 +1,86 @@
+"""Concrete Twenty Down deals for the scenario tests.
+
+A deal is written as each seat's first packet and second packet (and optionally the stock's top cards); `deck_for`
+turns it into the explicit deck FixedChance deals: index 0 is the first card dealt, to the dealer's left, one packet
+per seat round to the dealer, then the second packets in the same order, then the stock (its top card first).
+Cards not named anywhere follow in canonical order (FixedChance completes the deck).
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from verifier.cards import Card, cards_from_str
+from verifier.games import make_rules
+from verifier.games.base import FixedChance, Move
+from verifier.games.twenty_down import TwentyDownState
+
+SPARE_DECKS = 24  # later deals of a test game use canonical-order decks
+
+
+def deck_for(dealer: int, first: Mapping[int, str], second: Mapping[int, str] | None = None,
+             stock: str = "") -> list[Card]:
+    order = [(dealer + 1 + i) % 4 for i in range(4)]
+    cards: list[Card] = []
+    for packets in (first, second or {}):
+        for s in order:
+            if s in packets:
+                cards.extend(cards_from_str(packets[s]))
+    cards.extend(cards_from_str(stock))
+    assert len(set(cards)) == len(cards)
+    return cards
+
+
+def game(*decks: Sequence[Card], dealer: int = 0, **settings) -> TwentyDownState:
+    """A game whose k-th shuffle is decks[k]; later shuffles are canonical packs."""
+    all_decks = list(decks) + [[] for _ in range(SPARE_DECKS)]
+    return make_rules("twenty-down", settings).new_game(FixedChance(all_decks, first_dealer=dealer))
+
+
+def hand(state: TwentyDownState, seat: int) -> set[str]:
+    return set(state.view(seat)["hand"])
+
+
+def name_trump(state: TwentyDownState, suit: str) -> None:
+    if state.phase == "blind":
+        state.apply(state.to_move, Move("pass"))
+    state.apply(state.to_move, Move.trump(suit))
+
+
+def exchange_nothing(state: TwentyDownState) -> None:
+    while state.phase == "exchange":
+        state.apply(state.to_move, Move.throw(()))
+
+
+def answer_stay(state: TwentyDownState, drops: Sequence[int] = ()) -> None:
+    """Everyone asked stays in, except the seats in `drops`."""
+    while state.phase == "stay":
+        seat = state.to_move
+        state.apply(seat, Move("drop") if seat in drops else Move("stay"))
+
+
+def to_play(state: TwentyDownState, suit: str, drops: Sequence[int] = ()) -> None:
+    """Name `suit`, nobody exchanges, everyone stays in except `drops`."""
+    name_trump(state, suit)
+    for _ in range(2):
+        exchange_nothing(state)
+        answer_stay(state, drops)
+    assert state.phase == "play"
+
+
+def play(state: TwentyDownState, *cards: str) -> None:
+    """Play cards in turn, each by the seat to move."""
+    for c in cards:
+        state.apply(state.to_move, Move.play(cards_from_str(c)[0]))
+
+
+def walkover_deal(state: TwentyDownState, suit: str = "S") -> None:
+    """A quick deal: trump maker names `suit` (unless the deal has no choice), nobody exchanges, all asked drop."""
+    deal = state.deal_no
+    if state.phase in ("blind", "trump"):
+        name_trump(state, suit)
+    for _ in range(2):
+        exchange_nothing(state)
+        answer_stay(state, drops=range(4))
+    while state.deal_no == deal and not state.is_over:   # a deal with no choice is played out by timeouts
+        seat = state.to_move
+        state.apply(seat, state.rules.timeout_move(state.view(seat)))
