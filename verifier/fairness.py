@@ -18,6 +18,7 @@ randomness is new_server_seed(), which the service calls once per game.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from typing import Any, Mapping, Sequence, TypeVar
 
@@ -97,8 +98,11 @@ def game_seed(server_seed: bytes, client_seeds: Sequence[str | None]) -> bytes:
 
 # ------------------------------------------------------------------------------------ derivation
 
+_LABEL = re.compile(r"[!-~]+\Z")  # printable ASCII, no space
+
+
 def _label_prefix(label: Any) -> bytes:
-    if not isinstance(label, str) or not label or not all(" " < ch <= "~" for ch in label):
+    if not isinstance(label, str) or not _LABEL.match(label):
         raise ValueError(f"A derivation label is non-empty printable ASCII without spaces, not {label!r}.")
     return label.encode("ascii") + b"\x00"
 
@@ -137,8 +141,10 @@ class DerivedRng:
     def _more(self, blocks: int = 1) -> None:
         """Drop the bytes already read and append the next blocks of the stream."""
         key, prefix, i = self._key, self._prefix, self._next_block
-        new = b"".join(hmac.digest(key, prefix + (i + b).to_bytes(4, "big"), "sha256") for b in range(blocks))
-        self._buf = self._buf[self._pos:] + new
+        new = self._buf[self._pos:]
+        for b in range(i, i + blocks):
+            new += hmac.digest(key, prefix + b.to_bytes(4, "big"), "sha256")
+        self._buf = new
         self._pos = 0
         self._next_block = i + blocks
 

@@ -177,8 +177,10 @@ def new_transcript(private_key: Any, commit: Mapping[str, Any]) -> dict:
 def add_start(private_key: Any, transcript: dict, start: Mapping[str, Any]) -> dict:
     """Adds the signed start record (in place) and returns the transcript."""
     _need("start" not in transcript, "The game has already started.")
+    records = transcript.pop("records")  # re-inserted after the start so the keys read in the order of events
     transcript["start"] = dict(start)
     transcript["start_signature"] = sign_record(private_key, start)
+    transcript["records"] = records
     return transcript
 
 
