@@ -1,0 +1,119 @@
+"""Card order, playing the tricks, scoring; the seed's two worked examples."""
+from verifier.cards import card_from_str
+from verifier.games.base import Move
+
+from .helpers import deck_for, game, play, to_play
+
+BEN, CARLA, DAN, ANNA = 0, 1, 2, 3     # clockwise; Anna deals, so Ben is the trump maker and leads
+
+# Dealer 0, trump maker 1. Seat 1 leads KH, seat 2 holds 10H; seats 3 and 0 hold neither hearts nor clubs.
+KING_AND_TEN = deck_for(0, first={1: "KH 7C", 2: "10H 8C", 3: "7D 8D", 0: "7S 8S"},
+                        second={1: "9C 10C JC", 2: "QC KC AC", 3: "9D 10D JD", 0: "9S 10S JS"})
+
+# Dealer 0, trump spades: seat 1 wins three spade tricks, then seat 2 two club tricks; seats 3 and 0 take none.
+THREE_AND_TWO = deck_for(0, first={1: "AS 10S", 2: "AC 10C", 3: "AD KD", 0: "AH KH"},
+                         second={1: "KS 7C 8C", 2: "KC QC JC", 3: "QD JD 10D", 0: "QH JH 10H"})
+
+
+def ben_example():
+    deck = deck_for(ANNA, first={BEN: "KH 9C", CARLA: "7H 8H", DAN: "8S 9D", ANNA: "AH 9H"},
+                    second={BEN: "10C JD QD", CARLA: "7C 8C 7D", DAN: "10D KD JC", ANNA: "QC KC 8D"})
+    state = game(deck, dealer=ANNA)
+    to_play(state, "S")
+    return state
+
+
+def test_example_ben_leads_carla_follows_dan_must_trump_and_wins():
+    state = ben_example()
+    assert state.to_move == BEN
+    play(state, "KH")
+    assert state.why_not(CARLA, Move.play(card_from_str("7C"))) == "You must follow hearts."
+    play(state, "7H")
+    assert state.why_not(DAN, Move.play(card_from_str("9D"))) == "You must play a trump: you have no hearts."
+    play(state, "8S", "AH")
+    done = state.tricks.done[0]
+    assert (done.winner, str(done.winning_card)) == (DAN, "8S")
+    assert state.to_move == DAN
+
+
+def test_you_do_not_have_to_play_a_higher_card():
+    state = ben_example()
+    play(state, "KH")
+    assert state.why_not(CARLA, Move.play(card_from_str("7H"))) is None
+    play(state, "7H", "8S")
+    assert state.why_not(ANNA, Move.play(card_from_str("9H"))) is None
+
+
+def test_with_neither_the_suit_led_nor_a_trump_any_card_may_be_played():
+    state = game(KING_AND_TEN)
+    to_play(state, "C")
+    play(state, "KH", "10H")
+    assert {str(m.card) for m in state.legal_moves(3)} == {"7D", "8D", "9D", "10D", "JD"}
+
+
+def test_the_ten_ranks_above_the_king():
+    state = game(KING_AND_TEN)
+    to_play(state, "C")
+    play(state, "KH", "10H", "7D", "7S")
+    assert state.tricks.done[0].winner == 2
+
+
+def test_the_trump_maker_leads_the_first_trick():
+    state = game(KING_AND_TEN)
+    to_play(state, "C")
+    assert state.to_move == 1
+
+
+def test_a_trump_beats_every_card_of_other_suits_and_the_winner_leads_next():
+    state = game(THREE_AND_TWO)
+    to_play(state, "S")
+    play(state, "AS", "AC", "AD", "AH")               # the ace of trumps beats three other aces
+    assert state.tricks.done[0].winner == 1 and state.to_move == 1
+    play(state, "10S", "QC", "KD", "KH", "KS", "KC", "QD", "QH", "7C", "10C", "JD", "JH")
+    assert state.tricks.done[3].winner == 2 and state.to_move == 2   # 10C over 7C: seat 2 leads next
+
+
+def test_only_the_suit_led_or_a_trump_can_win():
+    state = game(THREE_AND_TWO)
+    to_play(state, "D")
+    play(state, "7C", "AC", "AD", "AH")                # AD and AH are higher cards, but AD is a trump
+    assert state.tricks.done[0].winner == 3
+    state2 = game(THREE_AND_TWO)
+    to_play(state2, "S")
+    play(state2, "7C", "10C", "AD", "AH")              # no trump: the highest club wins over the aces
+    assert state2.tricks.done[0].winner == 2
+
+
+def test_trump_led_must_be_followed_with_a_trump():
+    deck = deck_for(ANNA, first={BEN: "KH 9C", CARLA: "7H 8H", DAN: "8S 9D", ANNA: "AH 9H"},
+                    second={BEN: "10C JD QD", CARLA: "7C 8C 7D", DAN: "10D KD JC", ANNA: "QC KC 8D"})
+    state = game(deck, dealer=ANNA)
+    to_play(state, "H")
+    play(state, "KH")
+    assert state.why_not(CARLA, Move.play(card_from_str("7C"))) == "You must follow hearts."
+    play(state, "8H")
+    assert state.why_not(DAN, Move.play(card_from_str("9D"))) is None   # no hearts, so no trump: any card
+
+
+def test_each_trick_takes_one_point_off_and_no_trick_adds_five():
+    state = game(THREE_AND_TWO)
+    to_play(state, "S")
+    play(state, "AS", "JC", "10D", "10H", "10S", "QC", "JD", "JH", "KS", "KC", "QD", "QH",
+         "7C", "AC", "AD", "AH", "10C", "KD", "KH", "8C")
+    assert state.last_deal["tricks_won"] == [0, 3, 2, 0]
+    assert state.scores == [25, 17, 18, 25]
+
+
+def test_example_hearts_trumps_score_double():
+    deck = deck_for(ANNA, first={BEN: "QH JH", CARLA: "AS KS", DAN: "AD KD", ANNA: "AH 10H"},
+                    second={BEN: "9H 8H 7H", CARLA: "QS JS 10S", DAN: "QD JD 10D", ANNA: "KH 7C 8C"})
+    state = game(deck, dealer=ANNA)
+    to_play(state, "H")
+    play(state, "QH", "AS", "AD", "AH",
+         "10H", "9H", "KS", "KD",
+         "KH", "JH", "QS", "QD",
+         "7C", "8H", "JS", "JD",
+         "7H", "10S", "10D", "8C")
+    assert state.last_deal["tricks_won"] == [2, 0, 0, 3]
+    assert state.scores[ANNA] == 14 and state.scores[BEN] == 16
+    assert state.scores[CARLA] == 30 and state.scores[DAN] == 30
