@@ -79,8 +79,10 @@ def walkover_deal(state: TwentyDownState, suit: str = "S") -> None:
     if state.phase in ("blind", "trump"):
         name_trump(state, suit)
     for _ in range(2):
-        exchange_nothing(state)
-        answer_stay(state, drops=range(4))
+        if state.deal_no == deal:
+            exchange_nothing(state)
+        if state.deal_no == deal:
+            answer_stay(state, drops=range(4))
     while state.deal_no == deal and not state.is_over:   # a deal with no choice is played out by timeouts
         seat = state.to_move
         state.apply(seat, state.rules.timeout_move(state.view(seat)))
