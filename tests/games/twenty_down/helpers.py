@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from verifier.cards import Card, cards_from_str
+from verifier.cards import PACK_32, Card, cards_from_str
 from verifier.games import make_rules
 from verifier.games.base import FixedChance, Move
 from verifier.games.twenty_down import TwentyDownState
@@ -19,15 +19,19 @@ SPARE_DECKS = 24  # later deals of a test game use canonical-order decks
 
 def deck_for(dealer: int, first: Mapping[int, str], second: Mapping[int, str] | None = None,
              stock: str = "") -> list[Card]:
+    """Packets not given are filled with cards named nowhere else, in canonical order."""
+    first_cards = {s: cards_from_str(t) for s, t in first.items()}
+    second_cards = {s: cards_from_str(t) for s, t in (second or {}).items()}
+    named = [c for p in (*first_cards.values(), *second_cards.values()) for c in p] + cards_from_str(stock)
+    assert len(set(named)) == len(named), "a card is named twice"
+    spare = iter([c for c in PACK_32 if c not in set(named)])
+    size = len(next(iter(first_cards.values()), [None, None]))
     order = [(dealer + 1 + i) % 4 for i in range(4)]
     cards: list[Card] = []
-    for packets in (first, second or {}):
+    for packets, n in ((first_cards, size), (second_cards, 5 - size)):
         for s in order:
-            if s in packets:
-                cards.extend(cards_from_str(packets[s]))
-    cards.extend(cards_from_str(stock))
-    assert len(set(cards)) == len(cards)
-    return cards
+            cards.extend(packets[s] if s in packets else [next(spare) for _ in range(n)])
+    return cards + cards_from_str(stock)
 
 
 def game(*decks: Sequence[Card], dealer: int = 0, **settings) -> TwentyDownState:
