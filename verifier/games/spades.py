@@ -325,8 +325,7 @@ class SpadesState(GameState):
                           "tricks_taken": taken, "teams": teams, "scores": list(self.scores)}
         self.history.append(self.last_hand)
         if game_ends(self.scores, self.tie_pending):
-            self.over = True
-            self.play = None
+            self.over = True          # the last hand's tricks stay on view
             return
         if self.scores[0] == self.scores[1] and any(s >= TARGET or s <= FLOOR for s in self.scores):
             self.tie_pending = True
@@ -354,7 +353,7 @@ class SpadesState(GameState):
             return IllegalMove, None
         if move.kind != "play":
             return IllegalMove, "The bidding is over: play a card."
-        if move.card is None:
+        if not isinstance(move.card, Card):
             return IllegalMove, "Name the card to play."
         trick = [c for _, c in self.play.current.plays]
         return IllegalMove, why_not_card(self.hands[seat], move.card, trick, self.spades_broken)

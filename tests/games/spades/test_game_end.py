@@ -37,6 +37,7 @@ def test_after_a_hand_in_which_a_team_reaches_500_the_higher_team_wins():
     # both teams are past 500; the higher one wins
     assert game.result == {"scores": [600, 690], "sides": [[0, 2], [1, 3]], "winners": [1, 3]}
     assert game.view(None)["phase"] == "over"
+    assert len(game.view(None)["tricks"]) == 13          # the last hand stays on the table
 
 
 def test_after_a_hand_in_which_a_team_falls_to_minus_200_the_game_is_over():

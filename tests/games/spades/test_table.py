@@ -71,6 +71,7 @@ def test_why_a_card_cannot_be_played_now():
     assert game.why_not(2, Move.play(card_from_str("AS"))) == "You do not hold the Ace of spades."
     assert game.why_not(2, Move.bid(3)) == "The bidding is over: play a card."
     assert game.why_not(2, Move("play")) == "Name the card to play."
+    assert game.why_not(2, Move("play", card="2H")) == "Name the card to play."   # text, not a Card
     assert game.why_not(7, Move.play(card_from_str("2H"))) == "There is no seat 7; the seats are 0 to 3."
     assert game.why_not(2, Move.play(card_from_str("2H"))) is None
 
