@@ -1,0 +1,30 @@
+"""Helpers shared by the blueprints: the service objects, the JSON body, the current player."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
+
+from service.auth import current_player
+from service.errors import ApiError
+
+
+def svc():
+    return current_app.extensions["fairdeal"]
+
+
+def json_body(required: bool = True) -> Any:
+    if not request.data:
+        if required:
+            raise ApiError(400, "bad-request", "This request needs a JSON object as its body.")
+        return {}
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ApiError(400, "malformed-json", "The body is not valid JSON.")
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad-request", "The body is a JSON object.")
+    return body
+
+
+def player(required: bool = True):
+    return current_player(svc().store, required)
