@@ -1,0 +1,122 @@
+"""Invariants over whole games: cards conserved, scores consistent, replay equals live, views leak nothing,
+bots and timeouts always legal, games end."""
+import json
+import random
+from hashlib import sha256
+
+from hypothesis import given, settings, strategies as st
+
+from verifier.cards import PACK_32
+from verifier.fairness import SeedChance
+from verifier.games import make_rules
+from verifier.games.base import Move
+from verifier.games.twenty_down import TwentyDownRules
+
+SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
+table_settings = st.fixed_dictionaries({name: st.booleans() for name in SETTING_NAMES})
+seeds = st.integers(min_value=0, max_value=2**32)
+MAX_STEPS = 600
+
+
+class SeededRng:
+    def __init__(self, r: random.Random):
+        self.r = r
+
+    def randbelow(self, n):
+        return self.r.randrange(n)
+
+
+def chance(seed: int) -> SeedChance:
+    return SeedChance(sha256(str(seed).encode()).digest())
+
+
+def all_cards(state):
+    cards = [c for h in state.hands.values() for c in h] + state.deck[state.pos:] + state.discards
+    return cards + (state.tricks.played_cards() if state.tricks else [])
+
+
+def check_views(state):
+    for seat in (None, 0, 1, 2, 3):
+        view = state.view(seat)
+        view.pop("last_deal")                  # the previous deal's cards: reshuffled since, public then
+        text = json.dumps(view)
+        hidden = set(state.deck[state.pos:]) | set(state.discards)
+        for other in range(4):
+            if other != seat or state._hand_hidden(other):
+                hidden |= set(state.hands[other])
+        hidden.discard(state.turned_up)        # turned up for all to see
+        assert not [c for c in hidden if f'"{c}"' in text], (seat, view)
+
+
+def check_deal_scores(last, before):
+    mult = (2 if last["trump"] == "H" else 1) * (2 if last["blind"] else 1)
+    assert last["scores_before"] == before
+    assert sum(last["tricks_won"]) == 5
+    for s in range(4):
+        if s in last["stayed"]:
+            won = last["tricks_won"][s]
+            assert last["changes"][s] == mult * (-won if won else 5)
+        else:
+            assert s in last["dropped"] and last["changes"][s] == 0 and last["tricks_won"][s] == 0
+    assert last["scores"] == [a + b for a, b in zip(before, last["changes"])]
+
+
+def run(table, seed, mode, check):
+    """Play a game: 'random' legal moves, or 'bots' (bots and timeouts). Returns (state, log)."""
+    rules = make_rules("twenty-down", table)
+    state = rules.new_game(chance(seed))
+    r = random.Random(seed)
+    log, scores_before, deals_seen = [], list(state.scores), 0
+    for _ in range(MAX_STEPS if mode == "random" else 10 * MAX_STEPS):
+        if state.is_over:
+            break
+        seat = state.to_move
+        view = state.view(seat)
+        bot = rules.bot_move(view, SeededRng(r))
+        timeout = rules.timeout_move(view)
+        assert state.why_not(seat, bot) is None and state.why_not(seat, timeout) is None
+        legal = state.legal_moves(seat)
+        assert bot in legal and timeout in legal
+        assert all(state.legal_moves(other) == [] for other in range(4) if other != seat)
+        move = r.choice(legal) if mode == "random" else (bot if r.random() < 0.8 else timeout)
+        assert Move.from_json(json.loads(json.dumps(move.to_json()))) == move
+        state.apply(seat, move)
+        log.append((seat, move))
+        if check:
+            if not state.is_over:
+                assert sorted(all_cards(state)) == sorted(PACK_32)
+            check_views(state)
+        if state.last_deal and state.last_deal["deal"] != deals_seen:
+            deals_seen = state.last_deal["deal"]
+            check_deal_scores(state.last_deal, scores_before)
+            scores_before = list(state.scores)
+    return rules, state, log
+
+
+@settings(max_examples=40, deadline=None)
+@given(table_settings, seeds)
+def test_random_play_conserves_cards_keeps_scores_and_leaks_nothing(table, seed):
+    run(table, seed, "random", check=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(table_settings, seeds)
+def test_bots_and_timeouts_finish_the_game_with_one_winner(table, seed):
+    _, state, _ = run(table, seed, "bots", check=False)
+    assert state.is_over
+    result = state.result
+    low = min(result["scores"])
+    assert low <= 0 and result["winners"] == [result["scores"].index(low)]
+    assert result["scores"].count(low) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(table_settings, seeds, st.sampled_from(["random", "bots"]))
+def test_replaying_the_log_gives_the_live_state(table, seed, mode):
+    rules, live, log = run(table, seed, mode, check=False)
+    replayed = rules.new_game(chance(seed))
+    for seat, move in log:
+        replayed.apply(seat, move)
+    for seat in (None, 0, 1, 2, 3):
+        assert replayed.view(seat) == live.view(seat)
+    assert replayed.result == live.result
