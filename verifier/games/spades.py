@@ -214,6 +214,12 @@ def _duck(seen: _Seen, rng: Rng | None) -> Card:
     return _pick(seen.legal, _low_key, rng)
 
 
+def _cheapest_winner(seen: _Seen, rng: Rng | None) -> Card | None:
+    """The lowest legal card that takes the trick as it stands (None when leading or when none does)."""
+    winners = [c for c in seen.legal if seen.beats(c)] if seen.trick else []
+    return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng) if winners else None
+
+
 def safe_card(view: Mapping[str, Any], rng: Rng | None = None) -> Card:
     """The timeout card (docs/rules/spades.md, "The safe card")."""
     seen = _Seen.of(view)
@@ -223,10 +229,7 @@ def safe_card(view: Mapping[str, Any], rng: Rng | None = None) -> Card:
     win = seen.winning()
     if win is not None and win[0] == partner_of(seat) and view["bids"][partner_of(seat)] != 0:
         return _pick(seen.legal, _low_key, rng)
-    winners = [c for c in seen.legal if seen.beats(c)] if seen.trick else []
-    if winners:
-        return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng)
-    return _pick(seen.legal, _low_key, rng)
+    return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
 
 
 def _is_master(card: Card, seen: _Seen) -> bool:
@@ -246,11 +249,11 @@ def bot_card(view: Mapping[str, Any], rng: Rng) -> Card:
     win = seen.winning()
     if bids[partner] == 0 and win is not None and win[0] == partner:
         # Cover the partner's nil: take the trick away from them, as cheaply as we can.
-        winners = [c for c in seen.legal if seen.beats(c)]
-        if winners:
-            return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng)
+        cover = _cheapest_winner(seen, rng)
+        if cover is not None:
+            return cover
     counted = sum(seen.taken[s] for s in (seat, partner) if bids[s] != 0)
-    contract = sum(b for b in (bids[seat], bids[partner]))
+    contract = bids[seat] + bids[partner]
     if counted >= contract:                                 # contract in: duck to avoid bags
         return _duck(seen, rng)
     if not seen.trick:
@@ -260,10 +263,7 @@ def bot_card(view: Mapping[str, Any], rng: Rng) -> Card:
         return _pick(seen.legal, _low_key, rng)
     if win is not None and win[0] == partner and (len(seen.trick) == 3 or _is_master(win[1], seen)):
         return _pick(seen.legal, _low_key, rng)             # partner has it
-    winners = [c for c in seen.legal if seen.beats(c)]
-    if winners:
-        return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng)
-    return _pick(seen.legal, _low_key, rng)
+    return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
 
 
 # ---------------------------------------------------------------------------------------------- state
