@@ -190,7 +190,7 @@ def shuffle(game_seed: bytes, label: str, cards: Sequence[T]) -> list[T]:
     Index 0 of the result is the top card (dealt first)."""
     deck = list(cards)
     rng = DerivedRng(game_seed, label)
-    if len(deck) > 257:
+    if len(deck) > 256:  # randbelow(n) needs more than one byte for n > 256
         for i in range(len(deck) - 1, 0, -1):
             j = rng.randbelow(i + 1)
             deck[i], deck[j] = deck[j], deck[i]
