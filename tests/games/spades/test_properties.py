@@ -116,6 +116,9 @@ def test_bots_and_timeouts_are_always_legal(seed, rnd):
         for move in (RULES.timeout_move(view), RULES.bot_move(view, FixedRng(0)), RULES.bot_move(view, FixedRng(3))):
             assert game.why_not(seat, move) is None
             assert not (move.kind == "bid" and move.value == 0)      # never nil
+        # pure functions of the view (and the rng): asked again, on a copy, they answer the same
+        assert RULES.bot_move(copy.deepcopy(view), FixedRng(3)) == RULES.bot_move(view, FixedRng(3))
+        assert RULES.timeout_move(copy.deepcopy(view)) == RULES.timeout_move(view)
     run(seed, rnd, 150, check)
 
 
