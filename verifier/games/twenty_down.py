@@ -22,7 +22,7 @@ from verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_st
 from verifier.games.base import (
     Chance, FirstChoiceRng, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules, Setting,
 )
-from verifier.games.tricks import Trick, TrickPlay, clockwise_from, left_of, rank_table
+from verifier.games.tricks import TrickPlay, clockwise_from, left_of, rank_table
 
 SUITS = ("C", "D", "H", "S")
 START_SCORE = 20
@@ -522,8 +522,10 @@ class TwentyDownState(GameState):
                 return "With blind trumps there is no next."
             return None
         if move.value == "blind":
-            return "Blind trumps are chosen before looking at your cards." if three else \
-                "Blind trumps are only played with three first cards."
+            if not three:
+                return "Blind trumps are only played with three first cards."
+            return "You chose blind: now name the suit." if self.blind else \
+                "Blind trumps are chosen before looking at your cards."
         if move.value not in SUITS:
             return "Name trumps as C, D, H or S" + (", or next." if three and not self.blind else ".")
         return None

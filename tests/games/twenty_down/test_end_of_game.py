@@ -31,6 +31,17 @@ def test_after_eight_deals_nobody_may_drop_out():
     assert state.phase == "play" and state.status == ["in"] * 4
 
 
+def test_after_eight_deals_scores_are_doubled():
+    state = game()
+    eight_quiet_deals(state)
+    while state.deal_no == 9 and not state.is_over:
+        seat = state.to_move
+        state.apply(seat, state.rules.timeout_move(state.view(seat)))
+    last = state.last_deal
+    assert last["trump"] == "H" and last["multiplier"] == 2
+    assert last["changes"] == [-2 * w if w else 10 for w in last["tricks_won"]]
+
+
 def test_the_eighth_deal_itself_still_has_a_choice():
     state = game()
     for _ in range(7):

@@ -74,6 +74,7 @@ def test_blind_is_chosen_before_the_trump_maker_sees_any_card():
         "Before naming trumps, choose blind (trump \"blind\") or look at your cards (pass)."
     state.apply(1, Move("pass"))
     assert hand(state, 1) == {"7S", "8S", "9S"}
+    assert state.why_not(1, Move.trump("blind")) == "Blind trumps are chosen before looking at your cards."
 
 
 def test_after_blind_there_is_no_next_and_no_new_deal_and_the_cards_stay_hidden():
@@ -83,6 +84,7 @@ def test_after_blind_there_is_no_next_and_no_new_deal_and_the_cards_stay_hidden(
     assert state.why_not(1, Move.trump("next")) == "With blind trumps there is no next."
     assert state.why_not(1, Move("newdeal")) == "With blind trumps there is no new deal."
     assert {m.value for m in state.legal_moves(1)} == {"C", "D", "H", "S"}
+    assert state.why_not(1, Move.trump("blind")) == "You chose blind: now name the suit."
     state.apply(1, Move.trump("H"))
     assert len(state.view(1)["hand"]) == 5 and state.view(None)["blind"]
 
