@@ -373,22 +373,25 @@ def _held(game: LiveGame, seat: Any, move: Move) -> tuple[bool, str]:
 
 
 def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> tuple[str, str]:
-    """Which check a replay failure belongs to. A card the seat was never dealt, or a first move by another seat
-    than the seed's first dealer's left, means the deal re-derived from the seed is not the one played."""
+    """Which check a replay failure belongs to. A move out of turn is an illegal move (a dropped, duplicated or
+    swapped record), except the very first one: then the first dealer re-derived from the seed is not the one
+    the game was played with. A card the seat was never dealt means the deal is not the one played."""
     if err.check not in ("moves-legal", "bot-moves", "timeout-moves"):
         return err.check, err.message
+    seat, to_move = record.get("seat"), game.state.to_move
+    if seat != to_move:
+        if game.seq == 0 and to_move is not None:
+            return "deals", (f"record {err.seq}: the first move is by seat {seat}, but with the dealer re-derived "
+                             f"from the seed seat {to_move} moves first")
+        return "moves-legal", f"record {err.seq}: seat {seat} moved out of turn; it was seat {to_move}'s turn"
     try:
         move = Move.from_json(record.get("move"))
     except GameError:
         return err.check, err.message
-    seat = record.get("seat")
     held, card = _held(game, seat, move)
     if not held:
-        return "deals", (f"record {err.seq}: seat {seat} played {card}, which the deal re-derived from the "
+        return "deals", (f"record {err.seq}: seat {seat} used {card}, which the deal re-derived from the "
                          f"revealed seed did not give that seat")
-    if game.seq == 0 and game.state.to_move is not None and seat != game.state.to_move:
-        return "deals", (f"record {err.seq}: the first move is by seat {seat}, but with the dealer re-derived from "
-                         f"the seed seat {game.state.to_move} moves first")
     return err.check, err.message
 
 
@@ -404,32 +407,61 @@ def _hands_dealt(game: LiveGame) -> int | None:
     return None
 
 
+def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool
+          ) -> tuple[LiveGame, tuple[str, int | None, str] | None]:
+    """Replay every record; returns the game and the first failure (check id, seq, sentence) or None.
+    policies=False replays the moves without recomputing the bot and timeout policies: it tells whether a game
+    whose bot or timeout move differs was at least dealt and played legally."""
+    game = LiveGame(start, seed)
+    for record in records:
+        seq = record.get("seq")
+        try:
+            if policies:
+                game.apply_record(record, chain=False)
+            else:
+                move = Move.from_json(record.get("move"))
+                game.state.apply(record.get("seat"), move)
+                game.seq += 1
+        except ReplayError as err:
+            cid, message = _classify(game, record, err)
+            return game, (cid, err.seq, message)
+        except GameError as exc:
+            err = ReplayError("moves-legal", seq, f"record {seq}: seat {record.get('seat')} "
+                                                  f"{record.get('move')} is illegal: {exc.message}")
+            cid, message = _classify(game, record, err)
+            return game, (cid, seq, message)
+        except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record is a failed move
+            return game, ("moves-legal", seq, f"record {seq}: the move could not be applied "
+                                              f"({type(exc).__name__}: {exc})")
+    return game, None
+
+
 def _replay(run: _Run, start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]],
             end: Mapping[str, Any]) -> None:
     try:
-        game = LiveGame(start, seed)
+        LiveGame(start, seed)
     except GameError as exc:
         raise _Unusable(f"The game cannot be replayed: {exc.message}") from None
     except (ImportError, AttributeError, KeyError, TypeError) as exc:
         raise _Unusable(f"The game cannot be replayed by this verifier: {exc}") from None
+    game, failure = _walk(start, seed, records, policies=True)
+    if failure is not None:
+        cid, seq, message = failure
+        run.fail(cid, message, seq)
+        if cid not in ("bot-moves", "timeout-moves"):
+            for other in REPLAY_CHECKS:
+                run.set(other, SKIP, f"not checked: the replay stopped at record {seq}")
+            return
+        # A policy's move differs. Were the cards and the moves at least the seed's and legal?
+        game, second = _walk(start, seed, records, policies=False)
+        if second is not None:
+            cid2, seq2, message2 = second
+            run.fail(cid2, message2, seq2)
+            for other in REPLAY_CHECKS:
+                run.set(other, SKIP, f"not checked: the replay stopped at record {seq2}")
+            return
     counts = {"bot": 0, "timeout": 0, "player": 0}
     for record in records:
-        try:
-            game.apply_record(record, chain=False)
-        except ReplayError as err:
-            cid, message = _classify(game, record, err)
-            run.fail(cid, message, err.seq)
-            for other in REPLAY_CHECKS:
-                if other != cid:
-                    run.set(other, SKIP, f"not checked: the replay stopped at record {err.seq}")
-            return
-        except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record is a failed move
-            seq = record.get("seq")
-            run.fail("moves-legal", f"record {seq}: the move could not be applied ({type(exc).__name__}: {exc})", seq)
-            for other in REPLAY_CHECKS:
-                if other != "moves-legal":
-                    run.set(other, SKIP, f"not checked: the replay stopped at record {seq}")
-            return
         counts[record["by"]] = counts.get(record["by"], 0) + 1
     hands = _hands_dealt(game)
     hands_text = f"{hands} hand(s)" if hands is not None else "every hand"

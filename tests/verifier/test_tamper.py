@@ -1,0 +1,61 @@
+"""The tamper suite: every kind of change to a valid transcript of every rule set is detected, and the report
+names the check that catches it (the catalogue is in test_tamper_kit.py)."""
+import pytest
+
+from verifier.checks import verify_transcript
+from verifier.games import available
+
+from tests.verifier.test_tamper_kit import (SERVER_PUBLIC, TAMPERS, resign, run_all, run_tamper, summary,
+                                            valid_transcript, ATTACKER_KEY)
+
+RULE_SETS = available()
+
+
+def test_every_rule_set_is_in_the_suite():
+    assert set(RULE_SETS) == {"120s-auction", "120s-house", "120s-traditional", "spades", "twenty-down"}
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_the_untouched_transcript_passes_with_the_servers_key(rule_set):
+    report = verify_transcript(valid_transcript(rule_set), key=SERVER_PUBLIC)
+    assert report.exit_code == 0, [c.to_json() for c in report.failed]
+
+
+@pytest.mark.parametrize("tamper", TAMPERS, ids=[t.name for t in TAMPERS])
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_tamper_is_detected_and_named(rule_set, tamper):
+    outcome = run_tamper(rule_set, tamper)
+    if not outcome.applied:
+        # The only change that does not apply anywhere is a setting of a rule set that has none (Spades).
+        assert tamper.name.startswith("a setting") and rule_set == "spades"
+        return
+    assert outcome.exit_code != 0, f"{tamper.name} was not detected"
+    assert tamper.expected in outcome.failed, f"{tamper.name}: expected {tamper.expected}, failed {outcome.failed}"
+
+
+def test_server_rewrites_need_the_replay_not_the_signatures():
+    # A server-side rewrite re-signed with the real key passes every signature check: the replay catches it.
+    t = resign(valid_transcript("spades"))
+    t["end"]["result"]["scores"][1] -= 10
+    resign(t)
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    assert report.check("signature-start").status == "pass"
+    assert report.check("signature-transcript").status == "pass"
+    assert [c.id for c in report.failed] == ["result"]
+
+
+def test_a_transcript_resigned_by_another_key_passes_only_without_a_trusted_key():
+    t = resign(valid_transcript("twenty-down"), ATTACKER_KEY)
+    alone = verify_transcript(t)
+    assert alone.exit_code == 0 and alone.key_source == "transcript" and alone.warnings
+    assert verify_transcript(t, key=SERVER_PUBLIC).exit_code == 1
+    assert verify_transcript(t, pins={"svc": SERVER_PUBLIC}).exit_code == 1
+
+
+def test_tamper_summary_line(capsys):
+    outcomes = run_all(["120s-auction", "twenty-down"])
+    line = summary(outcomes)
+    tried = sum(o.applied for o in outcomes)
+    assert f"{tried} changes tried" in line and f"{tried} detected" in line and f"{tried} named" in line
+    with capsys.disabled():
+        print("\n" + line)

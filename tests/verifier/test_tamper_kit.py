@@ -1,0 +1,417 @@
+"""The tamper catalogue: every kind of change to a valid transcript, and the check that must catch it.
+
+Three kinds of attacker:
+- "server": the server itself, holding the real key, rewrites the game and re-chains and re-signs everything
+  consistently; only the replay and the commitment can catch it;
+- "raw": someone edits a transcript without the key (nothing is re-signed);
+- "attacker": someone re-signs the transcript with their own key; only the key given with --key or pinned
+  catches it.
+
+Run `python -m tests.verifier.test_tamper_kit` for the summary line (changes tried, changes detected).
+This module holds the catalogue; tests/verifier/test_tamper.py runs it.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Iterator
+
+from verifier.checks import verify_transcript
+from verifier.fairness import commitment
+from verifier.games import available, rules_class
+from verifier.games.base import Move
+from verifier.keys import private_key_from_hex, public_key_text
+from verifier.replay import LiveGame
+from verifier.selfplay import selfplay
+from verifier.transcript import record_hash, sign_record, sign_transcript
+from verifier.fairness import game_seed, server_seed_from_hex
+
+SERVER_KEY = private_key_from_hex("a1" * 32)
+ATTACKER_KEY = private_key_from_hex("b2" * 32)
+SERVER_PUBLIC = public_key_text(SERVER_KEY)
+SERVER_SEED = bytes(range(32))
+CLIENT_SEEDS = ["north's seed", None, None, None]   # seat 2 is a human who gave no client seed
+
+
+@lru_cache(maxsize=None)
+def _valid_json(rule_set: str) -> dict:
+    # Seats 1 and 3 are bots; human moves are mostly the timeout policy's, some recorded as timeouts, some
+    # other legal moves: every kind of record is in the game.
+    return selfplay(rule_set, SERVER_KEY, SERVER_SEED, bots=(1, 3), client_seeds=CLIENT_SEEDS,
+                    timeout_every=4, variety_every=3)
+
+
+def valid_transcript(rule_set: str) -> dict:
+    return copy.deepcopy(_valid_json(rule_set))
+
+
+# ---------------------------------------------------------------------------------------------- re-signing
+
+def rechain(t: dict) -> dict:
+    """Renumber the records 1, 2, ... and make every "prev" the hash of the record before (what a server that
+    rewrites its own log does)."""
+    prev = record_hash(t["start"])
+    for i, rec in enumerate(t["records"], start=1):
+        rec["seq"], rec["prev"] = i, prev
+        prev = record_hash(rec)
+    t["end"]["seq"], t["end"]["prev"] = len(t["records"]) + 1, prev
+    return t
+
+
+def resign(t: dict, private_key: Any = SERVER_KEY) -> dict:
+    """Re-chain and re-sign everything with `private_key` (naming its public key in the records)."""
+    key = public_key_text(private_key)
+    t["commit"]["key"] = key
+    t["start"]["key"] = key
+    rechain(t)
+    t["commit_signature"] = sign_record(private_key, t["commit"])
+    t["start_signature"] = sign_record(private_key, t["start"])
+    t.pop("signature", None)
+    t["signature"] = sign_transcript(private_key, t)
+    return t
+
+
+def recommit(t: dict, server_seed: bytes) -> dict:
+    """A different server seed, with the commitment recomputed for it (as if it had been committed to)."""
+    c = commitment(server_seed, t["commit"]["game_id"], t["commit"]["rules"])
+    t["commit"]["commitment"] = t["start"]["commitment"] = c
+    t["end"]["server_seed"] = server_seed.hex()
+    return t
+
+
+# ------------------------------------------------------------------------------------------ finding records
+
+def states(t: dict) -> Iterator[tuple[int, dict, LiveGame]]:
+    """(index, record, the game just before it) for every move record of a valid transcript."""
+    seeds = [s["client_seed"] for s in t["start"]["seats"]]
+    game = LiveGame(t["start"], game_seed(server_seed_from_hex(t["end"]["server_seed"]), seeds))
+    for i, rec in enumerate(t["records"]):
+        yield i, rec, game
+        game.apply_record(rec)
+
+
+def _first(t: dict, want: Callable[[int, dict, LiveGame], Any]) -> tuple[int, Any] | None:
+    for i, rec, game in states(t):
+        got = want(i, rec, game)
+        if got is not None:
+            return i, got
+    return None
+
+
+def _other_legal(by: str):
+    def want(i, rec, game):
+        if rec["by"] != by or rec["move"]["kind"] != "play":
+            return None
+        others = [m for m in game.state.legal_moves(rec["seat"]) if m.to_json() != rec["move"]]
+        return others[0].to_json() if others else None
+    return want
+
+
+def _not_held(i, rec, game):
+    if i == 0 or rec["by"] != "player" or rec["move"]["kind"] != "play":
+        return None
+    for other in range(len(game.state.view(None)["players"] if False else t_players(game))):
+        if other == rec["seat"]:
+            continue
+        hand = game.state.view(other).get("hand") or []
+        if hand:
+            return {"kind": "play", "card": hand[0]}
+    return None
+
+
+def t_players(game: LiveGame) -> list[int]:
+    return list(range(game.rules.players))
+
+
+def _held_illegal(i, rec, game):
+    if rec["by"] != "player" or rec["move"]["kind"] != "play":
+        return None
+    hand = game.state.view(rec["seat"]).get("hand") or []
+    legal = {m.card for m in game.state.legal_moves(rec["seat"]) if m.kind == "play"}
+    for text in hand:
+        if Move.from_json({"kind": "play", "card": text}).card not in legal:
+            return {"kind": "play", "card": text}
+    return None
+
+
+def _replace_move(find) -> Callable[[dict], dict | None]:
+    def apply(t):
+        found = _first(t, find)
+        if found is None:
+            return None
+        i, move = found
+        t["records"][i]["move"] = move
+        return t
+    return apply
+
+
+def _swap(t):
+    for i in range(1, len(t["records"]) - 1):
+        a, b = t["records"][i], t["records"][i + 1]
+        if a["seat"] != b["seat"]:
+            t["records"][i], t["records"][i + 1] = b, a
+            return t
+    return None
+
+
+def _drop(t):
+    for i in range(5, len(t["records"]) - 1):
+        if t["records"][i]["seat"] != t["records"][i + 1]["seat"]:
+            del t["records"][i]
+            return t
+    return None
+
+
+def _duplicate(t):
+    for i in range(5, len(t["records"]) - 1):
+        if t["records"][i]["seat"] != t["records"][i + 1]["seat"]:
+            t["records"].insert(i + 1, copy.deepcopy(t["records"][i]))
+            return t
+    return None
+
+
+def _wrong_kind(t):
+    found = _first(t, lambda i, rec, g: rec["move"] if rec["move"]["kind"] == "play" and rec["by"] == "player"
+                   else None)
+    if found is None:
+        return None
+    t["records"][found[0]]["move"] = {"kind": "bid", "value": 99}
+    return t
+
+
+def _score(t):
+    t["end"]["result"]["scores"][0] += 5
+    return t
+
+
+def _winner(t):
+    result = t["end"]["result"]
+    everyone = set(range(t["start"]["rules"]["players"]))
+    losers = sorted(everyone - set(result["winners"]))
+    result["winners"] = losers[:len(result["winners"])] or [0]
+    return t
+
+
+def _reason(t):
+    t["end"]["reason"] = "abandoned"
+    return t
+
+
+def _truncated(t):
+    del t["records"][-4:]
+    return t
+
+
+def _other_seed(t):
+    return recommit(t, hashlib.sha256(b"another seed").digest())
+
+
+def _revealed_seed(t):
+    t["end"]["server_seed"] = hashlib.sha256(b"not the committed seed").hexdigest()
+    return t
+
+
+def _client_seed(t):
+    t["start"]["seats"][0]["client_seed"] = "north's other seed"
+    return t
+
+
+def _a_setting(t):
+    cls = rules_class(t["commit"]["rules"]["id"])
+    for s in cls.SETTINGS:
+        current = t["commit"]["rules"]["settings"].get(s.name, s.default)
+        for choice in s.choices:
+            if choice != current:
+                return s.name, choice
+    return None
+
+
+def _setting_both(t):
+    found = _a_setting(t)
+    if found is None:
+        return None
+    name, value = found
+    for rec in (t["commit"], t["start"]):
+        rec["rules"] = copy.deepcopy(rec["rules"])
+        rec["rules"]["settings"][name] = value
+    return t
+
+
+def _setting_start(t):
+    found = _a_setting(t)
+    if found is None:
+        return None
+    name, value = found
+    t["start"]["rules"] = copy.deepcopy(t["start"]["rules"])
+    t["start"]["rules"]["settings"][name] = value
+    return t
+
+
+def _bot_flag(t):
+    t["start"]["seats"][1]["bot"] = False
+    return t
+
+
+def _human_flag(t):
+    t["start"]["seats"][2]["bot"] = True     # seat 2 gave no client seed, so the game seed is unchanged
+    return t
+
+
+def _rewrite_record(t):
+    t["records"][9]["at"] = "2026-01-01T00:00:09Z"   # any change to record 10 changes its hash
+    return t
+
+
+def _prev(t):
+    t["records"][7]["prev"] = "0" * 64
+    return t
+
+
+def _unsigned_card(t):
+    return _replace_move(_other_legal("player"))(t)
+
+
+def _flip(sig: str) -> str:
+    return ("A" if sig[0] != "A" else "B") + sig[1:]
+
+
+def _final_sig(t):
+    t["signature"] = _flip(t["signature"])
+    return t
+
+
+def _start_sig(t):
+    t["start_signature"] = _flip(t["start_signature"])
+    return t
+
+
+def _commit_sig(t):
+    t["commit_signature"] = _flip(t["commit_signature"])
+    return t
+
+
+def _key_swapped(t):
+    t["commit"]["key"] = t["start"]["key"] = public_key_text(ATTACKER_KEY)
+    return t
+
+
+def _protocol(t):
+    t["protocol"] = "fairdeal/2"
+    return t
+
+
+@dataclass(frozen=True)
+class Tamper:
+    name: str
+    expected: str                         # the check id that must fail
+    mode: str                             # "server" (re-signed with the real key), "raw", "attacker"
+    change: Callable[[dict], dict | None]  # None: this change does not apply to this game
+    options: tuple = ()                   # extra verify_transcript options as (name, value) pairs
+
+
+RECEIPT = "receipt"   # marker: give the player's receipt of record 10 from the valid transcript
+
+TAMPERS: tuple[Tamper, ...] = (
+    # cards and seeds
+    Tamper("a played card the deal did not give", "deals", "server", _replace_move(_not_held)),
+    Tamper("another server seed, committed consistently", "deals", "server", _other_seed),
+    Tamper("a client seed changed", "deals", "server", _client_seed),
+    Tamper("a client seed changed, the player checks theirs", "client-seeds", "server", _client_seed,
+           (("client_seeds", ((0, CLIENT_SEEDS[0]),)),)),
+    Tamper("the revealed seed is not the committed one", "commitment", "server", _revealed_seed),
+    # moves
+    Tamper("a move's card: a held card that may not be played", "moves-legal", "server",
+           _replace_move(_held_illegal)),
+    Tamper("a move of the wrong kind", "moves-legal", "server", _wrong_kind),
+    Tamper("a bot's card: another legal card", "bot-moves", "server", _replace_move(_other_legal("bot"))),
+    Tamper("a timeout's card: another legal card", "timeout-moves", "server",
+           _replace_move(_other_legal("timeout"))),
+    Tamper("two moves swapped", "moves-legal", "server", _swap),
+    Tamper("a move dropped", "moves-legal", "server", _drop),
+    Tamper("a move duplicated", "moves-legal", "server", _duplicate),
+    # the end
+    Tamper("a score", "result", "server", _score),
+    Tamper("the winner", "result", "server", _winner),
+    Tamper("a finished game called abandoned", "result", "server", _reason),
+    Tamper("the last moves cut off", "result", "server", _truncated),
+    # the table
+    Tamper("a setting, in the commitment and the start", "commitment", "server", _setting_both),
+    Tamper("a setting, in the start only", "header", "server", _setting_start),
+    Tamper("a bot seat called human", "bot-moves", "server", _bot_flag),
+    Tamper("a human seat called a bot", "bot-moves", "server", _human_flag),
+    # the chain and the receipts
+    Tamper("a record rewritten after its receipt", "receipts", "server", _rewrite_record, ((RECEIPT, 10),)),
+    Tamper("a record hash", "hash-chain", "raw", _prev),
+    Tamper("a move's card, not re-signed", "signature-transcript", "raw", _unsigned_card),
+    # signatures and the key
+    Tamper("the final signature", "signature-transcript", "raw", _final_sig),
+    Tamper("the start signature", "signature-start", "raw", _start_sig),
+    Tamper("the commit signature", "signature-start", "raw", _commit_sig),
+    Tamper("the key named, not re-signed", "signature-start", "raw", _key_swapped),
+    Tamper("re-signed by another key (--key given)", "signature-start", "attacker", lambda t: t,
+           (("key", SERVER_PUBLIC),)),
+    Tamper("re-signed by another key (the key pinned)", "signature-start", "attacker", lambda t: t,
+           (("pins", {"the service": SERVER_PUBLIC}),)),
+    Tamper("the protocol version", "protocol", "raw", _protocol),
+)
+
+
+@dataclass
+class Outcome:
+    rule_set: str
+    tamper: Tamper
+    applied: bool
+    failed: tuple[str, ...] = ()
+    exit_code: int = 0
+
+    @property
+    def detected(self) -> bool:
+        return self.applied and self.exit_code != 0
+
+    @property
+    def named(self) -> bool:
+        return self.tamper.expected in self.failed
+
+
+def run_tamper(rule_set: str, tamper: Tamper) -> Outcome:
+    t = tamper.change(valid_transcript(rule_set))
+    if t is None:
+        return Outcome(rule_set, tamper, False)
+    if tamper.mode == "server":
+        resign(t, SERVER_KEY)
+    elif tamper.mode == "attacker":
+        resign(t, ATTACKER_KEY)
+    options: dict[str, Any] = {}
+    for name, value in tamper.options:
+        if name == RECEIPT:
+            original = _valid_json(rule_set)["records"][value - 1]
+            options["receipts"] = [(value, record_hash(original))]
+        else:
+            options[name] = value
+    report = verify_transcript(t, **options)
+    return Outcome(rule_set, tamper, True, tuple(c.id for c in report.failed), report.exit_code)
+
+
+def run_all(rule_sets: list[str] | None = None) -> list[Outcome]:
+    return [run_tamper(rs, tamper) for rs in (rule_sets or available()) for tamper in TAMPERS]
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    tried = [o for o in outcomes if o.applied]
+    detected = [o for o in tried if o.detected]
+    named = [o for o in tried if o.named]
+    rule_sets = sorted({o.rule_set for o in outcomes})
+    return (f"tamper suite: {len(tried)} changes tried over {len(rule_sets)} rule sets, {len(detected)} detected, "
+            f"{len(named)} named by the expected check")
+
+
+if __name__ == "__main__":
+    results = run_all()
+    for o in results:
+        if o.applied and not o.named:
+            print(f"MISSED {o.rule_set}: {o.tamper.name}: expected {o.tamper.expected}, failed {list(o.failed)}")
+        elif not o.applied:
+            print(f"n/a    {o.rule_set}: {o.tamper.name}")
+    print(summary(results))
