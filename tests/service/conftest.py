@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.service import redis_servers
+from tests.service.client import Api
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +18,50 @@ def redis_cluster_url(tmp_path_factory):
     procs, ports = redis_servers.start_cluster(str(tmp_path_factory.mktemp("cluster")))
     yield f"redis+cluster://127.0.0.1:{ports[0]}"
     redis_servers.stop(procs)
+
+
+class Clock:
+    """A clock the tests move by hand."""
+
+    def __init__(self, t: float = 1_800_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def make_app(tmp_path, store_kind: str, request, now=None, **cfg):
+    from service.app import create_app
+    from service.config import Config
+    from service.store.sqlite import SqliteStore
+    import time
+    config = Config(data_dir=str(tmp_path / "data"), **cfg)
+    if store_kind == "redis":
+        from service.store.redis import RedisStore
+        store = RedisStore(request.getfixturevalue("redis_url"))
+    else:
+        store = SqliteStore(str(tmp_path / "data" / "fairdeal.sqlite3"))
+    return create_app(config, store=store, now=now or time.time)
+
+
+@pytest.fixture(params=["redis", "sqlite"])
+def app(request, tmp_path):
+    return make_app(tmp_path, request.param, request)
+
+
+@pytest.fixture
+def redis_app(request, tmp_path):
+    return make_app(tmp_path, "redis", request)
+
+
+@pytest.fixture
+def api(redis_app):
+    return Api(redis_app.test_client())
