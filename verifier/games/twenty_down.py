@@ -200,7 +200,7 @@ class TwentyDownRules(Rules):
         held = sorted({c.suit for c in hand}, key=SUITS.index)
         best = max(key(s) for s in held)
         tied = [s for s in held if key(s) == best]
-        return tied[rng.randbelow(len(tied))] if len(tied) > 1 else tied[0]
+        return _pick(tied, rng)
 
     def _is_low_side_card(self, card: Card, trump: str) -> bool:
         """'Low cards in side suits': a non-trump below the top three of its suit's order."""
@@ -240,18 +240,23 @@ class TwentyDownRules(Rules):
             aces = [c for c in legal if c.suit != trump and c.rank == self.order.plain_ranks[0]]
             trumps = [c for c in legal if c.suit == trump]
             if aces:
-                return aces[rng.randbelow(len(aces))] if len(aces) > 1 else aces[0]
+                return _pick(aces, rng)
             if trumps:
                 return max(trumps, key=value)
             low = min(value(c) for c in legal)
             lows = [c for c in legal if value(c) == low]
-            return lows[rng.randbelow(len(lows))] if len(lows) > 1 else lows[0]
+            return _pick(lows, rng)
         strength = self.order.strength(trump)
         led = plays[0][1]
         best = max(strength(c, led) for _, c in plays)
         winners = [c for c in legal if strength(c, led) > best]
         pool = winners or legal
         return min(pool, key=lambda c: (strength(c, led), value(c), SUITS.index(c.suit)))
+
+
+def _pick(items: Sequence[Any], rng: Rng) -> Any:
+    """A tie-break: the rng is asked only when there is a real choice."""
+    return items[rng.randbelow(len(items))] if len(items) > 1 else items[0]
 
 
 def _cards(texts: Sequence[str]) -> list[Card]:
