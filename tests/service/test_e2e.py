@@ -31,7 +31,7 @@ def test_full_game_over_http_verifies(api: Api, rule_set):
     assert [s["bot"] for s in t["start"]["seats"][1:]] == [True] * (table["players"] - 1)
 
 
-def test_two_humans_finish_a_game_on_sqlite(app):
+def test_two_humans_finish_a_game_on_each_store(app):
     api = Api(app.test_client())
     a, b = api.player("a"), api.player("b")
     rule_set = available()[0]
