@@ -195,9 +195,9 @@ def shuffle(game_seed: bytes, label: str, cards: Sequence[T]) -> list[T]:
             j = rng.randbelow(i + 1)
             deck[i], deck[j] = deck[j], deck[i]
         return deck
-    # The same algorithm with randbelow's one-byte case inlined: the hot path of every deal.
-    # Two blocks up front cover a 32-card shuffle and most of a 52-card one.
-    rng._more(2 if len(deck) > 16 else 1)
+    # The same algorithm with randbelow's one-byte case inlined: the hot path of every deal. Fetch up front
+    # the blocks a shuffle without rejections needs (one byte a swap); rejections fetch more as they go.
+    rng._more(max(1, (len(deck) - 1 + BLOCK_BYTES - 1) // BLOCK_BYTES))
     buf, pos, limits = rng._buf, 0, _LIMIT
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
