@@ -267,8 +267,8 @@ class Rules:
                 allowed = ", ".join(known) or "none"
                 raise BadSettings(f"{cls.title} has no setting {name!r}; its settings are: {allowed}.")
             s = known[name]
-            if value not in s.choices or type(value) is not type(s.default) and not (
-                    isinstance(value, int) and isinstance(s.default, int) and not isinstance(value, bool)):
+            # 1 == True in Python: compare types too, so an on/off setting takes only true or false.
+            if isinstance(value, bool) != isinstance(s.default, bool) or value not in s.choices:
                 allowed = ", ".join(repr(c) for c in s.choices)
                 raise BadSettings(f"The setting {name!r} takes one of {allowed}, not {value!r}.")
             out[name] = value
