@@ -356,18 +356,28 @@ def _cards_of(move: Move) -> list:
 
 
 def _held(game: LiveGame, seat: Any, move: Move) -> tuple[bool, str]:
-    """Whether the seat held every card the move names, in the re-derived deal (False + the card if not)."""
+    """Whether the re-derived deal gave the seat every card the move names (False + the card if not). A card the
+    seat already played this hand was dealt to it: playing it again is an illegal move, not a different deal."""
     cards = _cards_of(move)
     if not cards or not isinstance(seat, int) or isinstance(seat, bool):
         return True, ""
     try:
-        hand = game.state.view(seat).get("hand")
+        view = game.state.view(seat)
     except Exception:  # noqa: BLE001 - no such seat: legality says so
         return True, ""
+    hand = view.get("hand")
     if hand is None:
         return True, ""
+    played = set()
+    tricks = list(view.get("tricks") or [])
+    if isinstance(view.get("trick"), Mapping):
+        tricks.append(view["trick"])
+    for trick in tricks:
+        for play in trick.get("plays") or []:
+            if play and play[0] == seat:
+                played.add(play[1])
     for card in cards:
-        if str(card) not in hand:
+        if str(card) not in hand and str(card) not in played:
             return False, str(card)
     return True, ""
 

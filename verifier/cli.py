@@ -51,7 +51,7 @@ def _read_key(value: str | None) -> str | None:
         if raw.startswith("{"):
             try:
                 obj = json.loads(raw)
-                text = next(obj[k] for k in ("key", "public_key") if isinstance(obj.get(k), str))
+                text = next(obj[k] for k in ("key", "public_key", "current") if isinstance(obj.get(k), str))
             except (ValueError, StopIteration, AttributeError):
                 raise UsageProblem(f"{value} holds JSON without a \"key\" field.") from None
     try:

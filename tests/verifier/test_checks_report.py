@@ -1,0 +1,210 @@
+"""verifier.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from verifier import checks, transcript
+from verifier.checks import (CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript)
+from verifier.keys import private_key_from_hex, public_key_text
+from verifier.selfplay import selfplay
+from verifier.transcript import finish, make_commit, new_transcript, record_hash
+from verifier.fairness import commitment
+
+from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+
+def statuses(report):
+    return {c.id: c.status for c in report.checks}
+
+
+def test_check_ids_are_stable_and_documented():
+    assert CHECK_IDS == ("protocol", "signature-start", "signature-transcript", "header", "commitment",
+                         "client-seeds", "hash-chain", "deals", "moves-legal", "bot-moves", "timeout-moves",
+                         "result", "receipts")
+    text = (DOCS / "verify.md").read_text()
+    for cid in CHECK_IDS:
+        assert f"`{cid}`" in text, f"docs/verify.md does not describe {cid}"
+
+
+def test_the_checks_use_the_protocol_functions_the_test_vectors_check():
+    # One implementation: the verifier calls the very functions that docs' vectors are checked against.
+    assert checks.check_chain is transcript.check_chain
+    assert checks.check_commitment is transcript.check_commitment
+    assert checks.check_header is transcript.check_header
+    assert checks.parse_transcript is transcript.parse_transcript
+    assert checks.record_hash is transcript.record_hash
+    assert checks.transcript_body is transcript.transcript_body
+
+
+# ------------------------------------------------------------------------------------------ the key choice
+
+def test_given_key_wins_over_pins():
+    assert choose_key("ed25519:T", "ed25519:G", {"s": "ed25519:P"}) == ("ed25519:G", "given", None)
+
+
+def test_a_pinned_key_is_used_when_the_transcript_names_it():
+    assert choose_key("ed25519:P", None, {"s": "ed25519:P"}) == ("ed25519:P", "pinned", None)
+
+
+def test_a_key_that_is_not_pinned_is_refused_when_keys_are_pinned():
+    key, source, problem = choose_key("ed25519:X", None, {"s": SERVER_PUBLIC})
+    assert key is None and source == "pinned" and "not a pinned key" in problem
+
+
+def test_with_no_key_and_no_pins_only_the_transcripts_own_key():
+    assert choose_key("ed25519:T", None, {}) == ("ed25519:T", "transcript", None)
+
+
+# -------------------------------------------------------------------------------------------- option texts
+
+def test_parse_receipt():
+    assert parse_receipt(f"12:{'AB' * 32}") == (12, "ab" * 32)
+    for bad in ("12", "x:" + "a" * 64, "3:" + "a" * 63, "3:" + "g" * 64):
+        with pytest.raises(ValueError):
+            parse_receipt(bad)
+
+
+def test_parse_client_seed_keeps_colons_in_the_seed():
+    assert parse_client_seed("2:a:b c") == (2, "a:b c")
+    with pytest.raises(ValueError):
+        parse_client_seed("two:x")
+
+
+# ---------------------------------------------------------------------------------------------- verdicts
+
+def test_bot_card_not_the_policys_choice_fails_bot_moves_not_deals():
+    # A bot's card replaced by another legal card: not the bot's choice. The deal is still the seed's (the
+    # card played twice later on is an illegal move, not a different deal).
+    from tests.verifier.test_tamper_kit import TAMPERS, run_tamper
+    tamper = next(t for t in TAMPERS if t.name.startswith("a bot's card"))
+    for rule_set in ("spades", "120s-auction", "twenty-down"):
+        outcome = run_tamper(rule_set, tamper)
+        assert "bot-moves" in outcome.failed and "deals" not in outcome.failed, (rule_set, outcome.failed)
+
+
+def test_first_move_by_another_seat_than_the_seeds_dealer_fails_deals():
+    t = valid_transcript("spades")
+    first = t["records"][0]["seat"]
+    t["records"][0]["seat"] = (first + 1) % 4
+    report = verify_transcript(resign(t), key=SERVER_PUBLIC)
+    assert report.check("deals").status == "fail" and report.check("deals").seq == 1
+    assert "moves first" in report.check("deals").detail
+
+
+def test_a_bid_changed_by_a_bot_seat_with_the_deal_intact_fails_bot_moves_and_still_checks_the_deal():
+    t = valid_transcript("spades")
+    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "bot" and r["move"]["kind"] == "bid")
+    t["records"][i]["move"]["value"] = (t["records"][i]["move"]["value"] + 1) % 14
+    report = verify_transcript(resign(t), key=SERVER_PUBLIC)
+    s = statuses(report)
+    assert s["bot-moves"] == "fail" and s["deals"] == "pass" and s["moves-legal"] == "pass"
+
+
+def test_abandoned_game_with_its_seed_revealed_passes():
+    t = selfplay("120s-house", SERVER_KEY, bytes(32), stop_after=30)
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    assert t["end"]["reason"] == "abandoned" and report.exit_code == 0
+    assert report.check("result").status == "pass" and "abandoned" in report.check("result").detail
+
+
+def test_an_abandoned_game_claiming_a_result_fails():
+    t = selfplay("120s-house", SERVER_KEY, bytes(32), stop_after=30)
+    t["end"]["result"] = {"scores": [120, 0], "winners": [0, 2]}
+    report = verify_transcript(resign(t), key=SERVER_PUBLIC)
+    assert [c.id for c in report.failed] == ["result"]
+
+
+def test_a_game_cancelled_before_it_started_passes():
+    rules = {"id": "spades", "players": 4, "settings": {}}
+    seed = bytes(range(32))
+    commit = make_commit("g-cancelled", rules, commitment(seed, "g-cancelled", rules), SERVER_PUBLIC,
+                         "2026-01-01T00:00:00Z")
+    t = finish(SERVER_KEY, new_transcript(SERVER_KEY, commit), "cancelled", seed, None, "2026-01-01T00:05:00Z")
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    assert report.exit_code == 0
+    assert statuses(report)["deals"] == "skip" and statuses(report)["result"] == "pass"
+
+
+def test_a_game_in_progress_is_unusable_but_its_chain_is_still_checked():
+    t = valid_transcript("twenty-down")
+    del t["end"], t["signature"]
+    report = verify_transcript(t)
+    assert report.exit_code == 2 and "not ended" in report.unusable
+    assert statuses(report)["hash-chain"] == "pass"
+
+
+def test_an_unknown_rule_set_is_unusable_not_a_crash():
+    t = valid_transcript("spades")
+    for rec in (t["commit"], t["start"]):
+        rec["rules"] = {**rec["rules"], "id": "poker"}
+    seed = bytes(range(32))
+    t["commit"]["commitment"] = t["start"]["commitment"] = commitment(seed, t["commit"]["game_id"],
+                                                                      t["commit"]["rules"])
+    report = verify_transcript(resign(t), key=SERVER_PUBLIC)
+    assert report.exit_code == 2 and "poker" in report.unusable
+
+
+def test_report_json_round_trips():
+    report = verify_transcript(valid_transcript("120s-traditional"), key=SERVER_PUBLIC)
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["ok"] and data["exit_code"] == 0 and len(data["checks"]) == len(CHECK_IDS)
+    assert all(set(c) == {"id", "title", "status", "detail", "seq"} for c in data["checks"])
+
+
+# -------------------------------------------------------------------------------------- robustness property
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_single_byte_change_is_reported_and_never_crashes(data):
+    text = bytearray(json.dumps(valid_transcript("twenty-down"), separators=(",", ":")).encode())
+    i = data.draw(st.integers(0, len(text) - 1))
+    b = data.draw(st.integers(0, 255).filter(lambda x: x != text[i]))
+    text[i] = b
+    report = verify_transcript(bytes(text), key=SERVER_PUBLIC)
+    assert report.exit_code in (1, 2)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["120s-auction", "120s-house", "120s-traditional", "spades", "twenty-down"]),
+       st.binary(min_size=32, max_size=32), st.sampled_from([(1, 3), (0, 1, 2, 3), (2,), ()]))
+def test_every_selfplayed_game_verifies(rule_set, seed, bots):
+    t = selfplay(rule_set, SERVER_KEY, seed, bots=bots)
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    assert report.exit_code == 0, [c.to_json() for c in report.failed]
+
+
+# ---------------------------------------------------------------------------------- the documented examples
+
+def test_the_example_game_in_docs_examples_verifies_with_the_example_key():
+    key = (DOCS / "examples" / "example-key.txt").read_text().strip()
+    data = (DOCS / "examples" / "120s-auction-game.json").read_bytes()
+    report = verify_transcript(data, key=key)
+    assert report.exit_code == 0, ("regenerate docs/examples with the command in docs/verify.md if the "
+                                   "rules engine changed", [c.to_json() for c in report.failed])
+    assert json.loads(data)["start"]["rules"]["id"] == "120s-auction"
+
+
+def _doc_vectors():
+    text = (DOCS / "transcript.md").read_text()
+    return [json.loads(b) for b in re.findall(r"```json vectors\n(.*?)```", text, re.S)]
+
+
+def test_the_transcript_vector_of_docs_transcript_md_passes_the_protocol_checks():
+    vectors = [v for v in _doc_vectors() if v["vector"] == "transcript"]
+    assert vectors
+    for v in vectors:
+        receipts = [(i, h) for i, h in enumerate(v["receipts"], start=1)]
+        report = verify_transcript(v["transcript"], key=v["public_key_text"], receipts=receipts)
+        s = statuses(report)
+        for cid in ("protocol", "signature-start", "signature-transcript", "header", "commitment", "client-seeds",
+                    "hash-chain", "receipts"):
+            assert s[cid] == "pass", (cid, report.check(cid).detail)
+        assert v["game_seed"] in report.check("client-seeds").detail[:200] or \
+            v["game_seed"][:16] in report.check("client-seeds").detail
