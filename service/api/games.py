@@ -99,8 +99,8 @@ def events(game_id):
 
 @bp.get("/games/<game_id>/stream")
 def stream(game_id):
-    """Server-sent events: one `record` event per move as it is recorded, a `game` event with the caller's
-    view after each, and `end` when the game ends. The stream closes after at most long_poll_max seconds;
+    """Server-sent events: a `game` event with the caller's view at once, then one `record` event per move as
+    it is recorded and a `game` event after each batch, and `end` when the game ends. The stream closes after at most long_poll_max seconds;
     reconnect with ?after=<last seq> (or the Last-Event-ID header)."""
     s = svc()
     p = player(required=False)
@@ -111,9 +111,11 @@ def stream(game_id):
 
     def gen():
         nonlocal after
+        first = True
         while time.monotonic() < limit:
             table, c = s.tables.touch(game_id)
-            if c.seq > after or c.ended:
+            if first or c.seq > after or c.ended:
+                first = False
                 for rec in visible_records(c, seat, after):
                     yield f"id: {rec['seq']}\nevent: record\ndata: {json.dumps(rec)}\n\n"
                 after = c.seq

@@ -41,3 +41,16 @@ def test_two_humans_finish_a_game_on_each_store(app):
     api.start(a, table["id"])
     play_to_end(api, table["id"], [a, b], choose=suggested_or_first)
     check_finished(api.get(f"/games/{table['id']}/transcript").get_json())
+
+
+def test_a_game_on_a_redis_cluster_of_three_primaries(request, tmp_path):
+    from service.app import create_app
+    from service.config import Config
+    from service.store.redis import RedisStore
+    store = RedisStore(request.getfixturevalue("redis_cluster_url"))
+    api = Api(create_app(Config(data_dir=str(tmp_path)), store=store).test_client())
+    p = api.player()
+    t = api.table(p, rule_set="spades")
+    api.start(p, t["id"])
+    play_to_end(api, t["id"], [p], choose=suggested_or_first)
+    check_finished(api.get(f"/games/{t['id']}/transcript").get_json())

@@ -1,0 +1,33 @@
+"""The OpenAPI document is served, kept in docs/, and names every route and every problem code."""
+from __future__ import annotations
+
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def doc_text() -> str:
+    return (ROOT / "service" / "openapi.yaml").read_text()
+
+
+def test_docs_copy_is_the_served_document():
+    assert (ROOT / "docs" / "openapi.yaml").read_text() == doc_text()
+
+
+def test_every_route_is_documented(redis_app):
+    documented = set(re.findall(r"^  (/[^:\s]*):$", doc_text(), re.M))
+    routes = {re.sub(r"<(\w+)>", r"{\1}", r.rule) for r in redis_app.url_map.iter_rules() if r.endpoint != "static"}
+    assert routes == documented
+
+
+def test_every_problem_code_is_documented():
+    enum = re.search(r"enum: \[(bad-request.*?)\]", doc_text(), re.S).group(1)
+    documented = {c.strip() for c in enum.replace("\n", " ").split(",")}
+    used = set()
+    for path in (ROOT / "service").rglob("*.py"):
+        used |= set(re.findall(r'ApiError\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
+        used |= set(re.findall(r'problem\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
+    from verifier.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
+    used |= {e.code for e in (BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn)}
+    assert used <= documented, used - documented
