@@ -264,6 +264,8 @@ def _load(data: bytes | str) -> Any:
                               f"column {exc.colno}.") from None
     except RecursionError:
         raise TranscriptError("The transcript is nested too deeply to be one.") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python reads
+        raise TranscriptError(f"The transcript could not be read as JSON: {exc}.") from None
 
 
 _STR, _INT, _BOOL, _OBJ, _LIST, _HEX = "text", "integer", "true or false", "object", "list", "64 hex digits"
@@ -321,15 +323,20 @@ def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
     for anything that is not a readable fairdeal/1 transcript. Hashes, signatures and the commitment are
     not checked here: the check_* functions report those."""
     if isinstance(data, Mapping):
-        obj = copy.deepcopy(dict(data))
         try:
-            canonical_json(obj)
-        except ValueError as exc:
-            raise TranscriptError(f"The transcript holds a value JSON cannot carry: {exc}.") from None
+            obj = copy.deepcopy(dict(data))
+        except RecursionError:
+            raise TranscriptError("The transcript is nested too deeply to be one.") from None
     elif isinstance(data, (bytes, bytearray, str)):
         obj = _load(data)
     else:
         raise TranscriptError(f"A transcript is JSON text or an object, not {type(data).__name__}.")
+    try:
+        canonical_json(obj)  # every value must have a canonical form, or hashing it later would fail
+    except ValueError as exc:
+        raise TranscriptError(f"The transcript holds a value that has no canonical JSON form: {exc}.") from None
+    except RecursionError:
+        raise TranscriptError("The transcript is nested too deeply to be one.") from None
     if not isinstance(obj, dict) or ("protocol" not in obj and "commit" not in obj):
         raise TranscriptError("This is not a fairdeal transcript (no \"protocol\" and no \"commit\").")
     protocol = obj.get("protocol")

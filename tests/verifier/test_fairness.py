@@ -108,12 +108,14 @@ def test_commitment_refuses_rules_that_are_not_the_rules_object():
 
 @settings(max_examples=50, deadline=None)
 @given(seeds=client_seeds, data=st.data())
-def test_any_change_of_a_client_seed_changes_the_game_seed(seeds, data):
+def test_any_change_of_a_client_seed_changes_the_game_seed_and_the_deck(seeds, data):
     i = data.draw(st.integers(0, len(seeds) - 1))
     other = data.draw(st.none() | client_seed)
     changed = seeds[:i] + [other] + seeds[i + 1:]
     if changed != seeds:
         assert game_seed(SEED, changed) != game_seed(SEED, seeds)
+        assert shuffle(game_seed(SEED, changed), "deal/0", PACK_52) != shuffle(game_seed(SEED, seeds), "deal/0",
+                                                                               PACK_52)
 
 
 def test_game_seed_binds_seat_order_and_seat_count():

@@ -306,6 +306,10 @@ def _with(path: str, value) -> str:
     (_with("commit.rules.players", "4"), "commit.rules.players should be integer"),
     (_with("records", {}), "records should be list"),
     (_with("surprise", 1), "unknown field 'surprise'"),
+    (_with("records.0.move.value", 2**60), "no canonical JSON form"),
+    (_with("records.0.seq", 2**53), "no canonical JSON form"),
+    ('{"protocol": "fairdeal/1", "x": ' + "9" * 5000 + "}", "could not be read"),
+    ("[" * 100000 + "]" * 100000, "nested too deeply"),
 ])
 def test_unreadable_input_is_refused_with_a_clear_message(data, message):
     with pytest.raises(TranscriptError, match=message):
@@ -329,7 +333,7 @@ def test_parsing_a_dict_copies_it_and_refuses_floats():
     parsed["records"].clear()
     assert len(t["records"]) == 3
     t["records"][0]["move"]["value"] = 0.5
-    with pytest.raises(TranscriptError, match="float"):
+    with pytest.raises(TranscriptError, match="no canonical JSON form"):
         parse_transcript(t)
     with pytest.raises(TranscriptError, match="JSON text or an object"):
         parse_transcript(42)
