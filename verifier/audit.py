@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from verifier.checks import verify_transcript
-from verifier.fetch import InputError, parse_json, read_file
+from verifier.fetch import InputError, read_file
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
 FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
@@ -118,18 +118,15 @@ def find_items(paths: Sequence[str], problems: list[Outcome], stdin_text: Callab
 
 # -------------------------------------------------------------------------------------------- checking
 
-def _read_item(item: Item) -> Any:
+def _read_item(item: Item) -> bytes | str:
+    """The item's raw JSON text; verify_transcript parses it (once, with the transcript format's own rules)."""
     if item.text is not None:
-        return parse_json(item.text, item.label)
+        return item.text
     if item.line is None:
-        data = read_file(item.path)
-        obj = parse_json(data, item.label)
-        if isinstance(obj, list):
-            raise InputError(f"{item.label} is a JSON list; an export is JSON Lines (.jsonl), one transcript a line.")
-        return obj
+        return read_file(item.path)
     with open(item.path, "rb") as fh:
         fh.seek(item.offset)
-        return parse_json(fh.read(item.length), item.label)
+        return fh.read(item.length)
 
 
 def check_item(item: Item, key: str | None, pins: Mapping[str, str]) -> Outcome:
@@ -197,6 +194,7 @@ class AuditSummary:
     outcomes: list[Outcome]
     seconds: float
     jobs: int
+    found: int = -1          # transcripts found under the paths (-1: count the outcomes)
 
     @property
     def games(self) -> int:
@@ -223,7 +221,7 @@ class AuditSummary:
 
     @property
     def exit_code(self) -> int:
-        if self.games == 0:
+        if self.games == 0 or self.found == 0:
             return 2
         return 0 if self.ok else 1
 
@@ -231,7 +229,7 @@ class AuditSummary:
         return {
             "games": self.games, "passed": self.count("passed"), "failed": self.count("failed"),
             "broken": self.count("broken"), "moves": self.moves, "failed_by_check": self.failed_by_check(),
-            "checked_only_against_own_key": self.only_own_key, "jobs": self.jobs,
+            "checked_only_against_own_key": self.only_own_key, "transcripts_found": self.found, "jobs": self.jobs,
             "seconds": round(self.seconds, 3), "ok": self.ok, "exit_code": self.exit_code,
             "problems": [o.to_json() for o in self.outcomes if o.status != "passed"],
         }
@@ -308,7 +306,7 @@ def audit(paths: Sequence[str], key: str | None = None, pins: Mapping[str, str] 
     start = time.monotonic()
     outcomes = run_checks(items, key, pins or {}, jobs, bar)
     bar.close()
-    return AuditSummary(problems + outcomes, time.monotonic() - start, jobs)
+    return AuditSummary(problems + outcomes, time.monotonic() - start, jobs, found=len(items))
 
 
 def iter_sources(outcomes: Iterable[Outcome]) -> list[str]:

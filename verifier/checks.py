@@ -9,6 +9,7 @@ The check ids are stable (docs/verify.md lists them); a program may rely on them
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -192,12 +193,12 @@ class _Unusable(Exception):
 def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str],
             receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]]) -> None:
     report = run.report
-    protocol = data.get("protocol") if isinstance(data, Mapping) else None
     try:
         t = parse_transcript(data)
     except TranscriptError as exc:
-        if isinstance(data, Mapping) and "protocol" in data and protocol != PROTOCOL:
-            run.fail("protocol", f"the transcript uses protocol {protocol!r}; this verifier knows {PROTOCOL!r}")
+        named = _named_protocol(data)
+        if named is not None and named != PROTOCOL:
+            run.fail("protocol", f"the transcript uses protocol {named!r}; this verifier knows {PROTOCOL!r}")
         raise _Unusable(str(exc)) from None
     run.set("protocol", PASS, f"protocol {PROTOCOL}")
     commit, start, end, records = t["commit"], t.get("start"), t.get("end"), t["records"]
@@ -274,6 +275,16 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
 
     # --- the replay ------------------------------------------------------------------------------------------
     _replay(run, start, seed_of_game, records, end)
+
+
+def _named_protocol(data: Any) -> Any:
+    """The protocol a transcript names, if it is an object that names one (only to word the failure)."""
+    if isinstance(data, (bytes, bytearray, str)):
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+    return data.get("protocol") if isinstance(data, Mapping) else None
 
 
 def _game_summary(t: Mapping[str, Any]) -> dict[str, Any]:

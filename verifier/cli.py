@@ -214,7 +214,7 @@ def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_js
         click.echo(json.dumps(summary.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(summary.text())
-    if summary.games == 0:
+    if summary.found == 0:
         _say("no transcript found")
     return summary.exit_code
 
