@@ -19,42 +19,64 @@ MAX_SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (JavaScript to
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _check(value: Any, where: str) -> None:
-    if value is None or value is True or value is False:
+class _Refused(Exception):
+    """A value without a canonical form; `path` is filled in on the way out (cheaper than building it for
+    every value on the way in: this walk runs for every record hashed)."""
+
+    def __init__(self, message: str):
+        self.message = message
+        self.path: list[str] = []
+
+
+def _walk(value: Any) -> None:
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
         return
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError(f"{where}: a string with a lone surrogate cannot be written as UTF-8") from None
+    if kind is int:
+        if -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            return
+        raise _Refused(f"integer {value} is outside +-(2**53 - 1)")
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Refused(f"object keys must be strings, not {key!r}")
+            try:
+                _walk(item)
+            except _Refused as exc:
+                exc.path.append(f".{key}")
+                raise
         return
-    if isinstance(value, int):
-        if type(value) is not int and not isinstance(value, bool):
-            # an int subclass (an IntEnum, say) could print differently; insist on the plain int
-            raise ValueError(f"{where}: {type(value).__name__} is not a plain integer")
-        if abs(value) > MAX_SAFE_INT:
-            raise ValueError(f"{where}: integer {value} is outside +-(2**53 - 1)")
+    if kind is list or kind is tuple:
+        for i, item in enumerate(value):
+            try:
+                _walk(item)
+            except _Refused as exc:
+                exc.path.append(f"[{i}]")
+                raise
         return
     if isinstance(value, float):
-        raise ValueError(f"{where}: floats are not allowed in canonical JSON (got {value!r})")
-    if isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            _check(item, f"{where}[{i}]")
-        return
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ValueError(f"{where}: object keys must be strings, not {key!r}")
-            _check(key, f"{where} key {key!r}")
-            _check(item, f"{where}.{key}")
-        return
-    raise ValueError(f"{where}: {type(value).__name__} is not a JSON value")
+        raise _Refused(f"floats are not allowed in canonical JSON (got {value!r})")
+    if isinstance(value, int):
+        # an int subclass (an IntEnum, say) could print differently; insist on the plain int
+        raise _Refused(f"{type(value).__name__} is not a plain integer")
+    if isinstance(value, str):
+        return  # a str subclass is written as its text
+    raise _Refused(f"{type(value).__name__} is not a JSON value")
 
 
 def canonical_json(obj: Any) -> bytes:
-    """The canonical UTF-8 bytes of a JSON value (see the module docstring)."""
-    _check(obj, "$")
-    return _ENCODER.encode(obj).encode("utf-8")
+    """The canonical UTF-8 bytes of a JSON value (see the module docstring). ValueError names what was refused
+    and where, e.g. "$.records[3].move.value: floats are not allowed ..."."""
+    try:
+        _walk(obj)
+    except _Refused as exc:
+        raise ValueError(f"${''.join(reversed(exc.path))}: {exc.message}") from None
+    except RecursionError:
+        raise ValueError("the value is nested too deeply") from None
+    try:
+        return _ENCODER.encode(obj).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("a string with a lone surrogate cannot be written as UTF-8") from None
 
 
 def sha256_hex(data: bytes) -> str:
