@@ -59,8 +59,8 @@ class Color(enum.IntEnum):
 
 @pytest.mark.parametrize("value, where", [
     (1.0, "float"), (float("nan"), "float"), ({"a": [0.5]}, r"\$\.a\[0\]"), (2**53, "outside"),
-    ({1: "x"}, "keys must be strings"), ("\ud800", "surrogate"), ({"s": {1, 2}}, "set"), (Color.RED, "not a plain integer"),
-    (b"x", "bytes"),
+    ({1: "x"}, "keys must be strings"), ("\ud800", "surrogate"), ({"s": {1, 2}}, "set"),
+    (Color.RED, "not a plain integer"), (b"x", "bytes"),
 ])
 def test_canonical_json_refuses_what_has_no_single_form(value, where):
     with pytest.raises(ValueError, match=where):
