@@ -180,3 +180,16 @@ def test_transcript(v):
     assert t["end"]["prev"] == v["receipts"][-1]
     ed = vectors_of("transcript.md", "ed25519")[0]
     assert t["commit_signature"] == ed["signature"] and t["commit"]["key"] == ed["public_key_text"]
+
+
+def test_the_documents_hold_exactly_what_the_vector_script_prints():
+    # scripts/make_vectors.py is how the blocks were made; if it drifts from the documents, one of them is stale
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "make_vectors.py"
+    spec = importlib.util.spec_from_file_location("make_vectors", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.fairness_vectors() == load_vectors("fairness.md")
+    assert script.transcript_vectors() == load_vectors("transcript.md")
