@@ -1,0 +1,161 @@
+"""Audit throughput of `fairdeal-verify audit`, next to python-chess's validated replay measured in the same run.
+
+What is timed: the audit of an export (JSON Lines, one signed transcript a line) of games of every rule set, made
+first with verifier.selfplay (not timed): reading each line, parsing it, every check of docs/verify.md (signatures,
+commitment, client seeds, hash chain, and the replay that re-derives every deal and recomputes every bot and
+timeout move). Once on one core (in process) and once on every core (`--jobs` = the cores here).
+
+The baseline: python-chess replaying random games from their move lists with legality checks (`Board.push_uci`
+parses each move and refuses an illegal one), the games made first (not timed).
+
+Targets (the project issue): audit moves per second on one core at least 3x python-chess's, and close to linear
+scaling on two cores. The script prints the figures and says plainly whether each target is met.
+
+Run: python bench/bench_audit.py [--games N]    (about 30-60 s; exits 0 whether or not a target is met)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from verifier.audit import default_jobs, find_items, run_checks  # noqa: E402
+from verifier.games import available  # noqa: E402
+from verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
+from verifier.selfplay import selfplay  # noqa: E402
+
+TARGET_RATIO = 3.0
+TARGET_SCALING = 0.8          # "close to linear": at least 80% of the ideal speed-up
+KEY = private_key_from_hex("5e" * 32)
+
+
+def make_export(path: str, per_rule_set: int) -> tuple[int, int]:
+    """Selfplayed games of every rule set, one transcript a line. Returns (games, moves)."""
+    games = moves = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for rule_set in available():
+            for i in range(per_rule_set):
+                seed = bytes([i % 256, i // 256]) + rule_set.encode()[:30].ljust(30, b".")
+                t = selfplay(rule_set, KEY, seed, bots=(1, 3), timeout_every=4, variety_every=3)
+                fh.write(json.dumps(t, separators=(",", ":")) + "\n")
+                games += 1
+                moves += len(t["records"])
+    return games, moves
+
+
+CPU_USED: dict[int, tuple[float, float]] = {}   # jobs -> (CPU seconds, wall seconds) of the last round
+
+
+def _cpu() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def time_audit(path: str, jobs: int) -> float:
+    items = find_items([path], [])
+    cpu0, start = _cpu(), time.perf_counter()
+    outcomes = run_checks(items, public_key_text(KEY), {}, jobs)
+    seconds = time.perf_counter() - start
+    CPU_USED[jobs] = (_cpu() - cpu0, seconds)
+    bad = [o for o in outcomes if o.status != "passed"]
+    if bad:
+        raise SystemExit(f"the benchmark's own games do not verify: {bad[0].to_json()}")
+    return seconds
+
+
+def chess_games(n: int, seed: int = 1) -> list[list[str]]:
+    import chess
+    rng = random.Random(seed)
+    games = []
+    for _ in range(n):
+        board, moves = chess.Board(), []
+        while not board.is_game_over() and len(moves) < 300:
+            move = rng.choice(list(board.legal_moves))
+            moves.append(move.uci())
+            board.push(move)
+        games.append(moves)
+    return games
+
+
+def time_chess(games: list[list[str]]) -> float:
+    import chess
+    start = time.perf_counter()
+    for moves in games:
+        board = chess.Board()
+        for uci in moves:
+            board.push_uci(uci)     # parses, checks legality (raises on an illegal move), plays
+        board.is_game_over()
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=16, help="games per rule set (default 16)")
+    parser.add_argument("--rounds", type=int, default=3, help="best of this many timed rounds")
+    args = parser.parse_args()
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        print("python-chess is not installed (pip install '.[dev]'): no baseline, nothing measured")
+        return 1
+
+    cores = default_jobs()
+    load = os.getloadavg()[0]
+    print(f"{cores} core(s); load average {load:.2f} before the run"
+          + (" (other processes compete for the cores: the figures are lower than on an idle machine)"
+             if load > 0.5 else ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        export = os.path.join(tmp, "export.jsonl")
+        t0 = time.perf_counter()
+        games, moves = make_export(export, args.games)
+        made = time.perf_counter() - t0
+        cgames = chess_games(150)
+        cmoves = sum(len(g) for g in cgames)
+        print(f"setup (not timed): {games} games of {len(available())} rule sets, {moves} moves, in {made:.1f} s; "
+              f"{len(cgames)} random chess games, {cmoves} moves")
+
+        # Alternate the measurements, best of N each, so that machine load hits them alike.
+        one = many = chess_s = float("inf")
+        for _ in range(args.rounds):
+            chess_s = min(chess_s, time_chess(cgames))
+            one = min(one, time_audit(export, 1))
+            if cores > 1:
+                many = min(many, time_audit(export, cores))
+
+    chess_mps = cmoves / chess_s
+    one_mps, one_gps = moves / one, games / one
+    print()
+    print(f"{'':34}{'games/s':>10}{'moves/s':>12}")
+    print(f"{'python-chess validated replay':34}{len(cgames) / chess_s:>10.0f}{chess_mps:>12.0f}")
+    print(f"{'audit, 1 core':34}{one_gps:>10.0f}{one_mps:>12.0f}")
+    if cores > 1:
+        many_mps, many_gps = moves / many, games / many
+        print(f"{f'audit, {cores} cores':34}{many_gps:>10.0f}{many_mps:>12.0f}")
+    print()
+    ratio = one_mps / chess_mps
+    verdict = "met" if ratio >= TARGET_RATIO else "NOT met"
+    print(f"audit moves/s on one core = {ratio:.2f} x python-chess's (target {TARGET_RATIO:.0f}x): {verdict}")
+    if cores > 1:
+        scaling = one / many
+        ok = "met" if scaling >= TARGET_SCALING * cores else "NOT met"
+        print(f"speed-up on {cores} cores = {scaling:.2f} x one core (ideal {cores}.00, target >= "
+              f"{TARGET_SCALING * cores:.2f}): {ok}")
+        cpu, wall = CPU_USED[cores]
+        got = cpu / wall
+        print(f"  (the {cores} workers got {got:.2f} cores' worth of CPU time during the last {cores}-core round; "
+              f"a figure well below {cores} means other processes held the cores, not that the work did not "
+              f"split)")
+    else:
+        print("one core only here: no scaling figure")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
