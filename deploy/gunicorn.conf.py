@@ -1,0 +1,16 @@
+# gunicorn settings for the fairdeal API: `gunicorn -c deploy/gunicorn.conf.py service.wsgi:app`
+# The event feed (long-poll /games/{id}/events and server-sent events /games/{id}/stream) holds a request
+# open while it waits, so the worker class is gthread: each worker serves `threads` requests at once.
+import multiprocessing
+import os
+
+bind = os.environ.get("FAIRDEAL_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("FAIRDEAL_WORKERS", min(4, multiprocessing.cpu_count() * 2)))
+worker_class = "gthread"
+threads = int(os.environ.get("FAIRDEAL_THREADS", 32))
+timeout = 60                 # above the longest long-poll (FAIRDEAL_LONG_POLL_MAX, 25 s by default)
+graceful_timeout = 30
+keepalive = 5
+accesslog = None             # the app writes one structured JSON line per request (no tokens, no cards)
+errorlog = "-"
+max_requests = 0             # workers keep their replayed games in memory; do not recycle them needlessly
