@@ -92,7 +92,14 @@ def _why(teller: Teller, trick: Mapping[str, Any], trump: str | None) -> str:
         n_trumps = sum(1 for _, c in plays if teller.is_trump(c, trump))
         return f"the highest {teller.trump_word}" if n_trumps > 1 else f"the only {teller.trump_word}"
     if win.suit == led.suit:
-        return f"the highest {teller.suit(led.suit)[:-1]}, the suit led" if len(plays) > 1 else "led alone"
+        if len(plays) == 1:
+            return "led alone"
+        why = f"the highest {teller.suit(led.suit)[:-1]}, the suit led"
+        beaten = [card_from_str(c) for _, c in plays if card_from_str(c).suit == win.suit and c != card]
+        if teller.rule_set.startswith("120s") and not win.red and win.rank <= 10 and \
+                any(b.rank > win.rank and b.rank <= 10 for b in beaten):
+            why += " (in black plain suits the small cards rank the other way round: 2 is the best)"
+        return why
     return ""
 
 
