@@ -47,7 +47,7 @@ class Api:
 
 
 def play_to_end(api: Api, gid: str, players: list[dict], choose=None, max_moves: int = 5000,
-                on_view=None) -> dict:
+                on_view=None, receipts: dict | None = None) -> dict:
     """Every human seat plays its first legal move (or `choose(view)`) until the game ends."""
     for _ in range(max_moves):
         views = [api.view(p, gid) for p in players]
@@ -62,4 +62,6 @@ def play_to_end(api: Api, gid: str, players: list[dict], choose=None, max_moves:
         move = choose(v) if choose else v["legal_moves"][0]
         r = api.move(p, gid, v["seq"], move)
         assert r.status_code == 201, r.get_json()
+        if receipts is not None:
+            receipts[r.get_json()["seq"]] = r.get_json()["receipt"]
     raise AssertionError("the game did not end")

@@ -21,11 +21,15 @@ def test_full_game_over_http_verifies(api: Api, rule_set):
     started = api.start(host, table["id"])
     assert started["bots"] == table["players"] - 1
     assert all(s["bot"] for s in started["seats"][1:])
-    final = play_to_end(api, table["id"], [host], choose=suggested_or_first)
+    receipts = {}
+
+    def choose(view):
+        return suggested_or_first(view)
+    final = play_to_end(api, table["id"], [host], choose=choose, receipts=receipts)
     assert final["end_reason"] == "finished" and final["result"]["winners"]
     t = api.get(f"/games/{table['id']}/transcript").get_json()
     keys = api.get("/keys").get_json()
-    check_finished(t, keys["current"])
+    check_finished(t, keys["current"], receipts=dict(list(receipts.items())[-3:]), client_seeds={0: "my own seed"})
     assert t["start"]["seats"][0]["client_seed"] == "my own seed"
     assert t["start"]["seats"][0]["bot"] is False
     assert [s["bot"] for s in t["start"]["seats"][1:]] == [True] * (table["players"] - 1)
