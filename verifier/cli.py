@@ -9,6 +9,7 @@ output, messages to standard error, and there is never a traceback (docs/verify.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,8 +32,22 @@ class UsageProblem(Exception):
     """A bad option value or input: exit status 2 with the sentence."""
 
 
+def _emit(text: str, err: bool = False) -> None:
+    """Print, and keep going quietly when the reader has gone (`fairdeal-verify ... | head`): the exit status
+    still says what the verification found."""
+    try:
+        click.echo(text, err=err)
+    except BrokenPipeError:
+        stream = sys.stderr if err else sys.stdout
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())     # the interpreter's last flush must not fail again
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
 def _say(message: str) -> None:
-    click.echo(f"{PROG}: {message}", err=True)
+    _emit(f"{PROG}: {message}", err=True)
 
 
 def _read_key(value: str | None) -> str | None:
@@ -166,8 +181,7 @@ def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequen
         if as_json:
             _say("--explain is text; it is not part of the JSON report (use it without --json)")
         else:
-            click.echo("")
-            click.echo(text)
+            _emit("\n" + text)
     if pin:
         _pin(report, transcript)
     return report.exit_code
@@ -175,9 +189,9 @@ def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequen
 
 def report_out(report: Report, source: str, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        _emit(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(render_report(report, source))
+        _emit(render_report(report, source))
     for warning in report.warnings:
         _say(f"warning: {warning}")
     if report.unusable:
@@ -211,9 +225,9 @@ def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_js
     pins = {} if key else _load_pins()
     summary = run_audit(list(paths), key=key, pins=pins, jobs=jobs or default_jobs())
     if as_json:
-        click.echo(json.dumps(summary.to_json(), indent=2, ensure_ascii=False))
+        _emit(json.dumps(summary.to_json(), indent=2, ensure_ascii=False))
     else:
-        click.echo(summary.text())
+        _emit(summary.text())
     if summary.found == 0:
         _say("no transcript found")
     return summary.exit_code
@@ -241,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except KeyboardInterrupt:
         _say("interrupted")
         code = 2
-    except BrokenPipeError:
+    except BrokenPipeError:   # the reader went away before click's own output (help text)
         code = 2
     except Exception as exc:  # noqa: BLE001 - the promise: never a traceback
         _say(f"internal error, nothing verified: {type(exc).__name__}: {exc}")
