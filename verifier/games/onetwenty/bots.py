@@ -1,0 +1,181 @@
+"""The table's suggestion, the bot and the timeout policy of 120s: pure functions of one seat's view.
+
+One hand evaluation serves all three (000: the bots "don't bid your hand differently from anybody else's"):
+`hand_value` estimates the points the bidding side takes with this hand as the bidder (the hand's own cards,
+plus a fixed share for the partner and for the kitty and the draw), under the best trump suit. The bid the table
+suggests is the *lowest* bid the seat may make that the value covers (000: "open at 15; keep 20 and 25 for
+outbidding somebody"); 30 only for a hand of five trumps holding the 5, the J and the ace of hearts.
+The bot says what the suggestion says, except that it never bids 30 (nor takes a 30 with Mine).
+Nothing here counts cards still out (000: "they don't count the drumpfs still out").
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from verifier.cards import SUITS, Card, card_from_str
+from verifier.games.base import Move, Rng
+
+from .ranks import ACE_OF_HEARTS, TRUMP_BASE, make_strength, power_table
+from .variant import Variant
+
+# What one card is worth, in points the bidder's side can expect, when its suit is trump (by trump place).
+TOP_VALUES = {5: 9.0, 11: 6.0}          # the 5 and the J of trumps
+ACE_OF_HEARTS_VALUE = 5.0
+TRUMP_ACE_VALUE = 4.0
+KING_VALUE, QUEEN_VALUE, SMALL_TRUMP_VALUE = 3.0, 2.5, 1.5
+PLAIN_TOP_VALUE = 2.0                   # the best card of a plain suit (the ace; the king with plain aces low)
+PARTNER_AND_KITTY = 7.0                 # the partner's share and the help of the kitty and the draw
+ALONE_AND_KITTY = 4.0                   # 001 with two or three players: no partner
+
+
+def card_value(c: Card, trump: str, aces_low: bool) -> float:
+    if c.suit == trump:
+        if c.rank in TOP_VALUES:
+            return TOP_VALUES[c.rank]
+        if c.rank == 14:
+            return ACE_OF_HEARTS_VALUE if trump == "H" else TRUMP_ACE_VALUE
+        return {13: KING_VALUE, 12: QUEEN_VALUE}.get(c.rank, SMALL_TRUMP_VALUE)
+    if c == ACE_OF_HEARTS:
+        return ACE_OF_HEARTS_VALUE
+    top = 13 if aces_low else 14
+    return PLAIN_TOP_VALUE if c.rank == top else 0.0
+
+
+def suit_values(hand: Sequence[Card], v: Variant) -> dict[str, float]:
+    extra = PARTNER_AND_KITTY if v.partnerships else ALONE_AND_KITTY
+    return {s: extra + sum(card_value(c, s, v.aces_low) for c in hand) for s in SUITS}
+
+
+def best_suits(hand: Sequence[Card], v: Variant) -> list[str]:
+    values = suit_values(hand, v)
+    top = max(values.values())
+    return [s for s in SUITS if values[s] == top]
+
+
+def sees_every_trick(hand: Sequence[Card], trump: str) -> bool:
+    """A 30 hand: five trumps with the 5, the J and the ace of hearts."""
+    from .ranks import is_trump
+    return (len(hand) == 5 and all(is_trump(c, trump) for c in hand)
+            and {(5, trump), (11, trump), (14, "H")} <= {(c.rank, c.suit) for c in hand})
+
+
+def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
+    """The highest bid this hand is worth (0: none)."""
+    values = suit_values(hand, v)
+    value = max(values.values())
+    if any(sees_every_trick(hand, s) for s in SUITS):
+        return 30
+    fits = [b for b in v.bids if b <= value and b < 30]
+    return fits[-1] if fits else 0
+
+
+def _hand(view: Mapping[str, Any]) -> list[Card]:
+    return [card_from_str(c) for c in view["hand"]]
+
+
+def bid_choice(view: Mapping[str, Any], v: Variant, allow_thirty: bool) -> Move:
+    opts = view["options"]
+    ceiling = hand_ceiling(_hand(view), v)
+    if not allow_thirty:
+        ceiling = min(ceiling, 25)
+    high = view["bidding"]["high"]
+    if opts["mine"] and high is not None and high <= ceiling:
+        return Move("mine")                       # taking at the same amount is the smallest step there is
+    fits = [b for b in opts["bids"] if b <= ceiling]
+    if fits:
+        return Move.bid(min(fits))
+    if opts["pass"]:
+        return Move.pass_()
+    if opts["redeal"]:
+        return Move("redeal")
+    return Move.bid(min(opts["bids"]))          # stuck: the one bid left
+
+
+def throw_choice(view: Mapping[str, Any], v: Variant) -> Move:
+    """Keep the trumps and the best card of each plain suit, strongest first, as many as five; throw the rest,
+    within the number the seat must or may throw."""
+    hand = _hand(view)
+    power = power_table(view["trump"], v.aces_low)
+    opts = view["options"]
+    lo, hi = opts["throw_min"], opts["throw_max"]
+
+    def keep_score(c: Card) -> int:
+        p = power[c]
+        return p if p > TRUMP_BASE else (50 if p >= 13 else p)
+
+    ranked = sorted(hand, key=lambda c: (keep_score(c), c.suit, c.rank))      # weakest first
+    keepers = sum(1 for c in hand if keep_score(c) >= 50)
+    count = min(max(len(hand) - keepers, lo), hi)
+    return Move.throw(ranked[:count])
+
+
+def _low_key(power: Mapping[Card, int]):
+    # The cheapest card to give up: plain cards before trumps, each by its place.
+    return lambda c: (power[c], c.suit, c.rank)
+
+
+def play_choice(view: Mapping[str, Any], v: Variant, safe: bool) -> Move:
+    """The bot's card (safe=False) or the timeout's safe card (safe=True): see docs/rules/120s-auction.md."""
+    trump = view["trump"]
+    power = power_table(trump, v.aces_low)
+    legal = [card_from_str(c) for c in view["options"]["cards"]]
+    low = min(legal, key=_low_key(power))
+    if safe:
+        return Move.play(low)
+    trick = view["trick"]
+    seat = view["seat"]
+    plays = [(s, card_from_str(c)) for s, c in trick["plays"]]
+    if not plays:
+        mine = view["bidder"] is not None and v.side_of(view["bidder"]) == v.side_of(seat)
+        trumps = [c for c in legal if power[c] > TRUMP_BASE]
+        if mine and len(trumps) >= 2:
+            return Move.play(max(trumps, key=power.__getitem__))
+        tops = [c for c in legal if TRUMP_BASE > power[c] >= 13]
+        if tops:
+            return Move.play(min(tops, key=_low_key(power)))
+        return Move.play(low)
+    strength = make_strength(trump, v.aces_low)
+    led = plays[0][1]
+    win_seat, win_card = plays[0]
+    for s, c in plays[1:]:
+        if strength(c, led) > strength(win_card, led):
+            win_seat, win_card = s, c
+    if v.partnerships and v.side_of(win_seat) == v.side_of(seat):
+        return Move.play(low)
+    beat = [c for c in legal if strength(c, led) > strength(win_card, led)]
+    if beat:
+        return Move.play(min(beat, key=_low_key(power)))
+    return Move.play(low)
+
+
+def suggest(view: Mapping[str, Any], v: Variant) -> Move | None:
+    if view.get("options") is None:
+        return None
+    if view["phase"] == "bidding":
+        return bid_choice(view, v, allow_thirty=True)
+    if view["phase"] == "trump":
+        return Move.trump(best_suits(_hand(view), v)[0])
+    return None
+
+
+def bot_move(view: Mapping[str, Any], v: Variant, rng: Rng) -> Move:
+    phase = view["phase"]
+    if phase == "bidding":
+        return bid_choice(view, v, allow_thirty=False)
+    if phase == "trump":
+        ties = best_suits(_hand(view), v)
+        return Move.trump(ties[rng.randbelow(len(ties))] if len(ties) > 1 else ties[0])
+    if phase in ("kitty", "throw"):
+        return throw_choice(view, v)
+    return play_choice(view, v, safe=False)
+
+
+def timeout_move(view: Mapping[str, Any], v: Variant) -> Move:
+    phase = view["phase"]
+    if phase == "bidding":
+        return bid_choice(view, v, allow_thirty=True)
+    if phase == "trump":
+        return Move.trump(best_suits(_hand(view), v)[0])
+    if phase in ("kitty", "throw"):
+        return throw_choice(view, v)
+    return play_choice(view, v, safe=True)

@@ -1,0 +1,70 @@
+"""Which card a player may play (DECISIONS.md "Following" and "Reneging"), and the sentence when they may not.
+
+Pure functions of a hand, the card led and the trump suit, so the table, the bots and the timeout policy all
+read the same rules.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from verifier.cards import SUIT_NAMES, Card
+
+from .ranks import TRUMP_BASE, power_table, privileged
+
+
+def card_name(c: Card, trump: str | None, word: str) -> str:
+    """'the 4 of drumpfs' for a card of the trump suit; 'the Ace of hearts' otherwise."""
+    return c.name(word + "s" if c.suit == trump else None)
+
+
+def legal_cards(hand: Sequence[Card], led: Card | None, trump: str, *, void_must_trump: bool,
+                aces_low: bool = False, lead_trump: bool = False) -> list[Card]:
+    """The cards of `hand` that may be played to a trick whose first card is `led` (None: leading).
+    `lead_trump`: this is the first lead of a 30 and must be a trump if the leader holds one."""
+    power = power_table(trump, aces_low)
+    if led is None:
+        if lead_trump:
+            trumps = [c for c in hand if power[c] > TRUMP_BASE]
+            if trumps:
+                return trumps
+        return list(hand)
+    trumps = [c for c in hand if power[c] > TRUMP_BASE]
+    led_power = power[led]
+    if led_power > TRUMP_BASE:
+        # A trump led: play a trump, but the 5, J and A of hearts may be kept back against a lower card led.
+        keep = privileged(trump)
+        if any(c not in keep or power[c] < led_power for c in trumps):
+            return trumps
+        return list(hand)
+    follow = [c for c in hand if c.suit == led.suit and power[c] < TRUMP_BASE]
+    if follow:
+        return [c for c in hand if c in trumps or (c.suit == led.suit)]
+    if trumps and void_must_trump:
+        return trumps
+    return list(hand)
+
+
+def why_not_card(hand: Sequence[Card], c: Card, led: Card | None, trump: str, word: str, *,
+                 void_must_trump: bool, aces_low: bool = False, lead_trump: bool = False) -> str | None:
+    """None if `c` may be played, else the sentence a player needs."""
+    if c not in hand:
+        return f"You do not hold {card_name(c, trump, word)}."
+    allowed = legal_cards(hand, led, trump, void_must_trump=void_must_trump, aces_low=aces_low,
+                          lead_trump=lead_trump)
+    if c in allowed:
+        return None
+    power = power_table(trump, aces_low)
+    lowest = min(allowed, key=power.__getitem__)
+    held = card_name(lowest, trump, word)
+    if led is None:
+        return f"On a bid of 30 the first lead must be a {word}, and you hold {held}."
+    if power[led] > TRUMP_BASE:
+        keep = privileged(trump)
+        forcing = min((x for x in allowed if x not in keep or power[x] < power[led]), key=power.__getitem__)
+        return f"You must play a {word}: a {word} was led and you hold {card_name(forcing, trump, word)}."
+    suit = SUIT_NAMES[led.suit]
+    if any(x.suit == led.suit and power[x] < TRUMP_BASE for x in allowed):
+        follow = min((x for x in allowed if x.suit == led.suit and power[x] < TRUMP_BASE), key=power.__getitem__)
+        return (f"You must follow {suit} or play a {word}: {suit} were led and you hold "
+                f"{card_name(follow, trump, word)}.")
+    return f"You must play a {word}: you have no {suit} and you hold {held}."

@@ -1,0 +1,403 @@
+"""One game of 120s on the shared interface (verifier.games.base), for every rule set: the Variant decides.
+
+Phases of a hand: the deal (a chance event: Chance.deck(deal index), never a move) -> "bidding" -> "trump" ->
+(001 only: "kitty", the bidder throws back three) -> "throw" (throw and be dealt back up, in turn from the
+dealer's left) -> "play" -> hand end (scored at once) -> the next deal, or "over".
+
+Hands are kept sorted by (suit, rank) so a throw's cards come out in Move.throw's canonical order. The pack is
+stored bottom first, so its top card is pack[-1] and drawing is a pop().
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from verifier.cards import PACK_52, SUIT_NAMES, SUITS, Card, cards_to_str
+from verifier.games.base import Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn
+from verifier.games.tricks import TrickPlay
+
+from .bidding import Bidding
+from .follow import card_name, legal_cards, why_not_card
+from .ranks import make_strength, power_table
+from .scoring import points_taken, score_hand
+from .variant import Variant
+
+HAND = 5
+TRICKS = 5
+
+
+def _sort_key(c: Card) -> tuple[str, int]:
+    return (c.suit, c.rank)
+
+
+PHASE_VERB = {"bidding": "bid", "trump": "name the {w} suit", "kitty": "throw three cards",
+              "throw": "throw and draw", "play": "play a card"}
+
+
+class OneTwentyState(GameState):
+    def __init__(self, rules, chance: Chance):
+        self.rules = rules
+        self.v: Variant = rules.variant
+        self.chance = chance
+        v = self.v
+        self.scores = [0] * v.sides
+        self.made_bid = [False] * v.sides
+        self.dealer = chance.first_dealer(v.players)
+        self.deal_index = -1
+        self.hands_played = 0
+        self.last_hand: dict[str, Any] | None = None
+        self.winners: list[int] | None = None
+        self._deal()
+
+    # ------------------------------------------------------------------------------------- the deal
+    def _deal(self) -> None:
+        v = self.v
+        n = v.players
+        self.deal_index += 1
+        deck = self.chance.deck(self.deal_index, PACK_52)
+        order = [(self.dealer + 1 + i) % n for i in range(n)]     # the dealer's left first, the dealer last
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        kitty: list[Card] = []
+        pos = 0
+        for rnd in range(HAND):
+            for s in order:
+                hands[s].append(deck[pos])
+                pos += 1
+            if v.deal == "auction" and rnd < v.kitty_size:      # 000: a kitty card after each of the first rounds
+                kitty.append(deck[pos])
+                pos += 1
+        if v.deal != "auction":
+            kitty = deck[pos:pos + v.kitty_size]
+            pos += v.kitty_size
+        for h in hands:
+            h.sort(key=_sort_key)
+        self.hands = hands
+        self.kitty = kitty
+        self.teaser = kitty[-1] if v.teaser else None     # the last card dealt to the kitty lies on top
+        self.pack = deck[pos:][::-1]                        # bottom first: pack[-1] is the top card
+        self.thrown: list[Card] = []
+        self.start_scores = list(self.scores)
+        min_bid = [20 if v.min_bid_from_90 and self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
+        has_five = [any(c.rank == 5 for c in h) for h in hands]
+        self.bidding = Bidding(v, self.dealer, min_bid, has_five)
+        self.phase = "bidding"
+        self.trump: str | None = None
+        self.bidder: int | None = None
+        self.bid: int | None = None
+        self.kitty_cards: list[Card] = []       # what the bidder took from the kitty (shown to them until they throw)
+        self.throw_order: list[int] = []
+        self.throws: list[tuple[int, int, int]] = []     # (seat, threw, drew): counts only are public
+        self.play: TrickPlay | None = None
+        self.first_lead_trump = False
+
+    # ------------------------------------------------------------------------------------- turn
+    @property
+    def to_move(self) -> int | None:
+        ph = self.phase
+        if ph == "bidding":
+            return self.bidding.turn
+        if ph in ("trump", "kitty"):
+            return self.bidder
+        if ph == "throw":
+            return self.throw_order[0]
+        if ph == "play":
+            return self.play.to_move
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if self.winners is None:
+            return None
+        v = self.v
+        out: dict[str, Any] = {"scores": list(self.scores),
+                               "winners": sorted(s for side in self.winners for s in v.seats_of(side))}
+        if v.partnerships:
+            out["sides"] = [[0, 2], [1, 3]]
+        return out
+
+    # ------------------------------------------------------------------------------------- legality
+    def _throw_bounds(self, seat: int) -> tuple[int, int]:
+        held = len(self.hands[seat])
+        if self.phase == "kitty":
+            return self.v.kitty_size, self.v.kitty_size
+        return max(0, held - HAND), held
+
+    def _lead_trump(self) -> bool:
+        p = self.play
+        return self.first_lead_trump and not p.done and not p.current.plays
+
+    def playable(self, seat: int) -> list[Card]:
+        p = self.play
+        v = self.v
+        return legal_cards(self.hands[seat], p.current.led, self.trump, void_must_trump=v.void_must_trump,
+                           aces_low=v.aces_low, lead_trump=self._lead_trump())
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat != self.to_move:
+            return []
+        ph = self.phase
+        if ph == "play":
+            return [Move("play", card=c) for c in self.playable(seat)]
+        if ph == "bidding":
+            o = self.bidding.options(seat)
+            out = [Move("bid", value=b) for b in o.bids]
+            if o.can_pass:
+                out.append(Move("pass"))
+            if o.can_mine:
+                out.append(Move("mine"))
+            if o.can_redeal:
+                out.append(Move("redeal"))
+            return out
+        if ph == "trump":
+            return [Move("trump", value=s) for s in SUITS]
+        lo, hi = self._throw_bounds(seat)
+        hand = self.hands[seat]
+        return [Move("throw", cards=combo) for k in range(lo, hi + 1) for combo in combinations(hand, k)]
+
+    def _phase_words(self) -> str:
+        return PHASE_VERB[self.phase].format(w=self.v.trump_word)
+
+    def why_not(self, seat: int, move: Move) -> str | None:
+        return self._check(seat, move)[1]
+
+    def _check(self, seat: int, move: Move) -> tuple[type, str | None]:
+        v = self.v
+        if self.phase == "over":
+            return GameOver, "The game is over."
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players:
+            return IllegalMove, f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}."
+        if not isinstance(move, Move):
+            return IllegalMove, "That is not a move."
+        turn = self.to_move
+        if seat != turn:
+            return NotYourTurn, f"It is not your turn: seat {turn} is to {self._phase_words()}."
+        ph, kind = self.phase, move.kind
+        if ph == "bidding":
+            if kind not in ("bid", "pass", "mine", "redeal"):
+                return IllegalMove, f"It is time to bid: bid, pass{self._extra_bid_words()}, not {kind}."
+            return IllegalMove, self.bidding.why_not(seat, kind, move.value)
+        if ph == "trump":
+            if kind != "trump":
+                return IllegalMove, f"You won the bidding: name the {v.trump_word} suit first."
+            if move.value not in SUITS:
+                return IllegalMove, f"Name the {v.trump_word} suit as one of C, D, H or S."
+            return IllegalMove, None
+        if ph in ("kitty", "throw"):
+            if kind != "throw":
+                return IllegalMove, "It is time to throw away cards (possibly none) and be dealt back up to five."
+            cards = move.cards or ()
+            if len(set(cards)) != len(cards):
+                return IllegalMove, "The same card is named twice in one throw."
+            hand = self.hands[seat]
+            for c in cards:
+                if c not in hand:
+                    return IllegalMove, f"You do not hold {card_name(c, self.trump, v.trump_word)}."
+            lo, hi = self._throw_bounds(seat)
+            if ph == "kitty" and len(cards) != lo:
+                return IllegalMove, (f"You hold {len(hand)} cards with the kitty: throw exactly {lo} to come back "
+                                     f"to five.")
+            if len(cards) < lo:
+                return IllegalMove, (f"You hold {len(hand)} cards and must throw at least {lo} to come back "
+                                     f"down to five.")
+            return IllegalMove, None
+        # play
+        if kind != "play" or move.card is None:
+            return IllegalMove, "It is time to play a card to the trick."
+        return IllegalMove, why_not_card(self.hands[seat], move.card, self.play.current.led, self.trump,
+                                         v.trump_word, void_must_trump=v.void_must_trump, aces_low=v.aces_low,
+                                         lead_trump=self._lead_trump())
+
+    def _extra_bid_words(self) -> str:
+        v = self.v
+        return (" or Mine" if v.dealer_mine else "") + (" or redeal" if v.all_pass == "dealer-picks" else "")
+
+    # ------------------------------------------------------------------------------------- apply
+    def apply(self, seat: int, move: Move) -> None:
+        err, reason = self._check(seat, move)
+        if reason is not None:
+            raise err(reason)
+        ph = self.phase
+        if ph == "play":
+            self._play(seat, move.card)
+        elif ph == "bidding":
+            self._bid(seat, move)
+        elif ph == "trump":
+            self._name_trump(move.value)
+        else:
+            self._throw(seat, move.cards or ())
+
+    def _bid(self, seat: int, move: Move) -> None:
+        b = self.bidding
+        b.apply(seat, move.kind, move.value)
+        if b.won is not None:
+            self.bidder, self.bid = b.won
+            self.phase = "trump"
+        elif b.all_passed:
+            self._all_passed(redeal_call=move.kind == "redeal")
+
+    def _all_passed(self, redeal_call: bool) -> None:
+        v = self.v
+        moves_on = v.all_pass == "next-dealer"
+        self.last_hand = {"hand_number": self.deal_index + 1, "dealer": self.dealer, "thrown_in": True,
+                          "redeal_called": redeal_call, "bidder": None, "bid": None,
+                          "changes": [0] * v.sides, "scores": list(self.scores)}
+        if moves_on:
+            self.dealer = (self.dealer + 1) % v.players
+        self._deal()
+
+    def _name_trump(self, suit: str) -> None:
+        v = self.v
+        self.trump = suit
+        bidder = self.bidder
+        # Trump first, then the kitty (all three rule sets): the bidder picks it up.
+        self.kitty_cards = sorted(self.kitty, key=_sort_key)
+        self.hands[bidder].extend(self.kitty)
+        self.hands[bidder].sort(key=_sort_key)
+        self.kitty = []
+        n = v.players
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        if v.bidder_discards_first:
+            self.phase = "kitty"
+            self.throw_order = [s for s in order if s != bidder] if v.others_draw else []
+        else:
+            self.phase = "throw"
+            self.throw_order = order
+
+    def _throw(self, seat: int, cards: tuple[Card, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        if seat == self.bidder:
+            self.kitty_cards = []
+        if self.phase == "kitty":          # 001: the bidder throws back to five; no draw
+            self.thrown.extend(cards)
+            self.throws.append((seat, len(cards), 0))
+            self._after_throws()
+            return
+        if cards and self.v.reshuffle_thrown:
+            back = self.chance.reshuffle(self.deal_index, len(self.throws), list(cards))
+            self.pack[0:0] = back[::-1]     # under the pack; back[0] is the first of them to be dealt
+        else:
+            self.thrown.extend(cards)
+        drew = HAND - len(hand)
+        pack = self.pack
+        for _ in range(drew):
+            hand.append(pack.pop())
+        hand.sort(key=_sort_key)
+        self.throws.append((seat, len(cards), drew))
+        self.throw_order.pop(0)
+        self._after_throws()
+
+    def _after_throws(self) -> None:
+        if self.phase == "kitty":
+            self.phase = "throw"
+        if self.throw_order:
+            return
+        v = self.v
+        self.phase = "play"
+        leader = self.bidder if v.bidder_leads else (self.bidder + 1) % v.players
+        self.first_lead_trump = v.thirty_leads_trump and self.bid == 30
+        self.play = TrickPlay({s: self.hands[s] for s in range(v.players)}, range(v.players), leader,
+                              make_strength(self.trump, v.aces_low), TRICKS)
+
+    def _play(self, seat: int, c: Card) -> None:
+        p = self.play
+        p.play(seat, c)
+        if p.finished:
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        v = self.v
+        p = self.play
+        power = power_table(self.trump, v.aces_low)
+        winners = [t.winner for t in p.done]
+        points, ten = points_taken(winners, [t.winning_card for t in p.done], power, v)
+        bidder_side = v.side_of(self.bidder)
+        hs = score_hand(v, self.scores, self.made_bid, bidder_side, self.bid, points)
+        self.last_hand = {
+            "hand_number": self.deal_index + 1, "dealer": self.dealer, "thrown_in": False,
+            "bidder": self.bidder, "bid": self.bid, "trump": self.trump, "points": points,
+            "ten_trick": ten, "ten_card": str(p.done[ten].winning_card), "made": hs.made,
+            "changes": list(hs.changes), "scores": list(hs.scores),
+            "tricks": [t.to_json() for t in p.done],
+        }
+        self.scores = list(hs.scores)
+        self.made_bid = list(hs.made_bid)
+        self.hands_played += 1
+        if hs.winners:
+            self.winners = list(hs.winners)
+            self.phase = "over"
+            return
+        self.dealer = (self.dealer + 1) % v.players
+        self._deal()
+
+    # ------------------------------------------------------------------------------------- views
+    def options(self, seat: int) -> dict[str, Any] | None:
+        """What `seat` may do now, in the view's JSON form (None when it is not their turn)."""
+        if seat != self.to_move:
+            return None
+        ph = self.phase
+        if ph == "bidding":
+            return self.bidding.options(seat).to_json()
+        if ph == "trump":
+            return {"suits": list(SUITS)}
+        if ph in ("kitty", "throw"):
+            lo, hi = self._throw_bounds(seat)
+            return {"throw_min": lo, "throw_max": hi}
+        return {"cards": cards_to_str(self.playable(seat))}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self.v
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players):
+            raise IllegalMove(f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}.")
+        p = self.play if self.phase == "play" else None
+        over = self.phase == "over"
+        out: dict[str, Any] = {
+            "rule_set": v.rule_set,
+            "settings": dict(self.rules.settings),
+            "seat": seat,
+            "players": v.players,
+            "sides": [[0, 2], [1, 3]] if v.partnerships else None,
+            "trump_word": v.trump_word,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.deal_index + 1,
+            "hand": cards_to_str(self.hands[seat]) if seat is not None else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "scores": list(self.scores),
+            "start_scores": list(self.start_scores),
+            "made_bid": list(self.made_bid),
+            "target": v.target,
+            "bidding": self.bidding.to_json(),
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "trump": self.trump,
+            "teaser": str(self.teaser) if self.teaser is not None else None,
+            "kitty_count": len(self.kitty),
+            "kitty": (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
+                      and self.kitty_cards else None),
+            "pack_count": len(self.pack),
+            "throws": [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
+            "trick": p.current.to_json() if p else None,
+            "tricks": [t.to_json() for t in p.done] if p else [],
+            "last_hand": self.last_hand,
+            "options": self.options(seat) if seat is not None and not over else None,
+            "result": self.result,
+        }
+        return out
+
+    # ------------------------------------------------------------------------------------- audit
+    def all_cards(self) -> list[Card]:
+        """Every card somewhere (hands, kitty, pack, thrown, played): for the conservation checks."""
+        out = [c for h in self.hands for c in h] + list(self.kitty) + list(self.pack) + list(self.thrown)
+        if self.play is not None:
+            out += self.play.played_cards()
+        return out
+
+    def public_suit_name(self, suit: str) -> str:
+        return self.v.trump_word + "s" if suit == self.trump else SUIT_NAMES[suit]
