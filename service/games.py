@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from verifier import fairness, transcript as tr
 from verifier.canonical import canonical_json
-from verifier.games.base import Move
+from verifier.games.base import GameError, Move
 from verifier.replay import LiveGame
 
 from service.errors import ApiError
@@ -61,6 +61,14 @@ class Cached:
     last_at: float = 0.0             # time of the last entry (the running clock starts there)
     last_human_at: float = 0.0       # time of the last human decision (or the start)
     scheduled: float | None = None   # the sweeper index's time for this game, as last written here
+    legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
+
+    def legal(self, seat: int) -> list:
+        """The seat's legal moves now, computed once per position."""
+        key = (self.live.seq, seat)
+        if self.legal_at[:2] != key:
+            self.legal_at = (*key, self.live.state.legal_moves(seat))
+        return self.legal_at[2]
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -100,6 +108,7 @@ class Games:
         """Forget what this process replayed (another process appended first); the next sync reloads."""
         c.transcript, c.live, c.length, c.last_at, c.last_human_at = {}, None, 0, 0.0, 0.0
         c.scheduled = None
+        c.legal_at = (None, None, None)
 
     def sync(self, c: Cached) -> Cached:
         """Apply the log entries this process has not seen yet."""
@@ -223,8 +232,7 @@ class Games:
         live = c.live
         if live is None or live.state.is_over or live.state.to_move is None:
             return None
-        legal = live.state.legal_moves(live.state.to_move)
-        return "card" if any(m.kind == "play" for m in legal) else "other"
+        return "card" if any(m.kind == "play" for m in c.legal(live.state.to_move)) else "other"
 
     def deadline(self, c: Cached, table: dict) -> float | None:
         """When the seat to move runs out of time (None: no clock). A seat whose player left has no time."""
@@ -274,7 +282,13 @@ class Games:
     def next_check(self, c: Cached, table: dict) -> float | None:
         if c.ended or c.live is None:
             return None
-        times = [t for t in (self.deadline(c, table), self.abandon_at(c, table)) if t is not None]
+        due, abandon = self.deadline(c, table), self.abandon_at(c, table)
+        if abandon is not None:
+            # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth
+            # of the limit) so that most moves need no index write
+            step = max(0.01, self.config.abandon_after / 20)
+            abandon = -(-abandon // step) * step
+        times = [t for t in (due, abandon) if t is not None]
         return min(times) if times else None
 
     def schedule(self, c: Cached, table: dict) -> None:
@@ -291,13 +305,29 @@ class Games:
     # ------------------------------------------------------------------------------------- moves
     def player_move(self, c: Cached, table: dict, seat: int, expected_seq: Any, move_json: Any,
                     idem_key: str | None) -> dict:
-        """A player's move: idempotency, then the sequence number, turn and legality; then bots follow."""
+        """A player's move: the sequence number, turn and legality; then bots follow. A retry (same
+        Idempotency-Key and body) of a move already recorded gets the original answer: on the success path the
+        append checks the key atomically, and a refusal first asks whether the request was such a retry."""
         bhash = body_hash({"seat": seat, "seq": expected_seq, "move": move_json}) if idem_key else None
-        if idem_key:
-            probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash)
-            if probe.status in (DUPLICATE, KEY_REUSED):
-                return self._idempotent_answer(c, probe)
+        try:
+            self.advance(c, table)
+            move = self._check_move(c, seat, expected_seq, move_json)
+        except ApiError:
+            if idem_key:
+                probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash)
+                if probe.status in (DUPLICATE, KEY_REUSED):
+                    return self._idempotent_answer(c, probe)
+            raise
+        res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
+        if res.status in (DUPLICATE, KEY_REUSED):
+            return self._idempotent_answer(c, res)
+        if res.status != OK:
+            raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
+                           seq=c.seq)
         self.advance(c, table)
+        return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": False}
+
+    def _check_move(self, c: Cached, seat: int, expected_seq: Any, move_json: Any) -> Move:
         if c.ended:
             raise ApiError(409, "game-over", "This game has ended; no more moves are taken.")
         if c.live is None:
@@ -308,21 +338,18 @@ class Games:
             raise ApiError(409, "stale-sequence",
                            f"The game is at move {c.live.seq}, not {expected_seq}: look at the game again "
                            f"and send the move with seq {c.live.seq}.", seq=c.live.seq)
-        move = Move.from_json(move_json)
+        try:
+            move = Move.from_json(move_json)
+        except GameError as exc:
+            raise ApiError(400, exc.code, exc.message) from None
         state = c.live.state
         if state.to_move != seat:
             raise ApiError(409, "not-your-turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
-        reason = state.why_not(seat, move)
-        if reason is not None:
-            raise ApiError(422, "illegal-move", reason)
-        res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
-        if res.status in (DUPLICATE, KEY_REUSED):
-            return self._idempotent_answer(c, res)
-        if res.status != OK:
-            raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
-                           seq=c.seq)
-        self.advance(c, table)
-        return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": False}
+        if move not in c.legal(seat):
+            reason = state.why_not(seat, move)
+            if reason is not None:
+                raise ApiError(422, "illegal-move", reason)
+        return move
 
     def _idempotent_answer(self, c: Cached, res) -> dict:
         if res.status == KEY_REUSED:

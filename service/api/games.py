@@ -46,15 +46,16 @@ def post_move(game_id):
     idem = request.headers.get("Idempotency-Key")
     if idem is not None and not 1 <= len(idem) <= IDEM_MAX:
         raise ApiError(400, "bad-idempotency-key", f"An Idempotency-Key is 1 to {IDEM_MAX} characters.")
-    table, _ = s.tables.load(game_id)
-    seat = _seat(table, p)
-    if seat is None:
-        raise ApiError(403, "not-seated", "You have no seat at this game; spectators cannot move.")
-    if "seat" in body and body["seat"] != seat:
-        raise ApiError(403, "not-your-seat", f"Your token holds seat {seat}, not seat {body['seat']!r}.")
     started = time.perf_counter()
+    seat = None
 
     def act(table, c):
+        nonlocal seat
+        seat = _seat(table, p)
+        if seat is None:
+            raise ApiError(403, "not-seated", "You have no seat at this game; spectators cannot move.")
+        if "seat" in body and body["seat"] != seat:
+            raise ApiError(403, "not-your-seat", f"Your token holds seat {seat}, not seat {body['seat']!r}.")
         if table["status"] == "open":
             raise ApiError(409, "not-started", "This table has not started yet.")
         return s.games.player_move(c, table, seat, body["seq"], body["move"], idem)

@@ -1,0 +1,220 @@
+"""The move endpoint under gunicorn (2 gthread workers) against a bare Flask app doing the same Redis
+compare-and-append, both measured in this run, on loopback only, with a throwaway redis-server.
+
+Each of N client connections (threads with keep-alive HTTP connections) plays its own game: it reads the view
+of the seat to move (GET) and posts that seat's move (POST, with an Idempotency-Key). The baseline does the
+same pair against the bare app (GET = the log length, POST = the Lua compare-and-append). Spades tables with
+four human seats, clocks off, so every POST is one append and no bot work hides in it.
+
+Targets (the issue): service throughput >= 70% of the bare app's; service POST p99 < 50 ms at 32 connections.
+Bounded: --seconds per phase (default 8) and --max-moves per connection; exits by itself.
+
+    python bench/bench_service.py [--connections 32] [--seconds 8]
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(port: int, path: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit(f"server on port {port} exited")
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            c.request("GET", path)
+            c.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"server on port {port} did not come up")
+
+
+class Conn:
+    def __init__(self, port: int):
+        self.c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body=None, headers=None):
+        h = {"Content-Type": "application/json", **(headers or {})}
+        self.c.request(method, path, body=json.dumps(body) if body is not None else None, headers=h)
+        r = self.c.getresponse()
+        data = r.read()
+        return r.status, (json.loads(data) if data else None)
+
+
+# ------------------------------------------------------------------------------ the two clients
+
+class ServiceGame:
+    """A spades table with four human seats (one token each), clocks off."""
+
+    def __init__(self, conn: Conn):
+        self.conn = conn
+        tokens = []
+        for i in range(4):
+            _, p = conn.call("POST", "/players", {"name": f"b{i}"})
+            tokens.append({"Authorization": "Bearer " + p["token"]})
+        _, t = conn.call("POST", "/tables", {"rule_set": "spades", "clocks": "off"}, tokens[0])
+        for i in range(1, 4):
+            conn.call("POST", f"/tables/{t['id']}/join", {"seat": i}, tokens[i])
+        conn.call("POST", f"/tables/{t['id']}/start", None, tokens[0])
+        self.gid, self.tokens = t["id"], tokens
+        _, v = conn.call("GET", f"/games/{self.gid}", None, tokens[0])
+        self.to_move = v["to_move"]
+
+    def step(self) -> tuple[float, bool]:
+        """One GET of the mover's view and one POST of its move; returns (POST seconds, game still on)."""
+        h = self.tokens[self.to_move]
+        _, v = self.conn.call("GET", f"/games/{self.gid}", None, h)
+        if v["status"] == "over":
+            return 0.0, False
+        move = v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
+        t0 = time.perf_counter()
+        status, r = self.conn.call("POST", f"/games/{self.gid}/moves", {"seq": v["seq"], "move": move},
+                                   {**h, "Idempotency-Key": uuid.uuid4().hex})
+        elapsed = time.perf_counter() - t0
+        if status != 201:
+            raise RuntimeError(f"move refused: {status} {r}")
+        self.to_move = r["game"]["to_move"]
+        return elapsed, self.to_move is not None
+
+
+class BareGame:
+    def __init__(self, conn: Conn):
+        self.conn, self.gid = conn, uuid.uuid4().hex
+
+    def step(self) -> tuple[float, bool]:
+        _, v = self.conn.call("GET", f"/games/{self.gid}")
+        t0 = time.perf_counter()
+        status, r = self.conn.call("POST", f"/games/{self.gid}/moves", {"seq": v["seq"], "move": {"kind": "pass"}},
+                                   {"Idempotency-Key": uuid.uuid4().hex})
+        elapsed = time.perf_counter() - t0
+        if status != 201:
+            raise RuntimeError(f"append refused: {status} {r}")
+        return elapsed, v["seq"] < 400
+
+
+def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: int) -> dict:
+    latencies: list[list[float]] = [[] for _ in range(connections)]
+    errors: list[str] = []
+    ready = threading.Barrier(connections + 1)
+    stop_at = [0.0]
+
+    def worker(i: int) -> None:
+        conn = Conn(port)
+        try:
+            game = game_cls(conn)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(repr(exc))
+            ready.wait()
+            return
+        ready.wait()
+        try:
+            while time.perf_counter() < stop_at[0] and len(latencies[i]) < max_moves:
+                elapsed, going = game.step()
+                if elapsed:
+                    latencies[i].append(elapsed)
+                if not going:
+                    game = game_cls(conn)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(connections)]
+    for t in threads:
+        t.start()
+    ready.wait()
+    start = time.perf_counter()
+    stop_at[0] = start + seconds
+    for t in threads:
+        t.join(seconds + 60)
+    wall = time.perf_counter() - start
+    lat = sorted(x for xs in latencies for x in xs)
+    if not lat:
+        raise SystemExit(f"no move succeeded: {errors[:3]}")
+    return {"moves": len(lat), "seconds": wall, "throughput": len(lat) / wall,
+            "p50_ms": 1000 * statistics.median(lat), "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
+            "errors": len(errors), "first_error": errors[0] if errors else None}
+
+
+def start_gunicorn(app: str, port: int, env: dict, log_path: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "gunicorn", "-c", os.path.join(ROOT, "deploy", "gunicorn.conf.py"),
+           "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "32", app]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(log_path, "wb"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--connections", type=int, default=32)
+    ap.add_argument("--seconds", type=float, default=8.0)
+    ap.add_argument("--max-moves", type=int, default=100_000, help="per connection and phase")
+    args = ap.parse_args()
+    if not shutil.which("redis-server"):
+        print("redis-server is not installed", file=sys.stderr)
+        return 2
+    tmp = tempfile.mkdtemp(prefix="fairdeal-bench-")
+    rport = free_port()
+    procs = [subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no", "--dir", tmp], stdout=subprocess.DEVNULL)]
+    try:
+        time.sleep(0.3)
+        env = dict(os.environ, FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0", FAIRDEAL_DATA=tmp,
+                   PYTHONPATH=ROOT)
+        results = {}
+        for name, app, game_cls, probe in (("bare", "bench.bare_app:app", BareGame, "/games/probe"),
+                                           ("service", "service.wsgi:app", ServiceGame, "/healthz")):
+            port = free_port()
+            proc = start_gunicorn(app, port, env, os.path.join(tmp, f"{name}.log"))
+            procs.append(proc)
+            wait_http(port, probe, proc)
+            results[name] = run_load(port, game_cls, args.connections, args.seconds, args.max_moves)
+            proc.terminate()
+            proc.wait(15)
+        bare, svc = results["bare"], results["service"]
+        ratio = svc["throughput"] / bare["throughput"]
+        print(f"move endpoint, gunicorn 2 gthread workers, {args.connections} connections, "
+              f"{args.seconds:.0f} s per phase, loopback, redis-server {rport}")
+        print(f"{'':10} {'moves':>7} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+        for name in ("bare", "service"):
+            r = results[name]
+            print(f"{name:10} {r['moves']:>7} {r['throughput']:>9.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
+                  f"{r['errors']:>7}")
+        ok_ratio, ok_p99 = ratio >= 0.70, svc["p99_ms"] < 50
+        print(f"service/bare throughput: {100 * ratio:.0f}% (target >= 70%: {'met' if ok_ratio else 'NOT met'})")
+        print(f"service p99: {svc['p99_ms']:.1f} ms (target < 50 ms: {'met' if ok_p99 else 'NOT met'})")
+        for name in ("bare", "service"):
+            if results[name]["first_error"]:
+                print(f"{name} first error: {results[name]['first_error']}")
+        return 0 if ok_ratio and ok_p99 else 1
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
