@@ -208,3 +208,41 @@ def test_the_transcript_vector_of_docs_transcript_md_passes_the_protocol_checks(
             assert s[cid] == "pass", (cid, report.check(cid).detail)
         assert v["game_seed"] in report.check("client-seeds").detail[:200] or \
             v["game_seed"][:16] in report.check("client-seeds").detail
+
+
+def _paths(obj, path=()):
+    yield path
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:8]):
+            yield from _paths(v, path + (i,))
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**60, 2**60) | st.text(max_size=8)
+                           | st.sampled_from(["AS", "10H", "ed25519:x", "0" * 64, "fairdeal/1", "play", "bot"]),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                                      max_size=3),
+                           max_leaves=6)
+_SHAPES = {rs: valid_transcript(rs) for rs in ("spades", "120s-auction")}
+_PATHS = {rs: [p for p in _paths(t) if p] for rs, t in _SHAPES.items()}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_SHAPES)), st.data(), JSON_VALUES, st.booleans())
+def test_any_changed_field_fails_or_is_refused_and_never_hits_an_internal_error(rule_set, data, value, delete):
+    t = copy.deepcopy(_SHAPES[rule_set])
+    path = data.draw(st.sampled_from(_PATHS[rule_set]))
+    parent = t
+    for key in path[:-1]:
+        parent = parent[key]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    if json.dumps(t, sort_keys=True) == json.dumps(_SHAPES[rule_set], sort_keys=True):
+        return   # the value drawn was the one already there
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    assert report.exit_code in (1, 2)
+    assert not (report.unusable or "").startswith("The transcript could not be checked"), report.unusable

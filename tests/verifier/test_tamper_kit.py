@@ -49,23 +49,39 @@ def valid_transcript(rule_set: str) -> dict:
 
 # ---------------------------------------------------------------------------------------------- re-signing
 
-def rechain(t: dict) -> dict:
-    """Renumber the records 1, 2, ... and make every "prev" the hash of the record before (what a server that
-    rewrites its own log does)."""
+def _salt_of(t: dict):
+    """The record salt function of the transcript's own seeds, or None when records carry no salt."""
+    import verifier.fairness as fairness
+    if not any("salt" in rec for rec in t["records"]) or not hasattr(fairness, "record_salt"):
+        return None
+    try:
+        seed = game_seed(server_seed_from_hex(t["end"]["server_seed"]),
+                         [s["client_seed"] for s in t["start"]["seats"]])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return lambda seq: fairness.record_salt(seed, seq)
+
+
+def rechain(t: dict, keep_salts: bool = False) -> dict:
+    """Renumber the records 1, 2, ..., give each the salt its place and the seed derive, and make every "prev"
+    the hash of the record before (what a server that rewrites its own log does: it knows the seed)."""
+    salt = None if keep_salts else _salt_of(t)
     prev = record_hash(t["start"])
     for i, rec in enumerate(t["records"], start=1):
         rec["seq"], rec["prev"] = i, prev
+        if salt is not None:
+            rec["salt"] = salt(i)
         prev = record_hash(rec)
     t["end"]["seq"], t["end"]["prev"] = len(t["records"]) + 1, prev
     return t
 
 
-def resign(t: dict, private_key: Any = SERVER_KEY) -> dict:
+def resign(t: dict, private_key: Any = SERVER_KEY, keep_salts: bool = False) -> dict:
     """Re-chain and re-sign everything with `private_key` (naming its public key in the records)."""
     key = public_key_text(private_key)
     t["commit"]["key"] = key
     t["start"]["key"] = key
-    rechain(t)
+    rechain(t, keep_salts)
     t["commit_signature"] = sign_record(private_key, t["commit"])
     t["start_signature"] = sign_record(private_key, t["start"])
     t.pop("signature", None)
@@ -264,6 +280,13 @@ def _rewrite_record(t):
     return t
 
 
+def _salt(t):
+    if "salt" not in t["records"][6]:
+        return None                      # a transcript format without record salts
+    t["records"][6]["salt"] = hashlib.sha256(b"a salt the seed does not derive").hexdigest()
+    return t
+
+
 def _prev(t):
     t["records"][7]["prev"] = "0" * 64
     return t
@@ -309,6 +332,7 @@ class Tamper:
     mode: str                             # "server" (re-signed with the real key), "raw", "attacker"
     change: Callable[[dict], dict | None]  # None: this change does not apply to this game
     options: tuple = ()                   # extra verify_transcript options as (name, value) pairs
+    keep_salts: bool = False              # "server": re-chain without deriving the salts again
 
 
 RECEIPT = "receipt"   # marker: give the player's receipt of record 10 from the valid transcript
@@ -344,6 +368,7 @@ TAMPERS: tuple[Tamper, ...] = (
     # the chain and the receipts
     Tamper("a record rewritten after its receipt", "receipts", "server", _rewrite_record, ((RECEIPT, 10),)),
     Tamper("a record hash", "hash-chain", "raw", _prev),
+    Tamper("a record's salt, re-chained", "hash-chain", "server", _salt, keep_salts=True),
     Tamper("a move's card, not re-signed", "signature-transcript", "raw", _unsigned_card),
     # signatures and the key
     Tamper("the final signature", "signature-transcript", "raw", _final_sig),
@@ -380,7 +405,7 @@ def run_tamper(rule_set: str, tamper: Tamper) -> Outcome:
     if t is None:
         return Outcome(rule_set, tamper, False)
     if tamper.mode == "server":
-        resign(t, SERVER_KEY)
+        resign(t, SERVER_KEY, tamper.keep_salts)
     elif tamper.mode == "attacker":
         resign(t, ATTACKER_KEY)
     options: dict[str, Any] = {}
