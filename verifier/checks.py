@@ -29,7 +29,8 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("header", "the start record repeats the committed game, rules and key, and seats the rules' players"),
     ("commitment", "the revealed server seed matches the commitment published before the game"),
     ("client-seeds", "the players' client seeds are valid and bound into the game seed"),
-    ("hash-chain", "every record carries the hash of the record before it, numbered without gaps"),
+    ("hash-chain", "every record carries the hash of the record before it, numbered without gaps, with the "
+                   "salt the seed derives"),
     ("deals", "the first dealer and every deal, re-derived from the seed, hold the cards the moves use"),
     ("moves-legal", "every move was legal in its turn"),
     ("bot-moves", "every bot move is what the bot policy chooses from that bot's own view"),
