@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from verifier import keys  # noqa: E402
 from verifier.canonical import canonical_json  # noqa: E402
 from verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str  # noqa: E402
-from verifier.fairness import (PROTOCOL, DerivedRng, SeedChance, commitment, derive_bytes,  # noqa: E402
+from verifier.fairness import (PROTOCOL, DerivedRng, SeedChance, commitment, derive_bytes, record_salt,  # noqa: E402
                                game_seed, shuffle)
 from verifier import transcript as tr  # noqa: E402
 
@@ -78,7 +78,8 @@ def example_transcript() -> tuple[dict, list[str]]:
     receipts = []
     for i, bid in enumerate((3, 4)):
         _, r = tr.append_move(t, (dealer + 1 + i) % 4, "player", {"kind": "bid", "value": bid},
-                              f"2026-11-29T17:01:{10 + i:02d}Z")
+                              f"2026-11-29T17:01:{10 + i:02d}Z",
+                              salt=record_salt(game_seed(SERVER_SEED, CLIENT_SEEDS), i + 1))
         receipts.append(r)
     tr.finish(key, t, "abandoned", SERVER_SEED, None, "2026-11-29T17:30:00Z")
     return t, receipts

@@ -230,6 +230,15 @@ def bot_label(seq: int) -> str:
     return f"bot/{_count(seq, 'seq')}"
 
 
+def salt_label(seq: int) -> str:
+    return f"salt/{_count(seq, 'seq')}"
+
+
+def record_salt(game_seed: bytes, seq: int) -> str:
+    """The salt of move record `seq`: 32 derived bytes in lowercase hex (transcript.md, move records)."""
+    return derive_bytes(game_seed, salt_label(seq), 32).hex()
+
+
 FIRST_DEALER_LABEL = "first-dealer"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from verifier.fairness import SeedChance
+from verifier.fairness import SeedChance, record_salt
 from verifier.games import make_rules
 from verifier.games.base import GameError, Move
 from verifier.transcript import make_move_record, record_hash
@@ -31,6 +31,7 @@ class LiveGame:
         self.start = start
         rules = start["rules"]
         self.rules = make_rules(rules["id"], rules.get("settings") or {}, rules["players"])
+        self.game_seed = game_seed
         self.chance = SeedChance(game_seed)
         self.state = self.rules.new_game(self.chance)
         self.bot_seats = frozenset(s["seat"] for s in start["seats"] if s.get("bot"))
@@ -57,7 +58,8 @@ class LiveGame:
         if by not in MOVERS:
             raise ValueError(f"unknown mover {by!r}")
         self.state.apply(seat, move)
-        record = make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at)
+        record = make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at,
+                                  salt=record_salt(self.game_seed, self.seq + 1))
         self.seq += 1
         self.last_hash = record_hash(record)
         return record
@@ -75,6 +77,8 @@ class LiveGame:
                                   f"record {seq} follows record {self.seq}; expected {self.seq + 1}")
             if record.get("prev") != self.last_hash:
                 raise ReplayError("hash-chain", seq, f"record {seq} does not carry the hash of the record before it")
+        if record.get("salt") != record_salt(self.game_seed, self.seq + 1):
+            raise ReplayError("hash-chain", seq, f"record {seq}'s salt is not the one the seed derives")
         seat, by = record.get("seat"), record.get("by")
         if by not in MOVERS:
             raise ReplayError("moves-legal", seq, f"record {seq} names an unknown mover {by!r}")

@@ -8,7 +8,7 @@ its canonical JSON, see verifier.canonical):
    "commit_signature": sign(canonical_json(commit)),
    "start": {"type": "start", "protocol", "game_id", "rules", "commitment", "seats", "clocks", "key", "started"},
    "start_signature": sign(canonical_json(start)),
-   "records": [{"type": "move", "seq": 1, "prev": record_hash(start), "seat", "by", "move", "at"?}, ...],
+   "records": [{"type": "move", "seq": 1, "prev": record_hash(start), "seat", "by", "move", "salt", "at"?}, ...],
    "end": {"type": "end", "seq": last + 1, "prev": record_hash(last), "reason", "server_seed", "result", "ended"},
    "signature": sign(canonical_json(the transcript without "signature"))}
 
@@ -117,15 +117,18 @@ def make_start(commit: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], cl
 
 
 def make_move_record(prev_hash: str, seq: int, seat: int, by: str, move_json: Mapping[str, Any],
-                     at: str | None = None) -> dict:
-    """One move record. `move_json` is Move.to_json(); `at` an optional ISO 8601 time text."""
+                     at: str | None = None, *, salt: str) -> dict:
+    """One move record. `move_json` is Move.to_json(); `at` an optional ISO 8601 time text; `salt` the record's
+    salt (fairness.record_salt): it keeps a face-down move (a throw) from being guessed from the record's hash,
+    which every seat sees as a receipt."""
     _need(isinstance(prev_hash, str) and bool(_HEX64.match(prev_hash)), "'prev' is 64 lowercase hex digits.")
     _need(_is_int(seq) and seq >= 1, "A move's sequence number is an integer from 1.")
     _need(_is_int(seat) and seat >= 0, "A seat number is a non-negative integer.")
     _need(by in BY, f"'by' is one of {', '.join(BY)}.")
     _need(isinstance(move_json, Mapping), "A move is a JSON object.")
+    _need(isinstance(salt, str) and bool(_HEX64.match(salt)), "'salt' is 64 lowercase hex digits.")
     record = {"type": "move", "seq": seq, "prev": prev_hash, "seat": seat, "by": by,
-              "move": copy.deepcopy(dict(move_json))}
+              "move": copy.deepcopy(dict(move_json)), "salt": salt}
     if at is not None:
         _need(isinstance(at, str), "'at' is an ISO 8601 time text.")
         record["at"] = at
@@ -194,12 +197,12 @@ def chain_head(transcript: Mapping[str, Any]) -> tuple[int, str]:
 
 
 def append_move(transcript: dict, seat: int, by: str, move_json: Mapping[str, Any],
-                at: str | None = None) -> tuple[dict, str]:
+                at: str | None = None, *, salt: str) -> tuple[dict, str]:
     """Appends a move record (in place); returns (the record, its receipt)."""
     _need("start" in transcript, "No move before the game starts.")
     _need("end" not in transcript, "The game has ended.")
     seq, prev = chain_head(transcript)
-    record = make_move_record(prev, seq, seat, by, move_json, at)
+    record = make_move_record(prev, seq, seat, by, move_json, at, salt=salt)
     transcript["records"].append(record)
     return record, record_hash(record)
 
@@ -372,7 +375,8 @@ def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
 
     for i, rec in enumerate(obj["records"]):
         where = f"records[{i}]"
-        _fields(rec, where, {"type": _STR, "seq": _INT, "prev": _HEX, "seat": _INT, "by": _STR, "move": _OBJ},
+        _fields(rec, where, {"type": _STR, "seq": _INT, "prev": _HEX, "seat": _INT, "by": _STR, "move": _OBJ,
+                             "salt": _HEX},
                 {"at": _STR})
         _check_type(rec, where, "move")
         if rec["by"] not in BY:

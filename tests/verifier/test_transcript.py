@@ -22,6 +22,7 @@ PUB = keys.public_key_text(KEY)
 SEED = bytes(range(100, 132))
 RULES = {"id": "spades", "players": 4, "settings": {"nil": True}}
 T0 = "2026-11-29T17:00:00Z"
+SALT = "5a" * 32
 
 
 def commit_record(game_id: str = "g1") -> dict:
@@ -37,7 +38,7 @@ def running(moves: int = 3) -> dict:
     t = new_transcript(KEY, commit_record())
     add_start(KEY, t, make_start(t["commit"], seats(), {"play": 25, "decide": None}, T0))
     for i in range(moves):
-        append_move(t, i % 4, ("player", "bot", "timeout")[i % 3], {"kind": "bid", "value": i}, at=T0)
+        append_move(t, i % 4, ("player", "bot", "timeout")[i % 3], {"kind": "bid", "value": i}, at=T0, salt=SALT)
     return t
 
 
@@ -91,10 +92,10 @@ def test_member_order_and_whitespace_do_not_matter_to_a_reader():
 
 def test_receipts_are_the_hash_of_the_move_record_and_the_next_prev():
     t = running(0)
-    record, r1 = append_move(t, 2, "player", {"kind": "play", "card": "10H"})
+    record, r1 = append_move(t, 2, "player", {"kind": "play", "card": "10H"}, salt=SALT)
     assert r1 == record_hash(record) == receipt(record)
     assert record["seq"] == 1 and record["prev"] == record_hash(t["start"])
-    second, _ = append_move(t, 3, "player", {"kind": "pass"})
+    second, _ = append_move(t, 3, "player", {"kind": "pass"}, salt=SALT)
     assert second["prev"] == r1 and chain_head(t) == (3, record_hash(second))
 
 
@@ -120,11 +121,11 @@ def test_a_running_game_checks_clean_except_for_the_unrevealed_seed():
 
 
 @pytest.mark.parametrize("build, message", [
-    (lambda: make_move_record("ab", 1, 0, "player", {}), "prev"),
-    (lambda: make_move_record("a" * 64, 0, 0, "player", {}), "sequence"),
-    (lambda: make_move_record("a" * 64, 1, -1, "player", {}), "seat"),
-    (lambda: make_move_record("a" * 64, 1, 0, "robot", {}), "'by'"),
-    (lambda: make_move_record("a" * 64, 1, 0, "player", {"value": 1.5}), "float"),
+    (lambda: make_move_record("ab", 1, 0, "player", {}, salt=SALT), "prev"),
+    (lambda: make_move_record("a" * 64, 0, 0, "player", {}, salt=SALT), "sequence"),
+    (lambda: make_move_record("a" * 64, 1, -1, "player", {}, salt=SALT), "seat"),
+    (lambda: make_move_record("a" * 64, 1, 0, "robot", {}, salt=SALT), "'by'"),
+    (lambda: make_move_record("a" * 64, 1, 0, "player", {"value": 1.5}, salt=SALT), "float"),
     (lambda: make_seat(1, "Bot", True, "seed"), "bot has no client seed"),
     (lambda: make_seat(0, "x", False, "\u00e9"), "printable ASCII"),
     (lambda: make_start(commit_record(), seats()[:3], {}, T0), "4 players; 3 seats"),
@@ -134,8 +135,8 @@ def test_a_running_game_checks_clean_except_for_the_unrevealed_seed():
     (lambda: make_commit("g", RULES, "a" * 64, "ed25519:nope", T0), "public key"),
     (lambda: make_end("a" * 64, 1, "won", SEED, None, T0), "reason"),
     (lambda: make_end("a" * 64, 1, "finished", SEED[:5], None, T0), "32 bytes"),
-    (lambda: append_move(new_transcript(KEY, commit_record()), 0, "player", {}), "before the game starts"),
-    (lambda: append_move(ended(), 0, "player", {}), "ended"),
+    (lambda: append_move(new_transcript(KEY, commit_record()), 0, "player", {}, salt=SALT), "before the game starts"),
+    (lambda: append_move(ended(), 0, "player", {}, salt=SALT), "ended"),
     (lambda: finish(KEY, ended(), "finished", SEED, None, T0), "already ended"),
 ])
 def test_building_refuses_bad_input_with_a_clear_message(build, message):
@@ -147,7 +148,7 @@ def test_a_refused_move_changes_nothing():
     t = running()
     before = copy.deepcopy(t)
     with pytest.raises(ValueError):
-        append_move(t, 0, "player", {"kind": "bid", "value": 0.5})
+        append_move(t, 0, "player", {"kind": "bid", "value": 0.5}, salt=SALT)
     assert t == before
 
 
@@ -337,3 +338,23 @@ def test_parsing_a_dict_copies_it_and_refuses_floats():
         parse_transcript(t)
     with pytest.raises(TranscriptError, match="JSON text or an object"):
         parse_transcript(42)
+
+
+def test_a_move_record_needs_its_salt():
+    with pytest.raises(ValueError, match="salt"):
+        make_move_record("a" * 64, 1, 0, "player", {"kind": "pass"}, salt="short")
+    t = ended()
+    del t["records"][0]["salt"]
+    with pytest.raises(TranscriptError, match="salt"):
+        parse_transcript(t)
+
+
+def test_the_salt_hides_a_throw_from_its_hash():
+    # The same throw at the same place hashes differently under different salts, so a seat that sees the hash
+    # cannot recover the cards by trying every possible throw without the (secret until the end) game seed.
+    from verifier.fairness import record_salt
+    throw = {"kind": "throw", "cards": ["2C", "5H"]}
+    a = make_move_record("a" * 64, 7, 1, "player", throw, salt=record_salt(b"\x01" * 32, 7))
+    b = make_move_record("a" * 64, 7, 1, "player", throw, salt=record_salt(b"\x02" * 32, 7))
+    assert record_hash(a) != record_hash(b)
+    assert record_salt(b"\x01" * 32, 7) != record_salt(b"\x01" * 32, 8)
