@@ -28,8 +28,8 @@ class OneTwentyRules(Rules):
     def preset(cls, name: str, players: int = 4) -> "OneTwentyRules":
         return cls(cls.PRESETS[name], players)
 
-    def new_game(self, chance: Chance) -> OneTwentyState:
-        return OneTwentyState(self, chance)
+    def new_game(self, chance: Chance, scores=None, made_bid=None) -> OneTwentyState:
+        return OneTwentyState(self, chance, scores, made_bid)
 
     def settings_line(self) -> str:
         return "; ".join(f"{s.text}: {s.label(self.settings[s.name])}" for s in self.SETTINGS)

@@ -34,14 +34,51 @@ PHASE_VERB = {"bidding": "bid", "trump": "name the {w} suit", "kitty": "throw th
               "throw": "throw and draw", "play": "play a card"}
 
 
+KITTY = -1
+
+
+def deal_plan(v: Variant, dealer: int) -> list[int]:
+    """Where each card of the deck goes, in deal order: deck[i] goes to seat plan[i], or to the kitty (KITTY);
+    deck[len(plan):] is the pack, deck[len(plan)] its top card. 000 deals a kitty card after each of the first
+    four rounds; 001 and 002 deal five each and then the kitty (see docs/rules/explicit-decks.md)."""
+    n = v.players
+    order = [(dealer + 1 + i) % n for i in range(n)]      # the dealer's left first, the dealer last
+    plan: list[int] = []
+    for rnd in range(HAND):
+        plan += order
+        if v.deal == "auction" and rnd < v.kitty_size:
+            plan.append(KITTY)
+    if v.deal != "auction":
+        plan += [KITTY] * v.kitty_size
+    return plan
+
+
+def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty: list[Card],
+                    pack: list[Card] = ()) -> list[Card]:
+    """The explicit deck order that deals exactly these hands and kitty (kitty in the order dealt, so its last
+    card is the teaser), followed by `pack` from its top; the rest of the pack follows in canonical order."""
+    feeds = {s: list(h) for s, h in hands.items()}
+    kit = list(kitty)
+    out = []
+    for to in deal_plan(v, dealer):
+        out.append(kit.pop(0) if to == KITTY else feeds[to].pop(0))
+    out += list(pack)
+    seen = set(out)
+    if len(seen) != len(out):
+        raise ValueError("a card is named twice in an explicit deck")
+    return out + [c for c in PACK_52 if c not in seen]
+
+
 class OneTwentyState(GameState):
-    def __init__(self, rules, chance: Chance):
+    def __init__(self, rules, chance: Chance, scores=None, made_bid=None):
+        """`scores` / `made_bid` (per side) start a game from a position other than 0-0: for analysis and for
+        scenario tests of the endgame. A game the service runs always starts from 0-0."""
         self.rules = rules
         self.v: Variant = rules.variant
         self.chance = chance
         v = self.v
-        self.scores = [0] * v.sides
-        self.made_bid = [False] * v.sides
+        self.scores = list(scores) if scores is not None else [0] * v.sides
+        self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides
         self.dealer = chance.first_dealer(v.players)
         self.deal_index = -1
         self.hands_played = 0
@@ -55,20 +92,12 @@ class OneTwentyState(GameState):
         n = v.players
         self.deal_index += 1
         deck = self.chance.deck(self.deal_index, PACK_52)
-        order = [(self.dealer + 1 + i) % n for i in range(n)]     # the dealer's left first, the dealer last
+        plan = deal_plan(v, self.dealer)
         hands: list[list[Card]] = [[] for _ in range(n)]
         kitty: list[Card] = []
-        pos = 0
-        for rnd in range(HAND):
-            for s in order:
-                hands[s].append(deck[pos])
-                pos += 1
-            if v.deal == "auction" and rnd < v.kitty_size:      # 000: a kitty card after each of the first rounds
-                kitty.append(deck[pos])
-                pos += 1
-        if v.deal != "auction":
-            kitty = deck[pos:pos + v.kitty_size]
-            pos += v.kitty_size
+        for c, to in zip(deck, plan):
+            (kitty if to == KITTY else hands[to]).append(c)
+        pos = len(plan)
         for h in hands:
             h.sort(key=_sort_key)
         self.hands = hands
