@@ -341,9 +341,10 @@ def _chain_status(t: Mapping[str, Any]) -> tuple[str, str, int | None]:
 
 
 def _first_seq(problem: str) -> int | None:
-    for word in problem.replace(",", " ").split():
-        if word.isdigit():
-            return int(word)
+    """The record a check_chain sentence is about ("Move record 5 ..."); None for the end record."""
+    words = problem.split()
+    if len(words) > 2 and words[0] == "Move" and words[1] == "record" and words[2].isdigit():
+        return int(words[2])
     return None
 
 

@@ -246,3 +246,14 @@ def test_any_changed_field_fails_or_is_refused_and_never_hits_an_internal_error(
     report = verify_transcript(t, key=SERVER_PUBLIC)
     assert report.exit_code in (1, 2)
     assert not (report.unusable or "").startswith("The transcript could not be checked"), report.unusable
+
+
+def test_a_broken_link_names_its_record_and_the_replay_still_runs():
+    t = valid_transcript("spades")
+    t["records"][7]["prev"] = "0" * 64
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    chain = report.check("hash-chain")
+    assert chain.status == "fail" and chain.seq == 8 and "record 8" in chain.detail.lower()
+    # the moves themselves are untouched: the replay checks still pass
+    s = statuses(report)
+    assert s["deals"] == s["moves-legal"] == s["bot-moves"] == s["result"] == "pass"
