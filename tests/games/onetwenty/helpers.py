@@ -110,6 +110,8 @@ LAYOUTS = {
     "all": {"B": "5H JH AH KH QH", "L": "2C 3C 4C 6C 7C", "P": "2D 3D 4D 6D 7D", "R": "2S 3S 4S 6S 7S"},
     # B's side takes 15 (the 5 of trumps' trick and one more), the other side 15.
     "split": {"B": "5H JH 2D 3D 4D", "L": "AD KD QD 2S 3S", "P": "2C 3C 4C 6C 7C", "R": "4S 6S 7S 8S 9S"},
+    # B's side takes 20 (the top three's tricks), the other side 10.
+    "twenty": {"B": "5H JH AH 2D 3D", "L": "AD KD QD 2S 3S", "P": "2C 3C 4C 6C 7C", "R": "4S 6S 7S 8S 9S"},
     # The other side takes every trick.
     "down": {"B": "2C 3C 4C 6C 7C", "L": "5H JH AH KH QH", "P": "2D 3D 4D 6D 7D", "R": "2S 3S 4S 6S 7S"},
 }

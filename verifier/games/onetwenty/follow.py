@@ -9,12 +9,13 @@ from typing import Sequence
 
 from verifier.cards import SUIT_NAMES, Card
 
-from .ranks import TRUMP_BASE, power_table, privileged
+from .ranks import ACE_OF_HEARTS, TRUMP_BASE, power_table, privileged
 
 
 def card_name(c: Card, trump: str | None, word: str) -> str:
-    """'the 4 of drumpfs' for a card of the trump suit; 'the Ace of hearts' otherwise."""
-    return c.name(word + "s" if c.suit == trump else None)
+    """'the 4 of drumpfs' for a card of the trump suit, else its own suit's name; the ace of hearts, one of the
+    top three whatever the trump, is always 'the Ace of hearts'."""
+    return c.name(word + "s" if c.suit == trump and c != ACE_OF_HEARTS else None)
 
 
 def legal_cards(hand: Sequence[Card], led: Card | None, trump: str, *, void_must_trump: bool,
