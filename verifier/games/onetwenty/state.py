@@ -69,6 +69,10 @@ def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty
     return out + [c for c in PACK_52 if c not in seen]
 
 
+KIND_WORDS = {"trump": "name the {w} suit", "throw": "throw cards", "play": "play a card", "stay": "stay",
+              "drop": "drop out", "newdeal": "ask for a new deal"}
+
+
 class OneTwentyState(GameState):
     def __init__(self, rules, chance: Chance, scores=None, made_bid=None):
         """`scores` / `made_bid` (per side) start a game from a position other than 0-0: for analysis and for
@@ -207,7 +211,8 @@ class OneTwentyState(GameState):
         ph, kind = self.phase, move.kind
         if ph == "bidding":
             if kind not in ("bid", "pass", "mine", "redeal"):
-                return IllegalMove, f"It is time to bid: bid, pass{self._extra_bid_words()}, not {kind}."
+                doing = KIND_WORDS.get(kind, kind).format(w=v.trump_word)
+                return IllegalMove, f"It is time to bid: bid, pass{self._extra_bid_words()}, not {doing}."
             return IllegalMove, self.bidding.why_not(seat, kind, move.value)
         if ph == "trump":
             if kind != "trump":
