@@ -118,6 +118,7 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
     latencies: list[list[float]] = [[] for _ in range(connections)]
     errors: list[str] = []
     ready = threading.Barrier(connections + 1)
+    go = threading.Event()
     stop_at = [0.0]
 
     def worker(i: int) -> None:
@@ -129,6 +130,7 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
             ready.wait()
             return
         ready.wait()
+        go.wait()
         try:
             while time.perf_counter() < stop_at[0] and len(latencies[i]) < max_moves:
                 elapsed, going = game.step()
@@ -145,6 +147,7 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
     ready.wait()
     start = time.perf_counter()
     stop_at[0] = start + seconds
+    go.set()
     for t in threads:
         t.join(seconds + 60)
     wall = time.perf_counter() - start

@@ -25,6 +25,28 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
+_TOKEN_CACHE: dict[str, str] = {}   # token hash -> player id; a token never changes owner
+_TOKEN_CACHE_MAX = 100_000
+
+
+def current_player_id(store, required: bool = True) -> str | None:
+    """The id of the player whose token the request carries (cached in process: one lookup per token)."""
+    token = bearer_token()
+    if token is None:
+        return current_player(store, required) and None
+    h = token_hash(token)
+    pid = _TOKEN_CACHE.get(h)
+    if pid is None:
+        link, _ = store.get_doc("token", h)
+        if link is None:
+            raise ApiError(401, "unauthorized", "This token is not known to this service.")
+        pid = link["player"]
+        if len(_TOKEN_CACHE) >= _TOKEN_CACHE_MAX:
+            _TOKEN_CACHE.clear()
+        _TOKEN_CACHE[h] = pid
+    return pid
+
+
 def current_player(store, required: bool = True) -> dict | None:
     """The player whose token the request carries; 401 when required and missing or unknown."""
     token = bearer_token()

@@ -62,6 +62,7 @@ class Cached:
     last_human_at: float = 0.0       # time of the last human decision (or the start)
     scheduled: float | None = None   # the sweeper index's time for this game, as last written here
     legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
+    kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
 
     def legal(self, seat: int) -> list:
         """The seat's legal moves now, computed once per position."""
@@ -108,11 +109,14 @@ class Games:
         """Forget what this process replayed (another process appended first); the next sync reloads."""
         c.transcript, c.live, c.length, c.last_at, c.last_human_at = {}, None, 0, 0.0, 0.0
         c.scheduled = None
-        c.legal_at = (None, None, None)
+        c.legal_at, c.kind_at = (None, None, None), (None, None)
 
     def sync(self, c: Cached) -> Cached:
         """Apply the log entries this process has not seen yet."""
-        for text in self.store.records(c.game_id, c.length):
+        return self.apply_texts(c, self.store.records(c.game_id, c.length))
+
+    def apply_texts(self, c: Cached, texts: list[str]) -> Cached:
+        for text in texts:
             self._apply_entry(c, json.loads(text))
         return c
 
@@ -230,9 +234,14 @@ class Games:
     # ----------------------------------------------------------------------------------- clocks
     def decision_kind(self, c: Cached) -> str | None:
         live = c.live
-        if live is None or live.state.is_over or live.state.to_move is None:
+        if live is None:
             return None
-        return "card" if any(m.kind == "play" for m in c.legal(live.state.to_move)) else "other"
+        if c.kind_at[0] != live.seq:
+            to_move = None if live.state.is_over else live.state.to_move
+            kind = None if to_move is None else (
+                "card" if any(m.kind == "play" for m in c.legal(to_move)) else "other")
+            c.kind_at = (live.seq, kind)
+        return c.kind_at[1]
 
     def deadline(self, c: Cached, table: dict) -> float | None:
         """When the seat to move runs out of time (None: no clock). A seat whose player left has no time."""
@@ -319,13 +328,14 @@ class Games:
                     return self._idempotent_answer(c, probe)
             raise
         res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
+        receipt = c.live.last_hash if res.status == OK else None  # LiveGame.apply hashed the new record
         if res.status in (DUPLICATE, KEY_REUSED):
             return self._idempotent_answer(c, res)
         if res.status != OK:
             raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
                            seq=c.seq)
         self.advance(c, table)
-        return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": False}
+        return {"seq": record["seq"], "receipt": receipt, "replayed": False}
 
     def _check_move(self, c: Cached, seat: int, expected_seq: Any, move_json: Any) -> Move:
         if c.ended:

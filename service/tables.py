@@ -215,10 +215,14 @@ class Tables:
 
     def act(self, table_id: str, action: Callable[[dict, Cached], Any] | None) -> tuple[dict, Cached, Any]:
         """Under the game's lock: catch up, run what is due, then `action(table, game)`, then bookkeeping."""
-        table, _ = self.load(table_id)
+        if not isinstance(table_id, str):
+            raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
         c = self.games._slot(table_id)
         with c.lock:
-            self.games.sync(c)
+            (table, _), texts = self.store.doc_and_records("table", table_id, table_id, c.length)
+            if table is None:
+                raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
+            self.games.apply_texts(c, texts)
             if table["status"] == "playing":
                 self.games.advance(c, table)
             try:

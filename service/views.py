@@ -16,9 +16,23 @@ def chain_head_hash(c: Cached) -> str | None:
     t = c.transcript
     if "end" in t:
         return tr.record_hash(t["end"])
+    if c.live is not None:
+        return c.live.last_hash  # the hash of the last record applied (the start record before any move)
     if "commit" not in t:
         return None
     return tr.chain_head(t)[1]
+
+
+def game_summary(games: Games, table: dict, c: Cached) -> dict[str, Any]:
+    """What a mover needs after a move: where the game is now (the full view is GET /games/{id})."""
+    live = c.live
+    over = c.ended or live is None or live.state.is_over
+    to_move = None if over else live.state.to_move
+    due = games.deadline(c, table) if to_move is not None else None
+    return {"game_id": table["id"], "status": "over" if c.ended else table["status"], "seq": c.seq,
+            "last_hash": chain_head_hash(c), "to_move": to_move,
+            "deadline": iso(due) if due is not None else None,
+            "end_reason": c.transcript["end"]["reason"] if c.ended else None}
 
 
 def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[str, Any]:

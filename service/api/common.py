@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import current_app, request
 
-from service.auth import current_player
+from service.auth import current_player, current_player_id
 from service.errors import ApiError
 
 
@@ -28,3 +28,9 @@ def json_body(required: bool = True) -> Any:
 
 def player(required: bool = True):
     return current_player(svc().store, required)
+
+
+def player_ref(required: bool = True) -> dict | None:
+    """{"id": ...} of the caller, without reading the player document (enough to find a seat)."""
+    pid = current_player_id(svc().store, required)
+    return {"id": pid} if pid else None

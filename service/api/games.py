@@ -10,10 +10,10 @@ import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from service.api.common import json_body, player, svc
+from service.api.common import json_body, player_ref, svc
 from service.errors import ApiError
 from service.tables import seat_of
-from service.views import game_view, public_transcript, visible_records
+from service.views import game_summary, game_view, public_transcript, visible_records
 
 bp = Blueprint("games", __name__)
 
@@ -27,7 +27,7 @@ def _seat(table: dict, p) -> int | None:
 @bp.get("/games/<game_id>")
 def get_game(game_id):
     s = svc()
-    p = player(required=False)
+    p = player_ref(required=False)
     table, c = s.tables.touch(game_id)
     return game_view(s.games, table, c, _seat(table, p))
 
@@ -35,7 +35,7 @@ def get_game(game_id):
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id):
     s = svc()
-    p = player()
+    p = player_ref()
     body = json_body()
     unknown = set(body) - {"seat", "seq", "move"}
     if unknown:
@@ -62,7 +62,7 @@ def post_move(game_id):
     table, c, ack = s.tables.act(game_id, act)
     s.metrics.observe("fairdeal_move_seconds", time.perf_counter() - started)
     out = dict(ack)
-    out["game"] = game_view(s.games, table, c, seat)
+    out["game"] = game_summary(s.games, table, c)
     return out, (200 if ack["replayed"] else 201)
 
 
@@ -85,7 +85,7 @@ def _wait_arg(default: float) -> float:
 def events(game_id):
     """Long-poll: answers as soon as the game is past `after` (or has ended), else after `wait` seconds."""
     s = svc()
-    p = player(required=False)
+    p = player_ref(required=False)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
     deadline = time.monotonic() + wait
     while True:
@@ -104,7 +104,7 @@ def stream(game_id):
     it is recorded and a `game` event after each batch, and `end` when the game ends. The stream closes after at most long_poll_max seconds;
     reconnect with ?after=<last seq> (or the Last-Event-ID header)."""
     s = svc()
-    p = player(required=False)
+    p = player_ref(required=False)
     after = int(request.headers.get("Last-Event-ID") or _after_arg())
     table, _ = s.tables.load(game_id)
     seat = _seat(table, p)
@@ -132,7 +132,7 @@ def stream(game_id):
 @bp.get("/games/<game_id>/transcript")
 def transcript(game_id):
     s = svc()
-    p = player(required=False)
+    p = player_ref(required=False)
     table, c = s.tables.touch(game_id)
     return public_transcript(c, _seat(table, p))
 

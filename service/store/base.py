@@ -50,6 +50,11 @@ class Store(abc.ABC):
     def log_info(self, game_id: str) -> tuple[int, float | None]:
         """(length, time of the last append)."""
 
+    def doc_and_records(self, kind: str, doc_id: str, game_id: str, start: int
+                        ) -> tuple[tuple[dict[str, Any] | None, int], list[str]]:
+        """get_doc and records together (one round trip where the store allows it)."""
+        return self.get_doc(kind, doc_id), self.records(game_id, start)
+
     # ---- secrets
     @abc.abstractmethod
     def put_secret(self, game_id: str, value: str) -> None: ...

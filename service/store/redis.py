@@ -81,6 +81,15 @@ class RedisStore(Store):
         at = self.r.hget(keys.log_meta(game_id), "at")
         return int(length), (float(at) if at is not None else None)
 
+    def doc_and_records(self, kind: str, doc_id: str, game_id: str, start: int):
+        if keys.doc(kind, doc_id) != keys.doc(kind, game_id):
+            return super().doc_and_records(kind, doc_id, game_id, start)
+        pipe = self.r.pipeline(transaction=False)  # both keys carry the game's hash tag: one node
+        pipe.hmget(keys.doc(kind, doc_id), ["v", "body"])
+        pipe.lrange(keys.log(game_id), start, -1)
+        (v, body), records = pipe.execute()
+        return ((json.loads(body), int(v)) if body is not None else (None, 0)), list(records)
+
     # ---- secrets
     def put_secret(self, game_id: str, value: str) -> None:
         self.r.set(keys.secret(game_id), value)

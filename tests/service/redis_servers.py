@@ -63,7 +63,16 @@ def start_server(tmpdir: str, *extra: str) -> tuple[subprocess.Popen, int]:
 
 
 def start_cluster(tmpdir: str) -> tuple[list[subprocess.Popen], list[int]]:
-    procs, ports = [], []
+    procs: list[subprocess.Popen] = []
+    try:
+        return _start_cluster(tmpdir, procs)
+    except BaseException:
+        stop(procs)  # never leave a half-made cluster running
+        raise
+
+
+def _start_cluster(tmpdir: str, procs: list) -> tuple[list[subprocess.Popen], list[int]]:
+    ports = []
     for i in range(3):
         d = os.path.join(tmpdir, f"node{i}")
         os.makedirs(d, exist_ok=True)
