@@ -137,3 +137,10 @@ def test_shuffle_thrown_back_on_thrown_cards_go_to_the_bottom_and_unseen_cards_a
     g.apply(2, throw("2D"))
     assert cards("8C")[0] in g.hands[2]                                  # unseen card from the top
     assert sorted(g.all_cards()) == sorted(PACK_52)
+
+
+def test_listed_throws_are_the_same_values_as_moves_read_from_json():
+    g = won_by_seat_1()
+    g.apply(1, trump("H"))
+    for m in g.legal_moves(1)[:50]:
+        assert Move.from_json(m.to_json()) == m and hash(Move.from_json(m.to_json())) == hash(m)

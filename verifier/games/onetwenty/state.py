@@ -69,6 +69,25 @@ def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty
     return out + [c for c in PACK_52 if c not in seen]
 
 
+# Moves are immutable values: the hot path hands out shared ones instead of building new ones.
+PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
+BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
+PASS_MOVE, MINE_MOVE, REDEAL_MOVE = Move("pass"), Move("mine"), Move("redeal")
+TRUMP_MOVES = tuple(Move("trump", value=s) for s in SUITS)
+_KIND, _CARD, _CARDS, _VALUE = (Move.__dict__[f] for f in ("kind", "card", "cards", "value"))
+
+
+def _throw_move(cards: tuple[Card, ...]) -> Move:
+    """Move.throw(cards) for cards already in canonical order, without the frozen dataclass's slower __init__
+    (a bidder's nine cards have 382 legal throws)."""
+    m = object.__new__(Move)
+    _KIND.__set__(m, "throw")
+    _CARD.__set__(m, None)
+    _CARDS.__set__(m, cards)
+    _VALUE.__set__(m, None)
+    return m
+
+
 KIND_WORDS = {"trump": "name the {w} suit", "throw": "throw cards", "play": "play a card", "stay": "stay",
               "drop": "drop out", "newdeal": "ask for a new deal"}
 
@@ -122,6 +141,8 @@ class OneTwentyState(GameState):
         self.throws: list[tuple[int, int, int]] = []     # (seat, threw, drew): counts only are public
         self.play: TrickPlay | None = None
         self.first_lead_trump = False
+        self._playable_key: tuple | None = None
+        self._playable: list[Card] = []
 
     # ------------------------------------------------------------------------------------- turn
     @property
@@ -164,32 +185,38 @@ class OneTwentyState(GameState):
         return self.first_lead_trump and not p.done and not p.current.plays
 
     def playable(self, seat: int) -> list[Card]:
+        """The cards `seat` may play now (cached for the current position: legal_moves and apply both ask)."""
         p = self.play
-        v = self.v
-        return legal_cards(self.hands[seat], p.current.led, self.trump, void_must_trump=v.void_must_trump,
-                           aces_low=v.aces_low, lead_trump=self._lead_trump())
+        key = (seat, len(p.done), len(p.current.plays))
+        if self._playable_key != key:
+            v = self.v
+            self._playable_key = key
+            self._playable = legal_cards(self.hands[seat], p.current.led, self.trump,
+                                         void_must_trump=v.void_must_trump, aces_low=v.aces_low,
+                                         lead_trump=self._lead_trump())
+        return self._playable
 
     def legal_moves(self, seat: int) -> list[Move]:
         if seat != self.to_move:
             return []
         ph = self.phase
         if ph == "play":
-            return [Move("play", card=c) for c in self.playable(seat)]
+            return [PLAY_MOVES[c] for c in self.playable(seat)]
         if ph == "bidding":
             o = self.bidding.options(seat)
-            out = [Move("bid", value=b) for b in o.bids]
+            out = [BID_MOVES[b] for b in o.bids]
             if o.can_pass:
-                out.append(Move("pass"))
+                out.append(PASS_MOVE)
             if o.can_mine:
-                out.append(Move("mine"))
+                out.append(MINE_MOVE)
             if o.can_redeal:
-                out.append(Move("redeal"))
+                out.append(REDEAL_MOVE)
             return out
         if ph == "trump":
-            return [Move("trump", value=s) for s in SUITS]
+            return list(TRUMP_MOVES)
         lo, hi = self._throw_bounds(seat)
-        hand = self.hands[seat]
-        return [Move("throw", cards=combo) for k in range(lo, hi + 1) for combo in combinations(hand, k)]
+        hand = self.hands[seat]     # sorted by (suit, rank): every combination is already in canonical order
+        return [_throw_move(combo) for k in range(lo, hi + 1) for combo in combinations(hand, k)]
 
     def _phase_words(self) -> str:
         return PHASE_VERB[self.phase].format(w=self.v.trump_word)
@@ -241,6 +268,8 @@ class OneTwentyState(GameState):
         # play
         if kind != "play" or move.card is None:
             return IllegalMove, "It is time to play a card to the trick."
+        if move.card in self.playable(seat):
+            return IllegalMove, None
         return IllegalMove, why_not_card(self.hands[seat], move.card, self.play.current.led, self.trump,
                                          v.trump_word, void_must_trump=v.void_must_trump, aces_low=v.aces_low,
                                          lead_trump=self._lead_trump())
