@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from verifier import keys
 from verifier.canonical import canonical_json
-from verifier.fairness import PROTOCOL, game_seed, server_seed_from_hex
+from verifier.fairness import PROTOCOL, game_seed, record_salt, server_seed_from_hex
 from verifier.games.base import GameError, Move
 from verifier.replay import LiveGame, ReplayError
 from verifier.transcript import (TranscriptError, check_chain, check_commitment, check_header, parse_transcript,
@@ -273,6 +273,7 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
         for cid in REPLAY_CHECKS:
             run.set(cid, SKIP, "no game seed: the client seeds are not valid")
         return
+    _check_salts(run, seed_of_game, records)
 
     # --- the replay ------------------------------------------------------------------------------------------
     _replay(run, start, seed_of_game, records, end)
@@ -338,6 +339,19 @@ def _chain_status(t: Mapping[str, Any]) -> tuple[str, str, int | None]:
         return FAIL, problems[0] + more, seq
     n = len(t["records"]) + (1 if t.get("end") is not None else 0)
     return PASS, f"{n} record(s) chained from the {'start' if t.get('start') else 'commit'} record", None
+
+
+def _check_salts(run: _Run, seed: bytes, records: Sequence[Mapping[str, Any]]) -> None:
+    """Every move record's salt is the one the game seed derives for its place (transcript.md): checked here for
+    all of them, so the replay (which skips it) goes on past a bad salt."""
+    for place, record in enumerate(records, start=1):
+        if record.get("salt") != record_salt(seed, place):
+            run.fail("hash-chain", f"move record {record.get('seq')}'s salt is not the one the revealed seed derives "
+                                   f"for record {place}", record.get("seq"))
+            return
+    check = run.done.get("hash-chain")
+    if check is not None and check.status == PASS and records:
+        check.detail += "; every move record's salt is the one the seed derives"
 
 
 def _first_seq(problem: str) -> int | None:

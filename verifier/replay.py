@@ -68,8 +68,8 @@ class LiveGame:
         """Replay one stored record, checking the chain, its legality and, for bot and timeout moves, that it
         is exactly what the policy chooses. Raises ReplayError naming the failed check.
 
-        chain=False skips the sequence and hash checks (and the hashing): for a caller that checks the whole
-        chain once by itself (the verifier's hash-chain check), so a broken link does not stop the replay."""
+        chain=False skips the sequence, hash and salt checks (and the hashing): for a caller that checks the
+        whole chain once by itself (the verifier's hash-chain check), so a broken link does not stop the replay."""
         seq = record.get("seq")
         if chain:
             if seq != self.seq + 1:
@@ -77,8 +77,8 @@ class LiveGame:
                                   f"record {seq} follows record {self.seq}; expected {self.seq + 1}")
             if record.get("prev") != self.last_hash:
                 raise ReplayError("hash-chain", seq, f"record {seq} does not carry the hash of the record before it")
-        if record.get("salt") != record_salt(self.game_seed, self.seq + 1):
-            raise ReplayError("hash-chain", seq, f"record {seq}'s salt is not the one the seed derives")
+            if record.get("salt") != record_salt(self.game_seed, self.seq + 1):
+                raise ReplayError("hash-chain", seq, f"record {seq}'s salt is not the one the seed derives")
         seat, by = record.get("seat"), record.get("by")
         if by not in MOVERS:
             raise ReplayError("moves-legal", seq, f"record {seq} names an unknown mover {by!r}")

@@ -257,3 +257,13 @@ def test_a_broken_link_names_its_record_and_the_replay_still_runs():
     # the moves themselves are untouched: the replay checks still pass
     s = statuses(report)
     assert s["deals"] == s["moves-legal"] == s["bot-moves"] == s["result"] == "pass"
+
+
+def test_a_salt_the_seed_does_not_derive_fails_the_chain_and_the_replay_goes_on():
+    t = valid_transcript("120s-auction")
+    t["records"][3]["salt"] = "ab" * 32
+    report = verify_transcript(resign(t, keep_salts=True), key=SERVER_PUBLIC)
+    chain = report.check("hash-chain")
+    assert chain.status == "fail" and chain.seq == 4 and "salt" in chain.detail
+    assert [c.id for c in report.failed] == ["hash-chain"]
+    assert statuses(report)["result"] == "pass"
