@@ -38,3 +38,13 @@ def run_verifier(t: dict, key: str | None = None, receipts: dict[int, str] | Non
         args += ["--client-seed", f"{seat}:{s}"]
     r = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def check_ended(t: dict, reason: str) -> None:
+    """Signed, chained, seed revealed and matching the commitment; every record replays (timeouts included)."""
+    assert t["end"]["reason"] == reason
+    assert tr.check_transcript(tr.parse_transcript(t)) == []
+    if "start" in t:
+        seed = fairness.server_seed_from_hex(t["end"]["server_seed"])
+        replay_records(t["start"], fairness.game_seed(seed, [s["client_seed"] for s in t["start"]["seats"]]),
+                       t["records"])

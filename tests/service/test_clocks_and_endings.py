@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from verifier import fairness, transcript as tr
-from verifier.replay import replay_records
 from service import sweeper
+from tests.service.checks import check_ended
 from tests.service.client import Api
 from tests.service.conftest import make_app
 
@@ -22,16 +21,6 @@ def started_game(api: Api, **table):
     t = api.table(p, rule_set="spades", **table)
     api.start(p, t["id"])
     return p, t["id"]
-
-
-def check_ended(t: dict, reason: str) -> None:
-    """Signed, chained, seed revealed and matching the commitment; every record replays (timeouts included)."""
-    assert t["end"]["reason"] == reason
-    assert tr.check_transcript(tr.parse_transcript(t)) == []
-    if "start" in t:
-        seed = fairness.server_seed_from_hex(t["end"]["server_seed"])
-        replay_records(t["start"], fairness.game_seed(seed, [s["client_seed"] for s in t["start"]["seats"]]),
-                       t["records"])
 
 
 def test_a_player_out_of_time_gets_the_timeout_move_on_the_next_touch(timed):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from verifier.games import available
-from tests.service.checks import check_finished
+from tests.service.checks import check_ended, check_finished
 from tests.service.client import Api, play_to_end
 
 
@@ -48,6 +48,8 @@ def test_two_humans_finish_a_game_on_each_store(app):
 
 
 def test_a_game_on_a_redis_cluster_of_three_primaries(request, tmp_path):
+    """Sixty of the player's moves (and the bots' answers) on a cluster, then the host cancels: the transcript
+    is signed, chained, reveals the committed seed and replays."""
     from service.app import create_app
     from service.config import Config
     from service.store.redis import RedisStore
@@ -56,5 +58,10 @@ def test_a_game_on_a_redis_cluster_of_three_primaries(request, tmp_path):
     p = api.player()
     t = api.table(p, rule_set="spades")
     api.start(p, t["id"])
-    play_to_end(api, t["id"], [p], choose=suggested_or_first)
-    check_finished(api.get(f"/games/{t['id']}/transcript").get_json())
+    for _ in range(60):
+        v = api.view(p, t["id"])
+        assert api.move(p, t["id"], v["seq"], suggested_or_first(v)).status_code == 201
+    assert api.post(f"/tables/{t['id']}/cancel", p).status_code == 200
+    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    assert len(transcript["records"]) >= 60
+    check_ended(transcript, "cancelled")
