@@ -15,7 +15,7 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from verifier.checks import verify_transcript
 from verifier.fetch import InputError, read_file
@@ -307,7 +307,3 @@ def audit(paths: Sequence[str], key: str | None = None, pins: Mapping[str, str] 
     outcomes = run_checks(items, key, pins or {}, jobs, bar)
     bar.close()
     return AuditSummary(problems + outcomes, time.monotonic() - start, jobs, found=len(items))
-
-
-def iter_sources(outcomes: Iterable[Outcome]) -> list[str]:
-    return [o.source for o in outcomes]

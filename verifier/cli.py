@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import click
 
@@ -22,7 +21,7 @@ from verifier.audit import audit as run_audit, default_jobs
 from verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_receipt,
                              verify_transcript)
 from verifier.fetch import InputError, is_url, load_transcript
-from verifier.pins import PinError, load_pins, pin_file, save_pin
+from verifier.pins import PinError, load_pins, save_pin
 
 PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit")

@@ -9,9 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from verifier import checks, transcript
 from verifier.checks import (CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript)
-from verifier.keys import private_key_from_hex, public_key_text
 from verifier.selfplay import selfplay
-from verifier.transcript import finish, make_commit, new_transcript, record_hash
+from verifier.transcript import finish, make_commit, new_transcript
 from verifier.fairness import commitment
 
 from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
