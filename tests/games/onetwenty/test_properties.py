@@ -1,11 +1,12 @@
 """Invariants of every 120s rule set over random games (hypothesis draws the seeds and the table)."""
+import copy
 import random
 
 from hypothesis import given, settings, strategies as st
 
 from verifier.cards import PACK_52, BadCard, card_from_str
 from verifier.games import make_rules
-from verifier.games.base import GameError, Move
+from verifier.games.base import FixedChance, GameError, Move
 
 from .helpers import RandomChance
 
@@ -131,6 +132,10 @@ def test_every_legal_move_is_allowed_and_other_moves_are_refused_with_a_sentence
     def check(g, s, moves, rng):
         for m in moves:
             assert g.why_not(s, m) is None
+        for m in rng.sample(moves, min(len(moves), 2)):      # and applies, on a copy
+            clone = copy.deepcopy(g)
+            clone.apply(s, m)
+            assert sorted(clone.all_cards()) == sorted(PACK_52)
         legal = set(moves)
         others = [Move.play(rng.choice(PACK_52)), Move.bid(rng.choice([15, 20, 25, 30, 35])), Move.pass_(),
                   Move("mine"), Move("redeal"), Move.trump(rng.choice("CDHSX")),
@@ -151,6 +156,23 @@ def test_every_legal_move_is_allowed_and_other_moves_are_refused_with_a_sentence
                 assert g.view(seat) == before
 
     random_game(rid, players, sets, seed, 150, check)
+
+
+@settings(max_examples=40, deadline=None)
+@given(table, st.permutations(PACK_52), st.integers(0, 3))
+def test_any_explicit_deck_deals_a_full_hand_that_conserves_cards_and_is_worth_30(tab, deck, dealer):
+    rid, players, sets = tab
+    rules = make_rules(rid, sets, players)
+    g = rules.new_game(FixedChance([deck] * 60, first_dealer=dealer))
+    assert g.dealer == dealer % players
+    rng = random.Random(dealer)
+    start = g.deal_index
+    while not g.is_over and (g.deal_index == start):
+        assert sorted(g.all_cards()) == sorted(PACK_52)
+        s = g.to_move
+        g.apply(s, rng.choice(g.legal_moves(s)))
+    h = g.last_hand
+    assert h is not None and (h["thrown_in"] or sum(h["points"]) == 30)
 
 
 def play_by_policy(rules, seed, max_moves=4000):
