@@ -20,6 +20,7 @@ HELP = {
     "fairdeal_append_conflicts_total": "Compare-and-append calls lost to another writer.",
     "fairdeal_games_ended_total": "Games ended, by reason.",
     "fairdeal_sweeps_total": "Games touched by the sweeper.",
+    "fairdeal_move_seconds": "Time to record a player's move, bots' answers included.",
 }
 
 

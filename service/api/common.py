@@ -18,7 +18,7 @@ def json_body(required: bool = True) -> Any:
         if required:
             raise ApiError(400, "bad-request", "This request needs a JSON object as its body.")
         return {}
-    body = request.get_json(silent=True)
+    body = request.get_json(force=True, silent=True)  # JSON whatever the Content-Type says
     if body is None:
         raise ApiError(400, "malformed-json", "The body is not valid JSON.")
     if not isinstance(body, dict):

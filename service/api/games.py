@@ -105,7 +105,8 @@ def stream(game_id):
     reconnect with ?after=<last seq> (or the Last-Event-ID header)."""
     s = svc()
     p = player_ref(required=False)
-    after = int(request.headers.get("Last-Event-ID") or _after_arg())
+    last_id = request.headers.get("Last-Event-ID", "")
+    after = int(last_id) if last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
     seat = _seat(table, p)
     limit = time.monotonic() + s.config.long_poll_max

@@ -168,3 +168,13 @@ def test_only_the_host_starts_and_a_started_table_takes_no_seats(api):
     api.start(a, t["id"])
     problem(api.post(f"/tables/{t['id']}/join", c), 409, "table-not-open")
     problem(api.post(f"/tables/{t['id']}/start", a), 409, "table-not-open")
+
+
+def test_json_without_content_type_is_read_and_a_bad_last_event_id_is_ignored(api):
+    p = api.player()
+    r = api.c.post("/tables", data='{"rule_set": "spades"}', headers=p["h"])
+    assert r.status_code == 201
+    s = api.c.get(f"/games/{r.get_json()['id']}/stream?after=0", headers={"Last-Event-ID": "x"},
+                  buffered=False)
+    assert s.status_code == 200
+    s.close()
