@@ -155,7 +155,7 @@ def test_every_legal_move_is_allowed_and_other_moves_are_refused_with_a_sentence
                     raise AssertionError(f"{m} by {seat} was applied although refused: {why}")
                 assert g.view(seat) == before
 
-    random_game(rid, players, sets, seed, 150, check)
+    random_game(rid, players, sets, seed, 80, check)
 
 
 @settings(max_examples=40, deadline=None)
