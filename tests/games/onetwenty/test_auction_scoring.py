@@ -152,3 +152,16 @@ def test_the_last_hand_summary_is_public():
         h = g.view(seat)["last_hand"]
         assert h["bidder"] == 1 and h["bid"] == 20 and h["points"] == [15, 15]
         assert h["made"] is False and h["changes"] == [15, -20]
+
+
+def test_among_plain_winning_cards_a_king_is_a_king_in_every_suit_hearts_included():
+    from verifier.cards import cards_from_str
+    from verifier.games.onetwenty.ranks import power_table
+    from verifier.games.onetwenty.scoring import ten_trick
+    power = power_table("S")
+    # hearts have no plain ace, yet their king ranks with the other kings: the earlier king takes the 10
+    assert ten_trick(cards_from_str("QD KH KC 10D"), power) == 1
+    assert ten_trick(cards_from_str("KC KH"), power) == 0
+    assert ten_trick(cards_from_str("KH AD"), power) == 1
+    assert ten_trick(cards_from_str("10D 2C"), power) == 0      # red 10 and black 2 share a place: the earlier
+    assert ten_trick(cards_from_str("3D 2S"), power) == 1        # any winning drumpf beats every plain card
