@@ -86,6 +86,11 @@ class LiveGame:
             raise ReplayError("bot-moves", seq, f"record {seq} is a bot move for seat {seat}, which is not a bot")
         if by == "player" and seat in self.bot_seats:
             raise ReplayError("bot-moves", seq, f"record {seq} is a player move for seat {seat}, which is a bot")
+        if by == "timeout" and seat in self.bot_seats:
+            # A bot never runs out of time. Allowing it would let a server pick, move by move, between the bot
+            # policy and the timeout policy for a bot seat: a choice that could steer the game.
+            raise ReplayError("bot-moves", seq, f"record {seq} is a timeout move for seat {seat}, which is a bot "
+                                                f"and moves by the bot policy only")
         try:
             move = Move.from_json(record.get("move"))
         except GameError as exc:

@@ -125,6 +125,21 @@ def _other_legal(by: str):
     return want
 
 
+def _bot_as_timeout(t):
+    """A bot's move replaced by the timeout policy's (different) choice, recorded as a timeout."""
+    def want(i, rec, game):
+        if rec["by"] != "bot":
+            return None
+        other = game.timeout_move(rec["seat"]).to_json()
+        return other if other != rec["move"] else None
+    found = _first(t, want)
+    if found is None:
+        return None
+    i, move = found
+    t["records"][i]["move"], t["records"][i]["by"] = move, "timeout"
+    return t
+
+
 def _not_held(i, rec, game):
     if i == 0 or rec["by"] != "player" or rec["move"]["kind"] != "play":
         return None
@@ -350,6 +365,8 @@ TAMPERS: tuple[Tamper, ...] = (
            _replace_move(_held_illegal)),
     Tamper("a move of the wrong kind", "moves-legal", "server", _wrong_kind),
     Tamper("a bot's card: another legal card", "bot-moves", "server", _replace_move(_other_legal("bot"))),
+    Tamper("a bot's move swapped for the timeout policy's, recorded as a timeout", "bot-moves", "server",
+           _bot_as_timeout),
     Tamper("a timeout's card: another legal card", "timeout-moves", "server",
            _replace_move(_other_legal("timeout"))),
     Tamper("two moves swapped", "moves-legal", "server", _swap),
