@@ -158,7 +158,11 @@ def cli() -> None:
 @click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
 def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequence[str],
                client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
-    """Verify one game: every check with a pass or a fail and the reason."""
+    """Verify one game: every check with a pass or a fail and the reason.
+
+    TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
+    Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
+    """
     try:
         key = _read_key(key_opt)
         parsed_receipts = [parse_receipt(r) for r in receipts]
@@ -219,7 +223,10 @@ def _pin(report: Report, source: str) -> None:
               help="Processes to use (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
 def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_json: bool) -> int:
-    """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core."""
+    """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
+
+    Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
+    """
     key = _read_key(key_opt)
     pins = {} if key else _load_pins()
     summary = run_audit(list(paths), key=key, pins=pins, jobs=jobs or default_jobs())
