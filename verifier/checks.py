@@ -363,11 +363,14 @@ def _first_seq(problem: str) -> int | None:
 
 
 def _check_receipts(run: _Run, records: Sequence[Mapping[str, Any]], receipts: Sequence[tuple[int, str]]) -> None:
+    by_seq: dict[Any, Mapping[str, Any]] = {}
+    for record in records:
+        by_seq.setdefault(record.get("seq"), record)
     for seq, digest in receipts:
-        if not 1 <= seq <= len(records):
+        if seq not in by_seq:
             run.fail("receipts", f"there is no move record {seq}: the transcript has {len(records)}", seq)
             continue
-        actual = record_hash(records[seq - 1])
+        actual = record_hash(by_seq[seq])
         if actual != digest:
             run.fail("receipts", f"the receipt for record {seq} was {digest[:16]}..., the record in the transcript "
                                  f"hashes to {actual[:16]}...: the record was changed after you got the receipt", seq)
