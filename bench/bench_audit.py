@@ -71,6 +71,41 @@ def time_audit(path: str, jobs: int) -> float:
     return seconds
 
 
+def breakdown(path: str) -> list[tuple[str, float]]:
+    """Where one core's time goes, phase by phase, over the same games (each phase timed alone)."""
+    from verifier import keys
+    from verifier.checks import _check_salts, _Run, _walk, Report
+    from verifier.fairness import game_seed, server_seed_from_hex
+    from verifier.transcript import check_chain, parse_transcript, transcript_body
+    with open(path, "rb") as fh:
+        lines = [line for line in fh.read().split(b"\n") if line.strip()]
+    out = []
+    start = time.perf_counter()
+    ts = [parse_transcript(line) for line in lines]
+    out.append(("read and parse the transcript", time.perf_counter() - start))
+    start = time.perf_counter()
+    for t in ts:
+        keys.verify(t["commit"]["key"], transcript_body(t), t["signature"])
+    out.append(("signatures (canonical JSON + Ed25519)", time.perf_counter() - start))
+    seeds = [game_seed(server_seed_from_hex(t["end"]["server_seed"]), [s["client_seed"] for s in t["start"]["seats"]])
+             for t in ts]
+    start = time.perf_counter()
+    for t, seed in zip(ts, seeds):
+        check_chain(t)
+        _check_salts(_Run(Report()), seed, t["records"])
+    out.append(("hash chain and salts", time.perf_counter() - start))
+    start = time.perf_counter()
+    for t, seed in zip(ts, seeds):
+        _walk(t["start"], seed, t["records"], policies=False)
+    plain = time.perf_counter() - start
+    out.append(("replay: deals and legality", plain))
+    start = time.perf_counter()
+    for t, seed in zip(ts, seeds):
+        _walk(t["start"], seed, t["records"], policies=True)
+    out.append(("replay: bot and timeout policies recomputed", time.perf_counter() - start - plain))
+    return out
+
+
 def chess_games(n: int, seed: int = 1) -> list[list[str]]:
     import chess
     rng = random.Random(seed)
@@ -122,6 +157,7 @@ def main() -> int:
         print(f"setup (not timed): {games} games of {len(available())} rule sets, {moves} moves, in {made:.1f} s; "
               f"{len(cgames)} random chess games, {cmoves} moves")
 
+        phases = breakdown(export)
         # Alternate the measurements, best of N each, so that machine load hits them alike.
         one = many = chess_s = float("inf")
         for _ in range(args.rounds):
@@ -139,6 +175,11 @@ def main() -> int:
     if cores > 1:
         many_mps, many_gps = moves / many, games / many
         print(f"{f'audit, {cores} cores':34}{many_gps:>10.0f}{many_mps:>12.0f}")
+    print()
+    total = sum(t for _, t in phases)
+    print("where one core's time goes:")
+    for name, t in phases:
+        print(f"  {name:46}{100 * t / total:5.0f} %   ({moves / t:>9.0f} moves/s alone)")
     print()
     ratio = one_mps / chess_mps
     verdict = "met" if ratio >= TARGET_RATIO else "NOT met"
