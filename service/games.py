@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from verifier import fairness, transcript as tr
-from verifier.canonical import canonical_json
 from verifier.games.base import GameError, Move
 from verifier.replay import LiveGame
 
@@ -43,11 +42,13 @@ def parse_iso(text: str) -> float:
 
 
 def entry_text(entry: dict) -> str:
-    return canonical_json(entry).decode("utf-8")
+    """How a log entry is stored: plain JSON (hashes are always computed on the canonical form, never on this)."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def body_hash(obj: Any) -> str:
-    return hashlib.sha256(canonical_json(obj)).hexdigest()
+    """The fingerprint of a move request, to tell a retry from another request under the same key."""
+    return hashlib.sha256(entry_text(obj).encode("utf-8")).hexdigest()
 
 
 @dataclass
@@ -63,6 +64,7 @@ class Cached:
     scheduled: float | None = None   # the sweeper index's time for this game, as last written here
     legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
     kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
+    table: dict | None = None             # the table document as last read by this process
 
     def legal(self, seat: int) -> list:
         """The seat's legal moves now, computed once per position."""
@@ -164,14 +166,14 @@ class Games:
 
     # ----------------------------------------------------------------------------------- writing
     def _append(self, c: Cached, entry: dict, idem_key: str | None = None, bhash: str | None = None):
-        """Compare-and-append at the cached length; on a lost race the cache is reset and reloaded."""
+        """Compare-and-append at the cached length. The cache is changed only after a successful append, so on
+        a lost race it just catches up with what the other writer recorded."""
         res = self.store.append(c.game_id, c.length, entry_text(entry), self.now(), idem_key, bhash)
         if res.status == OK:
             c.length += 1
             if self.metrics:
                 self.metrics.inc("fairdeal_log_appends_total")
         else:
-            self._reset(c)
             self.sync(c)
             if self.metrics and res.status == CONFLICT:
                 self.metrics.inc("fairdeal_append_conflicts_total")
@@ -207,9 +209,20 @@ class Games:
 
     def _append_move(self, c: Cached, seat: int, move: Move, by: str,
                      idem_key: str | None = None, bhash: str | None = None):
-        record = c.live.apply(seat, move, by, iso(self.now()))
+        # the record LiveGame.apply would make, built before the state changes: the state is changed only
+        # once the record is in the log
+        live = c.live
+        record = tr.make_move_record(live.last_hash, live.seq + 1, seat, by, move.to_json(), iso(self.now()),
+                                     salt=fairness.record_salt(live.game_seed, live.seq + 1))
         res = self._append(c, record, idem_key, bhash)
         if res.status == OK:
+            try:
+                live.state.apply(seat, move)
+            except Exception:
+                self._reset(c)  # cannot happen for a checked move; if it does, rebuild from the log
+                self.sync(c)
+                raise
+            live.seq, live.last_hash = record["seq"], tr.record_hash(record)
             self._note_move(c, record)
             if self.metrics:
                 self.metrics.inc("fairdeal_moves_total", by=by)
@@ -318,24 +331,26 @@ class Games:
         Idempotency-Key and body) of a move already recorded gets the original answer: on the success path the
         append checks the key atomically, and a refusal first asks whether the request was such a retry."""
         bhash = body_hash({"seat": seat, "seq": expected_seq, "move": move_json}) if idem_key else None
-        try:
-            self.advance(c, table)
-            move = self._check_move(c, seat, expected_seq, move_json)
-        except ApiError:
-            if idem_key:
-                probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash)
-                if probe.status in (DUPLICATE, KEY_REUSED):
-                    return self._idempotent_answer(c, probe)
-            raise
-        res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
-        receipt = c.live.last_hash if res.status == OK else None  # LiveGame.apply hashed the new record
-        if res.status in (DUPLICATE, KEY_REUSED):
-            return self._idempotent_answer(c, res)
-        if res.status != OK:
-            raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
-                           seq=c.seq)
-        self.advance(c, table)
-        return {"seq": record["seq"], "receipt": receipt, "replayed": False}
+        for _ in range(3):
+            try:
+                self.advance(c, table)
+                move = self._check_move(c, seat, expected_seq, move_json)
+            except ApiError:
+                if idem_key:
+                    probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash)
+                    if probe.status in (DUPLICATE, KEY_REUSED):
+                        return self._idempotent_answer(c, probe)
+                raise
+            res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
+            if res.status in (DUPLICATE, KEY_REUSED):
+                return self._idempotent_answer(c, res)
+            if res.status == OK:
+                receipt = c.live.last_hash
+                self.advance(c, table)
+                return {"seq": record["seq"], "receipt": receipt, "replayed": False}
+            # CONFLICT: this process was behind (or lost a race); it has caught up, so check the move again
+        raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
+                       seq=c.seq)
 
     def _check_move(self, c: Cached, seat: int, expected_seq: Any, move_json: Any) -> Move:
         if c.ended:

@@ -42,6 +42,16 @@ return {'ok', len + 1, len}
 """
 
 
+# KEYS: a document, a log (same hash tag). ARGV: first log index. One command instead of a pipeline.
+DOC_AND_RECORDS = """
+local d = redis.call('HMGET', KEYS[1], 'v', 'body')
+local out = {d[1] or '', d[2] or ''}
+local recs = redis.call('LRANGE', KEYS[2], tonumber(ARGV[1]), -1)
+for i = 1, #recs do out[#out + 1] = recs[i] end
+return out
+"""
+
+
 def connect(url: str) -> "redis_lib.Redis | RedisCluster":
     """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster."""
     if url.startswith("redis+cluster://") or "cluster=1" in url:
@@ -55,6 +65,7 @@ class RedisStore(Store):
         self.r = connect(url_or_client) if isinstance(url_or_client, str) else url_or_client
         self._put_doc = self.r.register_script(PUT_DOC)
         self._append = self.r.register_script(APPEND)
+        self._doc_and_records = self.r.register_script(DOC_AND_RECORDS)
 
     # ---- documents
     def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
@@ -84,11 +95,9 @@ class RedisStore(Store):
     def doc_and_records(self, kind: str, doc_id: str, game_id: str, start: int):
         if keys.doc(kind, doc_id) != keys.doc(kind, game_id):
             return super().doc_and_records(kind, doc_id, game_id, start)
-        pipe = self.r.pipeline(transaction=False)  # both keys carry the game's hash tag: one node
-        pipe.hmget(keys.doc(kind, doc_id), ["v", "body"])
-        pipe.lrange(keys.log(game_id), start, -1)
-        (v, body), records = pipe.execute()
-        return ((json.loads(body), int(v)) if body is not None else (None, 0)), list(records)
+        # both keys carry the game's hash tag: one slot, one script
+        v, body, *records = self._doc_and_records(keys=[keys.doc(kind, doc_id), keys.log(game_id)], args=[start])
+        return ((json.loads(body), int(v)) if body else (None, 0)), records
 
     # ---- secrets
     def put_secret(self, game_id: str, value: str) -> None:
