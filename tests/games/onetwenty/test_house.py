@@ -175,3 +175,18 @@ def test_house_sentences_say_trump():
     bid_and_throw(g, 1, 20, "H")
     g.apply(2, play("6H"))
     assert g.why_not(3, play("3D")) == "You must play a trump: a trump was led and you hold the 4 of trumps."
+
+
+def test_the_rules_line_follows_the_house_settings():
+    text = make_rules(H, {"game_target": 60, "dealer_can_take_it": True, "plain_aces_low": True}).describe()
+    assert "with 40 or more at the start of a hand" in text and "stops at 55" in text
+    assert "Dealer can take it" in text and "plain aces low" in text and "Game to: 60" in text
+    assert make_rules(H, {"game_target": 60}).reminder() == "Game to: 60"
+
+
+def test_presets_are_settings_of_the_same_engine():
+    from verifier.games.onetwenty import HouseRules, TraditionalRules
+    assert HouseRules.preset("short-game").settings["game_target"] == 60
+    assert TraditionalRules.preset("teaser").variant.kitty_size == 4
+    assert type(HouseRules.preset("growler").new_game(__import__("tests.games.onetwenty.helpers",
+                fromlist=["RandomChance"]).RandomChance(1))).__name__ == "OneTwentyState"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from verifier.cards import PACK_52, SUIT_NAMES, SUITS, Card, cards_to_str
+from verifier.cards import PACK_52, SUITS, Card, cards_to_str
 from verifier.games.base import Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn
 from verifier.games.tricks import TrickPlay
 
@@ -461,6 +461,3 @@ class OneTwentyState(GameState):
         if self.play is not None:
             out += self.play.played_cards()
         return out
-
-    def public_suit_name(self, suit: str) -> str:
-        return self.v.trump_word + "s" if suit == self.trump else SUIT_NAMES[suit]

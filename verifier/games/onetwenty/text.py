@@ -81,7 +81,8 @@ def describe(v: Variant, settings_line: str) -> str:
     else:
         parts.append("Scores can go below zero.")
     if v.cap_unmade:
-        parts.append("A side that has never won a bid and made it stops at 115.")
+        parts.append(f"A side that has never won a bid and made it stops at {v.target - 5}: you must bid and make "
+                     "it to win.")
     if v.bid_to_go_out:
         parts.append(f"Bid to go out: with {v.target - 20} or more at the start of a hand, a side goes out only by "
                      f"winning the bid and making it; otherwise it stops at {v.target - 5}.")
