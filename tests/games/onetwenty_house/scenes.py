@@ -1,0 +1,41 @@
+"""Scenario helpers shared by the house (001) and traditional (002) 120s tests, on top of the auction tests'
+deck helpers (tests/games/onetwenty/helpers.py, imported, not copied)."""
+from __future__ import annotations
+
+from verifier.games.base import Move
+
+from tests.games.onetwenty.helpers import bid_and_throw, cards, new_game
+
+SPARE_KITTY = "8C 9C 10C JC"
+
+
+def ready(rule_set: str, hands: dict[int, str], bidder: int = 1, value: int = 20, suit: str = "H",
+          kitty: str = "", settings: dict | None = None, players: int = 4, scores=None, dealer: int = 0,
+          pack: str = ""):
+    """A game at the first lead: `hands` dealt by `dealer`, `bidder` alone bids `value`, names `suit`, throws the
+    kitty's cards back and nobody else changes a card."""
+    size = 4 if (settings or {}).get("teaser") else 3
+    kit = kitty or " ".join(SPARE_KITTY.split()[:size])
+    g = new_game(rule_set, hands, kitty=kit, pack=pack, dealer=dealer, settings=settings, players=players,
+                 scores=scores)
+    bid_and_throw(g, bidder, value, suit)
+    return g
+
+
+def trick(g, *plays: str) -> int:
+    """Play one trick's cards in turn from the seat to move; the seat that won it."""
+    for text in plays:
+        g.apply(g.to_move, Move.play(cards(text)[0]))
+    return g.play.done[-1].winner if g.phase == "play" else g.last_hand["tricks"][-1]["winner"]
+
+
+def legal(g, seat: int | None = None) -> list[str]:
+    """The cards the seat to move (or `seat`) may play, as strings."""
+    s = g.to_move if seat is None else seat
+    return sorted(str(m.card) for m in g.legal_moves(s))
+
+
+def bids(g, seat: int | None = None) -> list:
+    """The bidding moves the seat may make: bid values, then 'pass' / 'mine' / 'redeal'."""
+    s = g.to_move if seat is None else seat
+    return [m.value if m.kind == "bid" else m.kind for m in g.legal_moves(s)]
