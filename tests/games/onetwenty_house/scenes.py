@@ -39,3 +39,20 @@ def bids(g, seat: int | None = None) -> list:
     """The bidding moves the seat may make: bid values, then 'pass' / 'mine' / 'redeal'."""
     s = g.to_move if seat is None else seat
     return [m.value if m.kind == "bid" else m.kind for m in g.legal_moves(s)]
+
+
+def head_to_head(rule_set: str, trump: str, high: str, low: str, settings: dict | None = None) -> int:
+    """Seat 2 leads `low`, seat 3 plays `high`, seats 0 and 1 discard cards that can neither follow nor trump:
+    the seat that wins the trick (3 when `high` beats `low`). Seat 1 bid 20 and named `trump`."""
+    from verifier.cards import PACK_52
+    from verifier.games.onetwenty.ranks import is_trump
+    hi, lo = cards(high)[0], cards(low)[0]
+    filler = [c for c in PACK_52 if c not in (hi, lo) and not is_trump(c, trump) and c.suit != lo.suit
+              and c.suit != hi.suit]
+    if len(filler) < 21:        # trump and led suit the same: one more suit is free
+        filler = [c for c in PACK_52 if c not in (hi, lo) and not is_trump(c, trump) and c.suit != lo.suit]
+    text = [str(c) for c in filler]
+    hands = {2: " ".join([low] + text[0:4]), 3: " ".join([high] + text[4:8]), 0: " ".join(text[8:13]),
+             1: " ".join(text[13:18])}
+    g = ready(rule_set, hands, bidder=1, value=20, suit=trump, kitty=" ".join(text[18:21]), settings=settings)
+    return trick(g, low, high, text[8], text[13])
