@@ -44,7 +44,6 @@ class Bidding:
         self.high: int | None = None
         self.holder: int | None = None
         self.passed: set[int] = set()
-        self.acted: set[int] = set()
         self.log: list[tuple[int, str, int | None]] = []
         self._raiser: int | None = None
         self.answering = False        # 002: after Mine, the holder answers and the dealer takes again or passes
@@ -142,7 +141,6 @@ class Bidding:
     def apply(self, seat: int, kind: str, value) -> None:
         v = self.v
         self.log.append((seat, kind, value if kind == "bid" else (self.high if kind == "mine" else None)))
-        self.acted.add(seat)
         if kind == "redeal":
             self.all_passed = True
             self.turn = None
