@@ -1,11 +1,10 @@
 """120s (Auction), seed 000 and DECISIONS.md: the lead, card order, trick winners, following and reneging."""
 import pytest
 
-from verifier.cards import card
 from verifier.games.base import IllegalMove, Move
 from verifier.games.onetwenty.ranks import make_strength, plain_order, trump_order
 
-from .helpers import bid_and_throw, cards, new_game, play
+from .helpers import bid_and_throw, new_game, play
 
 
 def start(hands, suit="H", value=15, bidder=1):

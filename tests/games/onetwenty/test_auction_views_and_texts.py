@@ -5,7 +5,7 @@ from verifier.cards import PACK_52
 from verifier.games import make_rules
 from verifier.games.base import BadSettings, FixedChance
 
-from .helpers import PASS, bid, bid_and_throw, new_game, pass_round, trump
+from .helpers import bid, bid_and_throw, new_game, pass_round, trump
 
 VIEW_KEYS = {"rule_set", "settings", "seat", "players", "sides", "trump_word", "to_move", "phase", "dealer",
              "hand_number", "hand", "hand_sizes", "scores", "start_scores", "made_bid", "target", "bidding",

@@ -7,8 +7,8 @@ from verifier.games import make_rules
 from verifier.games.base import BadSettings, FixedChance, Move
 from verifier.games.onetwenty.scoring import score_hand
 
-from .helpers import (LAYOUT_KITTY, PASS, bid, bid_and_throw, layout_game, layout_hands, new_game, pass_round, play,
-                      play_out, throw, trump)
+from .helpers import (PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out, throw,
+                      trump)
 
 H = "120s-house"
 
