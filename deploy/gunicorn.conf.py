@@ -14,3 +14,10 @@ keepalive = 5
 accesslog = None             # the app writes one structured JSON line per request (no tokens, no cards)
 errorlog = "-"
 max_requests = 0             # workers keep their replayed games in memory; do not recycle them needlessly
+
+
+def post_fork(server, worker):
+    # Requests are short and CPU-bound: hand the GIL over every millisecond (CPython's default is 5 ms) so
+    # that one thread's long slice does not hold up the others' quick answers (lower tail latency).
+    import sys
+    sys.setswitchinterval(0.001)

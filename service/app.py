@@ -61,11 +61,14 @@ def create_app(config: Config | None = None, store: Store | None = None,
         m = app.extensions["fairdeal"].metrics
         m.inc("fairdeal_http_requests_total", method=request.method, route=route, status=response.status_code)
         m.observe("fairdeal_http_request_seconds", elapsed, route=route)
-        # route and status only: no token, body, card or seed ever reaches a log line
-        log.info("request", extra={"fields": {"method": request.method, "route": route,
-                                              "game": (request.view_args or {}).get("game_id")
-                                              or (request.view_args or {}).get("table_id"),
-                                              "status": response.status_code, "ms": round(elapsed * 1000, 2)}})
+        # route and status only: no token, body, card or seed ever reaches a log line. Successful requests
+        # are logged at DEBUG (metrics count them), refusals at INFO.
+        level = logging.DEBUG if response.status_code < 400 else logging.INFO
+        if log.isEnabledFor(level):
+            args = request.view_args or {}
+            log.log(level, "request", extra={"fields": {
+                "method": request.method, "route": route, "game": args.get("game_id") or args.get("table_id"),
+                "status": response.status_code, "ms": round(elapsed * 1000, 2)}})
         return response
 
     return app

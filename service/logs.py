@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import time
 
@@ -18,7 +19,8 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
-def setup(level: str = "INFO") -> None:
+def setup(level: str | None = None) -> None:
+    level = level or os.environ.get("FAIRDEAL_LOG_LEVEL", "INFO").upper()
     root = logging.getLogger("fairdeal")
     if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
         handler = logging.StreamHandler(sys.stderr)

@@ -6,6 +6,7 @@ commitment is published when the table is created, before anyone sits down.
 from __future__ import annotations
 
 import copy
+import logging
 import secrets
 from typing import Any, Callable
 
@@ -16,6 +17,7 @@ from verifier.games.base import BadSettings
 from service.errors import ApiError
 from service.games import Cached, Games, iso
 
+log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
 CLOCK_RANGE = (5, 3600)
 
@@ -110,6 +112,7 @@ class Tables:
         self.store.put_doc("table", table_id, doc, 0)
         self.store.index_set("lobby", table_id, self.now())
         self.save_prefs(player["id"], rid, {"settings": settings, "players": players, "clocks": clocks})
+        log.info("table created", extra={"fields": {"game": table_id, "rule_set": rid, "players": players}})
         return doc
 
     @staticmethod
@@ -174,6 +177,8 @@ class Tables:
             t["started"] = iso(self.now())
         table = self.update(table_id, change)
         self.store.index_remove("lobby", table_id)
+        log.info("table started", extra={"fields": {"game": table_id,
+                                                   "bots": sum(1 for s in table["seats"] if s["bot"])}})
         self.touch(table_id)
         return self.load(table_id)[0]
 
@@ -233,15 +238,18 @@ class Tables:
                     table = self._record_end(table_id, c)
         return table, c, result
 
-    def act_fast(self, table_id: str, action: Callable[[dict, Cached], Any]) -> tuple[dict, Cached, Any]:
+    def act_fast(self, table_id: str, action: Callable[[dict, Cached], Any],
+                 seq: Any = None) -> tuple[dict, Cached, Any]:
         """`act` without reading the store first when this process holds the running game: the move's own
         compare-and-append tells whether the cache was current (if not, it catches up and checks again).
+        Taken only when this process's copy is at `seq`, the sequence number the client saw.
         The table document used is the one last read here; what it can lag in (a seat's player leaving)
         only delays that seat's timeout move to the next touch."""
         c = self.games._slot(table_id)
         with c.lock:
             table = c.table
-            usable = table is not None and table["status"] == "playing" and c.live is not None and not c.ended
+            usable = (table is not None and table["status"] == "playing" and c.live is not None and not c.ended
+                      and c.live.seq == seq)  # the client saw what this process holds: likely current
             if usable:
                 try:
                     result = action(table, c)
@@ -260,6 +268,7 @@ class Tables:
             t.update(status="over", ended=end["ended"], end_reason=end["reason"])
         table = self.update(table_id, change)
         c.table = table
+        log.info("game ended", extra={"fields": {"game": table_id, "reason": end["reason"], "seq": c.seq}})
         self.store.index_remove("lobby", table_id)
         self.store.index_remove("schedule", table_id)
         self.store.index_set("finished", table_id, self.now())

@@ -62,7 +62,7 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
         out["clock"] = games.decision_kind(c)
     if seat is not None and to_move == seat:
         out["your_turn"] = True
-        legal = state.legal_moves(seat)
+        legal = c.legal(seat)
         out["legal_moves"] = [m.to_json() for m in legal]
         if any(m.kind == "play" for m in legal):
             for text in view.get("hand") or []:

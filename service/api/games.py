@@ -59,7 +59,7 @@ def post_move(game_id):
         if table["status"] == "open":
             raise ApiError(409, "not-started", "This table has not started yet.")
         return s.games.player_move(c, table, seat, body["seq"], body["move"], idem)
-    table, c, ack = s.tables.act_fast(game_id, act)
+    table, c, ack = s.tables.act_fast(game_id, act, body["seq"])
     s.metrics.observe("fairdeal_move_seconds", time.perf_counter() - started)
     out = dict(ack)
     out["game"] = game_summary(s.games, table, c)

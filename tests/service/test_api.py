@@ -125,7 +125,10 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
         def emit(self, record):
             handler_records.append(self.format(record) + json.dumps(getattr(record, "fields", {})))
     keep = Keep()
-    logging.getLogger("fairdeal").addHandler(keep)
+    root = logging.getLogger("fairdeal")
+    old_level = root.level
+    root.addHandler(keep)
+    root.setLevel(logging.DEBUG)  # every request line too
     try:
         api = Api(redis_app.test_client())
         p = api.player()
@@ -133,9 +136,12 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
         api.start(p, t["id"])
         v = api.view(p, t["id"])
         api.move(p, t["id"], v["seq"], v["legal_moves"][0])
+        api.move(p, t["id"], v["seq"] + 5, v["legal_moves"][0])  # a refusal
     finally:
-        logging.getLogger("fairdeal").removeHandler(keep)
+        root.removeHandler(keep)
+        root.setLevel(old_level)
     text = "\n".join(handler_records)
     seed = redis_app.extensions["fairdeal"].store.get_secret(t["id"])
-    assert handler_records and p["token"] not in text and seed not in text
+    assert "table created" in text and '"route": "/games/<game_id>/moves"' in text and '"status": 409' in text
+    assert p["token"] not in text and seed not in text
     assert not any(card in text for card in v["view"]["hand"])

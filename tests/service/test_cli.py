@@ -100,10 +100,13 @@ class Http:
         return self._req("GET", path, None, headers)
 
 
-@pytest.fixture
-def served(tmp_path, redis_url):
+@pytest.fixture(params=["redis", "sqlite"])
+def served(request, tmp_path):
     port = free_port()
-    env = dict(os.environ, FAIRDEAL_DATA=str(tmp_path), FAIRDEAL_REDIS_URL=redis_url)
+    env = dict(os.environ, FAIRDEAL_DATA=str(tmp_path))
+    env.pop("FAIRDEAL_REDIS_URL", None)
+    if request.param == "redis":  # else the embedded store, shared by the two workers
+        env["FAIRDEAL_REDIS_URL"] = request.getfixturevalue("redis_url")
     log = open(tmp_path / "serve.log", "wb")  # a file, not a pipe: a full pipe would block the server
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
                             env=env, stdout=subprocess.DEVNULL, stderr=log)
