@@ -262,8 +262,8 @@ class Games:
         if kind is None:
             return None
         seat = c.live.state.to_move
-        if table["seats"][seat].get("gone"):
-            return c.last_at
+        if seat in c.live.bot_seats or table["seats"][seat].get("gone"):
+            return c.last_at  # due at once (a bot moves as soon as it is its turn)
         secs = (table.get("clocks") or {}).get(kind)
         return None if secs is None else c.last_at + secs
 

@@ -121,3 +121,18 @@ def test_a_table_cancelled_before_the_start_still_reveals_its_seed(timed):
     assert "start" not in transcript
     check_ended(transcript, "cancelled")
     assert all(x["id"] != t["id"] for x in api.get("/lobby").get_json()["tables"])
+
+
+def test_a_table_of_bots_plays_to_the_end_and_verifies(timed):
+    api, svc, clock = timed
+    host = api.player()
+    t = api.table(host, rule_set="spades", seat=None, clocks="off")
+    started = api.start(host, t["id"])
+    assert started["bots"] == 4
+    for _ in range(10):  # a long game may need more than one touch; the sweeper finds it due at once
+        sweeper.sweep_once(svc)
+        if svc.games.get(t["id"]).ended:
+            break
+    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    check_ended(transcript, "finished")
+    assert {r["by"] for r in transcript["records"]} == {"bot"}
