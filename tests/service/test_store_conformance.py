@@ -169,3 +169,36 @@ def test_sqlite_compare_and_append_is_safe_across_processes(tmp_path):
         p.join(30)
     assert sum(out.get() for _ in procs) == 75
     assert len(SqliteStore(path).records(g)) == 75
+
+
+# ------------------------------------------------------------------ a model of compare-and-append
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+OPS = st.lists(st.tuples(st.sampled_from([0, -1, 1, None]),           # expected length: current + delta, or -1
+                         st.sampled_from([None, "k1", "k2", "k3"]),     # idempotency key
+                         st.sampled_from(["a", "b"])),                  # body (and its hash)
+               min_size=1, max_size=25)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_compare_and_append_matches_a_model(store, ops):
+    g = gid()
+    log: list[str] = []
+    keys_seen: dict[str, tuple[str, int]] = {}
+    for delta, key, body in ops:
+        expected = -1 if delta is None else len(log) + delta
+        res = store.append(g, expected, f"{body}{len(log)}", 1.0, key, body if key else None)
+        if key in keys_seen:
+            first_body, seq = keys_seen[key]
+            assert (res.status, res.seq) == (DUPLICATE if first_body == body else KEY_REUSED, seq)
+        elif expected != len(log):
+            assert res.status == CONFLICT
+        else:
+            assert (res.status, res.seq) == (OK, len(log))
+            log.append(f"{body}{len(log)}")
+            if key:
+                keys_seen[key] = (body, len(log) - 1)
+        assert res.length == len(log)
+    assert store.records(g) == log
