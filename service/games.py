@@ -212,6 +212,10 @@ class Games:
         # the record LiveGame.apply would make, built before the state changes: the state is changed only
         # once the record is in the log
         live = c.live
+        if by != "player":  # a policy's choice is checked like a player's: a wrong one never reaches the log
+            reason = live.state.why_not(seat, move)
+            if reason is not None:
+                raise RuntimeError(f"game {c.game_id}: the {by} policy chose {move}, which is illegal: {reason}")
         record = tr.make_move_record(live.last_hash, live.seq + 1, seat, by, move.to_json(), iso(self.now()),
                                      salt=fairness.record_salt(live.game_seed, live.seq + 1))
         res = self._append(c, record, idem_key, bhash)
