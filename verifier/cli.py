@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import click
 
@@ -177,22 +177,32 @@ def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequen
         report_out(report, transcript, as_json)
         return 2
     report = verify_transcript(data, key=key, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds)
-    report_out(report, transcript, as_json)
+    story = None
     if (explain or seat is not None) and not report.unusable:
-        from verifier.explain import explain_game
-        text = explain_game(data, seat=seat)
-        if as_json:
-            _say("--explain is text; it is not part of the JSON report (use it without --json)")
-        else:
-            _emit("\n" + text)
+        story = _story(data, seat)
+    report_out(report, transcript, as_json, story)
+    if story is not None and not as_json:
+        _emit("\n" + story)
     if pin:
         _pin(report, transcript)
     return report.exit_code
 
 
-def report_out(report: Report, source: str, as_json: bool) -> None:
+def _story(data: Any, seat: int | None) -> str:
+    """The --explain text; a game the story cannot be told of says so (the report has the verdict)."""
+    from verifier.explain import explain_game
+    try:
+        return explain_game(data, seat=seat)
+    except Exception as exc:  # noqa: BLE001 - the verdict stands; only the story is missing
+        return f"The story of this game cannot be told: {type(exc).__name__}: {exc}"
+
+
+def report_out(report: Report, source: str, as_json: bool, story: str | None = None) -> None:
     if as_json:
-        _emit(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        out = report.to_json()
+        if story is not None:
+            out["story"] = story
+        _emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         _emit(render_report(report, source))
     for warning in report.warnings:

@@ -322,3 +322,17 @@ def test_a_reader_that_stops_early_gets_no_traceback_and_the_verdict_stands():
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert proc.returncode == 0 and "Traceback" not in err and "Exception" not in err, err
+
+
+def test_json_with_explain_carries_the_story(game_file, capsys):
+    code, out, _ = run(["--json", "--explain", "--seat", "0", str(game_file)], capsys)
+    report = json.loads(out)
+    assert code == 0 and "Trick 1:" in report["story"] and " holds: " in report["story"]
+
+
+def test_explain_of_a_failed_game_tells_it_up_to_the_bad_record(tmp_path, capsys):
+    t = valid_transcript("spades")
+    i = next(i for i, r in enumerate(t["records"]) if r["move"]["kind"] == "play" and i > 20)
+    t["records"][i]["move"] = {"kind": "bid", "value": 3}
+    code, out, _ = run(["--explain", str(write(tmp_path, resign(t)))], capsys)
+    assert code == 1 and "does not replay" in out and "the story stops here" in out
