@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -146,9 +147,10 @@ class Games:
             raise RuntimeError(f"game {c.game_id}: unknown log entry")
         c.length += 1
 
-    def _note_move(self, c: Cached, record: dict) -> None:
+    def _note_move(self, c: Cached, record: dict, at: float | None = None) -> None:
         c.transcript["records"].append(record)
-        at = parse_iso(record["at"]) if "at" in record else self.now()
+        if at is None:
+            at = parse_iso(record["at"]) if "at" in record else self.now()
         c.last_at = at
         if record["by"] == "player":
             c.last_human_at = at
@@ -216,7 +218,8 @@ class Games:
             reason = live.state.why_not(seat, move)
             if reason is not None:
                 raise RuntimeError(f"game {c.game_id}: the {by} policy chose {move}, which is illegal: {reason}")
-        record = tr.make_move_record(live.last_hash, live.seq + 1, seat, by, move.to_json(), iso(self.now()),
+        now = self.now()
+        record = tr.make_move_record(live.last_hash, live.seq + 1, seat, by, move.to_json(), iso(now),
                                      salt=fairness.record_salt(live.game_seed, live.seq + 1))
         res = self._append(c, record, idem_key, bhash)
         if res.status == OK:
@@ -227,7 +230,7 @@ class Games:
                 self.sync(c)
                 raise
             live.seq, live.last_hash = record["seq"], tr.record_hash(record)
-            self._note_move(c, record)
+            self._note_move(c, record, math.floor(now * 1000) / 1000)  # the time as the record writes it
             if self.metrics:
                 self.metrics.inc("fairdeal_moves_total", by=by)
         return res, record
