@@ -21,3 +21,10 @@ def post_fork(server, worker):
     # that one thread's long slice does not hold up the others' quick answers (lower tail latency).
     import sys
     sys.setswitchinterval(0.001)
+
+
+def on_starting(server):
+    # Create the signing key (on first run) once, in the master, before any worker starts.
+    from service.config import Config
+    from service.signing import KeyRing
+    KeyRing(Config.from_env().data_dir)

@@ -5,6 +5,8 @@ with the key their commit names, and their public keys stay published.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import time
@@ -19,7 +21,21 @@ class KeyRing:
         self._meta: list[dict] = []
         self.reload()
         if not self._meta and create:
-            self.rotate()
+            with self._locked():
+                self.reload()  # another process may have created it while we waited
+                if not self._meta:
+                    self._rotate()
+
+    @contextlib.contextmanager
+    def _locked(self):
+        """An exclusive lock on the key folder: processes starting together create one key, not several."""
+        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        with open(os.path.join(self.dir, ".lock"), "w") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
     def _index_mtime(self) -> float:
         try:
@@ -42,7 +58,11 @@ class KeyRing:
 
     def rotate(self) -> dict:
         """A new current key; the old ones stay available for the games that name them."""
-        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        with self._locked():
+            self.reload()
+            return self._rotate()
+
+    def _rotate(self) -> dict:
         key = vkeys.generate_private_key()
         text = vkeys.public_key_text(key)
         kid = vkeys.key_id(text)

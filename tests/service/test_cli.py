@@ -140,3 +140,21 @@ def test_a_full_game_through_gunicorn(served):
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     check_finished(transcript, api.get("/keys").get_json()["current"])
     assert tr.parse_transcript(transcript)["end"]["reason"] == "finished"
+
+
+def _make_ring(path, out):
+    from service.signing import KeyRing
+    out.put(KeyRing(path).current_key)
+
+
+def test_processes_starting_together_create_one_key(tmp_path):
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_make_ring, args=(str(tmp_path), out)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(20)
+    assert len({out.get() for _ in procs}) == 1
+    assert len(list((tmp_path / "keys").glob("*.pem"))) == 1
