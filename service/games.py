@@ -97,7 +97,8 @@ class Games:
         self._cache_lock = threading.Lock()
 
     # ------------------------------------------------------------------------------------ cache
-    def _slot(self, game_id: str) -> Cached:
+    def slot(self, game_id: str) -> Cached:
+        """This process's entry for a game (an LRU of replayed games)."""
         with self._cache_lock:
             c = self._cache.get(game_id)
             if c is None:
@@ -162,7 +163,7 @@ class Games:
         return fairness.game_seed(bytes.fromhex(secret), [s["client_seed"] for s in start["seats"]])
 
     def get(self, game_id: str) -> Cached:
-        c = self._slot(game_id)
+        c = self.slot(game_id)
         with c.lock:
             return self.sync(c)
 

@@ -222,7 +222,7 @@ class Tables:
         """Under the game's lock: catch up, run what is due, then `action(table, game)`, then bookkeeping."""
         if not isinstance(table_id, str):
             raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
-        c = self.games._slot(table_id)
+        c = self.games.slot(table_id)
         with c.lock:
             (table, _), texts = self.store.doc_and_records("table", table_id, table_id, c.length)
             if table is None:
@@ -245,7 +245,7 @@ class Tables:
         Taken only when this process's copy is at `seq`, the sequence number the client saw.
         The table document used is the one last read here; what it can lag in (a seat's player leaving)
         only delays that seat's timeout move to the next touch."""
-        c = self.games._slot(table_id)
+        c = self.games.slot(table_id)
         with c.lock:
             table = c.table
             usable = (table is not None and table["status"] == "playing" and c.live is not None and not c.ended

@@ -101,8 +101,8 @@ def events(game_id):
 @bp.get("/games/<game_id>/stream")
 def stream(game_id):
     """Server-sent events: a `game` event with the caller's view at once, then one `record` event per move as
-    it is recorded and a `game` event after each batch, and `end` when the game ends. The stream closes after at most long_poll_max seconds;
-    reconnect with ?after=<last seq> (or the Last-Event-ID header)."""
+    it is recorded and a `game` event after each batch, and `end` when the game ends. The stream closes after
+    at most long_poll_max seconds; reconnect with ?after=<last seq> (or the Last-Event-ID header)."""
     s = svc()
     p = player_ref(required=False)
     last_id = request.headers.get("Last-Event-ID", "")

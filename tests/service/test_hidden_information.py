@@ -6,11 +6,10 @@ shows it, and cards already played in public. Anything else it sees is a leak. T
 appear anywhere before the end."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from verifier.cards import PACK_52, card_from_str
+from verifier.cards import PACK_52
 from verifier.games import available
 from tests.service.client import Api
 
