@@ -29,7 +29,8 @@ def test_the_rules_line_states_the_whole_house_game_in_trump_words():
                  "The player to the bidder's left leads",
                  "On a bid of 30 the first lead must be a trump",
                  "with none of it you must play a trump if you hold one",
-                 "the A of trumps never",
+                 "the A of trumps (when trumps are not hearts) never",
+                 "the other side keeps what it took",
                  "A made 30 scores 60.", "Scores can go below zero.",
                  "with 100 or more at the start of a hand", "otherwise it stops at 115",
                  "The first side to reach 120"):
@@ -50,7 +51,8 @@ def test_the_rules_line_follows_each_house_rule_switched():
     assert "Nobody else throws or draws." in text
     assert "If everybody passes, the hand is thrown in and the same dealer deals again." in text
     assert "Bid to go out" not in text and "A made 30 scores 30." in text
-    assert "Dealer can take it: the dealer may take the bid at the same amount, except at 30." in text
+    assert ("Dealer can take it: the dealer may take the bid at the same amount, except at 30, and the bidding goes "
+            "on around the table.") in text
     assert "(plain aces low)" in text
 
 
@@ -59,7 +61,9 @@ def test_the_rules_line_for_two_or_three_players_each_alone(players):
     text = make_rules(H, {}, players).describe()
     assert f"{players} players, each playing alone with an own score." in text
     assert "The first player to reach 120 at the end of a hand wins; the bidder wins if among them." in text
-    assert "partners" not in text
+    assert "partners" not in text and " side" not in text
+    assert "A bidding player that makes its bid scores all it took" in text and "the others keep what they took" in text
+    assert "a player goes out only by winning the bid and making it" in text
 
 
 def test_the_reminder_names_only_the_house_rules_that_differ_from_the_text():

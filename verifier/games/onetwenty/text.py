@@ -38,7 +38,8 @@ def describe(v: Variant, settings_line: str) -> str:
         parts.append("The dealer may say Mine to take the high bid at the same amount; the holder may then raise "
                      "or give it up, and the dealer may take each raise again or pass.")
     elif v.dealer_mine == "house":
-        parts.append("Dealer can take it: the dealer may take the bid at the same amount, except at 30.")
+        parts.append("Dealer can take it: the dealer may take the bid at the same amount, except at 30, and the "
+                     "bidding goes on around the table.")
     parts.append({
         "redeal": "If everybody passes, the hand is thrown in and the same dealer deals again.",
         "next-dealer": "If everybody passes, the hand is thrown in and the deal moves on to the next player.",
@@ -71,11 +72,14 @@ def describe(v: Variant, settings_line: str) -> str:
               if v.void_must_trump else f"A plain suit led: follow it or play a {w}; with none of it play any card.")
     parts.append(follow)
     parts.append(f"A {w} led: play a {w}; the 5, the J and the A of hearts may be kept back against a lower {w} "
-                 f"led (reneging), the A of {ws} never.")
+                 f"led (reneging), the A of {ws} (when {ws} are not hearts) never.")
     parts.append("Every trick is worth 5; the trick of the highest card that wins a trick is worth 10: 30 a hand.")
     thirty = " A made 30 scores 60." if v.made_thirty_scores == 60 else " A made 30 scores 30."
-    parts.append("A bidding side that makes its bid scores all it took; short of it, it goes Down the amount bid; "
-                 "the other side keeps what it took." + thirty)
+    # 001 with two or three players: each plays alone, so the sentences speak of players, not sides.
+    side = "side" if v.partnerships else "player"
+    others = "the other side keeps what it took" if v.partnerships else "the others keep what they took"
+    parts.append(f"A bidding {side} that makes its bid scores all it took; short of it, it goes Down the amount "
+                 f"bid; {others}." + thirty)
     if v.floor_zero:
         parts.append("Nobody goes below zero.")
     else:
@@ -84,8 +88,8 @@ def describe(v: Variant, settings_line: str) -> str:
         parts.append(f"A side that has never won a bid and made it stops at {v.target - 5}: you must bid and make "
                      "it to win.")
     if v.bid_to_go_out:
-        parts.append(f"Bid to go out: with {v.target - 20} or more at the start of a hand, a side goes out only by "
-                     f"winning the bid and making it; otherwise it stops at {v.target - 5}.")
+        parts.append(f"Bid to go out: with {v.target - 20} or more at the start of a hand, a {side} goes out only "
+                     f"by winning the bid and making it; otherwise it stops at {v.target - 5}.")
     parts.append(f"The first side to reach {v.target} at the end of a hand wins; if both do, the bidder wins."
                  if v.partnerships else
                  f"The first player to reach {v.target} at the end of a hand wins; the bidder wins if among them.")
