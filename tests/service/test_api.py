@@ -7,6 +7,7 @@ import logging
 from verifier import transcript as tr
 from verifier.games import available
 from tests.service.client import Api
+from tests.service.conftest import make_app
 
 
 def test_lobby_lists_open_tables_with_rules_line_and_reminder(api: Api):
@@ -51,9 +52,8 @@ def test_long_poll_answers_when_the_game_moves_and_waits_otherwise(api: Api):
     assert r["game"]["seq"] == r["seq"]
 
 
-def test_server_sent_events_stream_records(redis_app):
-    redis_app.extensions["fairdeal"].config.__dict__["long_poll_max"] = 1.0  # keep the stream short
-    api = Api(redis_app.test_client())
+def test_server_sent_events_stream_records(request, tmp_path):
+    api = Api(make_app(tmp_path, "redis", request, long_poll_max=0.5).test_client())  # a short stream
     p = api.player()
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])
