@@ -49,6 +49,10 @@ def test_export_writes_finished_transcripts_as_json_lines(tmp_path, request):
     assert [json.loads(x)["commit"]["game_id"] for x in lines] == finished
     for line in lines:
         check_finished(json.loads(line))
+    # the auditors' tool reads the export as it is
+    audit = subprocess.run([sys.executable, "-c", "from verifier.cli import main; main()", "audit", str(out)],
+                           capture_output=True, text=True, timeout=120)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
 def test_sweep_once_ends_a_silent_game(tmp_path, request, monkeypatch):
