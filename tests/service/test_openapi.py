@@ -31,3 +31,10 @@ def test_every_problem_code_is_documented():
     from verifier.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
     used |= {e.code for e in (BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn)}
     assert used <= documented, used - documented
+
+
+def test_the_document_is_valid_openapi():
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.readers import read_from_filename
+    spec, _ = read_from_filename(str(ROOT / "docs" / "openapi.yaml"))
+    validate(spec)  # raises with the place of the first error
