@@ -286,3 +286,17 @@ def test_teaser_the_bidder_takes_all_four_and_must_come_down_from_nine():
 def test_teaser_off_three_in_the_kitty_and_nothing_face_up():
     g = new_game(T, FIVES)
     assert len(g.kitty) == 3 and g.view(None)["teaser"] is None
+
+
+def test_need_a_five_a_dealer_without_one_may_only_let_a_raise_to_25_go():
+    hands = dict(FIVES)
+    hands[0] = "8C 9C 10C JC QC"
+    g = new_game(T, hands)
+    g.apply(1, bid(20))
+    pass_round(g, 2, 3)
+    g.apply(0, MINE)
+    g.apply(1, bid(25))
+    assert bids(g, 0) == ["pass"]
+    assert g.why_not(0, MINE) == "To take a bid of 25 you must hold a five."
+    g.apply(0, PASS)
+    assert (g.bidder, g.bid) == (1, 25)
