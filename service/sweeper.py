@@ -31,7 +31,11 @@ def sweep_once(services, limit: int = 500) -> int:
 def run(services, interval: float = 1.0, once: bool = False) -> None:
     while True:
         started = time.monotonic()
-        n = sweep_once(services)
+        try:
+            n = sweep_once(services)
+        except Exception:  # the store is away: say so and try again, never exit
+            log.exception("sweep failed")
+            n = 0
         if n:
             log.info("swept", extra={"fields": {"games": n}})
         if once:
