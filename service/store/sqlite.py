@@ -42,7 +42,9 @@ class SqliteStore(Store):
             # isolation_level=None: we issue BEGIN ourselves; a connection is never shared across a fork.
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            # FULL: a commit is fsynced before the move is acknowledged (NORMAL would survive a crash of the
+            # process but not of the machine)
+            conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA busy_timeout=30000")
             self._local.conn, self._local.pid = conn, os.getpid()
         return conn
