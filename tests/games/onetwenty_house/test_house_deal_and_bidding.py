@@ -6,7 +6,7 @@ from verifier.cards import PACK_52
 from verifier.games import make_rules
 from verifier.games.base import BadSettings, FixedChance, Move
 
-from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, play_out, trump
+from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
 from .scenes import bids, ready
 
 H = "120s-house"

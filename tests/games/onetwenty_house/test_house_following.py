@@ -43,8 +43,7 @@ def test_you_may_trump_even_when_you_could_follow():
 
 def test_the_ace_of_hearts_is_not_a_heart_when_following_hearts():
     # clubs are trump; hearts led; a hand with the ace of hearts and no other heart is void in hearts
-    g = at_lead({2: "KH 2D 3D 4D 6D", 3: "AH 2S 3S 4S 6S"}, suit="C", kitty="7D 8D 9D",
-                **{})
+    g = at_lead({2: "KH 2D 3D 4D 6D", 3: "AH 2S 3S 4S 6S"}, suit="C", kitty="7D 8D 9D")
     g.apply(2, play("KH"))
     assert legal(g) == ["AH"]                          # void in hearts, holding a trump: must trump
     assert g.why_not(3, play("2S")) == "You must play a trump: you have no hearts and you hold the Ace of hearts."
@@ -119,8 +118,7 @@ def test_reneging_looks_at_the_card_led_not_the_highest_card_played_so_far():
 
 
 def test_the_ace_of_trumps_cannot_be_kept_back():
-    g = at_lead({2: "6C 2H 3D 4D 6D", 3: "AC 2S 3S 4S 6S"}, suit="C", kitty="7D 8D 9D",
-                )
+    g = at_lead({2: "6C 2H 3D 4D 6D", 3: "AC 2S 3S 4S 6S"}, suit="C", kitty="7D 8D 9D")
     g.apply(2, play("6C"))
     assert legal(g) == ["AC"]
     assert g.why_not(3, play("2S")) == "You must play a trump: a trump was led and you hold the Ace of trumps."

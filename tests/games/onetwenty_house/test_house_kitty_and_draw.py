@@ -4,8 +4,8 @@ import pytest
 
 from verifier.games.base import Move
 
-from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, play_out, throw, trump
-from .scenes import legal, ready, trick
+from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, throw, trump
+from .scenes import ready, trick
 
 H = "120s-house"
 

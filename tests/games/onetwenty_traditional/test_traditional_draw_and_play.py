@@ -171,7 +171,7 @@ def test_the_ace_of_trumps_is_not_one_of_the_three_and_cannot_renege():
 
 def test_on_a_30_the_first_lead_is_free():
     # the rule that an opponent's first lead against 30 must be a trump is the house rules', not this text's
-    g = at_lead({1: "5H JH AH KH QH", 2: "4H AC KC 2C 3C"}, value=30, kitty="7D 8D 9D",)
+    g = at_lead({1: "5H JH AH KH QH", 2: "4H AC KC 2C 3C"}, value=30, kitty="7D 8D 9D")
     assert legal(g) == ["2C", "3C", "4H", "AC", "KC"]
 
 

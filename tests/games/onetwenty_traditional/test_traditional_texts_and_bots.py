@@ -1,7 +1,5 @@
 """120s traditional (seed 002): the rules line and reminder, the table's suggestion, the bots and the timeout
 policy within the traditional bids (Mine, raises, and never a 25 or 30 without a five)."""
-import pytest
-
 from verifier.games import make_rules
 from verifier.games.base import FirstChoiceRng, Move
 
