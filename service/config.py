@@ -22,7 +22,7 @@ class Config:
     long_poll_max: float = 25.0             # the longest an event-feed request waits
     poll_interval: float = 0.1              # how often a waiting request looks for new records
     sweep_interval: float = 1.0
-    cache_size: int = 2048                  # games kept replayed in memory per process
+    cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -32,5 +32,6 @@ class Config:
             redis_url=os.environ.get("FAIRDEAL_REDIS_URL") or None,
             abandon_after=_env_float("FAIRDEAL_ABANDON_AFTER", 600.0),
             long_poll_max=_env_float("FAIRDEAL_LONG_POLL_MAX", 25.0),
+            cache_size=int(_env_float("FAIRDEAL_CACHE_GAMES", 512)),
         )
         return replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
