@@ -60,3 +60,21 @@ def test_racing_moves_on_one_seq_record_exactly_one(tmp_path, redis_url):
     mine = [r for r in apps[0].get(f"/games/{t['id']}/events?after=0&wait=0", p).get_json()["records"]
             if r["seq"] == v["seq"] + 1]
     assert len(mine) == 1 and mine[0]["by"] == "player"
+
+
+def test_games_evicted_from_the_cache_are_replayed_from_the_log(request, tmp_path):
+    from tests.service.conftest import make_app
+    api = Api(make_app(tmp_path, "redis", request, cache_size=1).test_client())
+    p = api.player()
+    games = []
+    for _ in range(2):
+        t = api.table(p, rule_set="spades", clocks="off")
+        api.start(p, t["id"])
+        games.append(t["id"])
+    for _ in range(20):  # alternate: each request evicts the other game
+        for gid in games:
+            v = api.view(p, gid)
+            assert api.move(p, gid, v["seq"], pick(v)).status_code == 201
+    for gid in games:
+        t = api.get(f"/games/{gid}/transcript", p).get_json()["transcript"]
+        assert len(t["records"]) >= 20 and [r["seq"] for r in t["records"]] == list(range(1, len(t["records"]) + 1))
