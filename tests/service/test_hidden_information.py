@@ -7,6 +7,8 @@ appear anywhere before the end."""
 from __future__ import annotations
 
 
+import re
+
 import pytest
 
 from verifier.cards import PACK_52
@@ -16,12 +18,14 @@ from tests.service.client import Api
 CARD_TEXTS = {str(c) for c in PACK_52}
 
 
+CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
+
+
 def cards_in(obj) -> set[str]:
-    """Every string in a JSON value that is exactly a card's name."""
+    """Every card named in a JSON value: a string that is a card's name, or a card's name inside a sentence."""
     out: set[str] = set()
     if isinstance(obj, str):
-        if obj in CARD_TEXTS:
-            out.add(obj)
+        out |= {t for t in CARD_TOKEN.findall(obj) if t in CARD_TEXTS}
     elif isinstance(obj, dict):
         for v in obj.values():
             out |= cards_in(v)
