@@ -38,3 +38,25 @@ def test_the_document_is_valid_openapi():
     from openapi_spec_validator.readers import read_from_filename
     spec, _ = read_from_filename(str(ROOT / "docs" / "openapi.yaml"))
     validate(spec)  # raises with the place of the first error
+
+
+def validate_against(spec: dict, name: str, instance) -> None:
+    from openapi_schema_validator import OAS31Validator
+    schema = {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
+    OAS31Validator(schema).validate(instance)
+
+
+def test_responses_match_their_documented_schemas(api):
+    from openapi_spec_validator.readers import read_from_filename
+    spec, _ = read_from_filename(str(ROOT / "docs" / "openapi.yaml"))
+    p = api.player()
+    table = api.table(p, rule_set="spades")
+    validate_against(spec, "Table", table)
+    validate_against(spec, "GameView", api.view(p, table["id"]))
+    api.start(p, table["id"])
+    view = api.view(p, table["id"])
+    validate_against(spec, "GameView", view)
+    for move in view["legal_moves"]:
+        validate_against(spec, "Move", move)
+    refused = api.move(p, table["id"], view["seq"] + 3, view["legal_moves"][0]).get_json()
+    validate_against(spec, "Problem", refused)
