@@ -190,10 +190,7 @@ def state_lines(game: dict, table: Table) -> list[str]:
     lines = [head + f", move {game.get('seq')} --"]
     scores, sides = v.get("scores"), v.get("sides")
     if scores is not None:
-        if sides and len(scores) == len(sides):
-            lines.append("Scores: " + ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores)))
-        else:
-            lines.append("Scores: " + ", ".join(f"{table.who(i)} {s}" for i, s in enumerate(scores)))
+        lines.append("Scores: " + scores_text(scores, sides, table))
     if isinstance(v.get("bidding"), dict) and v["bidding"].get("log"):
         said = [f"{table.who(s)} {'bid ' + str(val) if kind == 'bid' else kind}" for s, kind, val in v["bidding"]["log"]]
         lines.append("Bidding: " + ", ".join(said))
@@ -208,6 +205,9 @@ def state_lines(game: dict, table: Table) -> list[str]:
             f"{table.who(s['seat'])} {s.get('status') or '?'} ({s.get('tricks', 0)} tricks)" for s in v["seats"]))
     if v.get("trump"):
         lines.append(f"{_word(v).capitalize()}: {SUITS.get(v['trump'], v['trump'])}")
+    for key, label in (("teaser", "Kitty teaser (face up)"), ("turned_up", "Turned up")):
+        if isinstance(v.get(key), str):
+            lines.append(f"{label}: {v[key]}")
     done = v.get("tricks") or []
     if done and done[-1].get("winner") is not None:
         last = done[-1]
@@ -219,6 +219,30 @@ def state_lines(game: dict, table: Table) -> list[str]:
     if v.get("hand") is not None:
         lines.append("Your hand: " + (" ".join(v["hand"]) or "(empty)"))
     return lines
+
+
+def scores_text(scores: list, sides: list | None, table: Table) -> str:
+    if sides and len(sides) == len(scores):
+        return ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores))
+    return ", ".join(f"{table.who(i)} {s}" for i, s in enumerate(scores))
+
+
+def hand_over_line(view: dict, table: Table) -> str | None:
+    """One line when a hand (a deal) has ended: the bid made or not, and the scores after it."""
+    last = view.get("last_hand") or view.get("last_deal")
+    if not isinstance(last, dict):
+        return None
+    n = last.get("hand_number", last.get("deal", "?"))
+    text = f"Hand {n} over"
+    if last.get("thrown_in"):
+        text += ": thrown in"
+    elif last.get("bidder") is not None:
+        text += f": {table.who(last['bidder'])} bid {last.get('bid')}"
+        if "made" in last:
+            text += ", made" if last["made"] else ", went down"
+    if isinstance(last.get("scores"), list):
+        text += ". Scores: " + scores_text(last["scores"], view.get("sides"), table)
+    return text
 
 
 def record_line(rec: dict, table: Table, trump_word: str) -> str | None:
@@ -245,6 +269,7 @@ class Session:
         self.c, self.id, self.auto, self.hands = client, game_id, auto, hands
         self.seq = 0          # the last record shown
         self.table: Table | None = None
+        self.last_hand: str | None = None
 
     def feed(self, wait: float) -> dict:
         """The long-poll feed: the records after the last one shown and the seat's view."""
@@ -258,6 +283,10 @@ class Session:
             if line:
                 click.echo(line)
         self.seq = ev["seq"]
+        over = hand_over_line(game.get("view") or {}, self.table)
+        if over and over != self.last_hand:
+            click.echo(over)
+            self.last_hand = over
         return game
 
     def run(self) -> dict:
@@ -349,13 +378,7 @@ def result_lines(game: dict, table: Table) -> list[str]:
     if result.get("winners"):
         lines.append("Winners: " + table.group(result["winners"]))
     if result.get("scores") is not None:
-        sides = result.get("sides")
-        if sides and len(sides) == len(result["scores"]):
-            lines.append("Final scores: " + ", ".join(f"{table.group(sd)} {s}"
-                                                      for sd, s in zip(sides, result["scores"])))
-        else:
-            lines.append("Final scores: " + ", ".join(f"{table.who(i)} {s}"
-                                                      for i, s in enumerate(result["scores"])))
+        lines.append("Final scores: " + scores_text(result["scores"], result.get("sides"), table))
     return lines
 
 
@@ -379,7 +402,11 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int, client_seed:
 
 # ------------------------------------------------------------------------------------------ command
 
-def _parse_clocks(text: str | None) -> Any:
+def _settings_option(ctx, param, values) -> dict | None:
+    return dict(parse_setting(v) for v in values) if values else None
+
+
+def _clocks_option(ctx, param, text: str | None) -> Any:
     if text is None:
         return None
     if text == "off":
@@ -395,12 +422,12 @@ def _parse_clocks(text: str | None) -> Any:
 @click.option("--url", envvar="FAIRDEAL_URL", default=DEFAULT_URL, show_default=True,
               help="The service. Env: FAIRDEAL_URL.")
 @click.option("--rules", "rule_set", default="120s-auction", show_default=True, help="The rule set's id.")
-@click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE",
+@click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", callback=_settings_option,
               help="A table setting (repeatable); the value is read as JSON when it can be.")
 @click.option("--players", type=int, default=None, help="Table size (default: the rule set's).")
 @click.option("--client-seed", default=None, help="Your seed, mixed into the deal (default: a random one).")
 @click.option("--name", default=None, help="Your name at the table (default: your login name).")
-@click.option("--clocks", default=None, metavar="off|CARD,OTHER",
+@click.option("--clocks", default=None, metavar="off|CARD,OTHER", callback=_clocks_option,
               help="Seconds to play a card and for other moves, or 'off' (default: the table's).")
 @click.option("--auto", is_flag=True, help="Play the table's suggestion (else the first legal move): for demos.")
 @click.option("--hands", type=click.IntRange(min=1), default=None,
@@ -429,11 +456,11 @@ def _play(url, rule_set, settings, players, client_seed, name, clocks, auto, han
     c.token = me["token"]
     body: dict[str, Any] = {"rule_set": rule_set, "client_seed": client_seed}
     if settings:
-        body["settings"] = dict(parse_setting(s) for s in settings)
+        body["settings"] = settings
     if players is not None:
         body["players"] = players
     if clocks is not None:
-        body["clocks"] = _parse_clocks(clocks)
+        body["clocks"] = clocks
     table = c.post("/tables", body)
     gid = table["id"]
     click.echo(f"Table {gid}: {table['title']}, {table['players']} players")
