@@ -1,0 +1,128 @@
+"""`fairdeal play`, the terminal client: against a real `fairdeal serve` on a loopback port (the `served` fixture
+of test_cli, on the embedded store), a game played with --auto ends, is saved and verifies; an interactive
+player's illegal choice is refused with the server's sentence and a legal one is taken; and without a service
+the player is told how to start it."""
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from service.play import Table, parse_move, play, state_lines
+from tests.service.redis_servers import free_port
+from tests.service.test_cli import served  # noqa: F401 - the live-server fixture, reused
+
+ON_SQLITE = pytest.mark.parametrize("served", ["sqlite"], indirect=True)
+
+
+def _verify_command(output: str) -> list[str]:
+    line = next(x for x in output.splitlines() if x.strip().startswith("fairdeal-verify "))
+    return shlex.split(line)[1:]
+
+
+@ON_SQLITE
+def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
+    out = tmp_path / "game.json"
+    r = CliRunner().invoke(play, ["--url", served, "--rules", "120s-auction", "--auto",
+                                  "--client-seed", "my lucky words", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Traceback" not in r.output
+    saved = json.loads(out.read_text())
+    assert saved["end"]["reason"] == "finished"
+    assert "Game over: finished." in r.output and "Winners: " in r.output
+    # the commitment shown before the game is the one the published transcript reveals the seed for
+    assert saved["commit"]["commitment"] in r.output.split("Rules:")[0]
+    assert "1 Bot 1 (bot), 2 Bot 2 (bot), 3 Bot 3 (bot)" in r.output
+    assert "PASS  client-seeds" in r.output and "VERIFIED: all" in r.output
+    # the printed command is one the player can run as it stands, and it verifies the saved file
+    args = _verify_command(r.output)
+    assert args[0] == str(out) and "0:my lucky words" in args
+    from verifier.cli import main as verify_main
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as done:
+        verify_main(args)
+    assert done.value.code == 0
+    assert "VERIFIED" in capsys.readouterr().out
+
+
+@ON_SQLITE
+def test_interactive_choice_refused_with_the_servers_sentence_then_a_legal_one_taken(served, tmp_path):
+    out = tmp_path / "g.json"
+    # Seat 0's first turn in spades is a bid: a card is refused, then move 1 of the list (bid 0) is taken;
+    # the end of input leaves the table, which ends the game as abandoned.
+    r = CliRunner().invoke(play, ["--url", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)],
+                           input="2C\n1\n")
+    assert r.exit_code == 0, r.output
+    assert "Refused: It is time to bid: say how many tricks you expect to take, 0 (nil) to 13." in r.output
+    assert "   1. bid 0" in r.output and "<- suggested" in r.output
+    mine = [rec["move"] for rec in json.loads(out.read_text())["records"] if rec["seat"] == 0]
+    assert mine == [{"kind": "bid", "value": 0}]
+    assert "Game over: abandoned." in r.output and "VERIFIED: all" in r.output
+
+
+@ON_SQLITE
+def test_interactive_120s_shows_the_drumpf_and_takes_typed_moves(served, tmp_path):
+    # always the first listed move: a bid is made, so a drumpf suit is named and shown in the rule set's word
+    r = CliRunner().invoke(play, ["--url", served, "--out", str(tmp_path / "g.json")], input="1\n" * 12)
+    assert r.exit_code == 0, r.output
+    assert "Drumpf: " in r.output and "Trump:" not in r.output
+    assert "Your hand: " in r.output and "Scores: you & Bot 2 0, Bot 1 & Bot 3 0" in r.output
+
+
+def test_no_service_says_how_to_start_it():
+    r = CliRunner().invoke(play, ["--url", f"http://127.0.0.1:{free_port()}", "--auto"])
+    assert r.exit_code == 2
+    assert "Is the service running? Start it with: fairdeal serve" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_bad_setting_is_refused_before_any_request():
+    r = CliRunner().invoke(play, ["--url", "http://127.0.0.1:1", "--setting", "kitty_teaser"])
+    assert r.exit_code == 2 and "NAME=VALUE" in r.output and "fairdeal serve" not in r.output
+
+
+# ------------------------------------------------------------------------- reading moves, showing the state
+
+LEGAL_THROWS = [{"kind": "throw", "cards": []}, {"kind": "throw", "cards": ["KC", "8S"]}]
+
+
+@pytest.mark.parametrize("text,move", [
+    ("2", {"kind": "throw", "cards": ["KC", "8S"]}),
+    ("10h", {"kind": "play", "card": "10H"}),
+    ("play QS", {"kind": "play", "card": "QS"}),
+    ("bid 20", {"kind": "bid", "value": 20}),
+    ("pass", {"kind": "pass"}),
+    ("trump hearts", {"kind": "trump", "value": "H"}),
+    ("throw 8s kc", {"kind": "throw", "cards": ["KC", "8S"]}),   # the server's own order for the same cards
+    ("throw 2C 3D", {"kind": "throw", "cards": ["2C", "3D"]}),   # not legal here: the server will say why
+])
+def test_typed_moves_are_read(text, move):
+    assert parse_move(text, LEGAL_THROWS, LEGAL_THROWS) == move
+
+
+@pytest.mark.parametrize("text", ["", "3", "bid twenty", "trump X", "hello", "11Z"])
+def test_text_that_is_no_move_gets_a_sentence(text):
+    with pytest.raises(ValueError) as err:
+        parse_move(text, LEGAL_THROWS, LEGAL_THROWS)
+    assert str(err.value).endswith(".")
+
+
+def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
+    game = {"seat": 0, "seq": 15, "seats": [{"seat": i, "name": n, "bot": i > 0}
+                                            for i, n in enumerate(["ann", "Bot 1", "Bot 2", "Bot 3"])],
+            "view": {"rule_set": "120s-auction", "sides": [[0, 2], [1, 3]], "trump_word": "drumpf", "dealer": 1,
+                     "hand_number": 1, "hand": ["7C", "QD", "AD", "AH"], "scores": [20, 5],
+                     "bidding": {"log": [[2, "bid", 15], [3, "pass", None], [0, "pass", None], [1, "pass", None]]},
+                     "bidder": 2, "bid": 15, "trump": "H",
+                     "trick": {"leader": 2, "plays": [[2, "8S"], [3, "6S"]]},
+                     "tricks": [{"leader": 2, "plays": [[2, "5H"], [3, "7H"], [0, "6H"], [1, "2H"]],
+                                 "winner": 2, "winning_card": "5H"}]}}
+    text = "\n".join(state_lines(game, Table(game)))
+    assert "Scores: you & Bot 2 20, Bot 1 & Bot 3 5" in text
+    assert "Bidding: Bot 2 bid 15, Bot 3 pass, you pass, Bot 1 pass" in text
+    assert "Bid: Bot 2 15" in text and "Drumpf: hearts" in text
+    assert "Trick: Bot 2 8S, Bot 3 6S" in text
+    assert "Last trick: 5H 7H 6H 2H, won by Bot 2 with 5H" in text
+    assert "Your hand: 7C QD AD AH" in text
