@@ -270,6 +270,7 @@ class Session:
         self.seq = 0          # the last record shown
         self.table: Table | None = None
         self.last_hand: str | None = None
+        self.receipts: dict[int, str] = {}    # seq -> the hash the server gave back for each of my moves
 
     def feed(self, wait: float) -> dict:
         """The long-poll feed: the records after the last one shown and the seat's view."""
@@ -319,8 +320,10 @@ class Session:
                 if move is None:
                     return False
             try:
-                self.c.post(f"/games/{self.id}/moves", {"seq": game["seq"], "move": move},
-                            {"Idempotency-Key": f"{self.id}-{uuid.uuid4().hex}"})
+                ack = self.c.post(f"/games/{self.id}/moves", {"seq": game["seq"], "move": move},
+                                  {"Idempotency-Key": f"{self.id}-{uuid.uuid4().hex}"})
+                if isinstance(ack, dict) and ack.get("receipt"):
+                    self.receipts[ack["seq"]] = ack["receipt"]
                 return True
             except Problem as exc:
                 click.echo(f"Refused: {exc.detail}")
@@ -382,7 +385,10 @@ def result_lines(game: dict, table: Table) -> list[str]:
     return lines
 
 
-def verify_saved(client: Client, game_id: str, out: str, seat: int, client_seed: str, table_key: str | None) -> bool:
+def verify_saved(client: Client, game_id: str, out: str, seat: int, client_seed: str, table_key: str | None,
+                 receipts: dict[int, str]) -> bool:
+    """Save the published transcript, verify it here with the verifier's own code (the key from /keys, your
+    client seed, the receipts of your moves) and print the command that repeats the check."""
     from verifier.checks import verify_transcript
     from verifier.cli import render_report
     data = client.get(f"/games/{game_id}/transcript")
@@ -392,11 +398,12 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int, client_seed:
     published = client.get("/keys")
     known = {k.get("key") for k in published.get("keys", []) if isinstance(k, dict)}
     key = table_key if table_key in known else published["current"]
-    report = verify_transcript(data, key=key, client_seeds=[(seat, client_seed)])
+    report = verify_transcript(data, key=key, client_seeds=[(seat, client_seed)], receipts=sorted(receipts.items()))
     click.echo(render_report(report, out))
     click.echo("\nCheck it yourself, offline:")
+    last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
     click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key} "
-               f"--client-seed {shlex.quote(f'{seat}:{client_seed}')}")
+               f"--client-seed {shlex.quote(f'{seat}:{client_seed}')}{last}")
     return report.ok
 
 
@@ -413,9 +420,9 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
         return "off"
     card, sep, other = text.partition(",")
     try:
-        return {"card": float(card), "other": float(other if sep else card)}
+        return {"card": int(card), "other": int(other if sep else card)}
     except ValueError:
-        raise click.BadParameter("clocks are 'off' or CARD,OTHER seconds, e.g. 60,90") from None
+        raise click.BadParameter("clocks are 'off' or CARD,OTHER whole seconds, e.g. 60,90") from None
 
 
 @click.command("play")
@@ -478,7 +485,7 @@ def _play(url, rule_set, settings, players, client_seed, name, clocks, auto, han
     for line in result_lines(game, session.table):
         click.echo(line)
     return verify_saved(c, gid, out or f"fairdeal-game-{gid}.json", session.table.seat, client_seed,
-                        table.get("key"))
+                        table.get("key"), session.receipts)
 
 
 def _login_name() -> str:

@@ -35,10 +35,10 @@ def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
     # the commitment shown before the game is the one the published transcript reveals the seed for
     assert saved["commit"]["commitment"] in r.output.split("Rules:")[0]
     assert "1 Bot 1 (bot), 2 Bot 2 (bot), 3 Bot 3 (bot)" in r.output
-    assert "PASS  client-seeds" in r.output and "VERIFIED: all" in r.output
+    assert "PASS  client-seeds" in r.output and "PASS  receipts" in r.output and "VERIFIED: all" in r.output
     # the printed command is one the player can run as it stands, and it verifies the saved file
     args = _verify_command(r.output)
-    assert args[0] == str(out) and "0:my lucky words" in args
+    assert args[0] == str(out) and "0:my lucky words" in args and "--receipt" in args
     from verifier.cli import main as verify_main
     capsys.readouterr()
     with pytest.raises(SystemExit) as done:
