@@ -246,9 +246,10 @@ def hand_over_line(view: dict, table: Table) -> str | None:
 
 
 def record_line(rec: dict, table: Table, trump_word: str) -> str | None:
-    if rec.get("type") != "move" or rec.get("seat") == table.seat:
+    """Another seat's move, or a move the clock made for you."""
+    if rec.get("type") != "move" or (rec.get("seat") == table.seat and rec.get("by") != "timeout"):
         return None
-    how = {"bot": "", "timeout": " (timeout)"}.get(rec.get("by"), "")
+    how = " (clock ran out)" if rec.get("by") == "timeout" else ""
     return f"  {table.who(rec['seat'])}{how}: {move_text(rec['move'], trump_word)}"
 
 

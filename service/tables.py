@@ -22,6 +22,12 @@ CLOCK_KINDS = ("card", "other")
 CLOCK_RANGE = (5, 3600)
 
 
+def default_size(rule_set: str) -> int:
+    """Four at the table where the rule set allows it (the seed texts' usual game), else its first size."""
+    sizes = rules_class(rule_set).table_sizes
+    return 4 if 4 in sizes else sizes[0]
+
+
 def new_id() -> str:
     return secrets.token_hex(8)
 
@@ -80,7 +86,7 @@ class Tables:
         rid = self.rule_set(body.get("rule_set"))
         pref = (saved or {}).get(rid, {})
         settings = body.get("settings", pref.get("settings", {}))
-        players = body.get("players", pref.get("players", rules_class(rid).table_sizes[0]))
+        players = body.get("players", pref.get("players", default_size(rid)))
         clocks = self.clocks(body["clocks"] if "clocks" in body else pref.get("clocks", {}))
         rules = make_rules(rid, settings, players)  # BadSettings names what is allowed
         return rid, rules.settings, rules.players, clocks

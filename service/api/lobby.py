@@ -6,14 +6,16 @@ from flask import Blueprint
 from verifier.games import available, rules_class
 
 from service.api.common import svc
+from service.tables import default_size
 
 bp = Blueprint("lobby", __name__)
 
 
 def rule_set_info(rid: str) -> dict:
     cls = rules_class(rid)
-    rules = cls(None, cls.table_sizes[0])
-    return {"id": rid, "title": cls.title, "table_sizes": list(cls.table_sizes), "rules": rules.describe(),
+    rules = cls(None, default_size(rid))
+    return {"id": rid, "title": cls.title, "table_sizes": list(cls.table_sizes), "default_size": default_size(rid),
+            "rules": rules.describe(),
             "settings": [{"name": s.name, "default": s.default, "choices": list(s.choices), "text": s.text}
                          for s in cls.SETTINGS]}
 

@@ -86,8 +86,8 @@ def _start_cluster(tmpdir: str, procs: list) -> tuple[list[subprocess.Popen], li
     import redis
     deadline = time.monotonic() + 15
     while True:
-        info = redis.Redis(host="127.0.0.1", port=ports[0]).cluster("info")
-        if info.get("cluster_state") == "ok":
+        states = [redis.Redis(host="127.0.0.1", port=p).cluster("info").get("cluster_state") for p in ports]
+        if states == ["ok"] * len(ports):  # every node agrees, not only the first
             break
         if time.monotonic() > deadline:
             raise RuntimeError("cluster did not become ready")

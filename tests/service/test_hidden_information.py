@@ -43,11 +43,22 @@ ENDPOINTS = ("/games/{g}", "/games/{g}/events?after=0&wait=0", "/games/{g}/trans
              "/tables/{g}")
 
 
-@pytest.mark.parametrize("rule_set", available())
-def test_no_endpoint_shows_a_seat_what_it_may_not_know(api: Api, redis_app, rule_set):
+# every rule set with its defaults, and the settings and table sizes that show or hide cards differently
+VARIANTS = [(r, {}, None) for r in available()] + [v for v in [
+    ("120s-auction", {"kitty_teaser": True}, None),
+    ("120s-traditional", {"teaser": True}, None),
+    ("twenty-down", {"three_first_cards": True}, None),
+    ("120s-house", {"game_target": 60}, 3),
+] if v[0] in available()]
+
+
+@pytest.mark.parametrize("rule_set,settings,players", VARIANTS,
+                         ids=[f"{r}-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}-{n or ''}"
+                              for r, s, n in VARIANTS])
+def test_no_endpoint_shows_a_seat_what_it_may_not_know(api: Api, redis_app, rule_set, settings, players):
     svc = redis_app.extensions["fairdeal"]
     a, b, w = api.player("a"), api.player("b"), api.player("w")
-    t = api.table(a, rule_set=rule_set)
+    t = api.table(a, rule_set=rule_set, settings=settings, **({"players": players} if players else {}))
     gid = t["id"]
     assert api.post(f"/tables/{gid}/join", b, json={"seat": 1}).status_code == 200
     api.post(f"/tables/{gid}/watch", w)
