@@ -311,13 +311,11 @@ def test_pinning_from_a_url_names_the_service(capsys, no_pins):
     assert list(json.loads(no_pins.read_text())["pins"]) == [server.url.split("//")[1]]
 
 
-def test_a_reader_that_stops_early_gets_no_traceback_and_the_verdict_stands():
+def test_a_reader_that_stops_early_gets_no_traceback_and_the_verdict_stands(game_file):
     # `fairdeal-verify --explain game.json | head -0`: the reader is gone before the first line is written
     # (the interpreter needs far longer to start than this test needs to close the pipe).
-    example = ROOT / "docs" / "examples"
-    proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "--explain", "--key",
-                             str(example / "example-key.txt"), str(example / "120s-auction-game.json")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "--explain", "--key", SERVER_PUBLIC,
+                             str(game_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
