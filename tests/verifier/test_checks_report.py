@@ -192,8 +192,8 @@ def test_the_example_game_in_docs_examples_verifies_with_the_example_key():
     key = (DOCS / "examples" / "example-key.txt").read_text().strip()
     data = (DOCS / "examples" / "120s-auction-game.json").read_bytes()
     report = verify_transcript(data, key=key)
-    assert report.exit_code == 0, ("regenerate docs/examples with the command in docs/verify.md if the "
-                                   "rules engine changed", [c.to_json() for c in report.failed])
+    assert report.exit_code == 0, ("if the rules engine or a policy changed, regenerate the example with "
+                                   "python scripts/make_example_game.py", [c.to_json() for c in report.failed])
     assert json.loads(data)["start"]["rules"]["id"] == "120s-auction"
 
 
