@@ -4,8 +4,10 @@ player's illegal choice is refused with the server's sentence and a legal one is
 the player is told how to start it."""
 from __future__ import annotations
 
+import io
 import json
 import shlex
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -69,6 +71,36 @@ def test_interactive_120s_shows_the_drumpf_and_takes_typed_moves(served, tmp_pat
     assert r.exit_code == 0, r.output
     assert "Drumpf: " in r.output and "Trump:" not in r.output
     assert "Your hand: " in r.output and "Scores: you & Bot 2 0, Bot 1 & Bot 3 0" in r.output
+
+
+class SlowStdin(io.RawIOBase):
+    """Standard input that answers only after `delay` seconds: a player who thinks too long."""
+
+    def __init__(self, text: str, delay: float):
+        self.data, self.delay = text.encode(), delay
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self.delay and len(b):      # click probes the stream with read(0) before the command runs
+            time.sleep(self.delay)
+            self.delay = 0
+        n = min(len(b), len(self.data))
+        b[:n], self.data = self.data[:n], self.data[n:]
+        return n
+
+
+@ON_SQLITE
+def test_a_move_after_the_clock_ran_out_is_refused_and_the_clocks_move_shown(served, tmp_path):
+    out = tmp_path / "g.json"
+    r = CliRunner().invoke(play, ["--url", served, "--rules", "spades", "--clocks", "5,5", "--out", str(out)],
+                           input=SlowStdin("1\n", 5.5))
+    assert r.exit_code == 0, r.output
+    assert "Refused: The game is at move" in r.output
+    timeout = [rec for rec in json.loads(out.read_text())["records"] if rec["seat"] == 0]
+    assert [rec["by"] for rec in timeout] == ["timeout"]
+    assert f"you (clock ran out): bid {timeout[0]['move']['value']}" in r.output
 
 
 def test_no_service_says_how_to_start_it():
