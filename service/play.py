@@ -158,12 +158,11 @@ def move_text(move: dict, trump_word: str = "trump") -> str:
 
 
 class Table:
-    """What the client knows of the table: names by seat, sides, my seat."""
+    """Who sits where: names by seat, and which seat is mine ("you")."""
 
     def __init__(self, game: dict):
         self.seat = game.get("seat")
         self.names = {s["seat"]: (s["name"] or f"seat {s['seat']}") for s in game["seats"]}
-        self.bots = {s["seat"] for s in game["seats"] if s.get("bot")}
 
     def who(self, seat: int | None) -> str:
         if seat is None:
