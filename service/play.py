@@ -108,6 +108,8 @@ def parse_move(text: str, numbered: list[dict], legal: list[dict]) -> dict:
         i = int(head)
         if 1 <= i <= len(numbered):
             return numbered[i - 1]
+        if not numbered:
+            raise ValueError("Type the move itself; there is no list to choose from.")
         raise ValueError(f"There is no move {i}: choose 1 to {len(numbered)}.")
     if head in WORD_MOVES and not rest:
         return {"kind": head}
@@ -134,6 +136,15 @@ def parse_move(text: str, numbered: list[dict], legal: list[dict]) -> dict:
             pass
     raise ValueError(f"{text.strip()!r} is no move I know: type a number from the list, or a move such as "
                      "10H, bid 20, pass, trump H, throw 2C 3D.")
+
+
+def throw_hint(legal: list[dict]) -> str:
+    """Too many throws to list: how many cards may go, with one legal throw as the example."""
+    throws = sorted((m for m in legal if m.get("kind") == "throw"), key=lambda m: len(m["cards"]))
+    least, most = len(throws[0]["cards"]), len(throws[-1]["cards"])
+    example = next((m for m in throws if m["cards"]), throws[0])
+    return (f"type 'throw' and {least} to {most} of your cards, e.g. '{move_text(example)}'"
+            + (" ('throw' alone keeps them all)" if least == 0 else ""))
 
 
 def suggested_or_first(game: dict) -> dict:
@@ -346,8 +357,7 @@ class Session:
             mark = "   <- suggested" if m == suggested else ""
             click.echo(f"  {i:>2}. {move_text(m, word)}{mark}")
         if len(numbered) < len(legal):
-            click.echo(f"      or type 'throw' and the cards ({len(legal)} throws are possible), e.g. throw "
-                       + " ".join((game["view"].get("hand") or [])[:4]))
+            click.echo(("  or " if numbered else "  ") + throw_hint(legal))
         for card, why in (game.get("why_not") or {}).items():
             click.echo(click.style(f"   -  {card}: {why}", dim=True))
         return numbered
@@ -355,7 +365,8 @@ class Session:
     def ask(self, game: dict, numbered: list[dict]) -> dict | None:
         """Read a choice. None: the player leaves (q, or the end of input)."""
         legal, suggested = game["legal_moves"], game.get("suggested")
-        hint = "number or move" + (", Enter = suggested" if suggested in legal else "") + ", q = leave"
+        hint = ("number or move" if numbered else "move") + (", Enter = suggested" if suggested in legal else "") \
+            + ", q = leave"
         while True:
             left = seconds_left(game.get("deadline"))
             clock = f" ({left} s left)" if left is not None else ""

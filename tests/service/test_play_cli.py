@@ -12,7 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from service.play import Table, parse_move, play, state_lines
+from service.play import Table, parse_move, play, state_lines, throw_hint
 from tests.service.redis_servers import free_port
 from tests.service.test_cli import served  # noqa: F401 - the live-server fixture, reused
 
@@ -158,3 +158,8 @@ def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
     assert "Trick: Bot 2 8S, Bot 3 6S" in text
     assert "Last trick: 5H 7H 6H 2H, won by Bot 2 with 5H" in text
     assert "Your hand: 7C QD AD AH" in text
+
+
+def test_too_many_throws_to_list_are_described_with_a_legal_example():
+    hint = throw_hint(LEGAL_THROWS)
+    assert "0 to 2 of your cards" in hint and "'throw KC 8S'" in hint and "'throw' alone" in hint
