@@ -125,3 +125,9 @@ def export(obj: Ctx, output, since: float | None, limit: int | None) -> None:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# The terminal client: sit down against bots, play, verify (service/play.py).
+from service.play import play  # noqa: E402
+
+main.add_command(play)

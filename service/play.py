@@ -437,8 +437,8 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 
 
 @click.command("play")
-@click.option("--url", envvar="FAIRDEAL_URL", default=DEFAULT_URL, show_default=True,
-              help="The service. Env: FAIRDEAL_URL.")
+@click.option("--server", "url", envvar="FAIRDEAL_SERVER", default=DEFAULT_URL, show_default=True,
+              help="The service. Env: FAIRDEAL_SERVER.")
 @click.option("--rules", "rule_set", default="120s-auction", show_default=True, help="The rule set's id.")
 @click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", callback=_settings_option,
               help="A table setting (repeatable); the value is read as JSON when it can be.")

@@ -27,7 +27,7 @@ def _verify_command(output: str) -> list[str]:
 @ON_SQLITE
 def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
     out = tmp_path / "game.json"
-    r = CliRunner().invoke(play, ["--url", served, "--rules", "120s-auction", "--auto",
+    r = CliRunner().invoke(play, ["--server", served, "--rules", "120s-auction", "--auto",
                                   "--client-seed", "my lucky words", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "Traceback" not in r.output
@@ -54,7 +54,7 @@ def test_interactive_choice_refused_with_the_servers_sentence_then_a_legal_one_t
     out = tmp_path / "g.json"
     # Seat 0's first turn in spades is a bid: a card is refused, then move 1 of the list (bid 0) is taken;
     # the end of input leaves the table, which ends the game as abandoned.
-    r = CliRunner().invoke(play, ["--url", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)],
+    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)],
                            input="2C\n1\n")
     assert r.exit_code == 0, r.output
     assert "Refused: It is time to bid: say how many tricks you expect to take, 0 (nil) to 13." in r.output
@@ -67,7 +67,7 @@ def test_interactive_choice_refused_with_the_servers_sentence_then_a_legal_one_t
 @ON_SQLITE
 def test_interactive_120s_shows_the_drumpf_and_takes_typed_moves(served, tmp_path):
     # always the first listed move: a bid is made, so a drumpf suit is named and shown in the rule set's word
-    r = CliRunner().invoke(play, ["--url", served, "--out", str(tmp_path / "g.json")], input="1\n" * 12)
+    r = CliRunner().invoke(play, ["--server", served, "--out", str(tmp_path / "g.json")], input="1\n" * 12)
     assert r.exit_code == 0, r.output
     assert "Drumpf: " in r.output and "Trump:" not in r.output
     assert "Your hand: " in r.output and "Scores: you & Bot 2 0, Bot 1 & Bot 3 0" in r.output
@@ -94,7 +94,7 @@ class SlowStdin(io.RawIOBase):
 @ON_SQLITE
 def test_a_move_after_the_clock_ran_out_is_refused_and_the_clocks_move_shown(served, tmp_path):
     out = tmp_path / "g.json"
-    r = CliRunner().invoke(play, ["--url", served, "--rules", "spades", "--clocks", "5,5", "--out", str(out)],
+    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--clocks", "5,5", "--out", str(out)],
                            input=SlowStdin("1\n", 5.5))
     assert r.exit_code == 0, r.output
     assert "Refused: The game is at move" in r.output
@@ -104,14 +104,14 @@ def test_a_move_after_the_clock_ran_out_is_refused_and_the_clocks_move_shown(ser
 
 
 def test_no_service_says_how_to_start_it():
-    r = CliRunner().invoke(play, ["--url", f"http://127.0.0.1:{free_port()}", "--auto"])
+    r = CliRunner().invoke(play, ["--server", f"http://127.0.0.1:{free_port()}", "--auto"])
     assert r.exit_code == 2
     assert "Is the service running? Start it with: fairdeal serve" in r.output
     assert "Traceback" not in r.output
 
 
 def test_bad_setting_is_refused_before_any_request():
-    r = CliRunner().invoke(play, ["--url", "http://127.0.0.1:1", "--setting", "kitty_teaser"])
+    r = CliRunner().invoke(play, ["--server", "http://127.0.0.1:1", "--setting", "kitty_teaser"])
     assert r.exit_code == 2 and "NAME=VALUE" in r.output and "fairdeal serve" not in r.output
 
 
