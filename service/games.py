@@ -141,8 +141,7 @@ class Games:
             live = c.live
             if live is None or entry["seq"] != live.seq + 1:
                 raise RuntimeError(f"game {c.game_id}: log entry out of order")
-            live.state.apply(entry["seat"], Move.from_json(entry["move"]))
-            live.seq, live.last_hash = entry["seq"], tr.record_hash(entry)
+            live.adopt(entry)
             self._note_move(c, entry)
         else:
             raise RuntimeError(f"game {c.game_id}: unknown log entry")
@@ -220,17 +219,15 @@ class Games:
             if reason is not None:
                 raise RuntimeError(f"game {c.game_id}: the {by} policy chose {move}, which is illegal: {reason}")
         now = self.now()
-        record = tr.make_move_record(live.last_hash, live.seq + 1, seat, by, move.to_json(), iso(now),
-                                     salt=fairness.record_salt(live.game_seed, live.seq + 1))
+        record = live.next_record(seat, move, by, iso(now))
         res = self._append(c, record, idem_key, bhash)
         if res.status == OK:
             try:
-                live.state.apply(seat, move)
+                live.adopt(record)
             except Exception:
                 self._reset(c)  # cannot happen for a checked move; if it does, rebuild from the log
                 self.sync(c)
                 raise
-            live.seq, live.last_hash = record["seq"], tr.record_hash(record)
             self._note_move(c, record, math.floor(now * 1000) / 1000)  # the time as the record writes it
             if self.metrics:
                 self.metrics.inc("fairdeal_moves_total", by=by)

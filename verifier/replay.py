@@ -53,15 +53,24 @@ class LiveGame:
         return None
 
     # --- appending ----------------------------------------------------------------------------------
-    def apply(self, seat: int, move: Move, by: str = "player", at: str | None = None) -> dict[str, Any]:
-        """Apply a move (IllegalMove and friends propagate, nothing changes) and return its new record."""
+    def next_record(self, seat: int, move: Move, by: str = "player", at: str | None = None) -> dict[str, Any]:
+        """The record `move` would get as the next one, without applying it (a store appends it first)."""
         if by not in MOVERS:
             raise ValueError(f"unknown mover {by!r}")
-        self.state.apply(seat, move)
-        record = make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at,
-                                  salt=record_salt(self.game_seed, self.seq + 1))
-        self.seq += 1
-        self.last_hash = record_hash(record)
+        return make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at,
+                                salt=record_salt(self.game_seed, self.seq + 1))
+
+    def adopt(self, record: Mapping[str, Any]) -> None:
+        """Apply a record this side wrote itself (or read back from its own store): no policy recomputed.
+        IllegalMove propagates and changes nothing."""
+        self.state.apply(record["seat"], Move.from_json(record["move"]))
+        self.seq = record["seq"]
+        self.last_hash = record_hash(dict(record))
+
+    def apply(self, seat: int, move: Move, by: str = "player", at: str | None = None) -> dict[str, Any]:
+        """Apply a move (IllegalMove and friends propagate, nothing changes) and return its new record."""
+        record = self.next_record(seat, move, by, at)
+        self.adopt(record)
         return record
 
     def apply_record(self, record: Mapping[str, Any], chain: bool = True) -> None:
