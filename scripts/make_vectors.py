@@ -24,7 +24,7 @@ from verifier import transcript as tr  # noqa: E402
 
 SERVER_SEED = bytes(range(32))
 GAME_ID = "g-2026-0001"
-RULES = {"id": "spades", "players": 4, "settings": {"nil": True, "target": 500}}
+RULES = {"id": "spades", "players": 4, "settings": {}, "version": 1}
 CLIENT_SEEDS = ["alice's lucky seed", None, 'Bob says "hi" \\o/', None]
 PRIVATE_KEY_HEX = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"  # RFC 8032, test 1
 

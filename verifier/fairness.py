@@ -70,8 +70,8 @@ def validate_client_seed(seed: Any) -> str:
 
 
 def _check_rules(rules: Any) -> Mapping[str, Any]:
-    if not isinstance(rules, Mapping) or set(rules) != {"id", "players", "settings"}:
-        raise ValueError('The rules are an object with exactly the keys "id", "players" and "settings".')
+    if not isinstance(rules, Mapping) or set(rules) != {"id", "players", "settings", "version"}:
+        raise ValueError('The rules are an object with exactly the keys "id", "players", "settings" and "version".')
     return rules
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from verifier.fairness import SeedChance, record_salt
-from verifier.games import make_rules
+from verifier.games import rules_from_json
 from verifier.games.base import GameError, Move
 from verifier.transcript import make_move_record, record_hash
 
@@ -29,8 +29,7 @@ class ReplayError(Exception):
 class LiveGame:
     def __init__(self, start: Mapping[str, Any], game_seed: bytes):
         self.start = start
-        rules = start["rules"]
-        self.rules = make_rules(rules["id"], rules.get("settings") or {}, rules["players"])
+        self.rules = rules_from_json(start["rules"])
         self.game_seed = game_seed
         self.chance = SeedChance(game_seed)
         self.state = self.rules.new_game(self.chance)

@@ -317,7 +317,7 @@ def _check_type(obj: dict, where: str, expected: str) -> None:
 
 
 def _parse_rules(rules: Any, where: str) -> None:
-    _fields(rules, where, {"id": _STR, "players": _INT, "settings": _OBJ})
+    _fields(rules, where, {"id": _STR, "players": _INT, "settings": _OBJ, "version": _INT})
 
 
 def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:

@@ -121,7 +121,7 @@ def test_an_abandoned_game_claiming_a_result_fails():
 
 
 def test_a_game_cancelled_before_it_started_passes():
-    rules = {"id": "spades", "players": 4, "settings": {}}
+    rules = {"id": "spades", "players": 4, "settings": {}, "version": 1}
     seed = bytes(range(32))
     commit = make_commit("g-cancelled", rules, commitment(seed, "g-cancelled", rules), SERVER_PUBLIC,
                          "2026-01-01T00:00:00Z")

@@ -10,7 +10,7 @@ from verifier.fairness import (CLIENT_SEED_MAX, DerivedRng, SeedChance, commitme
                                validate_client_seed)
 
 SEED = bytes(range(32))
-RULES = {"id": "spades", "players": 4, "settings": {"nil": True}}
+RULES = {"id": "spades", "players": 4, "settings": {"nil": True}, "version": 1}
 GS = game_seed(SEED, ["a", None, "b", None])
 
 seeds32 = st.binary(min_size=32, max_size=32)
@@ -92,6 +92,7 @@ def test_commitment_changes_with_the_game_id(game_id):
 
 @pytest.mark.parametrize("change", [
     {"id": "120s-house"}, {"players": 3}, {"settings": {"nil": False}}, {"settings": {"nil": True, "x": 1}},
+    {"version": 2},
 ])
 def test_commitment_binds_rules_and_settings(change):
     assert commitment(SEED, "g1", {**RULES, **change}) != commitment(SEED, "g1", RULES)

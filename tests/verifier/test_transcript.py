@@ -20,7 +20,7 @@ from verifier.transcript import (TranscriptError, add_start, append_move, chain_
 KEY = keys.private_key_from_hex("22" * 32)
 PUB = keys.public_key_text(KEY)
 SEED = bytes(range(100, 132))
-RULES = {"id": "spades", "players": 4, "settings": {"nil": True}}
+RULES = {"id": "spades", "players": 4, "settings": {"nil": True}, "version": 1}
 T0 = "2026-11-29T17:00:00Z"
 SALT = "5a" * 32
 

@@ -30,6 +30,16 @@ def make_rules(rule_set: str, settings: Mapping[str, Any] | None = None, players
     return rules_class(rule_set)(settings, players)
 
 
+def rules_from_json(rules: Mapping[str, Any]) -> Rules:
+    """The Rules a transcript commits to ({"id", "players", "settings", "version"}), or BadSettings when this
+    program does not have that rule set at that version."""
+    cls = rules_class(rules.get("id"))
+    if rules.get("version") != cls.version:
+        raise BadSettings(f"The game was played under version {rules.get('version')!r} of {cls.id}; this program "
+                          f"has version {cls.version}. Check it with the fairdeal-verify of the service's release.")
+    return cls(rules.get("settings") or {}, rules.get("players"))
+
+
 def available() -> list[str]:
     """The rule sets whose module imports (the service offers only these)."""
     out = []

@@ -241,6 +241,10 @@ class Rules:
     trump_word: ClassVar[str] = "trump"           # 000 says "drumpf"
     table_sizes: ClassVar[tuple[int, ...]] = (4,)
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
+    # The version of this rule set's engine and of its bot and timeout policies. A change that would replay an
+    # old game differently (a rule, a deal order, a bot's choice) must raise it: the version is committed with
+    # the rules, and a verifier refuses a game of another version instead of failing it.
+    version: ClassVar[int] = 1
 
     def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
         if not isinstance(players, int) or isinstance(players, bool) or players not in self.table_sizes:
@@ -298,7 +302,7 @@ class Rules:
         raise NotImplementedError
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "players": self.players, "settings": dict(self.settings)}
+        return {"id": self.id, "players": self.players, "settings": dict(self.settings), "version": self.version}
 
 
 class GameState:

@@ -137,7 +137,7 @@ def test_replaying_the_log_gives_the_live_state(table, seed, mode):
 @given(table_settings, seeds)
 def test_a_bot_game_replays_through_the_verifier(table, seed):
     from verifier.replay import LiveGame
-    start = {"type": "start", "rules": {"id": "twenty-down", "players": 4, "settings": table},
+    start = {"type": "start", "rules": make_rules("twenty-down", table).to_json(),
              "seats": [{"seat": s, "name": f"bot {s}", "bot": True} for s in range(4)]}
     game_seed = sha256(str(seed).encode()).digest()
     live, records = LiveGame(start, game_seed), []
