@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from verifier import keys
-from verifier.canonical import canonical_json
+from verifier.canonical import canonical_json, canonical_json_of_parsed
 from verifier.fairness import PROTOCOL, game_seed, record_salt, server_seed_from_hex
 from verifier.games.base import GameError, Move
 from verifier.replay import LiveGame, ReplayError
@@ -316,15 +316,16 @@ def _check_signatures(run: _Run, t: Mapping[str, Any], key: str | None, key_prob
     if wrong_key:
         problem = f"the transcript names key {_key_id(commit.get('key'))}, not {kid}"
         run.fail("signature-start", problem)
-    if not keys.verify(key, canonical_json(commit), t["commit_signature"]):
+    # t is parse_transcript's output: its canonical form needs no second validation
+    if not keys.verify(key, canonical_json_of_parsed(commit), t["commit_signature"]):
         run.fail("signature-start", f"the commit record's signature is not valid under key {kid}")
-    if start is not None and not keys.verify(key, canonical_json(start), t["start_signature"]):
+    if start is not None and not keys.verify(key, canonical_json_of_parsed(start), t["start_signature"]):
         run.fail("signature-start", f"the start record's signature is not valid under key {kid}")
     run.set("signature-start", PASS, f"the commit{' and start records are' if start else ' record is'} "
                                      f"signed by key {kid}")
     if "signature" not in t:
         run.fail("signature-transcript", "the game has ended but the transcript has no final signature")
-    elif not keys.verify(key, transcript_body(t), t["signature"]):
+    elif not keys.verify(key, transcript_body(t, parsed=True), t["signature"]):
         run.fail("signature-transcript", f"the final signature is not valid under key {kid}: something in the "
                                          f"transcript was changed after it was signed, or another key signed it")
     else:
@@ -332,7 +333,7 @@ def _check_signatures(run: _Run, t: Mapping[str, Any], key: str | None, key_prob
 
 
 def _chain_status(t: Mapping[str, Any]) -> tuple[str, str, int | None]:
-    problems = check_chain(t)
+    problems = check_chain(t, parsed=True)
     if problems:
         seq = _first_seq(problems[0])
         more = f" ({len(problems) - 1} more break(s) after it)" if len(problems) > 1 else ""

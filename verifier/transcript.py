@@ -28,7 +28,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from verifier import keys
-from verifier.canonical import canonical_json, sha256_hex
+from verifier.canonical import MAX_SAFE_INT, canonical_json, canonical_json_of_parsed, sha256_hex
 from verifier.fairness import (PROTOCOL, SEED_BYTES, commitment as compute_commitment, server_seed_from_hex,
                                validate_client_seed)
 
@@ -55,6 +55,11 @@ class TranscriptError(ValueError):
 def record_hash(record: Mapping[str, Any]) -> str:
     """Lowercase hex SHA-256 of the record's canonical JSON."""
     return sha256_hex(canonical_json(record))
+
+
+def _parsed_record_hash(record: Mapping[str, Any]) -> str:
+    """record_hash of a record parse_transcript returned (it was validated there: the same hash, faster)."""
+    return sha256_hex(canonical_json_of_parsed(record))
 
 
 def receipt(record: Mapping[str, Any]) -> str:
@@ -158,9 +163,11 @@ def sign_record(private_key: Any, record: Mapping[str, Any]) -> str:
     return keys.sign(private_key, canonical_json(record))
 
 
-def transcript_body(transcript: Mapping[str, Any]) -> bytes:
-    """What the final signature covers: canonical JSON of the transcript without its "signature" key."""
-    return canonical_json({k: v for k, v in transcript.items() if k != "signature"})
+def transcript_body(transcript: Mapping[str, Any], *, parsed: bool = False) -> bytes:
+    """What the final signature covers: canonical JSON of the transcript without its "signature" key.
+    parsed=True: the transcript is parse_transcript's output, already validated (the same bytes, faster)."""
+    body = {k: v for k, v in transcript.items() if k != "signature"}
+    return canonical_json_of_parsed(body) if parsed else canonical_json(body)
 
 
 def sign_transcript(private_key: Any, transcript: Mapping[str, Any]) -> str:
@@ -240,16 +247,36 @@ def _reject_constant(text: str) -> Any:
     raise TranscriptError(f"A transcript holds integers only; {text} is not one.")
 
 
+class _BigInts:
+    """parse_int hook: reads integers as json does and notes whether one is outside +-(2**53 - 1), so that the
+    canonical-form walk (which words that refusal) only runs when it has something to find."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, text: str) -> int:
+        value = int(text)
+        if len(text) > 15 and not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            self.seen = True
+        return value
+
+
+# A JSON escape that reads as a surrogate (U+D800..U+DFFF): a lone one has no UTF-8 form.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for k, v in pairs:
-        if k in out:
-            raise TranscriptError(f"The key {k!r} appears twice in one object.")
-        out[k] = v
+    out = dict(pairs)
+    if len(out) != len(pairs):      # a key repeated: name the first repeat
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise TranscriptError(f"The key {k!r} appears twice in one object.")
+            seen.add(k)
     return out
 
 
-def _load(data: bytes | str) -> Any:
+def _load(data: bytes | str, big_ints: _BigInts | None = None) -> Any:
     if isinstance(data, (bytes, bytearray)):
         try:
             data = bytes(data).decode("utf-8")
@@ -259,7 +286,7 @@ def _load(data: bytes | str) -> Any:
         raise TranscriptError("The transcript is empty.")
     try:
         return json.loads(data, parse_float=_reject_float, parse_constant=_reject_constant,
-                          object_pairs_hook=_no_duplicates)
+                          object_pairs_hook=_no_duplicates, parse_int=big_ints or int)
     except json.JSONDecodeError as exc:
         if exc.pos >= len(data.rstrip()):
             raise TranscriptError("The transcript is not complete JSON: it ends early (truncated?).") from None
@@ -320,22 +347,48 @@ def _parse_rules(rules: Any, where: str) -> None:
     _fields(rules, where, {"id": _STR, "players": _INT, "settings": _OBJ, "version": _INT})
 
 
+_MOVE_REQUIRED = {"type": _STR, "seq": _INT, "prev": _HEX, "seat": _INT, "by": _STR, "move": _OBJ, "salt": _HEX}
+_MOVE_OPTIONAL = {"at": _STR}
+_MOVE_MUST = frozenset(_MOVE_REQUIRED)
+_MOVE_MAY = _MOVE_MUST | frozenset(_MOVE_OPTIONAL)
+
+
+def _is_hex64(value: Any) -> bool:
+    return type(value) is str and len(value) == 64 and _HEX64.match(value) is not None
+
+
+def _plain_move_record(rec: Any) -> bool:
+    """True when a move record passes every check parse_transcript makes of it (a quick test, for the records
+    are most of a transcript). Anything else takes the full checks, whose messages say what is wrong."""
+    return (type(rec) is dict and _MOVE_MUST <= rec.keys() <= _MOVE_MAY and rec["type"] == "move"
+            and type(rec["type"]) is str and type(rec["seq"]) is int and type(rec["seat"]) is int
+            and type(rec["by"]) is str and rec["by"] in BY and type(rec["move"]) is dict
+            and _is_hex64(rec["prev"]) and _is_hex64(rec["salt"]) and type(rec.get("at", "")) is str)
+
+
 def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
     """Reads and structurally validates a transcript (JSON bytes, text, or an already-decoded object).
     Returns the transcript as a dict (a deep copy for dict input). Raises TranscriptError with a clear message
     for anything that is not a readable fairdeal/1 transcript. Hashes, signatures and the commitment are
     not checked here: the check_* functions report those."""
+    # Every value must have a canonical form, or hashing it later would fail. JSON bytes need no walk over every
+    # value unless they hold an integer out of range or a surrogate escape: the parser refuses floats, NaN and
+    # Infinity, and object keys are always texts.
+    walk = True
     if isinstance(data, Mapping):
         try:
             obj = copy.deepcopy(dict(data))
         except RecursionError:
             raise TranscriptError("The transcript is nested too deeply to be one.") from None
     elif isinstance(data, (bytes, bytearray, str)):
-        obj = _load(data)
+        big_ints = _BigInts()
+        obj = _load(data, big_ints)
+        walk = big_ints.seen or not isinstance(data, (bytes, bytearray)) or _SURROGATE_ESCAPE.search(data) is not None
     else:
         raise TranscriptError(f"A transcript is JSON text or an object, not {type(data).__name__}.")
     try:
-        canonical_json(obj)  # every value must have a canonical form, or hashing it later would fail
+        if walk:
+            canonical_json(obj)
     except ValueError as exc:
         raise TranscriptError(f"The transcript holds a value that has no canonical JSON form: {exc}.") from None
     except RecursionError:
@@ -374,10 +427,10 @@ def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
         raise TranscriptError("The transcript has moves but no start record.")
 
     for i, rec in enumerate(obj["records"]):
+        if _plain_move_record(rec):
+            continue
         where = f"records[{i}]"
-        _fields(rec, where, {"type": _STR, "seq": _INT, "prev": _HEX, "seat": _INT, "by": _STR, "move": _OBJ,
-                             "salt": _HEX},
-                {"at": _STR})
+        _fields(rec, where, _MOVE_REQUIRED, _MOVE_OPTIONAL)
         _check_type(rec, where, "move")
         if rec["by"] not in BY:
             raise TranscriptError(f"{where}.by should be one of {', '.join(BY)}, not {rec['by']!r}.")
@@ -427,13 +480,15 @@ def check_header(transcript: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def check_chain(transcript: Mapping[str, Any]) -> list[str]:
+def check_chain(transcript: Mapping[str, Any], *, parsed: bool = False) -> list[str]:
     """Sequence numbers run 1, 2, ... without gap (the end's too) and each record's "prev" is the hash of the
-    record before it (the first one's: the start record, or the commit record if the game never started)."""
+    record before it (the first one's: the start record, or the commit record if the game never started).
+    parsed=True: the transcript is parse_transcript's output, already validated (the same hashes, faster)."""
+    hash_of = _parsed_record_hash if parsed else record_hash
     problems: list[str] = []
     start = transcript.get("start")
     anchor = start if start is not None else transcript["commit"]
-    prev_hash = record_hash(anchor)
+    prev_hash = hash_of(anchor)
     chained = list(transcript.get("records") or [])
     if transcript.get("end") is not None:
         chained.append(transcript["end"])
@@ -445,7 +500,7 @@ def check_chain(transcript: Mapping[str, Any]) -> list[str]:
             before = "the start record" if i == 1 and start is not None else (
                 "the commit record" if i == 1 else f"record {i - 1}")
             problems.append(f"{name} does not carry the hash of {before} (the chain is broken there).")
-        prev_hash = record_hash(rec)
+        prev_hash = hash_of(rec)
     return problems
 
 
