@@ -26,7 +26,7 @@ class Card(NamedTuple):
     suit: str
 
     def __str__(self) -> str:
-        return RANK_TEXT.get(self.rank, str(self.rank)) + self.suit
+        return _TEXT[self]      # precomputed below: card texts are written for every view and record
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -46,6 +46,7 @@ class BadCard(ValueError):
 
 
 _ALL = {(r, s): Card(r, s) for s in SUITS for r in range(2, 15)}
+_TEXT: dict[tuple, str] = {c: RANK_TEXT.get(c.rank, str(c.rank)) + c.suit for c in _ALL.values()}
 _BY_TEXT = {str(c): c for c in _ALL.values()}
 _BY_TEXT.update({("T" + s): _ALL[(10, s)] for s in SUITS})
 
@@ -59,7 +60,11 @@ def card(rank: int, suit: str) -> Card:
 
 def card_from_str(text: str) -> Card:
     """'10H' / 'TH' / 'ah' -> the card. Raises BadCard with a readable message."""
-    if not isinstance(text, str):
+    if type(text) is str:
+        found = _BY_TEXT.get(text)          # the usual case: a card's own text form
+        if found is not None:
+            return found
+    elif not isinstance(text, str):
         raise BadCard(f"A card is written like '10H' or 'AS', not {text!r}.")
     found = _BY_TEXT.get(text.strip().upper())
     if found is None:
@@ -75,4 +80,4 @@ def cards_from_str(texts: Iterable[str] | str) -> list[Card]:
 
 
 def cards_to_str(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    return [_TEXT[c] for c in cards]

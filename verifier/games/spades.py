@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str
+from verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
 from verifier.games.base import (Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules)
 from verifier.games.tricks import TrickPlay, left_of, partnership
 
@@ -301,8 +301,9 @@ class SpadesState(GameState):
 
     @property
     def spades_broken(self) -> bool:
-        """A spade was played on an earlier trick of this hand (DECISIONS.md)."""
-        return self.play is not None and any(c.suit == SPADE for t in self.play.done for _, c in t.plays)
+        """A spade was played on an earlier trick of this hand (DECISIONS.md). A trick holding a spade is won by a
+        spade, so looking at each trick's winning card is enough."""
+        return self.play is not None and any(t.winning_card.suit == SPADE for t in self.play.done)
 
     @property
     def to_move(self) -> int | None:
@@ -381,6 +382,13 @@ class SpadesState(GameState):
             self._end_hand()
 
     # --- what a seat sees ----------------------------------------------------------------------------
+    def _tricks_taken(self) -> list[int]:
+        taken = [0] * PLAYERS
+        if self.play is not None:
+            for t in self.play.done:
+                taken[t.winner] += 1
+        return taken
+
     def view(self, seat: int | None) -> dict[str, Any]:
         play = self.play
         current = play.current.to_json() if play else {"leader": None, "plays": [], "winner": None,
@@ -394,10 +402,10 @@ class SpadesState(GameState):
             "phase": self.phase,
             "dealer": self.dealer,
             "hand_number": self.hand_index + 1,
-            "hand": None if seat is None else [str(c) for c in sort_cards(self.hands[seat])],
+            "hand": None if seat is None else cards_to_str(sort_cards(self.hands[seat])),
             "hand_sizes": [len(self.hands[s]) for s in range(PLAYERS)],
             "bids": list(self.bids),
-            "tricks_taken": [play.tricks_won(s) if play else 0 for s in range(PLAYERS)],
+            "tricks_taken": self._tricks_taken(),
             "trick": current,
             "tricks": [t.to_json() for t in play.done] if play else [],
             "spades_broken": self.spades_broken,

@@ -48,12 +48,20 @@ class Trick:
         return self.plays[0][1] if self.plays else None
 
     def to_json(self) -> dict:
-        return {
+        # A complete trick never changes, and every view lists the hand's tricks: its JSON form is made once
+        # (views are read, never changed in place). The cache is no dataclass field: == and repr ignore it.
+        cached = self.__dict__.get("_json")
+        if cached is not None and cached[0] == (self.winner, self.winning_card, len(self.plays)):
+            return cached[1]
+        out = {
             "leader": self.leader,
             "plays": [[s, str(c)] for s, c in self.plays],
             "winner": self.winner,
             "winning_card": str(self.winning_card) if self.winning_card else None,
         }
+        if self.winner is not None:
+            self._json = ((self.winner, self.winning_card, len(self.plays)), out)
+        return out
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], strength: Strength) -> tuple[int, Card]:
