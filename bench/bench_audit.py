@@ -1,15 +1,19 @@
-"""Audit throughput of `fairdeal-verify audit`, next to python-chess's validated replay measured in the same run.
+"""Audit throughput of `fairdeal-verify audit`, next to both python-chess baselines measured in the same run.
 
 What is timed: the audit of an export (JSON Lines, one signed transcript a line) of games of every rule set, made
 first with verifier.selfplay (not timed): reading each line, parsing it, every check of docs/verify.md (signatures,
 commitment, client seeds, hash chain, and the replay that re-derives every deal and recomputes every bot and
 timeout move). Once on one core (in process) and once on every core (`--jobs` = the cores here).
 
-The baseline: python-chess replaying random games from their move lists with legality checks (`Board.push_uci`
-parses each move and refuses an illegal one), the games made first (not timed).
+The baselines (bench/chess_baseline.py, shared with bench_engine.py): (a) python-chess validated replay, random
+games made first (not timed) and replayed from their move lists with `Board.push_uci`, which parses each move and
+refuses an illegal one; (b) python-chess random play, the same games played by generating the legal moves,
+choosing one and pushing it with `push_uci`. An audit replays stored moves, so it is compared with (a); the ratio
+to (b) is printed for information.
 
-Targets (the project issue): audit moves per second on one core at least 3x python-chess's, and close to linear
-scaling on two cores. The script prints the figures and says plainly whether each target is met.
+Targets (the project issue): audit moves per second on one core at least 3x python-chess's (validated replay, (a)),
+and close to linear scaling on two cores. The script prints the figures and says plainly whether each target is met.
+Every figure is the fastest of --rounds rounds, the rounds of all the measurements alternating.
 
 Run: python bench/bench_audit.py [--games N]    (about 30-60 s; exits 0 whether or not a target is met)
 """
@@ -18,13 +22,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import chess_baseline as cb  # noqa: E402
 
 from verifier.audit import default_jobs, find_items, run_checks  # noqa: E402
 from verifier.games import available  # noqa: E402
@@ -85,13 +91,13 @@ def breakdown(path: str) -> list[tuple[str, float]]:
     out.append(("read and parse the transcript", time.perf_counter() - start))
     start = time.perf_counter()
     for t in ts:
-        keys.verify(t["commit"]["key"], transcript_body(t), t["signature"])
+        keys.verify(t["commit"]["key"], transcript_body(t, parsed=True), t["signature"])
     out.append(("signatures (canonical JSON + Ed25519)", time.perf_counter() - start))
     seeds = [game_seed(server_seed_from_hex(t["end"]["server_seed"]), [s["client_seed"] for s in t["start"]["seats"]])
              for t in ts]
     start = time.perf_counter()
     for t, seed in zip(ts, seeds):
-        check_chain(t)
+        check_chain(t, parsed=True)
         _check_salts(_Run(Report()), seed, t["records"])
     out.append(("hash chain and salts", time.perf_counter() - start))
     start = time.perf_counter()
@@ -106,39 +112,12 @@ def breakdown(path: str) -> list[tuple[str, float]]:
     return out
 
 
-def chess_games(n: int, seed: int = 1) -> list[list[str]]:
-    import chess
-    rng = random.Random(seed)
-    games = []
-    for _ in range(n):
-        board, moves = chess.Board(), []
-        while not board.is_game_over() and len(moves) < 300:
-            move = rng.choice(list(board.legal_moves))
-            moves.append(move.uci())
-            board.push(move)
-        games.append(moves)
-    return games
-
-
-def time_chess(games: list[list[str]]) -> float:
-    import chess
-    start = time.perf_counter()
-    for moves in games:
-        board = chess.Board()
-        for uci in moves:
-            board.push_uci(uci)     # parses, checks legality (raises on an illegal move), plays
-        board.is_game_over()
-    return time.perf_counter() - start
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=16, help="games per rule set (default 16)")
     parser.add_argument("--rounds", type=int, default=3, help="best of this many timed rounds")
     args = parser.parse_args()
-    try:
-        import chess  # noqa: F401
-    except ImportError:
+    if not cb.installed():
         print("python-chess is not installed (pip install '.[dev]'): no baseline, nothing measured")
         return 1
 
@@ -152,38 +131,35 @@ def main() -> int:
         t0 = time.perf_counter()
         games, moves = make_export(export, args.games)
         made = time.perf_counter() - t0
-        cgames = chess_games(150)
-        cmoves = sum(len(g) for g in cgames)
+        chess = cb.Baselines()
         print(f"setup (not timed): {games} games of {len(available())} rule sets, {moves} moves, in {made:.1f} s; "
-              f"{len(cgames)} random chess games, {cmoves} moves")
+              f"{len(chess.logs)} random chess games, {chess.moves} moves (at most {cb.MAX_PLIES} plies)")
 
         phases = breakdown(export)
         # Alternate the measurements, best of N each, so that machine load hits them alike.
-        one = many = chess_s = float("inf")
+        one = many = float("inf")
         for _ in range(args.rounds):
-            chess_s = min(chess_s, time_chess(cgames))
+            chess.measure()
             one = min(one, time_audit(export, 1))
             if cores > 1:
                 many = min(many, time_audit(export, cores))
 
-    chess_mps = cmoves / chess_s
-    one_mps, one_gps = moves / one, games / one
+    audit_one = cb.Rate(moves, games, one)
     print()
-    print(f"{'':34}{'games/s':>10}{'moves/s':>12}")
-    print(f"{'python-chess validated replay':34}{len(cgames) / chess_s:>10.0f}{chess_mps:>12.0f}")
-    print(f"{'audit, 1 core':34}{one_gps:>10.0f}{one_mps:>12.0f}")
+    print(cb.header())
+    print(cb.row(cb.REPLAY, chess.replay))
+    print(cb.row(cb.RANDOM_PLAY, chess.random_play))
+    print(cb.row("audit, 1 core", audit_one))
     if cores > 1:
-        many_mps, many_gps = moves / many, games / many
-        print(f"{f'audit, {cores} cores':34}{many_gps:>10.0f}{many_mps:>12.0f}")
+        print(cb.row(f"audit, {cores} cores", cb.Rate(moves, games, many)))
     print()
     total = sum(t for _, t in phases)
     print("where one core's time goes:")
     for name, t in phases:
         print(f"  {name:46}{100 * t / total:5.0f} %   ({moves / t:>9.0f} moves/s alone)")
     print()
-    ratio = one_mps / chess_mps
-    verdict = "met" if ratio >= TARGET_RATIO else "NOT met"
-    print(f"audit moves/s on one core = {ratio:.2f} x python-chess's (target {TARGET_RATIO:.0f}x): {verdict}")
+    print(cb.verdict("audit moves/s on one core", audit_one, chess.replay, cb.REPLAY, TARGET_RATIO)[0])
+    print(cb.verdict("audit moves/s on one core", audit_one, chess.random_play, cb.RANDOM_PLAY, None)[0])
     if cores > 1:
         scaling = one / many
         ok = "met" if scaling >= TARGET_SCALING * cores else "NOT met"
