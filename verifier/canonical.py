@@ -12,11 +12,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
 from typing import Any
 
 MAX_SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (JavaScript too) reads exactly
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _encoder_without_circular_check():
+    """_ENCODER.encode with the C encoder made once rather than per call, and without the check for circular
+    values (a value that passed the walk, or came from a JSON parser, is never circular): the same text."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:           # no C accelerator in this Python: the plain encoder
+        return _ENCODER.encode
+    encode = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False)
+    return lambda value: "".join(encode(value, 0))
+
+
+_encode = _encoder_without_circular_check()
 
 
 class _Refused(Exception):
@@ -81,7 +95,7 @@ def canonical_json(obj: Any) -> bytes:
     except RecursionError:
         raise ValueError("the value is nested too deeply") from None
     try:
-        return _ENCODER.encode(obj).encode("utf-8")
+        return _encode(obj).encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError("a string with a lone surrogate cannot be written as UTF-8") from None
 
@@ -91,7 +105,7 @@ def canonical_json_of_parsed(obj: Any) -> bytes:
     transcript.parse_transcript returns (its parser refuses every value the walk would refuse). Same bytes;
     never use it for a value built by code."""
     try:
-        return _ENCODER.encode(obj).encode("utf-8")
+        return _encode(obj).encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError("a string with a lone surrogate cannot be written as UTF-8") from None
 
