@@ -108,22 +108,37 @@ def strength(card: Card, led: Card) -> int:
     return -1
 
 
+def _restriction(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> tuple[str, bool] | None:
+    """The one rule that limits which held card may be played to a trick holding `trick` (cards in play order):
+    (suit, True) only that suit (follow it), (suit, False) anything but that suit (spades not broken), or None:
+    any held card."""
+    if not trick:
+        if not spades_broken and any(c.suit != SPADE for c in hand):
+            return SPADE, False
+        return None
+    led = trick[0].suit
+    if any(c.suit == led for c in hand):
+        return led, True
+    return None
+
+
 def why_not_card(hand: Sequence[Card], card: Card, trick: Sequence[Card], spades_broken: bool) -> str | None:
     """None if `card` may be played to a trick holding `trick` (cards in play order), else the sentence."""
     if card not in hand:
         return f"You do not hold {card.name()}."
-    if not trick:
-        if card.suit == SPADE and not spades_broken and any(c.suit != SPADE for c in hand):
-            return "Spades are not broken yet."
+    rule = _restriction(hand, trick, spades_broken)
+    if rule is None or (card.suit == rule[0]) == rule[1]:
         return None
-    led = trick[0].suit
-    if card.suit != led and any(c.suit == led for c in hand):
-        return f"You must follow {SUIT_NAMES[led]}."
-    return None
+    return f"You must follow {SUIT_NAMES[rule[0]]}." if rule[1] else "Spades are not broken yet."
 
 
 def legal_cards(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> list[Card]:
-    return [c for c in hand if why_not_card(hand, c, trick, spades_broken) is None]
+    """The held cards why_not_card allows, in the hand's order (the same rule, looked up once)."""
+    rule = _restriction(hand, trick, spades_broken)
+    if rule is None:
+        return list(hand)
+    suit, only = rule
+    return [c for c in hand if (c.suit == suit) == only]
 
 
 def sort_cards(cards: Sequence[Card]) -> list[Card]:
