@@ -26,7 +26,10 @@ class Card(NamedTuple):
     suit: str
 
     def __str__(self) -> str:
-        return _TEXT[self]      # precomputed below: card texts are written for every view and record
+        # precomputed below (card texts are written for every view and record); a Card made outside the packs
+        # with an odd rank or suit is still written the same way
+        text = _TEXT.get(self)
+        return text if text is not None else RANK_TEXT.get(self.rank, str(self.rank)) + self.suit
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -80,4 +83,5 @@ def cards_from_str(texts: Iterable[str] | str) -> list[Card]:
 
 
 def cards_to_str(cards: Iterable[Card]) -> list[str]:
-    return [_TEXT[c] for c in cards]
+    text = _TEXT.get
+    return [text(c) or str(c) for c in cards]
