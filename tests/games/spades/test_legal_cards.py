@@ -1,0 +1,31 @@
+"""legal_cards (what the bots and legal_moves use) is exactly the set of held cards why_not_card allows (what
+apply enforces), in the hand's order: one rule, looked up once."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from verifier.cards import PACK_52, cards_from_str
+from verifier.games.spades import legal_cards, why_not_card
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.permutations(PACK_52), st.integers(0, 13), st.integers(0, 3), st.booleans(), st.booleans())
+def test_legal_cards_are_the_cards_why_not_card_allows(deck, held, in_trick, broken, spades_only):
+    hand = deck[:held]
+    if spades_only:
+        hand = [c for c in hand if c.suit == "S"]
+    trick = deck[13:13 + in_trick]
+    allowed = [c for c in hand if why_not_card(hand, c, trick, broken) is None]
+    assert legal_cards(hand, trick, broken) == allowed
+    if hand:
+        assert allowed, "a hand always has a legal card"
+
+
+def test_the_sentences_name_the_rule_that_refuses():
+    hand = cards_from_str("2H 5S 9C")
+    assert why_not_card(hand, hand[1], [], False) == "Spades are not broken yet."
+    assert why_not_card(hand, hand[1], [], True) is None
+    assert why_not_card(hand, hand[2], cards_from_str("KH"), False) == "You must follow hearts."
+    assert why_not_card(hand, hand[1], cards_from_str("KD"), False) is None      # void in diamonds: anything
+    assert why_not_card(hand, cards_from_str("AS")[0], [], True) == "You do not hold the Ace of spades."
+    assert legal_cards(cards_from_str("5S KS"), [], False) == cards_from_str("5S KS")   # only spades: lead one
