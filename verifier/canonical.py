@@ -50,10 +50,15 @@ def _walk(value: Any) -> None:
         if -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
             return
         raise _Refused(f"integer {value} is outside +-(2**53 - 1)")
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _Refused(f"object keys must be strings, not {key!r}")
+    if kind is dict or kind is list or kind is tuple:
+        if kind is dict:
+            for key in value:
+                if type(key) is not str:
+                    raise _Refused(f"object keys must be strings, not {key!r}")
+            members, where = value.items(), ".{}"
+        else:
+            members, where = enumerate(value), "[{}]"
+        for name, item in members:
             # the common leaves are passed here, without a call per value: most of a record is leaves
             leaf = type(item)
             if leaf is str or leaf is bool or item is None or (leaf is int and -MAX_SAFE_INT <= item <= MAX_SAFE_INT):
@@ -61,18 +66,7 @@ def _walk(value: Any) -> None:
             try:
                 _walk(item)
             except _Refused as exc:
-                exc.path.append(f".{key}")
-                raise
-        return
-    if kind is list or kind is tuple:
-        for i, item in enumerate(value):
-            leaf = type(item)
-            if leaf is str or leaf is bool or item is None or (leaf is int and -MAX_SAFE_INT <= item <= MAX_SAFE_INT):
-                continue
-            try:
-                _walk(item)
-            except _Refused as exc:
-                exc.path.append(f"[{i}]")
+                exc.path.append(where.format(name))
                 raise
         return
     if isinstance(value, float):

@@ -6,23 +6,10 @@ import sys
 import pytest
 
 from verifier.audit import Progress, audit, find_items
-from verifier.cli import main
+from tests.verifier.cli_run import run
 
 from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
 from verifier.selfplay import selfplay
-
-
-def run(argv, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return exc.value.code, out, err
-
-
-@pytest.fixture(autouse=True)
-def no_pins(tmp_path, monkeypatch):
-    monkeypatch.setenv("FAIRDEAL_PINNED_KEYS", str(tmp_path / "pins.json"))
 
 
 def _bad_score(rule_set):

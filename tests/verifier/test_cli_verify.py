@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from verifier.checks import CHECK_IDS
+from tests.verifier.cli_run import run
 from verifier.cli import main
 from verifier.keys import public_key_text
 from verifier.transcript import record_hash
@@ -16,25 +17,6 @@ from verifier.transcript import record_hash
 from tests.verifier.test_tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(argv, capsys, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        import io
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return exc.value.code, out, err
-
-
-@pytest.fixture(autouse=True)
-def no_pins(tmp_path, monkeypatch):
-    """Every test gets its own (empty) pin file, never the user's."""
-    path = tmp_path / "pins" / "pinned-keys.json"
-    monkeypatch.setenv("FAIRDEAL_PINNED_KEYS", str(path))
-    return path
 
 
 @pytest.fixture
