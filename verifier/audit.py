@@ -8,6 +8,8 @@ goes on.
 """
 from __future__ import annotations
 
+import json
+
 import os
 import sys
 import time
@@ -73,11 +75,32 @@ def _line_items(path: str, data: bytes) -> Iterator[Item]:
         offset += len(raw) + 1
 
 
+def _holds_lines(data: bytes) -> bool:
+    """A .json file that is really JSON Lines: several lines, the first a whole JSON value by itself (a
+    pretty-printed transcript's first line is a lone '{')."""
+    body = data.strip()
+    if b"\n" not in body:
+        return False
+    try:
+        json.loads(body[:body.index(b"\n")])
+    except ValueError:
+        return False
+    return True
+
+
 def _file_items(path: Path, problems: list[Outcome]) -> Iterator[Item]:
     name = str(path)
-    if path.suffix.lower() in LINE_SUFFIXES:
+    lines = path.suffix.lower() in LINE_SUFFIXES
+    data = None
+    if not lines:
         try:
             data = read_file(path)
+        except InputError:
+            data = None  # reported when the item is read, like any unreadable file
+        lines = data is not None and _holds_lines(data)
+    if lines:
+        try:
+            data = read_file(path) if data is None else data
         except InputError as exc:
             problems.append(Outcome(name, "broken", error=exc.message))
             return

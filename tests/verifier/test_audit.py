@@ -135,3 +135,16 @@ def test_progress_bar_only_when_asked_or_on_a_terminal():
 def test_bad_jobs_value_exits_2(tmp_path, capsys):
     code, _, err = run(["audit", "--jobs", "0", str(tmp_path)], capsys)
     assert code == 2 and err
+
+
+def test_a_json_file_that_holds_json_lines_is_split_into_games(tmp_path, capsys):
+    games = [valid_transcript("spades"), valid_transcript("twenty-down")]
+    export = tmp_path / "export.json"           # an export saved under the wrong suffix
+    export.write_text("\n".join(json.dumps(t) for t in games) + "\n")
+    pretty = tmp_path / "one.json"              # a pretty-printed single transcript stays one game
+    pretty.write_text(json.dumps(games[0], indent=1))
+    problems = []
+    assert [(i.path, i.line) for i in find_items([str(export), str(pretty)], problems)] == \
+        [(str(export), 1), (str(export), 2), (str(pretty), None)]
+    code, out, _ = run(["audit", str(export), str(pretty)], capsys)
+    assert code == 0, out
