@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from verifier.cards import Card
+from verifier.cards import _TEXT, Card
 
 # strength(card, led_card) -> int; higher wins; a card that cannot win the trick returns -1
 Strength = Callable[[Card, Card], int]
@@ -53,9 +53,10 @@ class Trick:
         cached = self.__dict__.get("_json")
         if cached is not None and cached[0] == (self.winner, self.winning_card, len(self.plays)):
             return cached[1]
+        text = _TEXT.get        # a pack card's text form without a call to Card.__str__
         out = {
             "leader": self.leader,
-            "plays": [[s, str(c)] for s, c in self.plays],
+            "plays": [[s, text(c) or str(c)] for s, c in self.plays],
             "winner": self.winner,
             "winning_card": str(self.winning_card) if self.winning_card else None,
         }
@@ -95,17 +96,17 @@ class TrickPlay:
         self.tricks_in_hand = tricks_in_hand
         self.current = Trick(leader)
         self.done: list[Trick] = []
+        # each seat's next seat in turn (to_move is asked for every move)
+        self._next = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
 
     @property
     def to_move(self) -> int | None:
         if len(self.done) == self.tricks_in_hand:
             return None
-        cur = self.current
-        if not cur.plays:
-            return cur.leader
-        last = cur.plays[-1][0]
-        i = self.seats.index(last)
-        return self.seats[(i + 1) % len(self.seats)]
+        plays = self.current.plays
+        if not plays:
+            return self.current.leader
+        return self._next[plays[-1][0]]
 
     @property
     def finished(self) -> bool:

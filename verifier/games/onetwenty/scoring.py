@@ -29,9 +29,10 @@ def points_taken(winners: Sequence[int], winning_cards: Sequence[Card], power: d
                  v: Variant) -> tuple[list[int], int]:
     """Points per side from the tricks' winning seats and cards; also the 10-point trick's index."""
     ten = ten_trick(winning_cards, power)
+    side_of = v.seat_sides
     points = [0] * v.sides
     for i, seat in enumerate(winners):
-        points[v.side_of(seat)] += TEN_TRICK_POINTS if i == ten else TRICK_POINTS
+        points[side_of[seat]] += TEN_TRICK_POINTS if i == ten else TRICK_POINTS
     return points, ten
 
 

@@ -17,8 +17,8 @@ from verifier.games.base import Chance, GameOver, GameState, IllegalMove, Move, 
 from verifier.games.tricks import TrickPlay
 
 from .bidding import Bidding
-from .follow import card_name, legal_cards, why_not_card
-from .ranks import make_strength, power_table
+from .follow import Following, card_name, following, why_not_card
+from .ranks import make_strength
 from .scoring import points_taken, score_hand
 from .variant import Variant
 
@@ -28,6 +28,18 @@ TRICKS = 5
 
 def _sort_key(c: Card) -> tuple[str, int]:
     return (c.suit, c.rank)
+
+
+class _SortKeys(dict):
+    """card -> _sort_key(card), looked up without a Python call for the pack's cards (hands are sorted at every
+    deal and draw); any other card-like value gets its key computed as before."""
+
+    def __missing__(self, c):
+        return _sort_key(c)
+
+
+SORT_KEY = _SortKeys((c, _sort_key(c)) for c in PACK_52).__getitem__
+FIVES = frozenset(c for c in PACK_52 if c.rank == 5)
 
 
 PHASE_VERB = {"bidding": "bid", "trump": "name the {w} suit", "kitty": "throw three cards",
@@ -88,6 +100,7 @@ def _throw_move(cards: tuple[Card, ...]) -> Move:
     return m
 
 
+BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
 KIND_WORDS = {"trump": "name the {w} suit", "throw": "throw cards", "play": "play a card", "stay": "stay",
               "drop": "drop out", "newdeal": "ask for a new deal"}
 
@@ -105,8 +118,9 @@ class OneTwentyState(GameState):
         self.dealer = chance.first_dealer(v.players)
         self.deal_index = -1
         self.hands_played = 0
-        self.last_hand: dict[str, Any] | None = None
+        self.last_hand = None
         self.winners: list[int] | None = None
+        self._plans: dict[int, list[int]] = {}     # dealer -> deal_plan (the same few plans all game long)
         self._deal()
 
     # ------------------------------------------------------------------------------------- the deal
@@ -115,14 +129,16 @@ class OneTwentyState(GameState):
         n = v.players
         self.deal_index += 1
         deck = self.chance.deck(self.deal_index, PACK_52)
-        plan = deal_plan(v, self.dealer)
+        plan = self._plans.get(self.dealer)
+        if plan is None:
+            plan = self._plans[self.dealer] = deal_plan(v, self.dealer)
         hands: list[list[Card]] = [[] for _ in range(n)]
         kitty: list[Card] = []
         for c, to in zip(deck, plan):
             (kitty if to == KITTY else hands[to]).append(c)
         pos = len(plan)
         for h in hands:
-            h.sort(key=_sort_key)
+            h.sort(key=SORT_KEY)
         self.hands = hands
         self.kitty = kitty
         self.teaser = kitty[-1] if v.teaser else None     # the last card dealt to the kitty lies on top
@@ -130,7 +146,7 @@ class OneTwentyState(GameState):
         self.thrown: list[Card] = []
         self.start_scores = list(self.scores)
         min_bid = [20 if v.min_bid_from_90 and self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
-        has_five = [any(c.rank == 5 for c in h) for h in hands]
+        has_five = [not FIVES.isdisjoint(h) for h in hands]
         self.bidding = Bidding(v, self.dealer, min_bid, has_five)
         self.phase = "bidding"
         self.trump: str | None = None
@@ -141,8 +157,25 @@ class OneTwentyState(GameState):
         self.throws: list[tuple[int, int, int]] = []     # (seat, threw, drew): counts only are public
         self.play: TrickPlay | None = None
         self.first_lead_trump = False
+        self._follow: Following | None = None       # the following rules under this hand's trump suit
         self._playable_key: tuple | None = None
         self._playable: list[Card] = []
+
+    # ------------------------------------------------------------------------------------- last hand
+    @property
+    def last_hand(self) -> dict[str, Any] | None:
+        """The last hand's summary. Its tricks' JSON is only made when somebody reads it (a replay never does);
+        completed tricks never change, so it is the same whenever it is made."""
+        tricks = self._last_tricks
+        if tricks is not None:
+            self._last_tricks = None
+            self._last_hand["tricks"] = [t.to_json() for t in tricks]
+        return self._last_hand
+
+    @last_hand.setter
+    def last_hand(self, value: dict[str, Any] | None) -> None:
+        self._last_hand = value
+        self._last_tricks = None
 
     # ------------------------------------------------------------------------------------- turn
     @property
@@ -189,11 +222,8 @@ class OneTwentyState(GameState):
         p = self.play
         key = (seat, len(p.done), len(p.current.plays))
         if self._playable_key != key:
-            v = self.v
             self._playable_key = key
-            self._playable = legal_cards(self.hands[seat], p.current.led, self.trump,
-                                         void_must_trump=v.void_must_trump, aces_low=v.aces_low,
-                                         lead_trump=self._lead_trump())
+            self._playable = self._follow.legal(self.hands[seat], p.current.led, self._lead_trump())
         return self._playable
 
     def legal_moves(self, seat: int) -> list[Move]:
@@ -280,6 +310,12 @@ class OneTwentyState(GameState):
 
     # ------------------------------------------------------------------------------------- apply
     def apply(self, seat: int, move: Move) -> None:
+        if type(move) is Move and type(seat) is int and self._plainly_legal(seat, move):
+            return
+        self._apply_checked(seat, move)
+
+    def _apply_checked(self, seat: int, move: Move) -> None:
+        """The general path: every check of _check, in its order, and the refusal's sentence."""
         err, reason = self._check(seat, move)
         if reason is not None:
             raise err(reason)
@@ -292,6 +328,51 @@ class OneTwentyState(GameState):
             self._name_trump(move.value)
         else:
             self._throw(seat, move.cards or ())
+
+    def _plainly_legal(self, seat: int, move: Move) -> bool:
+        """The usual case, a legal move of the seat to move, applied without building any sentence: True when
+        applied. False changes nothing and sends the move through _check, which finds the refusal's sentence
+        (or applies an unusual legal move, e.g. one whose card is an equal tuple rather than a Card)."""
+        ph, kind = self.phase, move.kind
+        if ph == "play":
+            p = self.play
+            c = move.card
+            if kind != "play" or type(c) is not Card or seat != p.to_move:
+                return False
+            plays = p.current.plays
+            if not self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
+                                       self.first_lead_trump and not plays and not p.done):
+                return False
+            self._play(seat, c)
+            return True
+        if ph == "bidding":
+            b = self.bidding
+            if seat != b.turn or kind not in BIDDING_KINDS or b.why_not(seat, kind, move.value) is not None:
+                return False
+            self._bid(seat, move)
+            return True
+        if ph == "trump":
+            if kind != "trump" or seat != self.bidder or move.value not in SUITS:
+                return False
+            self._name_trump(move.value)
+            return True
+        if ph == "throw" or ph == "kitty":
+            if kind != "throw" or seat != self.to_move:
+                return False
+            cards = move.cards or ()
+            if type(cards) is not tuple:
+                return False
+            n = len(cards)
+            lo, hi = self._throw_bounds(seat)
+            if n < lo or (ph == "kitty" and n != lo) or len(set(cards)) != n:
+                return False
+            hand = self.hands[seat]
+            for c in cards:
+                if c not in hand:
+                    return False
+            self._throw(seat, cards)
+            return True
+        return False
 
     def _bid(self, seat: int, move: Move) -> None:
         b = self.bidding
@@ -317,9 +398,9 @@ class OneTwentyState(GameState):
         self.trump = suit
         bidder = self.bidder
         # Trump first, then the kitty (all three rule sets): the bidder picks it up.
-        self.kitty_cards = sorted(self.kitty, key=_sort_key)
+        self.kitty_cards = sorted(self.kitty, key=SORT_KEY)
         self.hands[bidder].extend(self.kitty)
-        self.hands[bidder].sort(key=_sort_key)
+        self.hands[bidder].sort(key=SORT_KEY)
         self.kitty = []
         n = v.players
         order = [(self.dealer + 1 + i) % n for i in range(n)]
@@ -350,7 +431,7 @@ class OneTwentyState(GameState):
         pack = self.pack
         for _ in range(drew):
             hand.append(pack.pop())
-        hand.sort(key=_sort_key)
+        hand.sort(key=SORT_KEY)
         self.throws.append((seat, len(cards), drew))
         self.throw_order.pop(0)
         self._after_throws()
@@ -364,19 +445,19 @@ class OneTwentyState(GameState):
         self.phase = "play"
         leader = self.bidder if v.bidder_leads else (self.bidder + 1) % v.players
         self.first_lead_trump = v.thirty_leads_trump and self.bid == 30
+        self._follow = following(self.trump, v.void_must_trump, v.aces_low)
         self.play = TrickPlay({s: self.hands[s] for s in range(v.players)}, range(v.players), leader,
                               make_strength(self.trump, v.aces_low), TRICKS)
 
     def _play(self, seat: int, c: Card) -> None:
         p = self.play
-        p.play(seat, c)
-        if p.finished:
+        if p.play(seat, c) is not None and p.finished:      # a trick completed: maybe the hand's last
             self._end_hand()
 
     def _end_hand(self) -> None:
         v = self.v
         p = self.play
-        power = power_table(self.trump, v.aces_low)
+        power = self._follow.power
         winners = [t.winner for t in p.done]
         points, ten = points_taken(winners, [t.winning_card for t in p.done], power, v)
         bidder_side = v.side_of(self.bidder)
@@ -386,8 +467,8 @@ class OneTwentyState(GameState):
             "bidder": self.bidder, "bid": self.bid, "trump": self.trump, "points": points,
             "ten_trick": ten, "ten_card": str(p.done[ten].winning_card), "made": hs.made,
             "changes": list(hs.changes), "scores": list(hs.scores),
-            "tricks": [t.to_json() for t in p.done],
         }
+        self._last_tricks = p.done       # its "tricks" entry is written when last_hand is first read
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
         self.hands_played += 1

@@ -6,6 +6,7 @@ a `Variant` (see rules.py) and there is one engine for all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,11 @@ class Variant:
 
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.players == 4 else seat
+
+    @cached_property
+    def seat_sides(self) -> tuple[int, ...]:
+        """side_of(seat) for every seat, looked up once (scoring asks for every trick)."""
+        return tuple(self.side_of(s) for s in range(self.players))
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         return (side, side + 2) if self.players == 4 else (side,)

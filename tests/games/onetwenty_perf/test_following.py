@@ -1,0 +1,65 @@
+"""The following rules' fast forms give what the general rule gives: `Following.legal` is the list the rule as
+first written (kept below as the reference, card powers looked up in the power table) gives, and
+`Following.allows(hand, c, ...)` — one card checked without building that list, as a replay does — is exactly
+`c in legal(...)`, for every card of the pack, held or not."""
+from hypothesis import given, settings, strategies as st
+
+from verifier.cards import PACK_52, SUITS
+from verifier.games.onetwenty.follow import following, legal_cards
+from verifier.games.onetwenty.ranks import TRUMP_BASE, power_table, privileged
+
+
+def reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump):
+    power = power_table(trump, aces_low)
+    if led is None:
+        if lead_trump:
+            trumps = [c for c in hand if power[c] > TRUMP_BASE]
+            if trumps:
+                return trumps
+        return list(hand)
+    trumps = [c for c in hand if power[c] > TRUMP_BASE]
+    led_power = power[led]
+    if led_power > TRUMP_BASE:
+        keep = privileged(trump)
+        if any(c not in keep or power[c] < led_power for c in trumps):
+            return trumps
+        return list(hand)
+    follow = [c for c in hand if c.suit == led.suit and power[c] < TRUMP_BASE]
+    if follow:
+        return [c for c in hand if c in trumps or (c.suit == led.suit)]
+    if trumps and void_must_trump:
+        return trumps
+    return list(hand)
+
+
+@st.composite
+def positions(draw):
+    cards = draw(st.permutations(PACK_52))
+    size = draw(st.integers(min_value=1, max_value=9))
+    hand = cards[:size]
+    led = draw(st.one_of(st.none(), st.sampled_from(cards[size:])))
+    return (hand, led, draw(st.sampled_from(SUITS)), draw(st.booleans()), draw(st.booleans()), draw(st.booleans()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_legal_and_allows_agree_with_the_reference_rule(position):
+    hand, led, trump, void_must_trump, aces_low, lead_trump = position
+    expected = reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump)
+    f = following(trump, void_must_trump, aces_low)
+    assert f.legal(hand, led, lead_trump) == expected
+    assert legal_cards(hand, led, trump, void_must_trump=void_must_trump, aces_low=aces_low,
+                       lead_trump=lead_trump) == expected
+    for c in PACK_52:
+        assert f.allows(hand, c, led, lead_trump) == (c in expected), c
+
+
+def test_a_kept_back_trump_is_allowed_only_when_nothing_forces():
+    # trump hearts, the 2 of hearts led: the ace of hearts may be kept back only when no other trump is held
+    from verifier.cards import cards_from_str
+    f = following("H", True, False)
+    led = cards_from_str("2H")[0]
+    hand = cards_from_str("AH KS")
+    assert f.allows(hand, hand[1], led) and f.legal(hand, led) == hand
+    hand = cards_from_str("AH 3H KS")
+    assert not f.allows(hand, hand[2], led) and f.legal(hand, led) == hand[:2]
