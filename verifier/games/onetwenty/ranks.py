@@ -67,6 +67,7 @@ def privileged(trump: str) -> frozenset[Card]:
     return frozenset((card(5, trump), card(11, trump), ACE_OF_HEARTS))
 
 
+@lru_cache(maxsize=None)
 def make_strength(trump: str, aces_low: bool = False):
     """The strength function for verifier.games.tricks: any trump beats any plain card; among plain cards only
     the suit led can win."""

@@ -6,6 +6,7 @@ ranks.py; a tie between plain cards goes to the earlier trick), so exactly 30 a 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import sub
 from typing import Sequence
 
 from verifier.cards import Card
@@ -18,10 +19,14 @@ TEN_TRICK_POINTS = 10
 
 def ten_trick(winning_cards: Sequence[Card], power: dict[Card, int]) -> int:
     """Index of the 10-point trick: the highest winning card; the earlier trick on a tie."""
+    if not winning_cards:
+        return 0
     best = 0
+    top = power[winning_cards[0]]
     for i, c in enumerate(winning_cards):
-        if power[c] > power[winning_cards[best]]:
-            best = i
+        p = power[c]
+        if p > top:
+            best, top = i, p
     return best
 
 
@@ -31,8 +36,10 @@ def points_taken(winners: Sequence[int], winning_cards: Sequence[Card], power: d
     ten = ten_trick(winning_cards, power)
     side_of = v.seat_sides
     points = [0] * v.sides
-    for i, seat in enumerate(winners):
-        points[side_of[seat]] += TEN_TRICK_POINTS if i == ten else TRICK_POINTS
+    for seat in winners:
+        points[side_of[seat]] += TRICK_POINTS
+    if winners:
+        points[side_of[winners[ten]]] += TEN_TRICK_POINTS - TRICK_POINTS
     return points, ten
 
 
@@ -79,4 +86,4 @@ def score_hand(v: Variant, scores: Sequence[int], made_bid: Sequence[bool], bidd
         winners = (best[0],) if len(best) == 1 else ()     # an exact tie plays on
     else:
         winners = ()
-    return HandScore(made, tuple(n - o for n, o in zip(new, scores)), tuple(new), tuple(made_after), winners)
+    return HandScore(made, tuple(map(sub, new, scores)), tuple(new), tuple(made_after), winners)

@@ -81,6 +81,18 @@ def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty
     return out + [c for c in PACK_52 if c not in seen]
 
 
+class _Dealing:
+    """A deal plan read by destination: the deck places of each seat's cards and of the kitty's, in deal order."""
+
+    __slots__ = ("plan", "seats", "kitty", "order")
+
+    def __init__(self, plan: list[int], players: int):
+        self.plan = plan
+        self.order = tuple(plan[:players])      # the seats from the dealer's left to the dealer
+        self.seats = [tuple(i for i, to in enumerate(plan) if to == s) for s in range(players)]
+        self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
+
+
 # Moves are immutable values: the hot path hands out shared ones instead of building new ones.
 PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
 BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
@@ -120,7 +132,7 @@ class OneTwentyState(GameState):
         self.hands_played = 0
         self.last_hand = None
         self.winners: list[int] | None = None
-        self._plans: dict[int, list[int]] = {}     # dealer -> deal_plan (the same few plans all game long)
+        self._plans: dict[int, _Dealing] = {}     # dealer -> where the cards go (the same few plans all game long)
         self._deal()
 
     # ------------------------------------------------------------------------------------- the deal
@@ -131,21 +143,29 @@ class OneTwentyState(GameState):
         deck = self.chance.deck(self.deal_index, PACK_52)
         plan = self._plans.get(self.dealer)
         if plan is None:
-            plan = self._plans[self.dealer] = deal_plan(v, self.dealer)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        kitty: list[Card] = []
-        for c, to in zip(deck, plan):
-            (kitty if to == KITTY else hands[to]).append(c)
-        pos = len(plan)
-        for h in hands:
-            h.sort(key=SORT_KEY)
+            plan = self._plans[self.dealer] = _Dealing(deal_plan(v, self.dealer), n)
+        pos = len(plan.plan)
+        if len(deck) >= pos:
+            take = deck.__getitem__
+            hands = [sorted(map(take, places), key=SORT_KEY) for places in plan.seats]
+            kitty = list(map(take, plan.kitty))
+        else:       # a short deck (a Chance outside the contract): dealt as far as it goes
+            hands = [[] for _ in range(n)]
+            kitty = []
+            for c, to in zip(deck, plan.plan):
+                (kitty if to == KITTY else hands[to]).append(c)
+            for h in hands:
+                h.sort(key=SORT_KEY)
         self.hands = hands
         self.kitty = kitty
         self.teaser = kitty[-1] if v.teaser else None     # the last card dealt to the kitty lies on top
         self.pack = deck[pos:][::-1]                        # bottom first: pack[-1] is the top card
         self.thrown: list[Card] = []
         self.start_scores = list(self.scores)
-        min_bid = [20 if v.min_bid_from_90 and self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
+        if v.min_bid_from_90:
+            min_bid = [20 if self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
+        else:
+            min_bid = [v.lowest_bid] * n
         has_five = [not FIVES.isdisjoint(h) for h in hands]
         self.bidding = Bidding(v, self.dealer, min_bid, has_five)
         self.phase = "bidding"
@@ -310,8 +330,21 @@ class OneTwentyState(GameState):
 
     # ------------------------------------------------------------------------------------- apply
     def apply(self, seat: int, move: Move) -> None:
-        if type(move) is Move and type(seat) is int and self._plainly_legal(seat, move):
-            return
+        if type(move) is Move and type(seat) is int:
+            # The usual case, a legal move of the seat to move, is applied without building any sentence;
+            # anything else goes the general way. A card played, most moves, is checked right here.
+            if self.phase == "play":
+                c = move.card
+                p = self.play
+                if move.kind == "play" and type(c) is Card and seat == p.to_move:
+                    plays = p.current.plays
+                    if self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
+                                           self.first_lead_trump and not plays and not p.done):
+                        if p.play(seat, c) is not None and p.finished:
+                            self._end_hand()
+                        return
+            elif self._plainly_legal(seat, move):
+                return
         self._apply_checked(seat, move)
 
     def _apply_checked(self, seat: int, move: Move) -> None:
@@ -330,21 +363,10 @@ class OneTwentyState(GameState):
             self._throw(seat, move.cards or ())
 
     def _plainly_legal(self, seat: int, move: Move) -> bool:
-        """The usual case, a legal move of the seat to move, applied without building any sentence: True when
-        applied. False changes nothing and sends the move through _check, which finds the refusal's sentence
-        (or applies an unusual legal move, e.g. one whose card is an equal tuple rather than a Card)."""
+        """apply's fast path outside the play of the cards: a legal move of the seat to move, applied without
+        building any sentence: True when applied. False changes nothing and sends the move through _check, which
+        finds the refusal's sentence (or applies an unusual legal move, e.g. a throw's cards given as a list)."""
         ph, kind = self.phase, move.kind
-        if ph == "play":
-            p = self.play
-            c = move.card
-            if kind != "play" or type(c) is not Card or seat != p.to_move:
-                return False
-            plays = p.current.plays
-            if not self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
-                                       self.first_lead_trump and not plays and not p.done):
-                return False
-            self._play(seat, c)
-            return True
         if ph == "bidding":
             b = self.bidding
             if seat != b.turn or kind not in BIDDING_KINDS or b.why_not(seat, kind, move.value) is not None:
@@ -402,8 +424,7 @@ class OneTwentyState(GameState):
         self.hands[bidder].extend(self.kitty)
         self.hands[bidder].sort(key=SORT_KEY)
         self.kitty = []
-        n = v.players
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        order = list(self._plans[self.dealer].order)
         if v.bidder_discards_first:
             self.phase = "kitty"
             self.throw_order = [s for s in order if s != bidder] if v.others_draw else []
@@ -429,8 +450,12 @@ class OneTwentyState(GameState):
             self.thrown.extend(cards)
         drew = HAND - len(hand)
         pack = self.pack
-        for _ in range(drew):
-            hand.append(pack.pop())
+        if 0 < drew <= len(pack):
+            hand += pack[-drew:]        # the top cards (sorted just below, so their order here does not matter)
+            del pack[-drew:]
+        else:
+            for _ in range(drew):
+                hand.append(pack.pop())
         hand.sort(key=SORT_KEY)
         self.throws.append((seat, len(cards), drew))
         self.throw_order.pop(0)
@@ -446,7 +471,7 @@ class OneTwentyState(GameState):
         leader = self.bidder if v.bidder_leads else (self.bidder + 1) % v.players
         self.first_lead_trump = v.thirty_leads_trump and self.bid == 30
         self._follow = following(self.trump, v.void_must_trump, v.aces_low)
-        self.play = TrickPlay({s: self.hands[s] for s in range(v.players)}, range(v.players), leader,
+        self.play = TrickPlay(dict(enumerate(self.hands)), range(v.players), leader,
                               make_strength(self.trump, v.aces_low), TRICKS)
 
     def _play(self, seat: int, c: Card) -> None:
