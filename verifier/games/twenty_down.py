@@ -539,9 +539,11 @@ class TwentyDownState(GameState):
         cards = move.cards or ()
         if len(cards) > MAX_THROW:
             return "You may throw at most three cards."
-        for c in cards:
+        for i, c in enumerate(cards):
             if c not in self.hands[seat]:
                 return f"You do not hold {c}."
+            if c in cards[:i]:
+                return f"You name {c} twice: throw each card once."
         return None
 
     def _refuse_stay(self, seat: int, move: Move) -> str | None:

@@ -46,6 +46,18 @@ def test_throwing_four_cards_is_refused_and_changes_nothing():
     assert state.view(1) == before
 
 
+def test_throwing_the_same_card_twice_is_refused_and_changes_nothing():
+    # "discard up to three cards at once": three different cards; a doubled card once crashed apply half-way
+    state = game(DEAL)
+    name_trump(state, "S")
+    before = state.view(1)
+    move = Move("throw", cards=tuple(cards_from_str("KS KS")))
+    assert state.why_not(1, move) == "You name KS twice: throw each card once."
+    with pytest.raises(IllegalMove, match="KS twice"):
+        state.apply(1, move)
+    assert state.view(1) == before and hand(state, 1) == {"AS", "10S", "KS", "QS", "JS"}
+
+
 def test_keeping_all_cards_is_allowed():
     state = game(DEAL)
     name_trump(state, "S")
