@@ -7,6 +7,7 @@ live with each game; they use `holding` and the `TrickPlay` state below.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from verifier.cards import _TEXT, Card
@@ -81,6 +82,12 @@ def holding(hand: Iterable[Card], pred: Callable[[Card], bool]) -> list[Card]:
     return [c for c in hand if pred(c)]
 
 
+@lru_cache(maxsize=None)
+def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
+    """Each seat's next seat in turn (TrickPlay.to_move is asked for every move); shared, never changed."""
+    return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
+
+
 class TrickPlay:
     """The play of one hand's tricks by the seats still in it.
 
@@ -96,8 +103,7 @@ class TrickPlay:
         self.tricks_in_hand = tricks_in_hand
         self.current = Trick(leader)
         self.done: list[Trick] = []
-        # each seat's next seat in turn (to_move is asked for every move)
-        self._next = {s: self.seats[(i + 1) % len(self.seats)] for i, s in enumerate(self.seats)}
+        self._next = _next_seats(tuple(self.seats))
 
     @property
     def to_move(self) -> int | None:

@@ -61,8 +61,9 @@ class Bidding:
         v = self.v
         if seat != self.turn:
             return Options()
-        above = [b for b in v.bids if (self.high is None or b > self.high) and b >= self.min_bid[seat]
-                 and not (self._needs_five(b) and not self.has_five[seat])]
+        high, least = self.high, self.min_bid[seat]
+        five = not v.need_five or self.has_five[seat]       # else a bid of 25 or more needs a five (_needs_five)
+        above = [b for b in v.bids if (high is None or b > high) and b >= least and (five or b < 25)]
         is_dealer = seat == self.dealer
         if v.bidding == "until-one-left":
             if is_dealer and v.all_pass == "stick" and self._others_all_passed():
@@ -158,11 +159,12 @@ class Bidding:
             self.high, self.holder = value, seat
         elif kind == "mine":
             self.holder = seat
-        active = [s for s in range(n) if s not in self.passed]
-        if not active:
+        # the seats still in are those not in `passed` (a set of seats of this table)
+        left = n - len(self.passed)
+        if not left:
             self.all_passed, self.turn = True, None
             return
-        if self.high is not None and active == [self.holder]:
+        if self.high is not None and left == 1 and self.holder not in self.passed:
             self.won, self.turn = (self.holder, self.high), None
             return
         nxt = (seat + 1) % n

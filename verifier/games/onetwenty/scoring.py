@@ -59,7 +59,9 @@ def score_hand(v: Variant, scores: Sequence[int], made_bid: Sequence[bool], bidd
     made_after = list(made_bid)
     if made:
         made_after[bidder_side] = True      # the cap goes for the rest of the game, this hand included
-    stop = v.target - 5
+    target = v.target
+    stop = target - 5
+    cap_unmade, bid_to_go_out = v.cap_unmade, v.bid_to_go_out
     new = []
     for side, old in enumerate(scores):
         if side == bidder_side:
@@ -68,22 +70,22 @@ def score_hand(v: Variant, scores: Sequence[int], made_bid: Sequence[bool], bidd
             gain = points[side]
         score = old + gain
         if gain > 0:
-            if v.cap_unmade and not made_after[side]:
+            if cap_unmade and not made_after[side]:
                 score = min(score, max(old, stop))
-            if v.bid_to_go_out and old >= v.target - 20 and not (side == bidder_side and made):
+            if bid_to_go_out and old >= target - 20 and not (side == bidder_side and made):
                 score = min(score, max(old, stop))
-        if v.floor_zero and score < 0:
+        if score < 0 and v.floor_zero:
             score = 0
         new.append(score)
-    reached = [s for s in range(v.sides) if new[s] >= v.target]
-    if bidder_side in reached:
-        winners: tuple[int, ...] = (bidder_side,)
+    reached = [s for s in range(v.sides) if new[s] >= target]
+    if not reached:
+        winners: tuple[int, ...] = ()
+    elif bidder_side in reached:
+        winners = (bidder_side,)
     elif len(reached) == 1:
         winners = (reached[0],)
-    elif reached:
+    else:
         top = max(new[s] for s in reached)
         best = [s for s in reached if new[s] == top]
         winners = (best[0],) if len(best) == 1 else ()     # an exact tie plays on
-    else:
-        winners = ()
     return HandScore(made, tuple(map(sub, new, scores)), tuple(new), tuple(made_after), winners)

@@ -159,7 +159,7 @@ class OneTwentyState(GameState):
         self.hands = hands
         self.kitty = kitty
         self.teaser = kitty[-1] if v.teaser else None     # the last card dealt to the kitty lies on top
-        self.pack = deck[pos:][::-1]                        # bottom first: pack[-1] is the top card
+        self.pack = deck[:pos - 1:-1]                       # deck[pos:] bottom first: pack[-1] is the top card
         self.thrown: list[Card] = []
         self.start_scores = list(self.scores)
         if v.min_bid_from_90:
@@ -379,16 +379,16 @@ class OneTwentyState(GameState):
             self._name_trump(move.value)
             return True
         if ph == "throw" or ph == "kitty":
-            if kind != "throw" or seat != self.to_move:
+            if kind != "throw" or seat != (self.bidder if ph == "kitty" else self.throw_order[0]):   # to_move
                 return False
             cards = move.cards or ()
             if type(cards) is not tuple:
                 return False
             n = len(cards)
-            lo, hi = self._throw_bounds(seat)
+            hand = self.hands[seat]
+            lo = self.v.kitty_size if ph == "kitty" else max(0, len(hand) - HAND)     # _throw_bounds
             if n < lo or (ph == "kitty" and n != lo) or len(set(cards)) != n:
                 return False
-            hand = self.hands[seat]
             for c in cards:
                 if c not in hand:
                     return False
