@@ -91,15 +91,17 @@ def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
 class TrickPlay:
     """The play of one hand's tricks by the seats still in it.
 
-    `hands` maps seat -> list of cards (the lists are the game's own and are mutated as cards are played);
+    `hands[seat]` is the list of cards of a seat (a dict or a list; the game's own lists, mutated as cards are played);
     `seats` are the seats taking part, in clockwise order; `leader` leads the first trick.
     """
 
     def __init__(self, hands: dict[int, list[Card]], seats: Sequence[int], leader: int, strength: Strength,
-                 tricks_in_hand: int):
+                 tricks_in_hand: int, winner: Callable[[Sequence[tuple[int, Card]]], tuple[int, Card]] | None = None):
+        """`winner(plays)`, optional, is a game's faster form of trick_winner(plays, strength): the same answer."""
         self.hands = hands
         self.seats = list(seats)
         self.strength = strength
+        self.winner = winner
         self.tricks_in_hand = tricks_in_hand
         self.current = Trick(leader)
         self.done: list[Trick] = []
@@ -122,10 +124,12 @@ class TrickPlay:
         """Play a card (legality is the game's job). Returns the trick when this card completed it."""
         self.hands[seat].remove(card)
         cur = self.current
-        cur.plays.append((seat, card))
-        if len(cur.plays) < len(self.seats):
+        plays = cur.plays
+        plays.append((seat, card))
+        if len(plays) < len(self.seats):
             return None
-        cur.winner, cur.winning_card = trick_winner(cur.plays, self.strength)
+        winner = self.winner
+        cur.winner, cur.winning_card = trick_winner(plays, self.strength) if winner is None else winner(plays)
         self.done.append(cur)
         self.current = Trick(cur.winner)
         return cur

@@ -98,13 +98,13 @@ def test_fast_path_does_what_the_general_path_does(table, seed):
 
 
 def test_last_hand_keeps_its_keys_in_order():
-    """The last hand's trick list is written when first read, at the end of the dict as before."""
+    """The last hand's summary is written when first read, its keys in the order they always had."""
     rules = make_rules("120s-house", {}, 2)
     game = rules.new_game(RandomChance(5))
     rng = random.Random(5)
     while game.hands_played == 0:
         game.apply(game.to_move, rng.choice(game.legal_moves(game.to_move)))
-    tricks = [t.to_json() for t in game._last_tricks]
+    tricks = [t.to_json() for t in game._last_facts[7]]
     assert list(game.last_hand) == ["hand_number", "dealer", "thrown_in", "bidder", "bid", "trump", "points",
                                     "ten_trick", "ten_card", "made", "changes", "scores", "tricks"]
     assert game.last_hand["tricks"] == tricks and len(tricks) == 5

@@ -1,12 +1,14 @@
 """The following rules' fast forms give what the general rule gives: `Following.legal` is the list the rule as
 first written (kept below as the reference, card powers looked up in the power table) gives, and
 `Following.allows(hand, c, ...)` — one card checked without building that list, as a replay does — is exactly
-`c in legal(...)`, for every card of the pack, held or not."""
+`c in legal(...)`, for every card of the pack, held or not. `make_winner` names the trick's winner as
+trick_winner does with the strength function."""
 from hypothesis import given, settings, strategies as st
 
 from verifier.cards import PACK_52, SUITS
 from verifier.games.onetwenty.follow import following, legal_cards
-from verifier.games.onetwenty.ranks import TRUMP_BASE, power_table, privileged
+from verifier.games.onetwenty.ranks import TRUMP_BASE, make_strength, make_winner, power_table, privileged
+from verifier.games.tricks import trick_winner
 
 
 def reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump):
@@ -63,3 +65,18 @@ def test_a_kept_back_trump_is_allowed_only_when_nothing_forces():
     assert f.allows(hand, hand[1], led) and f.legal(hand, led) == hand
     hand = cards_from_str("AH 3H KS")
     assert not f.allows(hand, hand[2], led) and f.legal(hand, led) == hand[:2]
+
+
+@st.composite
+def tricks(draw):
+    n = draw(st.integers(min_value=1, max_value=4))
+    cards = draw(st.permutations(PACK_52))[:n]
+    seats = draw(st.permutations(range(4)))[:n]
+    return list(zip(seats, cards)), draw(st.sampled_from(SUITS)), draw(st.booleans())
+
+
+@settings(max_examples=300, deadline=None)
+@given(tricks())
+def test_make_winner_is_trick_winner_with_the_strength_function(trick):
+    plays, trump, aces_low = trick
+    assert make_winner(trump, aces_low)(plays) == trick_winner(plays, make_strength(trump, aces_low))

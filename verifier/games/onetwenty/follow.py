@@ -57,22 +57,37 @@ class Following:
         return list(hand)
 
     def allows(self, hand: Sequence[Card], c: Card, led: Card | None, lead_trump: bool = False) -> bool:
+        # plain loops rather than any(...) over generators: this runs for every card a replay checks
         if c not in hand:
             return False
         trumps = self.trumps
         if led is None:
-            return not lead_trump or c in trumps or not any(x in trumps for x in hand)
+            if not lead_trump or c in trumps:
+                return True
+            for x in hand:
+                if x in trumps:
+                    return False        # the first lead of a 30 must be a trump, and they hold one
+            return True
         if c in trumps:
             return True         # a trump may always be played (to follow a trump, or instead of the suit led)
         if led in trumps:
             power, keep = self.power, self.keep
             led_power = power[led]
-            return not any(x in trumps and (x not in keep or power[x] < led_power) for x in hand)
+            for x in hand:
+                if x in trumps and (x not in keep or power[x] < led_power):
+                    return False        # a trump they must play
+            return True
         suit = led.suit
         if c.suit == suit:
             return True
-        return not any(x.suit == suit and x not in trumps for x in hand) and not (
-            self.void_must_trump and any(x in trumps for x in hand))
+        for x in hand:
+            if x.suit == suit and x not in trumps:
+                return False            # they can follow suit
+        if self.void_must_trump:
+            for x in hand:
+                if x in trumps:
+                    return False        # void in the suit led, they must trump
+        return True
 
 
 @lru_cache(maxsize=None)

@@ -82,3 +82,23 @@ def make_strength(trump: str, aces_low: bool = False):
         return p
 
     return strength
+
+
+@lru_cache(maxsize=None)
+def make_winner(trump: str, aces_low: bool = False):
+    """The seat and card that win a trick: what verifier.games.tricks.trick_winner gives with make_strength(trump,
+    aces_low), without a call per card. The card led's strength is its power; a later card beats the best so far
+    if its power is higher and it is a trump or of the suit led (a plain card of another suit never wins)."""
+    power = power_table(trump, aces_low)
+
+    def winner(plays):
+        best_seat, best_card = plays[0]
+        led_suit = best_card.suit
+        best = power[best_card]
+        for seat, c in plays[1:]:
+            p = power[c]
+            if p > best and (p > TRUMP_BASE or c.suit == led_suit):
+                best_seat, best_card, best = seat, c, p
+        return best_seat, best_card
+
+    return winner

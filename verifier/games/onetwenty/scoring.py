@@ -5,9 +5,8 @@ ranks.py; a tie between plain cards goes to the earlier trick), so exactly 30 a 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import sub
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from verifier.cards import Card
 
@@ -43,8 +42,7 @@ def points_taken(winners: Sequence[int], winning_cards: Sequence[Card], power: d
     return points, ten
 
 
-@dataclass(frozen=True)
-class HandScore:
+class HandScore(NamedTuple):      # an immutable record, made once a hand (a NamedTuple is the cheapest to make)
     made: bool
     changes: tuple[int, ...]
     scores: tuple[int, ...]

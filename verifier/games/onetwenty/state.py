@@ -18,7 +18,7 @@ from verifier.games.tricks import TrickPlay
 
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
-from .ranks import make_strength
+from .ranks import make_strength, make_winner
 from .scoring import points_taken, score_hand
 from .variant import Variant
 
@@ -184,18 +184,25 @@ class OneTwentyState(GameState):
     # ------------------------------------------------------------------------------------- last hand
     @property
     def last_hand(self) -> dict[str, Any] | None:
-        """The last hand's summary. Its tricks' JSON is only made when somebody reads it (a replay never does);
-        completed tricks never change, so it is the same whenever it is made."""
-        tricks = self._last_tricks
-        if tricks is not None:
-            self._last_tricks = None
-            self._last_hand["tricks"] = [t.to_json() for t in tricks]
+        """The last hand's summary (None before the first hand ends), made when first read from the facts
+        _end_hand kept: the same whenever it is made."""
+        facts = self._last_facts
+        if facts is not None:
+            self._last_facts = None
+            number, dealer, bidder, bid, trump, points, ten, tricks, hs = facts
+            self._last_hand = {
+                "hand_number": number, "dealer": dealer, "thrown_in": False,
+                "bidder": bidder, "bid": bid, "trump": trump, "points": points,
+                "ten_trick": ten, "ten_card": str(tricks[ten].winning_card), "made": hs.made,
+                "changes": list(hs.changes), "scores": list(hs.scores),
+                "tricks": [t.to_json() for t in tricks],
+            }
         return self._last_hand
 
     @last_hand.setter
     def last_hand(self, value: dict[str, Any] | None) -> None:
         self._last_hand = value
-        self._last_tricks = None
+        self._last_facts = None
 
     # ------------------------------------------------------------------------------------- turn
     @property
@@ -471,8 +478,8 @@ class OneTwentyState(GameState):
         leader = self.bidder if v.bidder_leads else (self.bidder + 1) % v.players
         self.first_lead_trump = v.thirty_leads_trump and self.bid == 30
         self._follow = following(self.trump, v.void_must_trump, v.aces_low)
-        self.play = TrickPlay(dict(enumerate(self.hands)), range(v.players), leader,
-                              make_strength(self.trump, v.aces_low), TRICKS)
+        self.play = TrickPlay(self.hands, range(v.players), leader,      # hands: indexed by seat
+                              make_strength(self.trump, v.aces_low), TRICKS, make_winner(self.trump, v.aces_low))
 
     def _play(self, seat: int, c: Card) -> None:
         p = self.play
@@ -487,13 +494,11 @@ class OneTwentyState(GameState):
         points, ten = points_taken(winners, [t.winning_card for t in p.done], power, v)
         bidder_side = v.side_of(self.bidder)
         hs = score_hand(v, self.scores, self.made_bid, bidder_side, self.bid, points)
-        self.last_hand = {
-            "hand_number": self.deal_index + 1, "dealer": self.dealer, "thrown_in": False,
-            "bidder": self.bidder, "bid": self.bid, "trump": self.trump, "points": points,
-            "ten_trick": ten, "ten_card": str(p.done[ten].winning_card), "made": hs.made,
-            "changes": list(hs.changes), "scores": list(hs.scores),
-        }
-        self._last_tricks = p.done       # its "tricks" entry is written when last_hand is first read
+        # The last hand's summary is written when somebody first reads it (a replay never does): its facts
+        # never change (hs is frozen, completed tricks are never touched again).
+        self._last_hand = None
+        self._last_facts = (self.deal_index + 1, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+                            p.done, hs)
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
         self.hands_played += 1
