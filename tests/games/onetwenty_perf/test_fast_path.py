@@ -108,3 +108,16 @@ def test_last_hand_keeps_its_keys_in_order():
     assert list(game.last_hand) == ["hand_number", "dealer", "thrown_in", "bidder", "bid", "trump", "points",
                                     "ten_trick", "ten_card", "made", "changes", "scores", "tricks"]
     assert game.last_hand["tricks"] == tricks and len(tricks) == 5
+
+
+def test_sort_hand_sorts_by_suit_then_rank_even_with_a_card_outside_the_pack():
+    from verifier.cards import Card
+    from verifier.games.onetwenty.state import _sort_key, sort_hand, sorted_cards
+    rng = random.Random(7)
+    for _ in range(50):
+        hand = rng.sample(PACK_52, rng.randrange(1, 10))
+        assert sorted_cards(hand) == sorted(hand, key=_sort_key)
+    odd = rng.sample(PACK_52, 4) + [Card(1, "X"), Card(20, "C")]      # the quick key fails: sorted as ever
+    expected = sorted(odd, key=_sort_key)
+    sort_hand(odd)
+    assert odd == expected

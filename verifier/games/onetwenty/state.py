@@ -30,15 +30,27 @@ def _sort_key(c: Card) -> tuple[str, int]:
     return (c.suit, c.rank)
 
 
-class _SortKeys(dict):
-    """card -> _sort_key(card), looked up without a Python call for the pack's cards (hands are sorted at every
-    deal and draw); any other card-like value gets its key computed as before."""
+# PACK_52 is in (suit, rank) order, so a pack card's place in it is its sort key as one int (ints compare faster
+# than tuples; hands are sorted at every deal and draw).
+_PLACE = {c: i for i, c in enumerate(PACK_52)}
+assert sorted(PACK_52, key=_sort_key) == list(PACK_52)
+_place = _PLACE.__getitem__
 
-    def __missing__(self, c):
-        return _sort_key(c)
+
+def sort_hand(cards: list[Card]) -> None:
+    """cards.sort(key=_sort_key), in place. A card outside the pack (only a Chance outside its contract could
+    deal one) makes the quick key fail before anything moved; the list is then sorted by _sort_key as before."""
+    try:
+        cards.sort(key=_place)
+    except KeyError:
+        cards.sort(key=_sort_key)
 
 
-SORT_KEY = _SortKeys((c, _sort_key(c)) for c in PACK_52).__getitem__
+def sorted_cards(cards) -> list[Card]:
+    """sorted(cards, key=_sort_key), as sort_hand does it."""
+    out = list(cards)
+    sort_hand(out)
+    return out
 FIVES = frozenset(c for c in PACK_52 if c.rank == 5)
 
 
@@ -147,7 +159,7 @@ class OneTwentyState(GameState):
         pos = len(plan.plan)
         if len(deck) >= pos:
             take = deck.__getitem__
-            hands = [sorted(map(take, places), key=SORT_KEY) for places in plan.seats]
+            hands = [sorted_cards(map(take, places)) for places in plan.seats]
             kitty = list(map(take, plan.kitty))
         else:       # a short deck (a Chance outside the contract): dealt as far as it goes
             hands = [[] for _ in range(n)]
@@ -155,7 +167,7 @@ class OneTwentyState(GameState):
             for c, to in zip(deck, plan.plan):
                 (kitty if to == KITTY else hands[to]).append(c)
             for h in hands:
-                h.sort(key=SORT_KEY)
+                sort_hand(h)
         self.hands = hands
         self.kitty = kitty
         self.teaser = kitty[-1] if v.teaser else None     # the last card dealt to the kitty lies on top
@@ -337,20 +349,32 @@ class OneTwentyState(GameState):
 
     # ------------------------------------------------------------------------------------- apply
     def apply(self, seat: int, move: Move) -> None:
+        # The usual case, a legal move of the seat to move, is applied right here without building any sentence
+        # (the checks below are _check's, for the legal case only). Anything else, or anything unusual (a seat
+        # that is no plain int, a card that is no Card, a throw's cards not in a tuple), goes the general way:
+        # _apply_checked, which finds the refusal's sentence.
         if type(move) is Move and type(seat) is int:
-            # The usual case, a legal move of the seat to move, is applied without building any sentence;
-            # anything else goes the general way. A card played, most moves, is checked right here.
-            if self.phase == "play":
+            ph, kind = self.phase, move.kind
+            if ph == "play":
                 c = move.card
                 p = self.play
-                if move.kind == "play" and type(c) is Card and seat == p.to_move:
+                if kind == "play" and type(c) is Card and seat == p.to_move:
                     plays = p.current.plays
                     if self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
                                            self.first_lead_trump and not plays and not p.done):
                         if p.play(seat, c) is not None and p.finished:
                             self._end_hand()
                         return
-            elif self._plainly_legal(seat, move):
+            elif ph == "bidding":
+                b = self.bidding
+                if seat == b.turn and kind in BIDDING_KINDS and b.why_not(seat, kind, move.value) is None:
+                    self._bid(seat, move)
+                    return
+            elif ph == "trump":
+                if kind == "trump" and seat == self.bidder and move.value in SUITS:
+                    self._name_trump(move.value)
+                    return
+            elif (ph == "throw" or ph == "kitty") and kind == "throw" and self._throw_if_legal(seat, move):
                 return
         self._apply_checked(seat, move)
 
@@ -369,39 +393,24 @@ class OneTwentyState(GameState):
         else:
             self._throw(seat, move.cards or ())
 
-    def _plainly_legal(self, seat: int, move: Move) -> bool:
-        """apply's fast path outside the play of the cards: a legal move of the seat to move, applied without
-        building any sentence: True when applied. False changes nothing and sends the move through _check, which
-        finds the refusal's sentence (or applies an unusual legal move, e.g. a throw's cards given as a list)."""
-        ph, kind = self.phase, move.kind
-        if ph == "bidding":
-            b = self.bidding
-            if seat != b.turn or kind not in BIDDING_KINDS or b.why_not(seat, kind, move.value) is not None:
+    def _throw_if_legal(self, seat: int, move: Move) -> bool:
+        """apply's fast path for a throw: applied (True) if it is plainly legal, else nothing changes (False)."""
+        ph = self.phase
+        if seat != (self.bidder if ph == "kitty" else self.throw_order[0]):       # to_move
+            return False
+        cards = move.cards or ()
+        if type(cards) is not tuple:
+            return False
+        n = len(cards)
+        hand = self.hands[seat]
+        lo = self.v.kitty_size if ph == "kitty" else max(0, len(hand) - HAND)     # _throw_bounds
+        if n < lo or (ph == "kitty" and n != lo) or len(set(cards)) != n:
+            return False
+        for c in cards:
+            if c not in hand:
                 return False
-            self._bid(seat, move)
-            return True
-        if ph == "trump":
-            if kind != "trump" or seat != self.bidder or move.value not in SUITS:
-                return False
-            self._name_trump(move.value)
-            return True
-        if ph == "throw" or ph == "kitty":
-            if kind != "throw" or seat != (self.bidder if ph == "kitty" else self.throw_order[0]):   # to_move
-                return False
-            cards = move.cards or ()
-            if type(cards) is not tuple:
-                return False
-            n = len(cards)
-            hand = self.hands[seat]
-            lo = self.v.kitty_size if ph == "kitty" else max(0, len(hand) - HAND)     # _throw_bounds
-            if n < lo or (ph == "kitty" and n != lo) or len(set(cards)) != n:
-                return False
-            for c in cards:
-                if c not in hand:
-                    return False
-            self._throw(seat, cards)
-            return True
-        return False
+        self._throw(seat, cards)
+        return True
 
     def _bid(self, seat: int, move: Move) -> None:
         b = self.bidding
@@ -427,9 +436,9 @@ class OneTwentyState(GameState):
         self.trump = suit
         bidder = self.bidder
         # Trump first, then the kitty (all three rule sets): the bidder picks it up.
-        self.kitty_cards = sorted(self.kitty, key=SORT_KEY)
+        self.kitty_cards = sorted_cards(self.kitty)
         self.hands[bidder].extend(self.kitty)
-        self.hands[bidder].sort(key=SORT_KEY)
+        sort_hand(self.hands[bidder])
         self.kitty = []
         order = list(self._plans[self.dealer].order)
         if v.bidder_discards_first:
@@ -463,7 +472,7 @@ class OneTwentyState(GameState):
         else:
             for _ in range(drew):
                 hand.append(pack.pop())
-        hand.sort(key=SORT_KEY)
+        sort_hand(hand)
         self.throws.append((seat, len(cards), drew))
         self.throw_order.pop(0)
         self._after_throws()
