@@ -284,3 +284,60 @@ def test_no_endgame_keeps_choosing_trumps_and_dropping_after_eight_deals():
     name_trump(state, "S")
     exchange_nothing(state)
     assert state.phase == "stay" and state.why_not(state.to_move, Move("drop")) is None
+
+
+# --- variants together -------------------------------------------------------------------------------
+
+def test_drop_out_first_with_at_least_two_the_dealer_stays_and_only_the_two_in_exchange():
+    state = game(KING_AND_TEN, drop_out_first=True, at_least_two=True)
+    name_trump(state, "C")
+    state.apply(2, Move("drop"))
+    state.apply(3, Move("drop"))
+    assert state.status == ["in", "in", "out", "out"] and state.forced[0]   # the dealer was not asked
+    seen = []
+    while state.phase == "exchange":
+        seen.append(state.to_move)
+        state.apply(state.to_move, Move.throw(()))
+    assert seen == [1, 0] and state.tricks.seats == [1, 0]
+
+
+def test_clubs_instead_of_diamonds_in_the_endgame_hearts_are_trumps_and_nobody_drops():
+    state = game(clubs_force_stay=True)
+    for _ in range(8):
+        walkover_deal(state, "S")
+    assert state.deal_no == 9 and state.trump == "H" and state.phase == "exchange"
+    exchange_nothing(state)
+    assert state.phase == "play" and state.status == ["in"] * 4
+    assert state.why_not(2, Move("drop")) == "After eight deals nobody may drop out."
+
+
+def test_drop_out_first_in_the_endgame_nobody_is_asked_and_everyone_exchanges():
+    state = game(drop_out_first=True)
+    for _ in range(8):
+        walkover_deal(state, "S")
+    assert state.deal_no == 9 and state.phase == "exchange" and state.status == ["in"] * 4
+    exchange_nothing(state)
+    assert state.phase == "play"
+
+
+def test_next_turning_up_a_diamond_keeps_everyone_in():
+    deck = deck_for(0, first={1: "7S 8S 9S"}, second={1: "AD 7H"})
+    state = game(deck, three_first_cards=True)
+    state.apply(1, Move("pass"))
+    state.apply(1, Move.trump("next"))
+    assert state.trump == "D" and state.view(None)["turned_up"] == "AD"
+    exchange_nothing(state)
+    assert state.phase == "play" and state.status == ["in"] * 4
+
+
+def test_blind_clubs_with_the_clubs_variant_keeps_everyone_in_and_doubles():
+    state = game(THREE_FIRST, three_first_cards=True, clubs_force_stay=True)
+    state.apply(1, Move.trump("blind"))
+    state.apply(1, Move.trump("C"))
+    exchange_nothing(state)
+    assert state.phase == "play" and state.status == ["in"] * 4
+    while state.deal_no == 1:
+        seat = state.to_move
+        state.apply(seat, state.rules.timeout_move(state.view(seat)))
+    last = state.last_deal
+    assert last["multiplier"] == 2 and last["changes"] == [-2 * w if w else 10 for w in last["tricks_won"]]
