@@ -105,7 +105,7 @@ class TrickPlay:
         self.tricks_in_hand = tricks_in_hand
         self.current = Trick(leader)
         self.done: list[Trick] = []
-        self._next = _next_seats(tuple(self.seats))
+        self.next_seat = _next_seats(tuple(self.seats))     # seat -> the next seat in turn (read only)
 
     @property
     def to_move(self) -> int | None:
@@ -114,7 +114,7 @@ class TrickPlay:
         plays = self.current.plays
         if not plays:
             return self.current.leader
-        return self._next[plays[-1][0]]
+        return self.next_seat[plays[-1][0]]
 
     @property
     def finished(self) -> bool:

@@ -144,6 +144,8 @@ class OneTwentyState(GameState):
         self.hands_played = 0
         self.last_hand = None
         self.winners: list[int] | None = None
+        self._trick_rules: dict[str, tuple] = {}    # trump -> (Following, strength, winner), looked up once
+        self._seats = tuple(range(v.players))
         self._plans: dict[int, _Dealing] = {}     # dealer -> where the cards go (the same few plans all game long)
         self._deal()
 
@@ -358,8 +360,10 @@ class OneTwentyState(GameState):
             if ph == "play":
                 c = move.card
                 p = self.play
-                if kind == "play" and type(c) is Card and seat == p.to_move:
-                    plays = p.current.plays
+                cur = p.current
+                plays = cur.plays
+                # p.to_move, read directly (the hand is not over while the phase is "play")
+                if kind == "play" and type(c) is Card and seat == (p.next_seat[plays[-1][0]] if plays else cur.leader):
                     if self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
                                            self.first_lead_trump and not plays and not p.done):
                         if p.play(seat, c) is not None and p.finished:
@@ -486,9 +490,13 @@ class OneTwentyState(GameState):
         self.phase = "play"
         leader = self.bidder if v.bidder_leads else (self.bidder + 1) % v.players
         self.first_lead_trump = v.thirty_leads_trump and self.bid == 30
-        self._follow = following(self.trump, v.void_must_trump, v.aces_low)
-        self.play = TrickPlay(self.hands, range(v.players), leader,      # hands: indexed by seat
-                              make_strength(self.trump, v.aces_low), TRICKS, make_winner(self.trump, v.aces_low))
+        rules = self._trick_rules.get(self.trump)
+        if rules is None:       # the following rules, strength and winner functions under this trump suit
+            t = self.trump
+            rules = self._trick_rules[t] = (following(t, v.void_must_trump, v.aces_low),
+                                            make_strength(t, v.aces_low), make_winner(t, v.aces_low))
+        self._follow = rules[0]
+        self.play = TrickPlay(self.hands, self._seats, leader, rules[1], TRICKS, rules[2])   # hands: by seat
 
     def _play(self, seat: int, c: Card) -> None:
         p = self.play
@@ -498,11 +506,9 @@ class OneTwentyState(GameState):
     def _end_hand(self) -> None:
         v = self.v
         p = self.play
-        power = self._follow.power
-        winners = [t.winner for t in p.done]
-        points, ten = points_taken(winners, [t.winning_card for t in p.done], power, v)
-        bidder_side = v.side_of(self.bidder)
-        hs = score_hand(v, self.scores, self.made_bid, bidder_side, self.bid, points)
+        done = p.done
+        points, ten = points_taken([t.winner for t in done], [t.winning_card for t in done], self._follow.power, v)
+        hs = score_hand(v, self.scores, self.made_bid, v.seat_sides[self.bidder], self.bid, points)
         # The last hand's summary is written when somebody first reads it (a replay never does): its facts
         # never change (hs is frozen, completed tricks are never touched again).
         self._last_hand = None
