@@ -145,6 +145,11 @@ def test_safe_card_partner_winning_plays_the_lowest_card():
     assert RULES.timeout_move(view) == Move.play(card_from_str("2H"))
 
 
+def test_safe_card_partner_winning_a_void_seat_keeps_its_spades():
+    view = view_for(1, "2S 5D", plays=[(2, "3H"), (3, "AH")])       # partner 3 wins with AH
+    assert RULES.timeout_move(view) == Move.play(card_from_str("5D"))
+
+
 def test_safe_card_wins_as_cheaply_as_it_can():
     view = view_for(0, "2H 9H KH AH", plays=[(1, "10H")])
     assert RULES.timeout_move(view) == Move.play(card_from_str("KH"))
