@@ -10,6 +10,7 @@ stored bottom first, so its top card is pack[-1] and drawing is a pop().
 from __future__ import annotations
 
 from itertools import combinations
+from operator import attrgetter
 from typing import Any
 
 from verifier.cards import PACK_52, SUITS, Card, cards_to_str
@@ -51,7 +52,9 @@ def sorted_cards(cards) -> list[Card]:
     out = list(cards)
     sort_hand(out)
     return out
-FIVES = frozenset(c for c in PACK_52 if c.rank == 5)
+
+
+_rank = attrgetter("rank")
 
 
 PHASE_VERB = {"bidding": "bid", "trump": "name the {w} suit", "kitty": "throw three cards",
@@ -180,7 +183,7 @@ class OneTwentyState(GameState):
             min_bid = [20 if self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
         else:
             min_bid = [v.lowest_bid] * n
-        has_five = [not FIVES.isdisjoint(h) for h in hands]
+        has_five = [5 in map(_rank, h) for h in hands]
         self.bidding = Bidding(v, self.dealer, min_bid, has_five)
         self.phase = "bidding"
         self.trump: str | None = None
@@ -198,8 +201,8 @@ class OneTwentyState(GameState):
     # ------------------------------------------------------------------------------------- last hand
     @property
     def last_hand(self) -> dict[str, Any] | None:
-        """The last hand's summary (None before the first hand ends), made when first read from the facts
-        _end_hand kept: the same whenever it is made."""
+        """The last hand's summary (None until a hand is played out or thrown in). A played-out hand's summary
+        is made when first read, from the facts _end_hand kept: the same whenever it is made."""
         facts = self._last_facts
         if facts is not None:
             self._last_facts = None
