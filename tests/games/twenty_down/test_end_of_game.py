@@ -3,7 +3,7 @@ import pytest
 
 from verifier.games.base import GameOver, Move
 
-from .helpers import exchange_nothing, game, play, to_play, walkover_deal
+from .helpers import deck_for, exchange_nothing, game, play, to_play, walkover_deal
 from .test_play_and_scoring import THREE_AND_TWO
 
 
@@ -81,3 +81,21 @@ def test_a_tie_at_the_lowest_plays_more_deals_until_one_alone_is_lowest():
     assert not state.is_over and state.deal_no == 2
     walkover_deal(state, "S")                # seat 2 is trump maker now: 0 -> -5, alone lowest
     assert state.result == {"scores": [25, 0, -5, 25], "winners": [2]}
+
+
+def test_a_tie_at_zero_after_the_eighth_deal_is_played_off_in_the_endgame():
+    # "if nobody has reached zero after eight deals": a tie at the lowest is no winner, so the ninth deal comes,
+    # with hearts and nobody dropping (DECISIONS.md: from the ninth deal on)
+    eighth = deck_for(3, first={0: "AS 10S", 1: "AC 10C", 2: "AD KD", 3: "AH KH"},
+                      second={0: "KS 7C 8C", 1: "KC QC JC", 2: "QD JD 10D", 3: "QH JH 10H"})
+    state = game(*([[]] * 7), eighth)
+    for _ in range(7):
+        walkover_deal(state, "S")
+    assert state.deal_no == 8 and state.trump_maker == 0
+    state.scores = [3, 2, 20, 20]            # as if earlier deals had left seats 0 and 1 there
+    to_play(state, "S")
+    play(state, "AS", "JC", "10D", "10H", "10S", "QC", "JD", "JH", "KS", "KC", "QD", "QH",
+         "7C", "AC", "AD", "AH", "10C", "KD", "KH", "8C")
+    assert state.scores == [0, 0, 25, 25] and not state.is_over
+    assert state.deal_no == 9 and state.trump == "H" and state.phase == "exchange"
+    assert state.why_not(2, Move("drop")) == "After eight deals nobody may drop out."
