@@ -121,3 +121,14 @@ def test_the_bots_open_at_the_lowest_bid_they_may_raise_by_the_smallest_step_and
                 assert rules.timeout_move(view) == rules.suggest(view)
             g.apply(s, move)
     assert {(None, 15), (None, 20), (15, 20)} <= said
+
+
+def test_the_bidder_is_never_told_it_may_throw_nothing():
+    # "The bidder is the one seat that can't throw nothing (nine cards have to come down to five)."
+    g = new_game(hands={1: "5H JH 2C 3C 4C"})
+    g.apply(1, bid(15))
+    pass_round(g, 2, 3, 0)
+    g.apply(1, trump("H"))
+    assert g.why_not(1, play("5H")) == "It is time to throw away at least 4 cards and be dealt back up to five."
+    g.apply(1, throw("2C 3C 4C 5H"))
+    assert g.why_not(2, play("2D")) == "It is time to throw away cards (possibly none) and be dealt back up to five."

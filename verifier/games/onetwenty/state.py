@@ -323,6 +323,9 @@ class OneTwentyState(GameState):
             return IllegalMove, None
         if ph in ("kitty", "throw"):
             if kind != "throw":
+                lo = self._throw_bounds(seat)[0]
+                if ph == "throw" and lo:        # the bidder (000: nine cards, 002: eight) cannot throw nothing
+                    return IllegalMove, f"It is time to throw away at least {lo} cards and be dealt back up to five."
                 return IllegalMove, "It is time to throw away cards (possibly none) and be dealt back up to five."
             cards = move.cards or ()
             if len(set(cards)) != len(cards):
