@@ -96,7 +96,7 @@ def _card(text: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def parse_move(text: str, numbered: list[dict], legal: list[dict]) -> dict:
+def parse_move(text: str, numbered: list[dict], legal: list[dict], trump_word: str = "trump") -> dict:
     """A number from the list, or a move typed out: 10H, play 10H, bid 20, pass, trump H, throw 2C 3D.
     ValueError with the sentence when it reads as no move at all; whether the move is legal is the server's
     to say (its sentence is the one the player sees)."""
@@ -135,7 +135,7 @@ def parse_move(text: str, numbered: list[dict], legal: list[dict]) -> dict:
         except ValueError:
             pass
     raise ValueError(f"{text.strip()!r} is no move I know: type a number from the list, or a move such as "
-                     "10H, bid 20, pass, trump H, throw 2C 3D.")
+                     f"10H, bid 20, pass, {trump_word} H, throw 2C 3D.")
 
 
 def throw_hint(legal: list[dict]) -> str:
@@ -379,7 +379,7 @@ class Session:
             if not text.strip() and suggested in legal:
                 return suggested
             try:
-                return parse_move(text, numbered, legal)
+                return parse_move(text, numbered, legal, _word(game.get("view") or {}))
             except ValueError as exc:
                 click.echo(str(exc))
 

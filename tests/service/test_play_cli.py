@@ -163,3 +163,8 @@ def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
 def test_too_many_throws_to_list_are_described_with_a_legal_example():
     hint = throw_hint(LEGAL_THROWS)
     assert "0 to 2 of your cards" in hint and "'throw KC 8S'" in hint and "'throw' alone" in hint
+
+
+def test_an_unknown_move_is_explained_in_the_tables_own_word_for_trump():
+    with pytest.raises(ValueError, match="drumpf H"):
+        parse_move("shuffle", LEGAL_THROWS, LEGAL_THROWS, "drumpf")

@@ -156,5 +156,4 @@ def test_only_the_seat_to_move_may_throw():
     g = hands_after_the_bidding()
     g.apply(1, trump("H"))
     assert g.why_not(2, throw("")) == "It is not your turn: seat 1 is to throw three cards."
-    assert g.why_not(1, Move.play(cards("5H")[0])) == ("It is time to throw away cards (possibly none) and be dealt "
-                                                         "back up to five.")
+    assert g.why_not(1, Move.play(cards("5H")[0])) == "It is time to throw away 3 cards to come back to five."

@@ -324,6 +324,8 @@ class OneTwentyState(GameState):
         if ph in ("kitty", "throw"):
             if kind != "throw":
                 lo = self._throw_bounds(seat)[0]
+                if ph == "kitty":               # 001: the bidder with the kitty throws exactly three, no draw
+                    return IllegalMove, f"It is time to throw away {lo} cards to come back to five."
                 if ph == "throw" and lo:        # the bidder (000: nine cards, 002: eight) cannot throw nothing
                     return IllegalMove, f"It is time to throw away at least {lo} cards and be dealt back up to five."
                 return IllegalMove, "It is time to throw away cards (possibly none) and be dealt back up to five."
