@@ -56,3 +56,17 @@ def head_to_head(rule_set: str, trump: str, high: str, low: str, settings: dict 
              1: " ".join(text[13:18])}
     g = ready(rule_set, hands, bidder=1, value=20, suit=trump, kitty=" ".join(text[18:21]), settings=settings)
     return trick(g, low, high, text[8], text[13])
+
+
+def bots_play_to_the_end(rules, chance, max_moves: int = 3000):
+    """Every seat a bot (FirstChoiceRng); each bot move must be legal. Returns the game when it stops."""
+    from verifier.games.base import FirstChoiceRng
+    g, rng = rules.new_game(chance), FirstChoiceRng()
+    for _ in range(max_moves):
+        if g.is_over:
+            break
+        s = g.to_move
+        m = rules.bot_move(g.view(s), rng)
+        assert g.why_not(s, m) is None
+        g.apply(s, m)
+    return g

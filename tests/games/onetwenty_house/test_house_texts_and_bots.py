@@ -6,7 +6,7 @@ from verifier.games import make_rules
 from verifier.games.base import FirstChoiceRng, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, trump
-from .scenes import ready
+from .scenes import bots_play_to_the_end, ready
 
 H = "120s-house"
 MINE = Move("mine")
@@ -169,12 +169,4 @@ def test_the_timeout_plays_the_safe_card_the_lowest_legal_one():
 def test_computer_players_can_fill_every_seat(players):
     from tests.games.onetwenty.helpers import RandomChance
     rules = make_rules(H, {"dealer_can_take_it": True}, players)
-    g = rules.new_game(RandomChance(players))
-    for _ in range(3000):
-        if g.is_over:
-            break
-        s = g.to_move
-        m = rules.bot_move(g.view(s), BOT)
-        assert g.why_not(s, m) is None
-        g.apply(s, m)
-    assert g.is_over
+    assert bots_play_to_the_end(rules, RandomChance(players)).is_over

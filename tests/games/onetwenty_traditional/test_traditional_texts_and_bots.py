@@ -4,7 +4,7 @@ from verifier.games import make_rules
 from verifier.games.base import FirstChoiceRng, Move
 
 from tests.games.onetwenty.helpers import PASS, RandomChance, bid, new_game, pass_round, play, trump
-from tests.games.onetwenty_house.scenes import ready
+from tests.games.onetwenty_house.scenes import bots_play_to_the_end, ready
 
 T = "120s-traditional"
 MINE = Move("mine")
@@ -155,13 +155,4 @@ def test_void_in_the_suit_led_the_timeout_discards_rather_than_trumps():
 
 def test_bots_fill_every_seat_and_finish_the_game():
     for variant in ({}, {"teaser": True}, {"need_a_five": False}):
-        rules = make_rules(T, variant)
-        g = rules.new_game(RandomChance(5))
-        for _ in range(3000):
-            if g.is_over:
-                break
-            s = g.to_move
-            m = rules.bot_move(g.view(s), BOT)
-            assert g.why_not(s, m) is None
-            g.apply(s, m)
-        assert g.is_over
+        assert bots_play_to_the_end(make_rules(T, variant), RandomChance(5)).is_over
