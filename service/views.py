@@ -2,7 +2,6 @@
 the suggestion, the clock and the chain head. Built only from the engine's view(seat) and public data."""
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from verifier import transcript as tr
@@ -77,9 +76,13 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
 
 
 def redact_record(record: dict, seat: int | None) -> dict:
-    """A move record as another seat may see it while the game runs: thrown cards are face down."""
+    """A move record as another seat may see it while the game runs: thrown cards are face down.
+
+    The salt goes too: the next record's `prev` (and the view's `last_hash`) is the hash of the whole record,
+    so with its salt in hand a seat could hash every candidate set of cards until one matched. Without it
+    the hidden part of the preimage is 256 secret bits (docs/fairness.md, "Threat model")."""
     if record["move"].get("kind") == "throw" and record["seat"] != seat:
-        out = copy.deepcopy(record)
+        out = {k: v for k, v in record.items() if k not in ("move", "salt")}
         out["move"] = {"kind": "throw", "count": len(record["move"].get("cards") or [])}
         out["redacted"] = True
         return out
