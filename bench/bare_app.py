@@ -1,5 +1,5 @@
 """The baseline for bench_service.py: a bare Flask app doing the same Redis compare-and-append as the
-service's move endpoint (the same Lua script, via service.store.redis), and nothing else."""
+service's move endpoint (the same Lua script, via fairdeal.service.store.redis), and nothing else."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import time
 
 from flask import Flask, request
 
-from service.store.redis import RedisStore
+from fairdeal.service.store.redis import RedisStore
 
 app = Flask("bare")
 store = RedisStore(os.environ["FAIRDEAL_REDIS_URL"])

@@ -1,7 +1,7 @@
 """Audit throughput of `fairdeal-verify audit`, next to both python-chess baselines measured in the same run.
 
 What is timed: the audit of an export (JSON Lines, one signed transcript a line) of games of every rule set, made
-first with verifier.selfplay (not timed): reading each line, parsing it, every check of docs/verify.md (signatures,
+first with fairdeal.verifier.selfplay (not timed): reading each line, parsing it, every check of docs/verify.md (signatures,
 commitment, client seeds, hash chain, and the replay that re-derives every deal and recomputes every bot and
 timeout move). Once on one core (in process) and once on every core (`--jobs` = the cores here).
 
@@ -32,10 +32,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import chess_baseline as cb  # noqa: E402
 
-from verifier.audit import default_jobs, find_items, run_checks  # noqa: E402
-from verifier.games import available  # noqa: E402
-from verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
-from verifier.selfplay import selfplay  # noqa: E402
+from fairdeal.verifier.audit import default_jobs, find_items, run_checks  # noqa: E402
+from fairdeal.verifier.games import available  # noqa: E402
+from fairdeal.verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
+from fairdeal.verifier.selfplay import selfplay  # noqa: E402
 
 TARGET_RATIO = 3.0
 TARGET_SCALING = 0.8          # "close to linear": at least 80% of the ideal speed-up
@@ -79,10 +79,10 @@ def time_audit(path: str, jobs: int) -> float:
 
 def breakdown(path: str) -> list[tuple[str, float]]:
     """Where one core's time goes, phase by phase, over the same games (each phase timed alone)."""
-    from verifier import keys
-    from verifier.checks import _check_salts, _Run, _walk, Report
-    from verifier.fairness import game_seed, server_seed_from_hex
-    from verifier.transcript import check_chain, parse_transcript, transcript_body
+    from fairdeal.verifier import keys
+    from fairdeal.verifier.checks import _check_salts, _Run, _walk, Report
+    from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
+    from fairdeal.verifier.transcript import check_chain, parse_transcript, transcript_body
     with open(path, "rb") as fh:
         lines = [line for line in fh.read().split(b"\n") if line.strip()]
     out = []

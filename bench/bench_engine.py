@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import chess_baseline as cb  # noqa: E402
-from verifier.games import available, make_rules  # noqa: E402
+from fairdeal.verifier.games import available, make_rules  # noqa: E402
 
 TARGET = 3.0
 ROUNDS = 3

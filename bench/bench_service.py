@@ -186,7 +186,7 @@ def main() -> int:
                    PYTHONPATH=ROOT)
         ports = {}
         for name, app, probe in (("bare", "bench.bare_app:app", "/games/probe"),
-                                 ("service", "service.wsgi:app", "/healthz")):
+                                 ("service", "fairdeal.service.wsgi:app", "/healthz")):
             ports[name] = free_port()
             proc = start_gunicorn(app, ports[name], env, os.path.join(tmp, f"{name}.log"))
             procs.append(proc)

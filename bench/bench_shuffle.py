@@ -1,4 +1,4 @@
-"""Derived shuffles per second (verifier.fairness.shuffle) against a naive baseline, measured in the same run.
+"""Derived shuffles per second (fairdeal.verifier.fairness.shuffle) against a naive baseline, measured in the same run.
 
 The baseline is the obvious first implementation: one HMAC-SHA256 call per random byte (the same one-shot
 C-accelerated hmac.digest the real code uses, so the comparison is about the algorithm) and `byte % n`, which
@@ -16,8 +16,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from verifier.cards import PACK_32, PACK_52  # noqa: E402
-from verifier.fairness import game_seed, shuffle  # noqa: E402
+from fairdeal.verifier.cards import PACK_32, PACK_52  # noqa: E402
+from fairdeal.verifier.fairness import game_seed, shuffle  # noqa: E402
 
 TARGET = 5.0
 SECONDS = 1.0  # per measurement; each is repeated 3 times and the best kept

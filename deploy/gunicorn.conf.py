@@ -1,4 +1,4 @@
-# gunicorn settings for the fairdeal API: `gunicorn -c deploy/gunicorn.conf.py service.wsgi:app`
+# gunicorn settings for the fairdeal API: `gunicorn -c deploy/gunicorn.conf.py fairdeal.service.wsgi:app`
 # The event feed (long-poll /games/{id}/events and server-sent events /games/{id}/stream) holds a request
 # open while it waits, so the worker class is gthread: each worker serves `threads` requests at once.
 import multiprocessing
@@ -25,6 +25,6 @@ def post_fork(server, worker):
 
 def on_starting(server):
     # Create the signing key (on first run) once, in the master, before any worker starts.
-    from service.config import Config
-    from service.signing import KeyRing
+    from fairdeal.service.config import Config
+    from fairdeal.service.signing import KeyRing
     KeyRing(Config.from_env().data_dir)

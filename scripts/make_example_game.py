@@ -1,4 +1,4 @@
-"""Regenerate docs/examples/120s-auction-game.json: a whole 120s-auction game played by verifier.selfplay,
+"""Regenerate docs/examples/120s-auction-game.json: a whole 120s-auction game played by fairdeal.verifier.selfplay,
 signed with the example key (RFC 8032's first test key, docs/examples/example-key.txt), server seed 00 01 .. 1f
 and the client seeds of fairness.md's vectors.
 
@@ -16,8 +16,8 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
-from verifier.selfplay import selfplay  # noqa: E402
+from fairdeal.verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
+from fairdeal.verifier.selfplay import selfplay  # noqa: E402
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 

@@ -15,12 +15,12 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from verifier import keys  # noqa: E402
-from verifier.canonical import canonical_json  # noqa: E402
-from verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str  # noqa: E402
-from verifier.fairness import (PROTOCOL, DerivedRng, SeedChance, commitment, derive_bytes, record_salt,  # noqa: E402
+from fairdeal.verifier import keys  # noqa: E402
+from fairdeal.verifier.canonical import canonical_json  # noqa: E402
+from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str  # noqa: E402
+from fairdeal.verifier.fairness import (PROTOCOL, DerivedRng, SeedChance, commitment, derive_bytes, record_salt,  # noqa: E402
                                game_seed, shuffle)
-from verifier import transcript as tr  # noqa: E402
+from fairdeal.verifier import transcript as tr  # noqa: E402
 
 SERVER_SEED = bytes(range(32))
 GAME_ID = "g-2026-0001"

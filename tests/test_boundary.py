@@ -7,7 +7,7 @@ import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VERIFIER = ROOT / "verifier"
+VERIFIER = ROOT / "fairdeal" / "verifier"
 STDLIB = set(sys.stdlib_module_names)
 THIRD_PARTY_ALLOWED = {"click", "cryptography"}
 # Standard modules the verifier must not use: randomness outside the seed, clocks, databases, sockets.
@@ -21,16 +21,22 @@ def _imports(path: Path):
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield alias.name.split(".")[0], node.lineno
+                yield _top(alias.name), node.lineno
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield node.module.split(".")[0], node.lineno
+            yield _top(node.module), node.lineno
+
+
+def _top(module: str) -> str:
+    """The import's top package; inside our own package, its sub-package (fairdeal.verifier, fairdeal.service)."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "fairdeal" and len(parts) > 1 else parts[0]
 
 
 def test_verifier_imports_only_stdlib_click_and_cryptography():
     bad = []
     for path in VERIFIER.rglob("*.py"):
         for module, line in _imports(path):
-            if module in ("verifier", "__future__"):
+            if module in ("fairdeal.verifier", "__future__"):
                 continue
             allowed_files = ALLOWED_ONLY_IN.get(module)
             if allowed_files is not None and path.name in allowed_files:
@@ -56,7 +62,7 @@ def test_verifier_cli_imports_without_the_service_extras():
     code = (
         "import sys\n"
         "for m in ('flask', 'redis', 'gunicorn', 'werkzeug'): sys.modules[m] = None\n"
-        "from verifier.cli import main\n"
+        "from fairdeal.verifier.cli import main\n"
         "sys.argv = ['fairdeal-verify', '--help']\n"
         "main()\n"
     )
@@ -72,5 +78,5 @@ def test_pyproject_base_install_depends_only_on_click_and_cryptography():
     assert names == {"click", "cryptography"}
     assert {"flask", "redis", "gunicorn"} <= {d.split(">")[0].strip().lower()
                                              for d in meta["optional-dependencies"]["service"]}
-    assert meta["scripts"]["fairdeal-verify"] == "verifier.cli:main"
-    assert meta["scripts"]["fairdeal"] == "service.cli:main"
+    assert meta["scripts"]["fairdeal-verify"] == "fairdeal.verifier.cli:main"
+    assert meta["scripts"]["fairdeal"] == "fairdeal.cli:main"

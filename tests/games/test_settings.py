@@ -1,8 +1,8 @@
-"""Settings are validated the same way for every rule set (verifier/games/base.py)."""
+"""Settings are validated the same way for every rule set (fairdeal/verifier/games/base.py)."""
 import pytest
 
-from verifier.games import RULE_SETS, available, make_rules, rules_class
-from verifier.games.base import BadSettings
+from fairdeal.verifier.games import RULE_SETS, available, make_rules, rules_class
+from fairdeal.verifier.games.base import BadSettings
 
 
 @pytest.mark.parametrize("rule_set", available())

@@ -6,8 +6,8 @@ import subprocess
 import sys
 import tempfile
 
-from verifier import fairness, transcript as tr
-from verifier.replay import replay_records
+from fairdeal.verifier import fairness, transcript as tr
+from fairdeal.verifier.replay import replay_records
 
 
 def check_finished(t: dict, key: str | None = None, receipts: dict[int, str] | None = None,
@@ -29,7 +29,7 @@ def run_verifier(t: dict, key: str | None = None, receipts: dict[int, str] | Non
     """The player's own check: `fairdeal-verify TRANSCRIPT --key K --receipt SEQ:HASH --client-seed SEAT:SEED`."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(t, f)
-    args = [sys.executable, "-c", "from verifier.cli import main; main()", "verify", f.name]
+    args = [sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", "verify", f.name]
     if key:
         args += ["--key", key]
     for seq, h in (receipts or {}).items():

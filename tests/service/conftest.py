@@ -39,13 +39,13 @@ def clock():
 
 
 def make_app(tmp_path, store_kind: str, request, now=None, **cfg):
-    from service.app import create_app
-    from service.config import Config
-    from service.store.sqlite import SqliteStore
+    from fairdeal.service.app import create_app
+    from fairdeal.service.config import Config
+    from fairdeal.service.store.sqlite import SqliteStore
     import time
     config = Config(data_dir=str(tmp_path / "data"), **cfg)
     if store_kind == "redis":
-        from service.store.redis import RedisStore
+        from fairdeal.service.store.redis import RedisStore
         store = RedisStore(request.getfixturevalue("redis_url"))
     else:
         store = SqliteStore(str(tmp_path / "data" / "fairdeal.sqlite3"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import logging
 
-from verifier import transcript as tr
-from verifier.games import available
+from fairdeal.verifier import transcript as tr
+from fairdeal.verifier.games import available
 from tests.service.client import Api
 from tests.service.conftest import make_app
 

@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
-from verifier import transcript as tr
+from fairdeal.cli import main
+from fairdeal.verifier import transcript as tr
 from tests.service.checks import check_finished
 from tests.service.client import Api, play_to_end
 from tests.service.conftest import make_app
@@ -50,7 +50,7 @@ def test_export_writes_finished_transcripts_as_json_lines(tmp_path, request):
     for line in lines:
         check_finished(json.loads(line))
     # the auditors' tool reads the export as it is
-    audit = subprocess.run([sys.executable, "-c", "from verifier.cli import main; main()", "audit", str(out)],
+    audit = subprocess.run([sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", "audit", str(out)],
                            capture_output=True, text=True, timeout=120)
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
@@ -112,7 +112,7 @@ def served(request, tmp_path):
     if request.param == "redis":  # else the embedded store, shared by the two workers
         env["FAIRDEAL_REDIS_URL"] = request.getfixturevalue("redis_url")
     log = open(tmp_path / "serve.log", "wb")  # a file, not a pipe: a full pipe would block the server
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
+    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", "--port", str(port), "--workers", "2"],
                             env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -147,7 +147,7 @@ def test_a_full_game_through_gunicorn(served):
 
 
 def _make_ring(path, out):
-    from service.signing import KeyRing
+    from fairdeal.service.signing import KeyRing
     out.put(KeyRing(path).current_key)
 
 

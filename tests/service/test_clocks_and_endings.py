@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service import sweeper
+from fairdeal.service import sweeper
 from tests.service.checks import check_ended
 from tests.service.client import Api
 from tests.service.conftest import make_app

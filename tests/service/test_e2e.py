@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.games import available
+from fairdeal.verifier.games import available
 from tests.service.checks import check_ended, check_finished
 from tests.service.client import Api, play_to_end
 
@@ -54,9 +54,9 @@ def test_two_humans_finish_a_game_on_each_store(app):
 def test_a_game_on_a_redis_cluster_of_three_primaries(request, tmp_path):
     """Sixty of the player's moves (and the bots' answers) on a cluster, then the host cancels: the transcript
     is signed, chained, reveals the committed seed and replays."""
-    from service.app import create_app
-    from service.config import Config
-    from service.store.redis import RedisStore
+    from fairdeal.service.app import create_app
+    from fairdeal.service.config import Config
+    from fairdeal.service.store.redis import RedisStore
     store = RedisStore(request.getfixturevalue("redis_cluster_url"))
     api = Api(create_app(Config(data_dir=str(tmp_path)), store=store).test_client())
     p = api.player()

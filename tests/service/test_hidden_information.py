@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from verifier.cards import PACK_52
-from verifier.games import available
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import available
 from tests.service.client import Api
 
 CARD_TEXTS = {str(c) for c in PACK_52}

@@ -8,7 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def doc_text() -> str:
-    return (ROOT / "service" / "openapi.yaml").read_text()
+    return (ROOT / "fairdeal" / "service" / "openapi.yaml").read_text()
 
 
 def test_docs_copy_is_the_served_document():
@@ -25,10 +25,10 @@ def test_every_problem_code_is_documented():
     enum = re.search(r"enum: \[(bad-request.*?)\]", doc_text(), re.S).group(1)
     documented = {c.strip() for c in enum.replace("\n", " ").split(",")}
     used = set()
-    for path in (ROOT / "service").rglob("*.py"):
+    for path in (ROOT / "fairdeal" / "service").rglob("*.py"):
         used |= set(re.findall(r'ApiError\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
         used |= set(re.findall(r'problem\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
-    from verifier.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
+    from fairdeal.verifier.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
     used |= {e.code for e in (BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn)}
     assert used <= documented, used - documented
 

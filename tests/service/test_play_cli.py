@@ -12,7 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from service.play import Table, parse_move, play, state_lines, throw_hint
+from fairdeal.client.play import Table, parse_move, play, state_lines, throw_hint
 from tests.service.redis_servers import free_port
 from tests.service.test_cli import served  # noqa: F401 - the live-server fixture, reused
 
@@ -41,7 +41,7 @@ def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
     # the printed command is one the player can run as it stands, and it verifies the saved file
     args = _verify_command(r.output)
     assert args[0] == str(out) and "0:my lucky words" in args and "--receipt" in args
-    from verifier.cli import main as verify_main
+    from fairdeal.verifier.cli import main as verify_main
     capsys.readouterr()
     with pytest.raises(SystemExit) as done:
         verify_main(args)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from service.app import create_app
-from service.config import Config
-from service.store.redis import RedisStore
+from fairdeal.service.app import create_app
+from fairdeal.service.config import Config
+from fairdeal.service.store.redis import RedisStore
 from tests.service.checks import check_finished
 from tests.service.client import Api
 

@@ -7,9 +7,9 @@ import uuid
 
 import pytest
 
-from service.store import keys
-from service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK
-from service.store.sqlite import SqliteStore
+from fairdeal.service.store import keys
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK
+from fairdeal.service.store.sqlite import SqliteStore
 
 
 @pytest.fixture(params=["sqlite", "redis", "cluster"])
@@ -17,7 +17,7 @@ def store(request, tmp_path):
     if request.param == "sqlite":
         s = SqliteStore(str(tmp_path / "s.sqlite3"))
     else:
-        from service.store.redis import RedisStore
+        from fairdeal.service.store.redis import RedisStore
         url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
         s = RedisStore(url)
     yield s

@@ -18,9 +18,9 @@ import random
 
 import pytest
 
-from verifier.cards import PACK_32, PACK_52, card_from_str
-from verifier.games.base import Move
-from verifier.transcript import record_hash
+from fairdeal.verifier.cards import PACK_32, PACK_52, card_from_str
+from fairdeal.verifier.games.base import Move
+from fairdeal.verifier.transcript import record_hash
 from tests.service.client import Api
 
 SEARCH_LIMIT = 20_000   # candidate sets tried per redacted record

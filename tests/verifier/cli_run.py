@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from verifier.cli import main
+from fairdeal.verifier.cli import main
 
 
 def run(argv, capsys, stdin=None, monkeypatch=None):

@@ -5,11 +5,11 @@ import sys
 
 import pytest
 
-from verifier.audit import Progress, audit, find_items
+from fairdeal.verifier.audit import Progress, audit, find_items
 from tests.verifier.cli_run import run
 
 from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
-from verifier.selfplay import selfplay
+from fairdeal.verifier.selfplay import selfplay
 
 
 def _bad_score(rule_set):

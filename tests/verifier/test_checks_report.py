@@ -1,4 +1,4 @@
-"""verifier.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
+"""fairdeal.verifier.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
 import copy
 import json
 import re
@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from verifier import checks, transcript
-from verifier.checks import (CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript)
-from verifier.selfplay import selfplay
-from verifier.transcript import finish, make_commit, new_transcript
-from verifier.fairness import commitment
+from fairdeal.verifier import checks, transcript
+from fairdeal.verifier.checks import (CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript)
+from fairdeal.verifier.selfplay import selfplay
+from fairdeal.verifier.transcript import finish, make_commit, new_transcript
+from fairdeal.verifier.fairness import commitment
 
 from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
@@ -175,7 +175,7 @@ def test_any_single_byte_change_is_reported_and_never_crashes(data):
        st.binary(min_size=32, max_size=32), st.data())
 def test_every_selfplayed_game_verifies_whatever_the_table(rule_set, seed, data):
     # Any table of any rule set: its settings, its size, its bots; humans sometimes leave the policy's move.
-    from verifier.games import rules_class
+    from fairdeal.verifier.games import rules_class
     cls = rules_class(rule_set)
     settings = {s.name: data.draw(st.sampled_from(s.choices), label=s.name) for s in cls.SETTINGS}
     players = data.draw(st.sampled_from(cls.table_sizes), label="players")

@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from verifier.explain import explain_game
-from verifier.games import available
-from verifier.replay import LiveGame
-from verifier.fairness import game_seed, server_seed_from_hex
+from fairdeal.verifier.explain import explain_game
+from fairdeal.verifier.games import available
+from fairdeal.verifier.replay import LiveGame
+from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
 
 from tests.verifier.test_tamper_kit import valid_transcript
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from verifier.checks import CHECK_IDS
+from fairdeal.verifier.checks import CHECK_IDS
 from tests.verifier.cli_run import run
-from verifier.cli import main
-from verifier.keys import public_key_text
-from verifier.transcript import record_hash
+from fairdeal.verifier.cli import main
+from fairdeal.verifier.keys import public_key_text
+from fairdeal.verifier.transcript import record_hash
 
 from tests.verifier.test_tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
@@ -116,7 +116,7 @@ def test_garbage_input_exits_2_without_a_traceback(name, tmp_path, capsys):
 def test_garbage_through_the_console_script_never_shows_a_traceback(tmp_path):
     path = tmp_path / "bad.json"
     path.write_bytes(b"{\"protocol\": \"fairdeal/1\", \"commit\": [")
-    proc = subprocess.run([sys.executable, "-m", "verifier.cli", str(path)], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", str(path)], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "cannot verify" in proc.stderr
@@ -296,7 +296,7 @@ def test_pinning_from_a_url_names_the_service(capsys, no_pins):
 def test_a_reader_that_stops_early_gets_no_traceback_and_the_verdict_stands(game_file):
     # `fairdeal-verify --explain game.json | head -0`: the reader is gone before the first line is written
     # (the interpreter needs far longer to start than this test needs to close the pipe).
-    proc = subprocess.Popen([sys.executable, "-m", "verifier.cli", "--explain", "--key", SERVER_PUBLIC,
+    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.verifier.cli", "--explain", "--key", SERVER_PUBLIC,
                              str(game_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     proc.stdout.close()
     err = proc.stderr.read().decode()

@@ -12,7 +12,7 @@ def test_the_sample_report_in_verify_md_is_what_the_command_prints():
     start = doc.index(COMMAND) + len(COMMAND) + 1
     sample = doc[start:doc.index("```", start)]
     args = COMMAND.split()[2:]
-    out = subprocess.run([sys.executable, "-m", "verifier.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", *args], capture_output=True, text=True, cwd=ROOT,
                          timeout=60)
     assert out.returncode == 0
     assert out.stdout == sample

@@ -1,11 +1,11 @@
-"""verifier.fairness: seeds, commitment, derivation, randbelow, shuffles, SeedChance (properties and edges)."""
+"""fairdeal.verifier.fairness: seeds, commitment, derivation, randbelow, shuffles, SeedChance (properties and edges)."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_32, PACK_52, cards_from_str
-from verifier.fairness import (CLIENT_SEED_MAX, DerivedRng, SeedChance, commitment, derive_bytes,
+from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str
+from fairdeal.verifier.fairness import (CLIENT_SEED_MAX, DerivedRng, SeedChance, commitment, derive_bytes,
                                game_seed, new_server_seed, seed_chance, server_seed_from_hex, shuffle,
                                validate_client_seed)
 

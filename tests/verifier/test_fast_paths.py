@@ -8,13 +8,13 @@ import json
 
 import pytest
 
-from verifier import keys
-from verifier.canonical import canonical_json, canonical_json_of_parsed
-from verifier.cards import PACK_52, RANK_TEXT, Card, card_from_str, cards_to_str
-from verifier.games import available
-from verifier.games.tricks import Trick, TrickPlay
-from verifier.selfplay import selfplay
-from verifier.transcript import TranscriptError, check_chain, parse_transcript, record_hash, transcript_body
+from fairdeal.verifier import keys
+from fairdeal.verifier.canonical import canonical_json, canonical_json_of_parsed
+from fairdeal.verifier.cards import PACK_52, RANK_TEXT, Card, card_from_str, cards_to_str
+from fairdeal.verifier.games import available
+from fairdeal.verifier.games.tricks import Trick, TrickPlay
+from fairdeal.verifier.selfplay import selfplay
+from fairdeal.verifier.transcript import TranscriptError, check_chain, parse_transcript, record_hash, transcript_body
 
 KEY = keys.private_key_from_hex("3c" * 32)
 

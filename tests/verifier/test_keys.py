@@ -1,10 +1,10 @@
-"""verifier.keys: Ed25519 key forms, signatures, and a verify() that never raises."""
+"""fairdeal.verifier.keys: Ed25519 key forms, signatures, and a verify() that never raises."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verifier import keys
+from fairdeal.verifier import keys
 
 KEY = keys.private_key_from_hex("11" * 32)
 PUB = keys.public_key_text(KEY)

@@ -5,9 +5,9 @@ from pathlib import Path
 import subprocess
 import sys
 
-from verifier.checks import verify_transcript
-from verifier.keys import private_key_from_hex
-from verifier.transcript import sign_record, sign_transcript
+from fairdeal.verifier.checks import verify_transcript
+from fairdeal.verifier.keys import private_key_from_hex
+from fairdeal.verifier.transcript import sign_record, sign_transcript
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 EXAMPLE_KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
@@ -31,7 +31,7 @@ def test_another_rules_version_is_unusable_not_failed(tmp_path):
     assert "version 2 of 120s-auction" in report.unusable
     path = tmp_path / "g.json"
     path.write_text(json.dumps(_with_version(2)))
-    out = subprocess.run([sys.executable, "-m", "verifier.cli", str(path)], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", str(path)], capture_output=True, text=True,
                          cwd=DOCS.parent, timeout=60)
     assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr
     assert "version 2 of 120s-auction" in out.stdout + out.stderr

@@ -2,8 +2,8 @@
 names the check that catches it (the catalogue is in test_tamper_kit.py)."""
 import pytest
 
-from verifier.checks import verify_transcript
-from verifier.games import available
+from fairdeal.verifier.checks import verify_transcript
+from fairdeal.verifier.games import available
 
 from tests.verifier.test_tamper_kit import (SERVER_PUBLIC, TAMPERS, resign, run_all, run_tamper, summary,
                                             valid_transcript, ATTACKER_KEY)

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
-from verifier.checks import verify_transcript
-from verifier.fairness import commitment
-from verifier.games import available, rules_class
-from verifier.games.base import Move
-from verifier.keys import private_key_from_hex, public_key_text
-from verifier.replay import LiveGame
-from verifier.selfplay import selfplay
-from verifier.transcript import record_hash, sign_record, sign_transcript
-from verifier.fairness import game_seed, server_seed_from_hex
+from fairdeal.verifier.checks import verify_transcript
+from fairdeal.verifier.fairness import commitment
+from fairdeal.verifier.games import available, rules_class
+from fairdeal.verifier.games.base import Move
+from fairdeal.verifier.keys import private_key_from_hex, public_key_text
+from fairdeal.verifier.replay import LiveGame
+from fairdeal.verifier.selfplay import selfplay
+from fairdeal.verifier.transcript import record_hash, sign_record, sign_transcript
+from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
 
 SERVER_KEY = private_key_from_hex("a1" * 32)
 ATTACKER_KEY = private_key_from_hex("b2" * 32)
@@ -51,7 +51,7 @@ def valid_transcript(rule_set: str) -> dict:
 
 def _salt_of(t: dict):
     """The record salt function of the transcript's own seeds, or None when records carry no salt."""
-    import verifier.fairness as fairness
+    import fairdeal.verifier.fairness as fairness
     if not any("salt" in rec for rec in t["records"]) or not hasattr(fairness, "record_salt"):
         return None
     try:

@@ -1,4 +1,4 @@
-"""verifier.transcript and verifier.canonical: building, reading and checking transcripts; tampering is caught."""
+"""fairdeal.verifier.transcript and fairdeal.verifier.canonical: building, reading and checking transcripts; tampering is caught."""
 from __future__ import annotations
 
 import copy
@@ -8,10 +8,10 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verifier import keys
-from verifier.canonical import canonical_json
-from verifier.fairness import commitment
-from verifier.transcript import (TranscriptError, add_start, append_move, chain_head, check_chain,
+from fairdeal.verifier import keys
+from fairdeal.verifier.canonical import canonical_json
+from fairdeal.verifier.fairness import commitment
+from fairdeal.verifier.transcript import (TranscriptError, add_start, append_move, chain_head, check_chain,
                                  check_commitment, check_header, check_signatures, check_transcript, finish,
                                  make_commit, make_end, make_move_record, make_seat, make_start, new_transcript,
                                  parse_transcript, public_view, receipt, record_hash, sign_record,
@@ -352,7 +352,7 @@ def test_a_move_record_needs_its_salt():
 def test_the_salt_hides_a_throw_from_its_hash():
     # The same throw at the same place hashes differently under different salts, so a seat that sees the hash
     # cannot recover the cards by trying every possible throw without the (secret until the end) game seed.
-    from verifier.fairness import record_salt
+    from fairdeal.verifier.fairness import record_salt
     throw = {"kind": "throw", "cards": ["2C", "5H"]}
     a = make_move_record("a" * 64, 7, 1, "player", throw, salt=record_salt(b"\x01" * 32, 7))
     b = make_move_record("a" * 64, 7, 1, "player", throw, salt=record_salt(b"\x02" * 32, 7))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from verifier.fairness import DerivedRng, game_seed, shuffle
+from fairdeal.verifier.fairness import DerivedRng, game_seed, shuffle
 
 SHUFFLES = 20000
 GS = game_seed(bytes(32), [None, None, None, None])

@@ -10,11 +10,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.verifier.vectors import load_vectors, vectors_of
-from verifier import keys
-from verifier.canonical import canonical_json
-from verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str
-from verifier.fairness import DerivedRng, SeedChance, commitment, derive_bytes, game_seed, shuffle
-from verifier.transcript import check_transcript, parse_transcript, record_hash
+from fairdeal.verifier import keys
+from fairdeal.verifier.canonical import canonical_json
+from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str
+from fairdeal.verifier.fairness import DerivedRng, SeedChance, commitment, derive_bytes, game_seed, shuffle
+from fairdeal.verifier.transcript import check_transcript, parse_transcript, record_hash
 
 PACKS = {"PACK_52": PACK_52, "PACK_32": PACK_32}
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from verifier.cards import PACK_52, Card, cards_from_str
-from verifier.games import make_rules
-from verifier.games.base import FixedChance, Move
-from verifier.games.onetwenty.state import deck_from_hands
+from fairdeal.verifier.cards import PACK_52, Card, cards_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FixedChance, Move
+from fairdeal.verifier.games.onetwenty.state import deck_from_hands
 
 
 def cards(text: str) -> list[Card]:
@@ -84,7 +84,7 @@ def throw_none_all(game) -> None:
 
 
 class RandomChance:
-    """A seeded random Chance (tests only; the game's real one is verifier.fairness.SeedChance)."""
+    """A seeded random Chance (tests only; the game's real one is fairdeal.verifier.fairness.SeedChance)."""
 
     def __init__(self, seed: int):
         self.r = random.Random(seed)
@@ -136,7 +136,7 @@ def bid_and_throw(game, bidder: int, value: int, suit: str = "H") -> None:
 
 def play_out(game) -> None:
     """Play the hand's remaining tricks: a leader plays its strongest legal card, the others their weakest."""
-    from verifier.games.onetwenty.ranks import power_table
+    from fairdeal.verifier.games.onetwenty.ranks import power_table
     power = power_table(game.trump, game.v.aces_low)
     start = game.deal_index
     while game.phase == "play" and game.deal_index == start:

@@ -1,9 +1,9 @@
 """120s (Auction), seed 000: players, the deal, the kitty and the bidding, scenario by scenario."""
 import pytest
 
-from verifier.cards import PACK_52
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
 
 from .helpers import PASS, bid, cards, new_game, pass_round, trump
 

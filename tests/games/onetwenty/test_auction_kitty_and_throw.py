@@ -1,8 +1,8 @@
 """120s (Auction), seed 000: drumpfs first, then the kitty; throwing away and being dealt back up."""
 import pytest
 
-from verifier.cards import PACK_52
-from verifier.games.base import IllegalMove, Move
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games.base import IllegalMove, Move
 
 from .helpers import PASS, bid, cards, new_game, pass_round, throw, trump
 

@@ -1,8 +1,8 @@
 """120s (Auction), seed 000 and DECISIONS.md: the lead, card order, trick winners, following and reneging."""
 import pytest
 
-from verifier.games.base import IllegalMove, Move
-from verifier.games.onetwenty.ranks import make_strength, plain_order, trump_order
+from fairdeal.verifier.games.base import IllegalMove, Move
+from fairdeal.verifier.games.onetwenty.ranks import make_strength, plain_order, trump_order
 
 from .helpers import bid_and_throw, new_game, play
 

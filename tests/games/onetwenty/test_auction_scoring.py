@@ -155,9 +155,9 @@ def test_the_last_hand_summary_is_public():
 
 
 def test_among_plain_winning_cards_a_king_is_a_king_in_every_suit_hearts_included():
-    from verifier.cards import cards_from_str
-    from verifier.games.onetwenty.ranks import power_table
-    from verifier.games.onetwenty.scoring import ten_trick
+    from fairdeal.verifier.cards import cards_from_str
+    from fairdeal.verifier.games.onetwenty.ranks import power_table
+    from fairdeal.verifier.games.onetwenty.scoring import ten_trick
     power = power_table("S")
     # hearts have no plain ace, yet their king ranks with the other kings: the earlier king takes the 10
     assert ten_trick(cards_from_str("QD KH KC 10D"), power) == 1

@@ -1,9 +1,9 @@
 """120s (Auction): what each seat sees, the Kitty Teaser setting, the rules line and the reminder, the words."""
 import pytest
 
-from verifier.cards import PACK_52
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, FixedChance
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, FixedChance
 
 from .helpers import bid, bid_and_throw, new_game, pass_round, trump
 
@@ -107,8 +107,8 @@ def test_house_and_traditional_rules_lines_say_trump():
 def test_every_sentence_of_the_auction_says_drumpf(tmp_path):
     """Sentences from a sample of refused moves in many positions never say 'trump'."""
     import random
-    from verifier.cards import PACK_52 as P
-    from verifier.games.base import Move
+    from fairdeal.verifier.cards import PACK_52 as P
+    from fairdeal.verifier.games.base import Move
     from .helpers import RandomChance
     rules = make_rules("120s-auction")
     sentences = set()

@@ -1,7 +1,7 @@
 """120s: the table's suggested bid, the bots (000's description) and the timeout policy."""
-from verifier.games import make_rules
-from verifier.games.base import FirstChoiceRng, Move
-from verifier.games.onetwenty.bots import hand_ceiling
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FirstChoiceRng, Move
+from fairdeal.verifier.games.onetwenty.bots import hand_ceiling
 
 from .helpers import PASS, bid, bid_and_throw, new_game, pass_round, play, trump
 
@@ -37,7 +37,7 @@ def test_from_90_up_the_suggestion_opens_at_20():
 
 def test_only_a_hand_that_sees_every_trick_is_suggested_30_and_the_bot_never_bids_30():
     rules = make_rules("120s-auction")
-    assert hand_ceiling([c for c in __import__("verifier.cards", fromlist=["x"]).cards_from_str("5H JH AH KH QH")],
+    assert hand_ceiling([c for c in __import__("fairdeal.verifier.cards", fromlist=["x"]).cards_from_str("5H JH AH KH QH")],
                         rules.variant) == 30
     g = new_game(hands={2: "5H JH AH KH QH"})
     g.apply(1, bid(25))

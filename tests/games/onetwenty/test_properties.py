@@ -4,9 +4,9 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_52, BadCard, card_from_str
-from verifier.games import make_rules
-from verifier.games.base import FixedChance, GameError, Move
+from fairdeal.verifier.cards import PACK_52, BadCard, card_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FixedChance, GameError, Move
 
 from .helpers import RandomChance
 

@@ -1,8 +1,8 @@
 """120s traditional (seed 002): Mine, need a five, the teaser, throwing for everyone, following (basic scenarios;
 the full scenario suite and docs come later)."""
-from verifier.cards import PACK_52
-from verifier.games import make_rules
-from verifier.games.base import FixedChance, Move
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FixedChance, Move
 
 from .helpers import PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out, throw, trump
 

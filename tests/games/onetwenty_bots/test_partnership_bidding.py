@@ -5,7 +5,7 @@ outbids its partner's standing bid and never takes it with Mine / dealer-can-tak
 still raises over an opponent, so the evaluation is unchanged (000: the bots "don't bid your hand differently from
 anybody else's"). At a 2- or 3-player house table everyone is alone and raises as before.
 """
-from verifier.games.base import FirstChoiceRng, Move
+from fairdeal.verifier.games.base import FirstChoiceRng, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round
 

@@ -3,11 +3,11 @@ is legal. Behind a winning partner a bot takes the trick over only when the rule
 beats the partner's: void and bound to trump) or with the top card of the plain suit led. Seeded random deals (tests' RandomChance); a few games per table keep it fast."""
 import pytest
 
-from verifier.cards import card_from_str
-from verifier.games import make_rules
-from verifier.games.base import FirstChoiceRng
-from verifier.games.onetwenty.bots import plain_top
-from verifier.games.onetwenty.ranks import make_strength
+from fairdeal.verifier.cards import card_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FirstChoiceRng
+from fairdeal.verifier.games.onetwenty.bots import plain_top
+from fairdeal.verifier.games.onetwenty.ranks import make_strength
 
 from tests.games.onetwenty.helpers import RandomChance
 

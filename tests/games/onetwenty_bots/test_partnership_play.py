@@ -2,7 +2,7 @@
 `support_card`). Hearts are trumps throughout; seat 1 bid. The house and traditional first lead is the bidder's
 left (seat 2); the auction bidder leads.
 """
-from verifier.games.base import FirstChoiceRng
+from fairdeal.verifier.games.base import FirstChoiceRng
 
 from tests.games.onetwenty.helpers import bid_and_throw, new_game, play
 from tests.games.onetwenty_house.scenes import ready, trick

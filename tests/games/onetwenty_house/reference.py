@@ -2,7 +2,7 @@
 the engine's power tables), so property tests can compare the engine with the texts on random hands."""
 from __future__ import annotations
 
-from verifier.cards import Card, card_from_str
+from fairdeal.verifier.cards import Card, card_from_str
 
 RED_PLAIN = "A K Q J 10 9 8 7 6 5 4 3 2"
 BLACK_PLAIN = "A K Q J 2 3 4 5 6 7 8 9 10"

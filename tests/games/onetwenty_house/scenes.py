@@ -2,7 +2,7 @@
 deck helpers (tests/games/onetwenty/helpers.py, imported, not copied)."""
 from __future__ import annotations
 
-from verifier.games.base import Move
+from fairdeal.verifier.games.base import Move
 
 from tests.games.onetwenty.helpers import bid_and_throw, cards, new_game
 
@@ -44,8 +44,8 @@ def bids(g, seat: int | None = None) -> list:
 def head_to_head(rule_set: str, trump: str, high: str, low: str, settings: dict | None = None) -> int:
     """Seat 2 leads `low`, seat 3 plays `high`, seats 0 and 1 discard cards that can neither follow nor trump:
     the seat that wins the trick (3 when `high` beats `low`). Seat 1 bid 20 and named `trump`."""
-    from verifier.cards import PACK_52
-    from verifier.games.onetwenty.ranks import is_trump
+    from fairdeal.verifier.cards import PACK_52
+    from fairdeal.verifier.games.onetwenty.ranks import is_trump
     hi, lo = cards(high)[0], cards(low)[0]
     filler = [c for c in PACK_52 if c not in (hi, lo) and not is_trump(c, trump) and c.suit != lo.suit
               and c.suit != hi.suit]
@@ -60,7 +60,7 @@ def head_to_head(rule_set: str, trump: str, high: str, low: str, settings: dict 
 
 def bots_play_to_the_end(rules, chance, max_moves: int = 3000):
     """Every seat a bot (FirstChoiceRng); each bot move must be legal. Returns the game when it stops."""
-    from verifier.games.base import FirstChoiceRng
+    from fairdeal.verifier.games.base import FirstChoiceRng
     g, rng = rules.new_game(chance), FirstChoiceRng()
     for _ in range(max_moves):
         if g.is_over:

@@ -2,10 +2,10 @@
 cards a player may play, compared with reference.py, which restates 001 and 002 without the engine's tables."""
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_52
-from verifier.games.onetwenty.follow import legal_cards
-from verifier.games.onetwenty.ranks import make_strength
-from verifier.games.tricks import trick_winner as engine_winner
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games.onetwenty.follow import legal_cards
+from fairdeal.verifier.games.onetwenty.ranks import make_strength
+from fairdeal.verifier.games.tricks import trick_winner as engine_winner
 
 from . import reference
 
@@ -31,8 +31,8 @@ def test_the_cards_a_player_may_play_are_the_texts(deck, trump, size, void_must_
 @settings(max_examples=300, deadline=None)
 @given(st.permutations(PACK_52), suits, st.booleans(), st.booleans())
 def test_the_trick_worth_5_more_is_the_texts(deck, trump, aces_low, no_trump):
-    from verifier.games.onetwenty.ranks import is_trump, power_table
-    from verifier.games.onetwenty.scoring import ten_trick
+    from fairdeal.verifier.games.onetwenty.ranks import is_trump, power_table
+    from fairdeal.verifier.games.onetwenty.scoring import ten_trick
     pool = [c for c in deck if not (no_trump and is_trump(c, trump))]
     winning = pool[:5]
     assert ten_trick(winning, power_table(trump, aces_low)) == reference.ten_trick(winning, trump, aces_low)

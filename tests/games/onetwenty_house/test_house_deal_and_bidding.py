@@ -2,9 +2,9 @@
 switched on and off. One test per rule sentence, named after it."""
 import pytest
 
-from verifier.cards import PACK_52
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, FixedChance, Move
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, FixedChance, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
 from .scenes import bids, ready

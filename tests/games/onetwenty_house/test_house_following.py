@@ -2,7 +2,7 @@
 Trump is hearts unless a test says otherwise; seat 1 bids, seat 2 leads."""
 import pytest
 
-from verifier.games.base import IllegalMove
+from fairdeal.verifier.games.base import IllegalMove
 
 from tests.games.onetwenty.helpers import play
 from .scenes import legal, ready, trick

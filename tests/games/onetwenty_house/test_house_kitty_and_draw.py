@@ -2,7 +2,7 @@
 on and off), and who leads."""
 import pytest
 
-from verifier.games.base import Move
+from fairdeal.verifier.games.base import Move
 
 from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, throw, trump
 from .scenes import ready, trick

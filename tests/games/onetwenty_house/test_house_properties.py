@@ -4,8 +4,8 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_52
-from verifier.games import make_rules
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
 
 from tests.games.onetwenty.helpers import RandomChance
 from tests.games.onetwenty.test_properties import SeededRng

@@ -2,8 +2,8 @@
 go out" switched on and off and the game target as a setting ("5 short in a shorter game")."""
 import pytest
 
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, GameOver
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, GameOver
 
 from tests.games.onetwenty.helpers import PASS, layout_game, play_out
 from .scenes import ready, trick

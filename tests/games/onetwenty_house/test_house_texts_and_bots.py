@@ -2,8 +2,8 @@
 bots ("computer players fill any empty seat") and the timeout policy, each within the house bids."""
 import pytest
 
-from verifier.games import make_rules
-from verifier.games.base import FirstChoiceRng, Move
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FirstChoiceRng, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, trump
 from .scenes import bots_play_to_the_end, ready

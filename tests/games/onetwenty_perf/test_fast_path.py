@@ -10,9 +10,9 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_52, SUITS
-from verifier.games import make_rules
-from verifier.games.base import Move
+from fairdeal.verifier.cards import PACK_52, SUITS
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import Move
 
 from tests.games.onetwenty.helpers import RandomChance
 
@@ -111,8 +111,8 @@ def test_last_hand_keeps_its_keys_in_order():
 
 
 def test_sort_hand_sorts_by_suit_then_rank_even_with_a_card_outside_the_pack():
-    from verifier.cards import Card
-    from verifier.games.onetwenty.state import _sort_key, sort_hand, sorted_cards
+    from fairdeal.verifier.cards import Card
+    from fairdeal.verifier.games.onetwenty.state import _sort_key, sort_hand, sorted_cards
     rng = random.Random(7)
     for _ in range(50):
         hand = rng.sample(PACK_52, rng.randrange(1, 10))

@@ -5,10 +5,10 @@ first written (kept below as the reference, card powers looked up in the power t
 trick_winner does with the strength function."""
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_52, SUITS
-from verifier.games.onetwenty.follow import following, legal_cards
-from verifier.games.onetwenty.ranks import TRUMP_BASE, make_strength, make_winner, power_table, privileged
-from verifier.games.tricks import trick_winner
+from fairdeal.verifier.cards import PACK_52, SUITS
+from fairdeal.verifier.games.onetwenty.follow import following, legal_cards
+from fairdeal.verifier.games.onetwenty.ranks import TRUMP_BASE, make_strength, make_winner, power_table, privileged
+from fairdeal.verifier.games.tricks import trick_winner
 
 
 def reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump):
@@ -58,7 +58,7 @@ def test_legal_and_allows_agree_with_the_reference_rule(position):
 
 def test_a_kept_back_trump_is_allowed_only_when_nothing_forces():
     # trump hearts, the 2 of hearts led: the ace of hearts may be kept back only when no other trump is held
-    from verifier.cards import cards_from_str
+    from fairdeal.verifier.cards import cards_from_str
     f = following("H", True, False)
     led = cards_from_str("2H")[0]
     hand = cards_from_str("AH KS")

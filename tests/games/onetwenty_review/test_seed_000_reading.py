@@ -1,7 +1,7 @@
 """An independent reading of seed 000 (120s Auction) and DECISIONS.md, checked against the engine.
 
 The reference below is written from the texts alone: the card orders are spelled out as the texts list them,
-not taken from verifier.games.onetwenty.ranks, and the score of a hand (5 a trick, 10 for the trick of the highest
+not taken from fairdeal.verifier.games.onetwenty.ranks, and the score of a hand (5 a trick, 10 for the trick of the highest
 winning card, made or Down, the cap at 115, the floor, who wins) is worked out here again. Random games, many
 of them started near the end of the game, must agree with it move by move.
 """
@@ -9,9 +9,9 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import Card
-from verifier.games import make_rules
-from verifier.games.onetwenty.state import OneTwentyState
+from fairdeal.verifier.cards import Card
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.onetwenty.state import OneTwentyState
 
 from ..onetwenty.helpers import RandomChance
 

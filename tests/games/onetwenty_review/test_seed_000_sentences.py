@@ -3,9 +3,9 @@ to get wrong (another dealer, the other side of the cap, the ace of hearts as th
 timeout over many positions)."""
 import random
 
-from verifier.cards import PACK_52
-from verifier.games import make_rules
-from verifier.games.base import FixedChance
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FixedChance
 
 from ..onetwenty.helpers import (RandomChance, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out,
                                  throw, trump)

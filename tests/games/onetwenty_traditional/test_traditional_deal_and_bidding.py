@@ -3,9 +3,9 @@ dealer's "Mine", the holder's raise, the dealer's right to take each raise or pa
 names: "need a five" (on, as the text's own table plays it) and the teaser (off)."""
 import pytest
 
-from verifier.cards import PACK_52, card_from_str
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, FixedChance, Move
+from fairdeal.verifier.cards import PACK_52, card_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, FixedChance, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
 from tests.games.onetwenty_house.scenes import bids, ready

@@ -3,7 +3,7 @@ examples (the trump six led; the trump jack led: the holder of the five may rene
 may not)."""
 import pytest
 
-from verifier.games.base import Move
+from fairdeal.verifier.games.base import Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play, throw, trump
 from tests.games.onetwenty_house.scenes import head_to_head, legal, ready, trick

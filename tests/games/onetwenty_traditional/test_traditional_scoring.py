@@ -2,7 +2,7 @@
 failed bids, the other side always scoring, a made 30 scoring 60, and the first team to 120."""
 import pytest
 
-from verifier.games.base import GameOver
+from fairdeal.verifier.games.base import GameOver
 
 from tests.games.onetwenty.helpers import PASS, layout_game, play_out
 from tests.games.onetwenty_house.scenes import ready, trick

@@ -1,7 +1,7 @@
 """120s traditional (seed 002): the rules line and reminder, the table's suggestion, the bots and the timeout
 policy within the traditional bids (Mine, raises, and never a 25 or 30 without a five)."""
-from verifier.games import make_rules
-from verifier.games.base import FirstChoiceRng, Move
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FirstChoiceRng, Move
 
 from tests.games.onetwenty.helpers import PASS, RandomChance, bid, new_game, pass_round, play, trump
 from tests.games.onetwenty_house.scenes import bots_play_to_the_end, ready
@@ -57,7 +57,7 @@ def test_the_reminder_names_only_the_variants_that_differ_from_the_text():
 
 
 def test_settings_are_data_the_same_engine_as_the_other_rule_sets():
-    from verifier.games.onetwenty import OneTwentyState, TraditionalRules
+    from fairdeal.verifier.games.onetwenty import OneTwentyState, TraditionalRules
     r = TraditionalRules.preset("teaser")
     assert r.variant.kitty_size == 4 and r.variant.dealer_mine == "traditional"
     assert isinstance(r.new_game(RandomChance(1)), OneTwentyState)

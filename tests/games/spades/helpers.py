@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-from verifier.cards import Card, cards_from_str
-from verifier.games import make_rules
-from verifier.games.base import FixedChance, Move
-from verifier.games.spades import SpadesState
+from fairdeal.verifier.cards import Card, cards_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FixedChance, Move
+from fairdeal.verifier.games.spades import SpadesState
 
 # Each seat holds one whole suit: whoever holds the spades takes every trick.
 SUITED = {
@@ -74,7 +74,7 @@ def play_out(game: SpadesState) -> None:
 
 
 class ShuffledChance:
-    """Seeded shuffles for property tests (test-only; the game's real source is verifier.fairness)."""
+    """Seeded shuffles for property tests (test-only; the game's real source is fairdeal.verifier.fairness)."""
 
     def __init__(self, seed: int):
         self.seed = seed

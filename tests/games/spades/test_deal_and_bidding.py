@@ -1,10 +1,10 @@
 """Seed 003, "Two teams", "The deal" and "The bid", sentence by sentence."""
 import pytest
 
-from verifier.cards import cards_from_str
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
-from verifier.games.spades import SpadesRules
+from fairdeal.verifier.cards import cards_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.spades import SpadesRules
 
 from .helpers import MIXED, SUITED, bid, deck_for, new_game, play_out
 

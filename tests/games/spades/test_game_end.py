@@ -1,8 +1,8 @@
 """Seed 003, "The end": after a hand at 500 or -200 the higher team wins; an exact tie plays on."""
 import pytest
 
-from verifier.games.base import GameOver, Move
-from verifier.games.spades import game_ends
+from fairdeal.verifier.games.base import GameOver, Move
+from fairdeal.verifier.games.spades import game_ends
 
 from .helpers import SUITED, bid, new_game, play_out
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_52, cards_from_str
-from verifier.games.spades import legal_cards, why_not_card
+from fairdeal.verifier.cards import PACK_52, cards_from_str
+from fairdeal.verifier.games.spades import legal_cards, why_not_card
 
 
 @settings(max_examples=80, deadline=None)

@@ -5,10 +5,10 @@ import copy
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import BadCard, card_from_str
-from verifier.games import make_rules
-from verifier.games.base import IllegalMove, Move, NotYourTurn
-from verifier.games.spades import game_ends
+from fairdeal.verifier.cards import BadCard, card_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.spades import game_ends
 
 from .helpers import FixedRng, ShuffledChance
 

@@ -1,6 +1,6 @@
 """Seed 003, "The score", "Bags", "Nil" and the score table, row by row, on the pure scoring function
 (`score_team`), then through whole hands."""
-from verifier.games.spades import score_team
+from fairdeal.verifier.games.spades import score_team
 
 from .helpers import SUITED, bid, new_game, play_out
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from verifier.cards import card_from_str
-from verifier.games import make_rules
-from verifier.games.base import FirstChoiceRng, IllegalMove, Move, NotYourTurn
-from verifier.games.spades import suggested_bid
+from fairdeal.verifier.cards import card_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FirstChoiceRng, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.spades import suggested_bid
 
 from .helpers import MIXED, FixedRng, bid, new_game, play, view_for
 

@@ -1,8 +1,8 @@
 """Seed 003, "The tricks" and "Leading spades", sentence by sentence."""
 import pytest
 
-from verifier.cards import card_from_str
-from verifier.games.base import IllegalMove, Move
+from fairdeal.verifier.cards import card_from_str
+from fairdeal.verifier.games.base import IllegalMove, Move
 
 from .helpers import MIXED, SPADES_AFTER_CLUBS, SUITED, bid, new_game, play
 

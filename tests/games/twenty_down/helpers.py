@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from verifier.cards import PACK_32, Card, cards_from_str
-from verifier.games import make_rules
-from verifier.games.base import FixedChance, Move
-from verifier.games.twenty_down import TwentyDownState
+from fairdeal.verifier.cards import PACK_32, Card, cards_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import FixedChance, Move
+from fairdeal.verifier.games.twenty_down import TwentyDownState
 
 SPARE_DECKS = 24  # later deals of a test game use canonical-order decks
 

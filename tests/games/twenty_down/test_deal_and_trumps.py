@@ -1,7 +1,7 @@
 """Setup: scores, the deal in packets, the trump maker, the stock, the deal passing left."""
 import pytest
 
-from verifier.games.base import IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.base import IllegalMove, Move, NotYourTurn
 
 from .helpers import deck_for, game, hand, name_trump, walkover_deal
 

@@ -1,7 +1,7 @@
 """After eight deals, and winning the game."""
 import pytest
 
-from verifier.games.base import GameOver, Move
+from fairdeal.verifier.games.base import GameOver, Move
 
 from .helpers import deck_for, exchange_nothing, game, play, to_play, walkover_deal
 from .test_play_and_scoring import THREE_AND_TWO

@@ -1,8 +1,8 @@
 """Exchanging cards, then staying in or dropping out."""
 import pytest
 
-from verifier.cards import cards_from_str
-from verifier.games.base import IllegalMove, Move
+from fairdeal.verifier.cards import cards_from_str
+from fairdeal.verifier.games.base import IllegalMove, Move
 
 from .helpers import answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play
 from .test_deal_and_trumps import DEAL

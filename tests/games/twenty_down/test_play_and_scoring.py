@@ -1,6 +1,6 @@
 """Card order, playing the tricks, scoring; the seed's two worked examples."""
-from verifier.cards import card_from_str
-from verifier.games.base import Move
+from fairdeal.verifier.cards import card_from_str
+from fairdeal.verifier.games.base import Move
 
 from .helpers import deck_for, game, play, to_play
 

@@ -6,11 +6,11 @@ from hashlib import sha256
 
 from hypothesis import given, settings, strategies as st
 
-from verifier.cards import PACK_32
-from verifier.fairness import SeedChance
-from verifier.games import make_rules
-from verifier.games.base import Move
-from verifier.games.twenty_down import TwentyDownRules
+from fairdeal.verifier.cards import PACK_32
+from fairdeal.verifier.fairness import SeedChance
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import Move
+from fairdeal.verifier.games.twenty_down import TwentyDownRules
 
 SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
 table_settings = st.fixed_dictionaries({name: st.booleans() for name in SETTING_NAMES})
@@ -136,7 +136,7 @@ def test_replaying_the_log_gives_the_live_state(table, seed, mode):
 @settings(max_examples=10, deadline=None)
 @given(table_settings, seeds)
 def test_a_bot_game_replays_through_the_verifier(table, seed):
-    from verifier.replay import LiveGame
+    from fairdeal.verifier.replay import LiveGame
     start = {"type": "start", "rules": make_rules("twenty-down", table).to_json(),
              "seats": [{"seat": s, "name": f"bot {s}", "bot": True} for s in range(4)]}
     game_seed = sha256(str(seed).encode()).digest()

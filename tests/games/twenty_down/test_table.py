@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from verifier.cards import card_from_str, cards_from_str
-from verifier.games import make_rules
-from verifier.games.base import BadSettings, FirstChoiceRng, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.cards import card_from_str, cards_from_str
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings, FirstChoiceRng, IllegalMove, Move, NotYourTurn
 
 from .helpers import answer_stay, deck_for, exchange_nothing, game, name_trump, play, to_play
 from .test_deal_and_trumps import DEAL

@@ -1,7 +1,7 @@
 """The eight variants, each a table setting, off by default: each shown on and off."""
 import pytest
 
-from verifier.games.base import Move
+from fairdeal.verifier.games.base import Move
 
 from .helpers import (
     answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play, to_play, walkover_deal,

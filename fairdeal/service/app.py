@@ -1,0 +1,74 @@
+"""The Flask app factory."""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from flask import Flask, g, request
+
+from fairdeal.service import errors, logs
+from fairdeal.service.config import Config
+from fairdeal.service.games import Games
+from fairdeal.service.metrics import Metrics
+from fairdeal.service.signing import KeyRing
+from fairdeal.service.store import Store, open_store
+from fairdeal.service.tables import Tables
+
+log = logging.getLogger("fairdeal.http")
+
+
+@dataclass
+class Services:
+    config: Config
+    store: Store
+    keyring: KeyRing
+    games: Games
+    tables: Tables
+    metrics: Metrics
+
+
+def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
+    store = store or open_store(config.redis_url, config.data_dir)
+    keyring = KeyRing(config.data_dir)
+    metrics = Metrics()
+    games = Games(store, keyring, config, now, metrics)
+    return Services(config, store, keyring, games, Tables(store, games, config, now), metrics)
+
+
+def create_app(config: Config | None = None, store: Store | None = None,
+               now: Callable[[], float] = time.time) -> Flask:
+    config = config or Config.from_env()
+    logs.setup()
+    app = Flask("fairdeal")
+    app.config["MAX_CONTENT_LENGTH"] = config.max_content_length
+    app.json.sort_keys = False
+    app.extensions["fairdeal"] = build_services(config, store, now)
+    errors.install(app)
+
+    from fairdeal.service.api import register
+    register(app)
+
+    @app.before_request
+    def _start_timer():
+        g.t0 = time.perf_counter()
+
+    @app.after_request
+    def _log(response):
+        elapsed = time.perf_counter() - g.get("t0", time.perf_counter())
+        route = request.url_rule.rule if request.url_rule else "unmatched"
+        m = app.extensions["fairdeal"].metrics
+        m.inc("fairdeal_http_requests_total", method=request.method, route=route, status=response.status_code)
+        m.observe("fairdeal_http_request_seconds", elapsed, route=route)
+        # route and status only: no token, body, card or seed ever reaches a log line. Successful requests
+        # are logged at DEBUG (metrics count them), refusals at INFO.
+        level = logging.DEBUG if response.status_code < 400 else logging.INFO
+        if log.isEnabledFor(level):
+            args = request.view_args or {}
+            log.log(level, "request", extra={"fields": {
+                "method": request.method, "route": route, "game": args.get("game_id") or args.get("table_id"),
+                "status": response.status_code, "ms": round(elapsed * 1000, 2)}})
+        return response
+
+    return app

@@ -1,0 +1,26 @@
+"""Finished transcripts as JSON Lines, for auditors."""
+from __future__ import annotations
+
+import json
+from typing import IO
+
+from fairdeal.verifier import transcript as tr
+
+
+def export(services, out: IO[str], since: float | None = None, limit: int | None = None) -> int:
+    """Write each finished game's transcript (one JSON object a line), oldest first; returns the count."""
+    n, after = 0, since
+    while True:
+        batch = services.store.index_range("finished", limit=200, after=after)
+        if not batch:
+            return n
+        for game_id, score in batch:
+            c = services.games.get(game_id)
+            if c.ended:
+                out.write(json.dumps(tr.public_view(c.transcript), separators=(",", ":"), sort_keys=True) + "\n")
+                n += 1
+                if limit is not None and n >= limit:
+                    return n
+            after = score
+        if len(batch) < 200:
+            return n

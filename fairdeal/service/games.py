@@ -1,0 +1,390 @@
+"""Games: a header (the table document) plus an append-only log, replayed into an in-process LiveGame.
+
+The log of a game, in the store, is exactly the transcript in pieces:
+  entry 0     {"commit": ..., "commit_signature": ...}        written when the table is created
+  entry 1     {"start": ..., "start_signature": ...}          written when the table starts
+  entry k+1   move record seq k                               (fairdeal.verifier.transcript.make_move_record)
+  last        {"end": ..., "signature": ...}                  written once, revealing the server seed
+(a table cancelled before it starts has its end at entry 1). So a move with sequence number s is entry s + 1,
+and compare-and-append on the entry count is compare-and-append on the game's sequence number.
+
+Each process keeps a LiveGame per game and catches up by applying only the entries it has not seen. Every
+touch of a game first runs what is due: bot moves, timeout moves, the end (`advance`).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import math
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from fairdeal.verifier import fairness, transcript as tr
+from fairdeal.verifier.games.base import GameError, Move
+from fairdeal.verifier.replay import LiveGame
+
+from fairdeal.service.errors import ApiError
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, Store
+
+MAX_STEPS = 2000  # bots and timeouts run per touch, a bound against a rule set that never stops
+
+
+def iso(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
+
+
+def parse_iso(text: str) -> float:
+    return dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z").timestamp() \
+        if "." in text else dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S%z").timestamp()
+
+
+def entry_text(entry: dict) -> str:
+    """How a log entry is stored: plain JSON (hashes are always computed on the canonical form, never on this)."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def body_hash(obj: Any) -> str:
+    """The fingerprint of a move request, to tell a retry from another request under the same key."""
+    return hashlib.sha256(entry_text(obj).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Cached:
+    """One game as this process knows it: the transcript so far and the replayed state."""
+
+    game_id: str
+    transcript: dict = field(default_factory=dict)
+    live: LiveGame | None = None
+    length: int = 0                  # log entries applied
+    last_at: float = 0.0             # time of the last entry (the running clock starts there)
+    last_human_at: float = 0.0       # time of the last human decision (or the start)
+    scheduled: float | None = None   # the sweeper index's time for this game, as last written here
+    legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
+    kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
+    table: dict | None = None             # the table document as last read by this process
+
+    def legal(self, seat: int) -> list:
+        """The seat's legal moves now, computed once per position."""
+        key = (self.live.seq, seat)
+        if self.legal_at[:2] != key:
+            self.legal_at = (*key, self.live.state.legal_moves(seat))
+        return self.legal_at[2]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def started(self) -> bool:
+        return "start" in self.transcript
+
+    @property
+    def ended(self) -> bool:
+        return "end" in self.transcript
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last move (0 before any move)."""
+        return self.live.seq if self.live else 0
+
+
+class Games:
+    def __init__(self, store: Store, keyring, config, now: Callable[[], float] = time.time, metrics=None):
+        self.store, self.keyring, self.config, self.now = store, keyring, config, now
+        self.metrics = metrics
+        self._cache: "OrderedDict[str, Cached]" = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # ------------------------------------------------------------------------------------ cache
+    def slot(self, game_id: str) -> Cached:
+        """This process's entry for a game (an LRU of replayed games)."""
+        with self._cache_lock:
+            c = self._cache.get(game_id)
+            if c is None:
+                c = self._cache[game_id] = Cached(game_id)
+                while len(self._cache) > self.config.cache_size:
+                    self._cache.popitem(last=False)
+            else:
+                self._cache.move_to_end(game_id)
+            return c
+
+    def _reset(self, c: Cached) -> None:
+        """Forget what this process replayed (another process appended first); the next sync reloads."""
+        c.transcript, c.live, c.length, c.last_at, c.last_human_at = {}, None, 0, 0.0, 0.0
+        c.scheduled = None
+        c.legal_at, c.kind_at = (None, None, None), (None, None)
+
+    def sync(self, c: Cached) -> Cached:
+        """Apply the log entries this process has not seen yet."""
+        return self.apply_texts(c, self.store.records(c.game_id, c.length))
+
+    def apply_texts(self, c: Cached, texts: list[str]) -> Cached:
+        for text in texts:
+            self._apply_entry(c, json.loads(text))
+        return c
+
+    def _apply_entry(self, c: Cached, entry: dict) -> None:
+        t = c.transcript
+        if "commit" in entry:
+            t.update(protocol=tr.PROTOCOL, commit=entry["commit"], commit_signature=entry["commit_signature"],
+                     records=[])
+            c.last_at = parse_iso(entry["commit"]["created"])
+        elif "start" in entry:
+            t["start"], t["start_signature"] = entry["start"], entry["start_signature"]
+            c.live = LiveGame(entry["start"], self._game_seed(c.game_id, entry["start"]))
+            c.last_at = c.last_human_at = parse_iso(entry["start"]["started"])
+        elif "end" in entry:
+            t["end"], t["signature"] = entry["end"], entry["signature"]
+            c.last_at = parse_iso(entry["end"]["ended"])
+        elif entry.get("type") == "move":
+            live = c.live
+            if live is None or entry["seq"] != live.seq + 1:
+                raise RuntimeError(f"game {c.game_id}: log entry out of order")
+            live.adopt(entry)
+            self._note_move(c, entry)
+        else:
+            raise RuntimeError(f"game {c.game_id}: unknown log entry")
+        c.length += 1
+
+    def _note_move(self, c: Cached, record: dict, at: float | None = None) -> None:
+        c.transcript["records"].append(record)
+        if at is None:
+            at = parse_iso(record["at"]) if "at" in record else self.now()
+        c.last_at = at
+        if record["by"] == "player":
+            c.last_human_at = at
+
+    def _game_seed(self, game_id: str, start: dict) -> bytes:
+        secret = self.store.get_secret(game_id)
+        if secret is None:
+            raise RuntimeError(f"game {game_id}: the server seed is missing")
+        return fairness.game_seed(bytes.fromhex(secret), [s["client_seed"] for s in start["seats"]])
+
+    def get(self, game_id: str) -> Cached:
+        c = self.slot(game_id)
+        with c.lock:
+            return self.sync(c)
+
+    # ----------------------------------------------------------------------------------- writing
+    def _append(self, c: Cached, entry: dict, idem_key: str | None = None, bhash: str | None = None):
+        """Compare-and-append at the cached length. The cache is changed only after a successful append, so on
+        a lost race it just catches up with what the other writer recorded."""
+        res = self.store.append(c.game_id, c.length, entry_text(entry), self.now(), idem_key, bhash)
+        if res.status == OK:
+            c.length += 1
+            if self.metrics:
+                self.metrics.inc("fairdeal_log_appends_total")
+        else:
+            self.sync(c)
+            if self.metrics and res.status == CONFLICT:
+                self.metrics.inc("fairdeal_append_conflicts_total")
+        return res
+
+    def append_commit(self, game_id: str, rules_json: dict) -> dict:
+        """Draw the secret seed, store it apart, publish the signed commitment as entry 0."""
+        seed = fairness.new_server_seed()
+        self.store.put_secret(game_id, seed.hex())
+        key = self.keyring.current_key
+        commit = tr.make_commit(game_id, rules_json, fairness.commitment(seed, game_id, rules_json), key,
+                                iso(self.now()))
+        t = tr.new_transcript(self.keyring.private_for(key), commit)
+        res = self.store.append(game_id, 0, entry_text({"commit": commit, "commit_signature": t["commit_signature"]}),
+                                self.now())
+        if res.status != OK:
+            raise RuntimeError("a new game id was already in use")
+        return commit
+
+    def ensure_started(self, c: Cached, table: dict) -> None:
+        """Write the signed start record from the table document (deterministic, so racing writers agree)."""
+        if c.started or c.ended or table["status"] != "playing" or c.length != 1:
+            return
+        commit = c.transcript["commit"]
+        seats = [tr.make_seat(i, s["name"], s["bot"], s.get("client_seed")) for i, s in enumerate(table["seats"])]
+        start = tr.make_start(commit, seats, table["clocks"], table["started"])
+        sig = tr.sign_record(self.keyring.private_for(commit["key"]), start)
+        res = self._append(c, {"start": start, "start_signature": sig})
+        if res.status == OK:
+            c.live = LiveGame(start, self._game_seed(c.game_id, start))
+            c.last_at = c.last_human_at = parse_iso(start["started"])
+            c.transcript["start"], c.transcript["start_signature"] = start, sig
+
+    def _append_move(self, c: Cached, seat: int, move: Move, by: str,
+                     idem_key: str | None = None, bhash: str | None = None):
+        # the record LiveGame.apply would make, built before the state changes: the state is changed only
+        # once the record is in the log
+        live = c.live
+        if by != "player":  # a policy's choice is checked like a player's: a wrong one never reaches the log
+            reason = live.state.why_not(seat, move)
+            if reason is not None:
+                raise RuntimeError(f"game {c.game_id}: the {by} policy chose {move}, which is illegal: {reason}")
+        now = self.now()
+        record = live.next_record(seat, move, by, iso(now))
+        res = self._append(c, record, idem_key, bhash)
+        if res.status == OK:
+            try:
+                live.adopt(record)
+            except Exception:
+                self._reset(c)  # cannot happen for a checked move; if it does, rebuild from the log
+                self.sync(c)
+                raise
+            self._note_move(c, record, math.floor(now * 1000) / 1000)  # the time as the record writes it
+            if self.metrics:
+                self.metrics.inc("fairdeal_moves_total", by=by)
+        return res, record
+
+    def finish(self, c: Cached, reason: str) -> None:
+        """Append the end record revealing the seed, and the signature over the whole transcript."""
+        if c.ended:
+            return
+        seed = bytes.fromhex(self.store.get_secret(c.game_id))
+        result = None
+        if c.live is not None and c.live.state.is_over:
+            result = c.live.state.result
+        t = json.loads(json.dumps(c.transcript))
+        tr.finish(self.keyring.private_for(t["commit"]["key"]), t, reason, seed, result, iso(self.now()))
+        res = self._append(c, {"end": t["end"], "signature": t["signature"]})
+        if res.status == OK:
+            c.transcript["end"], c.transcript["signature"] = t["end"], t["signature"]
+            if self.metrics:
+                self.metrics.inc("fairdeal_games_ended_total", reason=reason)
+
+    # ----------------------------------------------------------------------------------- clocks
+    def decision_kind(self, c: Cached) -> str | None:
+        live = c.live
+        if live is None:
+            return None
+        if c.kind_at[0] != live.seq:
+            to_move = None if live.state.is_over else live.state.to_move
+            kind = None if to_move is None else (
+                "card" if any(m.kind == "play" for m in c.legal(to_move)) else "other")
+            c.kind_at = (live.seq, kind)
+        return c.kind_at[1]
+
+    def deadline(self, c: Cached, table: dict) -> float | None:
+        """When the seat to move runs out of time (None: no clock). A seat whose player left has no time."""
+        kind = self.decision_kind(c)
+        if kind is None:
+            return None
+        seat = c.live.state.to_move
+        if seat in c.live.bot_seats or table["seats"][seat].get("gone"):
+            return c.last_at  # due at once (a bot moves as soon as it is its turn)
+        secs = (table.get("clocks") or {}).get(kind)
+        return None if secs is None else c.last_at + secs
+
+    def abandon_at(self, c: Cached, table: dict) -> float | None:
+        humans = [s for s in table["seats"] if not s["bot"]]
+        if humans and all(s.get("gone") for s in humans):
+            return c.last_at
+        return c.last_human_at + self.config.abandon_after
+
+    # ---------------------------------------------------------------------------------- advance
+    def advance(self, c: Cached, table: dict) -> None:
+        """Run whatever is due now: start record, bot moves, timeout moves, abandonment, the end."""
+        if table["status"] == "playing" and not c.started:
+            self.ensure_started(c, table)
+        for _ in range(MAX_STEPS):
+            if c.ended or c.live is None:
+                break
+            state = c.live.state
+            if state.is_over:
+                self.finish(c, "finished")
+                continue
+            now = self.now()
+            seat = state.to_move
+            if seat in c.live.bot_seats:
+                self._append_move(c, seat, c.live.bot_move(seat), "bot")
+                continue
+            abandon = self.abandon_at(c, table)
+            if abandon is not None and abandon <= now:
+                self.finish(c, "abandoned")
+                continue
+            due = self.deadline(c, table)
+            if due is not None and due <= now:
+                self._append_move(c, seat, c.live.timeout_move(seat), "timeout")
+                continue
+            break
+        self.schedule(c, table)
+
+    def next_check(self, c: Cached, table: dict) -> float | None:
+        if c.ended or c.live is None:
+            return None
+        due, abandon = self.deadline(c, table), self.abandon_at(c, table)
+        if abandon is not None:
+            # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth
+            # of the limit) so that most moves need no index write
+            step = max(0.01, self.config.abandon_after / 20)
+            abandon = -(-abandon // step) * step
+        times = [t for t in (due, abandon) if t is not None]
+        return min(times) if times else None
+
+    def schedule(self, c: Cached, table: dict) -> None:
+        """Keep the sweeper's index (game -> next time something is due) current."""
+        when = self.next_check(c, table)
+        key = None if when is None else round(when, 1)
+        if key != c.scheduled:
+            if key is None:
+                self.store.index_remove("schedule", c.game_id)
+            else:
+                self.store.index_set("schedule", c.game_id, when)
+            c.scheduled = key
+
+    # ------------------------------------------------------------------------------------- moves
+    def player_move(self, c: Cached, table: dict, seat: int, expected_seq: Any, move_json: Any,
+                    idem_key: str | None) -> dict:
+        """A player's move: the sequence number, turn and legality; then bots follow. A retry (same
+        Idempotency-Key and body) of a move already recorded gets the original answer: on the success path the
+        append checks the key atomically, and a refusal first asks whether the request was such a retry."""
+        bhash = body_hash({"seat": seat, "seq": expected_seq, "move": move_json}) if idem_key else None
+        for _ in range(3):
+            try:
+                self.advance(c, table)
+                move = self._check_move(c, seat, expected_seq, move_json)
+            except ApiError:
+                if idem_key:
+                    probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash)
+                    if probe.status in (DUPLICATE, KEY_REUSED):
+                        return self._idempotent_answer(c, probe)
+                raise
+            res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
+            if res.status in (DUPLICATE, KEY_REUSED):
+                return self._idempotent_answer(c, res)
+            if res.status == OK:
+                receipt = c.live.last_hash
+                self.advance(c, table)
+                return {"seq": record["seq"], "receipt": receipt, "replayed": False}
+            # CONFLICT: this process was behind (or lost a race); it has caught up, so check the move again
+        raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
+                       seq=c.seq)
+
+    def _check_move(self, c: Cached, seat: int, expected_seq: Any, move_json: Any) -> Move:
+        if c.ended:
+            raise ApiError(409, "game-over", "This game has ended; no more moves are taken.")
+        if c.live is None:
+            raise ApiError(409, "not-started", "This table has not started yet.")
+        if type(expected_seq) is not int:
+            raise ApiError(400, "bad-request", "'seq' (the sequence number of the last move you saw) is an integer.")
+        if expected_seq != c.live.seq:
+            raise ApiError(409, "stale-sequence",
+                           f"The game is at move {c.live.seq}, not {expected_seq}: look at the game again "
+                           f"and send the move with seq {c.live.seq}.", seq=c.live.seq)
+        try:
+            move = Move.from_json(move_json)
+        except GameError as exc:
+            raise ApiError(400, exc.code, exc.message) from None
+        state = c.live.state
+        if state.to_move != seat:
+            raise ApiError(409, "not-your-turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
+        if move not in c.legal(seat):
+            reason = state.why_not(seat, move)
+            if reason is not None:
+                raise ApiError(422, "illegal-move", reason)
+        return move
+
+    def _idempotent_answer(self, c: Cached, res) -> dict:
+        if res.status == KEY_REUSED:
+            raise ApiError(422, "idempotency-key-reused",
+                           "This Idempotency-Key was already used for a different move; use a new key.")
+        self.sync(c)
+        record = c.transcript["records"][res.seq - 2]
+        return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": True}

@@ -1,0 +1,100 @@
+"""The service's Ed25519 signing keys, kept in the data dir (keys/), created on first run.
+
+`fairdeal keys rotate` makes a new current key; old keys stay, so games committed under them are still signed
+with the key their commit names, and their public keys stay published.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import time
+
+from fairdeal.verifier import keys as vkeys
+
+
+class KeyRing:
+    def __init__(self, data_dir: str, create: bool = True):
+        self.dir = os.path.join(data_dir, "keys")
+        self._private: dict[str, object] = {}
+        self._meta: list[dict] = []
+        self.reload()
+        if not self._meta and create:
+            with self._locked():
+                self.reload()  # another process may have created it while we waited
+                if not self._meta:
+                    self._rotate()
+
+    @contextlib.contextmanager
+    def _locked(self):
+        """An exclusive lock on the key folder: processes starting together create one key, not several."""
+        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        with open(os.path.join(self.dir, ".lock"), "w") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    def _index_mtime(self) -> float:
+        try:
+            return os.stat(os.path.join(self.dir, "index.json")).st_mtime
+        except FileNotFoundError:
+            return 0.0
+
+    def reload(self) -> None:
+        self._mtime = self._index_mtime()
+        self._private.clear()
+        self._meta = []
+        index = os.path.join(self.dir, "index.json")
+        if not os.path.exists(index):
+            return
+        with open(index) as f:
+            self._meta = json.load(f)
+        for m in self._meta:
+            with open(os.path.join(self.dir, m["file"]), "rb") as f:
+                self._private[m["key"]] = vkeys.private_key_from_pem(f.read())
+
+    def rotate(self) -> dict:
+        """A new current key; the old ones stay available for the games that name them."""
+        with self._locked():
+            self.reload()
+            return self._rotate()
+
+    def _rotate(self) -> dict:
+        key = vkeys.generate_private_key()
+        text = vkeys.public_key_text(key)
+        kid = vkeys.key_id(text)
+        name = f"ed25519-{kid}.pem"
+        path = os.path.join(self.dir, name)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(vkeys.private_key_to_pem(key))
+        entry = {"key": text, "key_id": kid, "file": name,
+                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        meta = [dict(m, current=False) for m in self._meta] + [dict(entry, current=True)]
+        tmp = os.path.join(self.dir, "index.json.tmp")
+        with open(tmp, "w") as f:
+            json.dump(meta, f, indent=1)
+        os.replace(tmp, os.path.join(self.dir, "index.json"))
+        self.reload()
+        return entry
+
+    @property
+    def current_key(self) -> str:
+        if self._index_mtime() != self._mtime:
+            self.reload()  # `fairdeal keys rotate` ran in another process
+        for m in self._meta:
+            if m.get("current"):
+                return m["key"]
+        raise RuntimeError("no current signing key")
+
+    def private_for(self, public_text: str):
+        if public_text not in self._private:
+            self.reload()  # another process may have rotated
+        return self._private[public_text]
+
+    def public_keys(self) -> list[dict]:
+        return [{"key": m["key"], "key_id": m["key_id"], "created": m["created"], "current": m["current"]}
+                for m in self._meta]

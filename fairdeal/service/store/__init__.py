@@ -1,0 +1,18 @@
+"""Storage: Redis in production, SQLite embedded for one machine; one interface (base.Store)."""
+from __future__ import annotations
+
+import os
+
+from fairdeal.service.store.base import Store
+
+
+def open_store(redis_url: str | None, data_dir: str) -> Store:
+    """Redis when a URL is configured, else the embedded SQLite store in the data dir."""
+    if redis_url:
+        from fairdeal.service.store.redis import RedisStore
+        return RedisStore(redis_url)
+    from fairdeal.service.store.sqlite import SqliteStore
+    return SqliteStore(os.path.join(data_dir, "fairdeal.sqlite3"))
+
+
+__all__ = ["Store", "open_store"]

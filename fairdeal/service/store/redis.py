@@ -1,0 +1,130 @@
+"""The production store: Redis (a single server or Redis Cluster, unchanged).
+
+Compare-and-set of documents and compare-and-append of records are Lua scripts that make every check
+before their first write, so a refused call changes nothing. All keys one script touches share the hash
+tag of their game (see keys.py), so the scripts run in one cluster slot.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis as redis_lib
+from redis.cluster import RedisCluster
+
+from fairdeal.service.store import keys
+from fairdeal.service.store.base import AppendResult, Store
+
+PUT_DOC = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if v ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'v', v + 1, 'body', ARGV[2])
+return 1
+"""
+
+# KEYS: log, log meta, idempotency hash. ARGV: expected length, record, at, idempotency key ('' none), body hash
+APPEND = """
+local len = redis.call('LLEN', KEYS[1])
+if ARGV[4] ~= '' then
+  local prev = redis.call('HGET', KEYS[3], ARGV[4])
+  if prev then
+    local sp = string.find(prev, ' ', 1, true)
+    local seq = tonumber(string.sub(prev, sp + 1))
+    if string.sub(prev, 1, sp - 1) == ARGV[5] then return {'duplicate', len, seq} end
+    return {'key-reused', len, seq}
+  end
+end
+if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
+redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], 'at', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len) end
+return {'ok', len + 1, len}
+"""
+
+
+# KEYS: a document, a log (same hash tag). ARGV: first log index. One command instead of a pipeline.
+DOC_AND_RECORDS = """
+local d = redis.call('HMGET', KEYS[1], 'v', 'body')
+local out = {d[1] or '', d[2] or ''}
+local recs = redis.call('LRANGE', KEYS[2], tonumber(ARGV[1]), -1)
+for i = 1, #recs do out[#out + 1] = recs[i] end
+return out
+"""
+
+
+def connect(url: str) -> "redis_lib.Redis | RedisCluster":
+    """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster."""
+    if url.startswith("redis+cluster://") or "cluster=1" in url:
+        url = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "").replace("&cluster=1", "")
+        return RedisCluster.from_url(url, decode_responses=True)
+    return redis_lib.Redis.from_url(url, decode_responses=True)
+
+
+class RedisStore(Store):
+    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster"):
+        self.r = connect(url_or_client) if isinstance(url_or_client, str) else url_or_client
+        self._put_doc = self.r.register_script(PUT_DOC)
+        self._append = self.r.register_script(APPEND)
+        self._doc_and_records = self.r.register_script(DOC_AND_RECORDS)
+
+    # ---- documents
+    def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
+        v, body = self.r.hmget(keys.doc(kind, doc_id), ["v", "body"])
+        return (json.loads(body), int(v)) if body is not None else (None, 0)
+
+    def put_doc(self, kind: str, doc_id: str, doc: dict[str, Any], expected_version: int) -> bool:
+        body = json.dumps(doc, separators=(",", ":"), sort_keys=True)
+        return bool(self._put_doc(keys=[keys.doc(kind, doc_id)], args=[expected_version, body]))
+
+    # ---- game logs
+    def append(self, game_id: str, expected_length: int, record: str, at: float,
+               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+        status, length, seq = self._append(
+            keys=[keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)],
+            args=[expected_length, record, repr(float(at)), idem_key or "", body_hash or ""])
+        return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
+
+    def records(self, game_id: str, start: int = 0) -> list[str]:
+        return list(self.r.lrange(keys.log(game_id), start, -1))
+
+    def log_info(self, game_id: str) -> tuple[int, float | None]:
+        length = self.r.llen(keys.log(game_id))
+        at = self.r.hget(keys.log_meta(game_id), "at")
+        return int(length), (float(at) if at is not None else None)
+
+    def doc_and_records(self, kind: str, doc_id: str, game_id: str, start: int):
+        if keys.doc(kind, doc_id) != keys.doc(kind, game_id):
+            return super().doc_and_records(kind, doc_id, game_id, start)
+        # both keys carry the game's hash tag: one slot, one script
+        v, body, *records = self._doc_and_records(keys=[keys.doc(kind, doc_id), keys.log(game_id)], args=[start])
+        return ((json.loads(body), int(v)) if body else (None, 0)), records
+
+    # ---- secrets
+    def put_secret(self, game_id: str, value: str) -> None:
+        self.r.set(keys.secret(game_id), value)
+
+    def get_secret(self, game_id: str) -> str | None:
+        return self.r.get(keys.secret(game_id))
+
+    # ---- indexes
+    def index_set(self, name: str, member: str, score: float) -> None:
+        self.r.zadd(keys.index(name), {member: score})
+
+    def index_remove(self, name: str, member: str) -> None:
+        self.r.zrem(keys.index(name), member)
+
+    def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
+                    after: float | None = None) -> list[tuple[str, float]]:
+        lo = "-inf" if after is None else f"({after!r}"
+        hi = "+inf" if max_score is None else repr(float(max_score))
+        rows = self.r.zrangebyscore(keys.index(name), lo, hi, start=0, num=limit, withscores=True)
+        return [(m, float(s)) for m, s in rows]
+
+    def ping(self) -> bool:
+        return bool(self.r.ping())
+
+    def close(self) -> None:
+        try:
+            self.r.close()
+        except Exception:  # closing is best effort
+            pass

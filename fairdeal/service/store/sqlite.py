@@ -1,0 +1,149 @@
+"""The embedded store for one machine: SQLite in WAL mode, nothing to install.
+
+Safe under several gunicorn workers: every compare-and-set runs in a BEGIN IMMEDIATE transaction, which
+takes the database's write lock before the first read, so the check and the write cannot interleave with
+another process. Each thread has its own connection.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from typing import Any
+
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
+                                 body TEXT NOT NULL, PRIMARY KEY (kind, id));
+CREATE TABLE IF NOT EXISTS log (game_id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL,
+                                at REAL NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE IF NOT EXISTS idem (game_id TEXT NOT NULL, key TEXT NOT NULL, body_hash TEXT NOT NULL,
+                                 seq INTEGER NOT NULL, PRIMARY KEY (game_id, key));
+CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS idx (name TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL,
+                                PRIMARY KEY (name, member));
+CREATE INDEX IF NOT EXISTS idx_score ON idx (name, score);
+"""
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str):
+        self.path = path
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self._local = threading.local()
+        self._conn().executescript(SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or getattr(self._local, "pid", None) != os.getpid():
+            # isolation_level=None: we issue BEGIN ourselves; a connection is never shared across a fork.
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is fsynced before the move is acknowledged (NORMAL would survive a crash of the
+            # process but not of the machine)
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn, self._local.pid = conn, os.getpid()
+        return conn
+
+    class _Tx:
+        def __init__(self, conn: sqlite3.Connection):
+            self.conn = conn
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.conn.execute("BEGIN IMMEDIATE")
+            return self.conn
+
+        def __exit__(self, exc_type, exc, tb) -> None:
+            self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    def _tx(self) -> "SqliteStore._Tx":
+        return SqliteStore._Tx(self._conn())
+
+    # ---- documents
+    def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
+        row = self._conn().execute("SELECT body, version FROM docs WHERE kind=? AND id=?",
+                                   (kind, doc_id)).fetchone()
+        return (json.loads(row[0]), row[1]) if row else (None, 0)
+
+    def put_doc(self, kind: str, doc_id: str, doc: dict[str, Any], expected_version: int) -> bool:
+        body = json.dumps(doc, separators=(",", ":"), sort_keys=True)
+        with self._tx() as db:
+            row = db.execute("SELECT version FROM docs WHERE kind=? AND id=?", (kind, doc_id)).fetchone()
+            if (row[0] if row else 0) != expected_version:
+                return False
+            db.execute("INSERT OR REPLACE INTO docs (kind, id, version, body) VALUES (?,?,?,?)",
+                       (kind, doc_id, expected_version + 1, body))
+            return True
+
+    # ---- game logs
+    def append(self, game_id: str, expected_length: int, record: str, at: float,
+               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+        with self._tx() as db:
+            length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
+            if idem_key is not None:
+                row = db.execute("SELECT body_hash, seq FROM idem WHERE game_id=? AND key=?",
+                                 (game_id, idem_key)).fetchone()
+                if row:
+                    return AppendResult(DUPLICATE if row[0] == body_hash else KEY_REUSED, length, row[1])
+            if length != expected_length:
+                return AppendResult(CONFLICT, length)
+            db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)",
+                       (game_id, length, record, at))
+            if idem_key is not None:
+                db.execute("INSERT INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
+                           (game_id, idem_key, body_hash or "", length))
+            return AppendResult(OK, length + 1, length)
+
+    def records(self, game_id: str, start: int = 0) -> list[str]:
+        rows = self._conn().execute("SELECT record FROM log WHERE game_id=? AND seq>=? ORDER BY seq",
+                                    (game_id, start)).fetchall()
+        return [r[0] for r in rows]
+
+    def log_info(self, game_id: str) -> tuple[int, float | None]:
+        row = self._conn().execute("SELECT COUNT(*), MAX(at) FROM log WHERE game_id=?", (game_id,)).fetchone()
+        return row[0], row[1]
+
+    # ---- secrets
+    def put_secret(self, game_id: str, value: str) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
+
+    def get_secret(self, game_id: str) -> str | None:
+        row = self._conn().execute("SELECT value FROM secrets WHERE game_id=?", (game_id,)).fetchone()
+        return row[0] if row else None
+
+    # ---- indexes
+    def index_set(self, name: str, member: str, score: float) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO idx (name, member, score) VALUES (?,?,?)", (name, member, score))
+
+    def index_remove(self, name: str, member: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM idx WHERE name=? AND member=?", (name, member))
+
+    def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
+                    after: float | None = None) -> list[tuple[str, float]]:
+        sql, args = "SELECT member, score FROM idx WHERE name=?", [name]
+        if max_score is not None:
+            sql += " AND score<=?"
+            args.append(max_score)
+        if after is not None:
+            sql += " AND score>?"
+            args.append(after)
+        sql += " ORDER BY score, member LIMIT ?"
+        args.append(limit)
+        return [(m, s) for m, s in self._conn().execute(sql, args).fetchall()]
+
+    def ping(self) -> bool:
+        self._conn().execute("SELECT 1").fetchone()
+        return True
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None

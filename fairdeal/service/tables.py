@@ -1,0 +1,338 @@
+"""Tables: create, join, watch, start, leave, cancel; the lobby; players' saved table preferences.
+
+A table is a versioned document (replaced only by compare-and-set) and hosts one game with the same id: the
+commitment is published when the table is created, before anyone sits down.
+"""
+from __future__ import annotations
+
+import copy
+import logging
+import secrets
+from typing import Any, Callable
+
+from fairdeal.verifier import fairness
+from fairdeal.verifier.games import available, make_rules, rules_class
+from fairdeal.verifier.games.base import BadSettings
+
+from fairdeal.service.errors import ApiError
+from fairdeal.service.games import Cached, Games, iso
+
+log = logging.getLogger("fairdeal.tables")
+CLOCK_KINDS = ("card", "other")
+CLOCK_RANGE = (5, 3600)
+
+
+def default_size(rule_set: str) -> int:
+    """Four at the table where the rule set allows it (the seed texts' usual game), else its first size."""
+    sizes = rules_class(rule_set).table_sizes
+    return 4 if 4 in sizes else sizes[0]
+
+
+def new_id() -> str:
+    return secrets.token_hex(8)
+
+
+class Tables:
+    def __init__(self, store, games: Games, config, now: Callable[[], float]):
+        self.store, self.games, self.config, self.now = store, games, config, now
+
+    # ---------------------------------------------------------------------------- documents
+    def load(self, table_id: str) -> tuple[dict, int]:
+        doc, version = self.store.get_doc("table", table_id) if isinstance(table_id, str) else (None, 0)
+        if doc is None:
+            raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
+        return doc, version
+
+    def update(self, table_id: str, change: Callable[[dict], None]) -> dict:
+        """Apply `change` (which may refuse with ApiError) by compare-and-set, retrying lost races."""
+        for _ in range(20):
+            doc, version = self.load(table_id)
+            new = copy.deepcopy(doc)
+            change(new)
+            if new == doc or self.store.put_doc("table", table_id, new, version):
+                return new
+        raise ApiError(503, "busy", "The table is changing too fast; try again.")
+
+    # ---------------------------------------------------------------------------- validation
+    @staticmethod
+    def rule_set(value: Any) -> str:
+        offered = available()
+        if value not in offered:
+            raise ApiError(422, "unknown-rule-set", f"Unknown rule set {value!r}; the rule sets offered are: "
+                                                    f"{', '.join(offered)}.", allowed=offered)
+        return value
+
+    def clocks(self, value: Any) -> dict:
+        if value is None:
+            return {"card": None, "other": None}
+        if value is False or value == "off":
+            return {"card": None, "other": None}
+        if not isinstance(value, dict) or set(value) - set(CLOCK_KINDS):
+            raise ApiError(422, "bad-clocks", "'clocks' is an object {\"card\": seconds, \"other\": seconds} "
+                                              "(null for no clock), or \"off\".")
+        out = {"card": self.config.card_clock, "other": self.config.other_clock}
+        lo, hi = CLOCK_RANGE
+        for kind in CLOCK_KINDS:
+            if kind in value:
+                v = value[kind]
+                if v is not None and (type(v) is not int or not lo <= v <= hi):
+                    raise ApiError(422, "bad-clocks", f"The {kind} clock is a whole number of seconds from {lo} "
+                                                      f"to {hi}, or null for none; not {v!r}.")
+                out[kind] = v
+        return out
+
+    def choices(self, body: dict, saved: dict) -> tuple[str, dict, int, dict]:
+        """The table's rule set, settings, size and clocks: the request, else the player's saved choice."""
+        rid = self.rule_set(body.get("rule_set"))
+        pref = (saved or {}).get(rid, {})
+        settings = body.get("settings", pref.get("settings", {}))
+        players = body.get("players", pref.get("players", default_size(rid)))
+        clocks = self.clocks(body["clocks"] if "clocks" in body else pref.get("clocks", {}))
+        rules = make_rules(rid, settings, players)  # BadSettings names what is allowed
+        return rid, rules.settings, rules.players, clocks
+
+    # ---------------------------------------------------------------------------- actions
+    def create(self, player: dict, body: dict) -> dict:
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad-request", "The body is a JSON object.")
+        unknown = set(body) - {"rule_set", "settings", "players", "clocks", "seat", "client_seed"}
+        if unknown:
+            raise ApiError(422, "unknown-field", f"A table has no field {sorted(unknown)[0]!r}; the fields are "
+                                                 "rule_set, settings, players, clocks, seat, client_seed.")
+        rid, settings, players, clocks = self.choices(body, player.get("prefs", {}))
+        seat = body.get("seat", 0)
+        if seat is not None:
+            self._check_seat(seat, players)
+        seed = self._client_seed(body.get("client_seed"))
+        rules = make_rules(rid, settings, players)
+        table_id = new_id()
+        commit = self.games.append_commit(table_id, rules.to_json())
+        seats = [{"player": None, "name": None, "bot": False, "client_seed": None, "gone": False}
+                 for _ in range(players)]
+        if seat is not None:
+            seats[seat].update(player=player["id"], name=player["name"], client_seed=seed)
+        doc = {"id": table_id, "host": player["id"], "host_name": player["name"], "rule_set": rid,
+               "players": players, "settings": settings, "clocks": clocks, "status": "open",
+               "created": commit["created"], "started": None, "ended": None, "end_reason": None,
+               "seats": seats, "spectators": [], "commitment": commit["commitment"], "key": commit["key"]}
+        self.store.put_doc("table", table_id, doc, 0)
+        self.store.index_set("lobby", table_id, self.now())
+        self.save_prefs(player["id"], rid, {"settings": settings, "players": players, "clocks": clocks})
+        log.info("table created", extra={"fields": {"game": table_id, "rule_set": rid, "players": players}})
+        return doc
+
+    @staticmethod
+    def _check_seat(seat: Any, players: int) -> None:
+        if type(seat) is not int or not 0 <= seat < players:
+            raise ApiError(422, "bad-seat", f"Seats are numbered 0 to {players - 1}; {seat!r} is not one.")
+
+    @staticmethod
+    def _client_seed(seed: Any) -> str | None:
+        if seed is None:
+            return None
+        try:
+            return fairness.validate_client_seed(seed)
+        except ValueError as exc:
+            raise ApiError(422, "bad-client-seed", str(exc)) from None
+
+    def join(self, player: dict, table_id: str, body: dict) -> dict:
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad-request", "The body is a JSON object.")
+        seed = self._client_seed(body.get("client_seed"))
+
+        def change(t: dict) -> None:
+            self._must_be_open(t)
+            if any(s["player"] == player["id"] for s in t["seats"]):
+                raise ApiError(409, "already-seated", "You already have a seat at this table.")
+            seat = body.get("seat")
+            if seat is None:
+                free = [i for i, s in enumerate(t["seats"]) if s["player"] is None]
+                if not free:
+                    raise ApiError(409, "table-full", "Every seat at this table is taken.")
+                seat = free[0]
+            self._check_seat(seat, t["players"])
+            if t["seats"][seat]["player"] is not None:
+                raise ApiError(409, "seat-taken", f"Seat {seat} is taken.")
+            t["seats"][seat].update(player=player["id"], name=player["name"], client_seed=seed)
+            if player["id"] in t["spectators"]:
+                t["spectators"].remove(player["id"])
+        return self.update(table_id, change)
+
+    def watch(self, player: dict, table_id: str) -> dict:
+        def change(t: dict) -> None:
+            if any(s["player"] == player["id"] for s in t["seats"]):
+                raise ApiError(409, "already-seated", "You have a seat at this table; seated players do not watch.")
+            if player["id"] not in t["spectators"]:
+                t["spectators"].append(player["id"])
+        return self.update(table_id, change)
+
+    @staticmethod
+    def _must_be_open(t: dict) -> None:
+        if t["status"] != "open":
+            raise ApiError(409, "table-not-open", f"This table is {t['status']}; seats can only be taken "
+                                                  "before it starts.")
+
+    def start(self, player: dict, table_id: str) -> dict:
+        def change(t: dict) -> None:
+            self._must_be_host(t, player)
+            self._must_be_open(t)
+            for i, s in enumerate(t["seats"]):
+                if s["player"] is None:  # an empty seat is taken by a bot, always shown as one
+                    s.update(name=f"Bot {i}", bot=True, client_seed=None)
+            t["status"] = "playing"
+            t["started"] = iso(self.now())
+        table = self.update(table_id, change)
+        self.store.index_remove("lobby", table_id)
+        log.info("table started", extra={"fields": {"game": table_id,
+                                                   "bots": sum(1 for s in table["seats"] if s["bot"])}})
+        self.touch(table_id)
+        return self.load(table_id)[0]
+
+    @staticmethod
+    def _must_be_host(t: dict, player: dict) -> None:
+        if t["host"] != player["id"]:
+            raise ApiError(403, "not-host", "Only the table's host may do this.")
+
+    def leave(self, player: dict, table_id: str) -> dict:
+        def change(t: dict) -> None:
+            if player["id"] in t["spectators"]:
+                t["spectators"].remove(player["id"])
+                return
+            seats = [s for s in t["seats"] if s["player"] == player["id"]]
+            if not seats:
+                raise ApiError(409, "not-at-table", "You are not at this table.")
+            if t["status"] == "open":
+                seats[0].update(player=None, name=None, client_seed=None)
+            else:
+                seats[0]["gone"] = True
+        table = self.update(table_id, change)
+        if table["status"] == "open" and table["host"] == player["id"]:
+            return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
+        self.touch(table_id)
+        return self.load(table_id)[0]
+
+    def cancel(self, player: dict, table_id: str) -> dict:
+        t, _ = self.load(table_id)
+        self._must_be_host(t, player)
+        if t["status"] == "over":
+            raise ApiError(409, "table-over", "This table's game has already ended.")
+        return self.act(table_id, lambda table, c: self.games.finish(c, "cancelled"))[0]
+
+    # ---------------------------------------------------------------------------- touching
+    def touch(self, table_id: str) -> tuple[dict, Cached]:
+        """Load the table and its game, run what is due, and record the end in the table document."""
+        table, c, _ = self.act(table_id, None)
+        return table, c
+
+    def act(self, table_id: str, action: Callable[[dict, Cached], Any] | None) -> tuple[dict, Cached, Any]:
+        """Under the game's lock: catch up, run what is due, then `action(table, game)`, then bookkeeping."""
+        if not isinstance(table_id, str):
+            raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
+        c = self.games.slot(table_id)
+        with c.lock:
+            (table, _), texts = self.store.doc_and_records("table", table_id, table_id, c.length)
+            if table is None:
+                raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
+            c.table = table
+            self.games.apply_texts(c, texts)
+            if table["status"] == "playing":
+                self.games.advance(c, table)
+            try:
+                result = action(table, c) if action is not None else None
+            finally:
+                if c.ended and table["status"] != "over":
+                    table = self._record_end(table_id, c)
+        return table, c, result
+
+    def act_fast(self, table_id: str, action: Callable[[dict, Cached], Any],
+                 seq: Any = None) -> tuple[dict, Cached, Any]:
+        """`act` without reading the store first when this process holds the running game: the move's own
+        compare-and-append tells whether the cache was current (if not, it catches up and checks again).
+        Taken only when this process's copy is at `seq`, the sequence number the client saw.
+        The table document used is the one last read here; what it can lag in (a seat's player leaving)
+        only delays that seat's timeout move to the next touch."""
+        c = self.games.slot(table_id)
+        with c.lock:
+            table = c.table
+            usable = (table is not None and table["status"] == "playing" and c.live is not None and not c.ended
+                      and c.live.seq == seq)  # the client saw what this process holds: likely current
+            if usable:
+                try:
+                    result = action(table, c)
+                except ApiError:
+                    usable = False  # maybe only this process's copy is behind: read the store, try again
+                if usable and c.ended:
+                    table = self._record_end(table_id, c)
+        if not usable:
+            return self.act(table_id, action)
+        return table, c, result
+
+    def _record_end(self, table_id: str, c: Cached) -> dict:
+        end = c.transcript["end"]
+
+        def change(t: dict) -> None:
+            t.update(status="over", ended=end["ended"], end_reason=end["reason"])
+        table = self.update(table_id, change)
+        c.table = table
+        log.info("game ended", extra={"fields": {"game": table_id, "reason": end["reason"], "seq": c.seq}})
+        self.store.index_remove("lobby", table_id)
+        self.store.index_remove("schedule", table_id)
+        self.store.index_set("finished", table_id, self.now())
+        return table
+
+    # ---------------------------------------------------------------------------- preferences
+    def save_prefs(self, player_id: str, rule_set: str, prefs: dict) -> None:
+        for _ in range(10):
+            doc, version = self.store.get_doc("player", player_id)
+            doc.setdefault("prefs", {})[rule_set] = prefs
+            if self.store.put_doc("player", player_id, doc, version):
+                return
+
+    def set_prefs(self, player: dict, rule_set: str, body: Any) -> dict:
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad-request", "The body is a JSON object.")
+        unknown = set(body) - {"settings", "players", "clocks"}
+        if unknown:
+            raise ApiError(422, "unknown-field", f"Preferences have no field {sorted(unknown)[0]!r}; "
+                                                 "the fields are settings, players, clocks.")
+        rid, settings, players, clocks = self.choices(dict(body, rule_set=rule_set), {})
+        prefs = {"settings": settings, "players": players, "clocks": clocks}
+        self.save_prefs(player["id"], rid, prefs)
+        return prefs
+
+    # ---------------------------------------------------------------------------- presenting
+    def public(self, t: dict) -> dict:
+        rules = make_rules(t["rule_set"], t["settings"], t["players"])
+        return {
+            "id": t["id"], "rule_set": t["rule_set"], "title": rules.title, "players": t["players"],
+            "settings": t["settings"], "rules": rules.describe(), "reminder": rules.reminder(),
+            "clocks": t["clocks"], "status": t["status"], "host": t["host_name"],
+            "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "taken": s["player"] is not None or s["bot"],
+                       "gone": s.get("gone", False)} for i, s in enumerate(t["seats"])],
+            "seats_taken": sum(1 for s in t["seats"] if s["player"] is not None or s["bot"]),
+            "bots": sum(1 for s in t["seats"] if s["bot"]),
+            "spectators": len(t["spectators"]), "commitment": t["commitment"], "key": t["key"],
+            "created": t["created"], "started": t["started"], "ended": t["ended"], "end_reason": t["end_reason"],
+            "links": {"self": f"/tables/{t['id']}", "game": f"/games/{t['id']}",
+                      "transcript": f"/games/{t['id']}/transcript"},
+        }
+
+    def lobby(self, limit: int = 100) -> list[dict]:
+        out = []
+        for table_id, _ in self.store.index_range("lobby", limit=limit):
+            doc, _ = self.store.get_doc("table", table_id)
+            if doc is not None and doc["status"] == "open":
+                out.append(self.public(doc))
+        return out
+
+
+def seat_of(table: dict, player: dict | None) -> int | None:
+    if player is None:
+        return None
+    for i, s in enumerate(table["seats"]):
+        if s["player"] == player["id"]:
+            return i
+    return None
+
+
+__all__ = ["Tables", "seat_of", "BadSettings"]

@@ -1,0 +1,5 @@
+"""WSGI entry point for gunicorn: `gunicorn -c deploy/gunicorn.conf.py fairdeal.service.wsgi:app`.
+Configured by the environment (FAIRDEAL_DATA, FAIRDEAL_REDIS_URL, ...)."""
+from fairdeal.service.app import create_app
+
+app = create_app()

@@ -1,0 +1,332 @@
+"""`fairdeal-verify audit`: verify many transcripts on every core and sum them up.
+
+Inputs are files (one transcript each, or JSON Lines as `fairdeal export` writes them: one transcript a line),
+folders (searched for *.json, *.jsonl and *.ndjson) and "-" (JSON Lines on standard input). The main process only
+finds the items (a file, or one line's byte range in a file); the workers read, parse and verify them, so the work
+scales with the cores and the memory stays small however large the export. A broken item is reported and the audit
+goes on.
+"""
+from __future__ import annotations
+
+import json
+
+import os
+import sys
+import time
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from fairdeal.verifier.checks import verify_transcript
+from fairdeal.verifier.fetch import InputError, read_file
+
+LINE_SUFFIXES = (".jsonl", ".ndjson")
+FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
+CHUNK = 16          # items per task: big enough to hide the pool's overhead, small enough to balance the cores
+
+
+@dataclass(frozen=True)
+class Item:
+    """One transcript to check: a whole file (line None) or one line of a JSON Lines file (its byte range)."""
+
+    path: str
+    line: int | None = None
+    offset: int = 0
+    length: int = -1
+    text: str | None = None       # for standard input, which workers cannot reopen
+
+    @property
+    def label(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+@dataclass
+class Outcome:
+    """What one item came to, small enough to send back from a worker."""
+
+    source: str
+    status: str                                   # "passed" | "failed" | "broken"
+    game_id: str | None = None
+    rule_set: str | None = None
+    moves: int = 0
+    failed: list[dict[str, Any]] = field(default_factory=list)   # the failed checks: id, detail, seq
+    error: str | None = None                      # why a broken item could not be used
+    key_source: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source, "status": self.status, "game_id": self.game_id,
+                               "rule_set": self.rule_set, "moves": self.moves}
+        if self.failed:
+            out["failed"] = self.failed
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+# ------------------------------------------------------------------------------------------- finding
+
+def _line_items(path: str, data: bytes) -> Iterator[Item]:
+    offset = 0
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if raw.strip():
+            yield Item(path, number, offset, len(raw))
+        offset += len(raw) + 1
+
+
+def _holds_lines(data: bytes) -> bool:
+    """A .json file that is really JSON Lines: several lines, the first a whole JSON value by itself (a
+    pretty-printed transcript's first line is a lone '{')."""
+    body = data.strip()
+    if b"\n" not in body:
+        return False
+    try:
+        json.loads(body[:body.index(b"\n")])
+    except ValueError:
+        return False
+    return True
+
+
+def _file_items(path: Path, problems: list[Outcome]) -> Iterator[Item]:
+    name = str(path)
+    lines = path.suffix.lower() in LINE_SUFFIXES
+    data = None
+    if not lines:
+        try:
+            data = read_file(path)
+        except InputError:
+            data = None  # reported when the item is read, like any unreadable file
+        lines = data is not None and _holds_lines(data)
+    if lines:
+        try:
+            data = read_file(path) if data is None else data
+        except InputError as exc:
+            problems.append(Outcome(name, "broken", error=exc.message))
+            return
+        found = False
+        for item in _line_items(name, data):
+            found = True
+            yield item
+        if not found:
+            problems.append(Outcome(name, "broken", error=f"{name} holds no transcript."))
+        return
+    yield Item(name)
+
+
+def find_items(paths: Sequence[str], problems: list[Outcome], stdin_text: Callable[[], str] | None = None
+               ) -> list[Item]:
+    """Every item under the given paths, in a stable order. Paths that cannot be used go to `problems`."""
+    items: list[Item] = []
+    for given in paths:
+        if given == "-":
+            text = stdin_text() if stdin_text else sys.stdin.read()
+            for number, line in enumerate(text.split("\n"), start=1):
+                if line.strip():
+                    items.append(Item("<stdin>", number, text=line))
+            continue
+        path = Path(given)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in FILE_SUFFIXES)
+            if not files:
+                problems.append(Outcome(given, "broken", error=f"The folder {given} holds no .json or .jsonl file."))
+            for f in files:
+                items.extend(_file_items(f, problems))
+        elif path.exists():
+            items.extend(_file_items(path, problems))
+        else:
+            problems.append(Outcome(given, "broken", error=f"There is no file or folder {given}."))
+    return items
+
+
+# -------------------------------------------------------------------------------------------- checking
+
+def _read_item(item: Item) -> bytes | str:
+    """The item's raw JSON text; verify_transcript parses it (once, with the transcript format's own rules)."""
+    if item.text is not None:
+        return item.text
+    if item.line is None:
+        return read_file(item.path)
+    with open(item.path, "rb") as fh:
+        fh.seek(item.offset)
+        return fh.read(item.length)
+
+
+def check_item(item: Item, key: str | None, pins: Mapping[str, str]) -> Outcome:
+    """Verify one item; never raises (a crash is a broken item with the reason)."""
+    try:
+        obj = _read_item(item)
+        report = verify_transcript(obj, key=key, pins=pins)
+    except InputError as exc:
+        return Outcome(item.label, "broken", error=exc.message)
+    except Exception as exc:  # noqa: BLE001 - one bad item must not end the audit
+        return Outcome(item.label, "broken", error=f"could not be checked: {type(exc).__name__}: {exc}")
+    game = report.game
+    if report.unusable:
+        return Outcome(item.label, "broken", game.get("game_id"), game.get("rule_set"), error=report.unusable)
+    failed = [c.to_json() for c in report.checks if c.status == "fail"]
+    return Outcome(item.label, "failed" if failed else "passed", game.get("game_id"), game.get("rule_set"),
+                   game.get("moves", 0), failed, key_source=report.key_source)
+
+
+def check_chunk(items: Sequence[Item], key: str | None, pins: Mapping[str, str]) -> list[Outcome]:
+    return [check_item(item, key, pins) for item in items]
+
+
+def _chunks(items: Sequence[Item], size: int) -> Iterator[list[Item]]:
+    for i in range(0, len(items), size):
+        yield list(items[i:i + size])
+
+
+def run_checks(items: Sequence[Item], key: str | None, pins: Mapping[str, str], jobs: int,
+               progress: Callable[[int], None] | None = None) -> list[Outcome]:
+    """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
+    if jobs <= 1 or len(items) <= CHUNK:
+        out = []
+        for item in items:
+            out.append(check_item(item, key, pins))
+            if progress:
+                progress(1)
+        return out
+    chunks = list(_chunks(items, CHUNK))
+    results: dict[int, list[Outcome]] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending = {}
+        queue = iter(enumerate(chunks))
+        for index, chunk in queue:               # keep a few chunks per worker in flight, not all of them
+            pending[pool.submit(check_chunk, chunk, key, pins)] = index
+            if len(pending) >= 4 * jobs:
+                break
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                index = pending.pop(fut)
+                results[index] = fut.result()
+                if progress:
+                    progress(len(results[index]))
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending[pool.submit(check_chunk, nxt[1], key, pins)] = nxt[0]
+    return [o for i in range(len(chunks)) for o in results[i]]
+
+
+# -------------------------------------------------------------------------------------------- summing up
+
+@dataclass
+class AuditSummary:
+    outcomes: list[Outcome]
+    seconds: float
+    jobs: int
+    found: int = -1          # transcripts found under the paths (-1: count the outcomes)
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def moves(self) -> int:
+        return sum(o.moves for o in self.outcomes)
+
+    def failed_by_check(self) -> dict[str, int]:
+        c = Counter(f["id"] for o in self.outcomes for f in o.failed)
+        return dict(sorted(c.items()))
+
+    @property
+    def only_own_key(self) -> int:
+        return sum(1 for o in self.outcomes if o.key_source == "transcript")
+
+    @property
+    def ok(self) -> bool:
+        return self.games > 0 and self.count("passed") == self.games
+
+    @property
+    def exit_code(self) -> int:
+        if self.games == 0 or self.found == 0:
+            return 2
+        return 0 if self.ok else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games, "passed": self.count("passed"), "failed": self.count("failed"),
+            "broken": self.count("broken"), "moves": self.moves, "failed_by_check": self.failed_by_check(),
+            "checked_only_against_own_key": self.only_own_key, "transcripts_found": self.found, "jobs": self.jobs,
+            "seconds": round(self.seconds, 3), "ok": self.ok, "exit_code": self.exit_code,
+            "problems": [o.to_json() for o in self.outcomes if o.status != "passed"],
+        }
+
+    def text(self) -> str:
+        lines = [f"audited {self.games} game(s) on {self.jobs} process(es) in {self.seconds:.1f} s: "
+                 f"{self.count('passed')} passed, {self.count('failed')} failed, {self.count('broken')} broken"]
+        by_check = self.failed_by_check()
+        if by_check:
+            lines.append("failed by check: " + ", ".join(f"{k} {v}" for k, v in by_check.items()))
+        if self.only_own_key:
+            lines.append(f"warning: {self.only_own_key} game(s) were checked only against the key they carry "
+                         f"(give --key or pin the service's key)")
+        problems = [o for o in self.outcomes if o.status != "passed"]
+        if problems:
+            lines.append("")
+            for o in problems:
+                game = f" (game {o.game_id})" if o.game_id else ""
+                if o.status == "broken":
+                    lines.append(f"BROKEN {o.source}{game}: {o.error}")
+                else:
+                    for f in o.failed:
+                        at = f" at record {f['seq']}" if f.get("seq") is not None else ""
+                        lines.append(f"FAILED {o.source}{game}: {f['id']}{at}: {f['detail']}")
+        return "\n".join(lines)
+
+
+class Progress:
+    """A one-line progress bar on standard error, drawn only when it is a terminal."""
+
+    def __init__(self, total: int, stream=None, enabled: bool | None = None):
+        self.total = total
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.1 and self.done < self.total:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * self.done / self.total) if self.total else width
+        rate = self.done / max(now - self.start, 1e-9)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games "
+                          f"{rate:.0f}/s")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def audit(paths: Sequence[str], key: str | None = None, pins: Mapping[str, str] | None = None,
+          jobs: int | None = None, progress: bool | None = None) -> AuditSummary:
+    """Find and check every transcript under `paths`. progress=None: a bar when standard error is a terminal."""
+    problems: list[Outcome] = []
+    items = find_items(paths, problems)
+    jobs = jobs or default_jobs()
+    bar = Progress(len(items), enabled=progress)
+    start = time.monotonic()
+    outcomes = run_checks(items, key, pins or {}, jobs, bar)
+    bar.close()
+    return AuditSummary(problems + outcomes, time.monotonic() - start, jobs, found=len(items))

@@ -1,0 +1,287 @@
+"""`fairdeal-verify`: check that a finished game was dealt and played fairly, on your own machine.
+
+    fairdeal-verify TRANSCRIPT            one game (a file, "-" for standard input, or a finished game's URL)
+    fairdeal-verify audit PATH...         many games: files, folders, `fairdeal export` JSON Lines
+
+Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used. The report goes to standard
+output, messages to standard error, and there is never a traceback (docs/verify.md).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+import click
+
+from fairdeal.verifier import keys
+from fairdeal.verifier.audit import audit as run_audit, default_jobs
+from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_receipt,
+                             verify_transcript)
+from fairdeal.verifier.fetch import InputError, is_url, load_transcript
+from fairdeal.verifier.pins import PinError, load_pins, save_pin
+
+PROG = "fairdeal-verify"
+COMMANDS = ("verify", "audit")
+
+
+class UsageProblem(Exception):
+    """A bad option value or input: exit status 2 with the sentence."""
+
+
+def _emit(text: str, err: bool = False) -> None:
+    """Print, and keep going quietly when the reader has gone (`fairdeal-verify ... | head`): the exit status
+    still says what the verification found."""
+    try:
+        click.echo(text, err=err)
+    except BrokenPipeError:
+        stream = sys.stderr if err else sys.stdout
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())     # the interpreter's last flush must not fail again
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+def _say(message: str) -> None:
+    _emit(f"{PROG}: {message}", err=True)
+
+
+def _read_key(value: str | None) -> str | None:
+    """--key takes the key text ('ed25519:...'), or a file holding it (plain, or the API's JSON {"key": ...})."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not text.startswith(keys.KEY_PREFIX):
+        path = Path(value).expanduser()
+        try:
+            raw = path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            raise UsageProblem(f"--key takes a public key ('ed25519:...') or a file holding one; "
+                               f"{value!r} is neither.") from None
+        text = raw
+        if raw.startswith("{"):
+            try:
+                obj = json.loads(raw)
+                text = next(obj[k] for k in ("key", "public_key", "current") if isinstance(obj.get(k), str))
+            except (ValueError, StopIteration, AttributeError):
+                raise UsageProblem(f"{value} holds JSON without a \"key\" field.") from None
+    try:
+        keys.load_public_key(text)
+    except ValueError as exc:
+        raise UsageProblem(f"--key: {exc}") from None
+    return text
+
+
+def _load_pins() -> dict[str, str]:
+    try:
+        return load_pins()
+    except PinError as exc:
+        raise UsageProblem(str(exc)) from None
+
+
+# ----------------------------------------------------------------------------------------- text report
+
+MARK = {PASS: "PASS", FAIL: "FAIL", SKIP: "skip"}
+KEY_SOURCE = {"given": "the key you gave (--key)", "pinned": "a key you pinned",
+              "transcript": "ONLY the key the transcript carries"}
+
+
+def render_report(report: Report, source: str) -> str:
+    g = report.game
+    lines = []
+    if g:
+        seats = ", ".join(f"{s['seat']} {s['name']}{' (bot)' if s['bot'] else ''}" for s in g.get("seats", []))
+        lines.append(f"game {g.get('game_id')}: {g.get('rule_set')}, {g.get('players')} players, "
+                     f"{g.get('moves')} moves, {g.get('reason') or 'not ended'}")
+        if seats:
+            lines.append(f"seats: {seats}")
+    else:
+        lines.append(f"transcript {source}")
+    if report.key:
+        kid = keys.key_id(report.key) if report.key.startswith(keys.KEY_PREFIX) else report.key
+        lines.append(f"key: {kid}, {KEY_SOURCE.get(report.key_source or '', report.key_source)}")
+    width = max(len(c) for c in CHECK_IDS)
+    for c in report.checks:
+        if report.unusable and c.status == SKIP:
+            continue
+        lines.append(f"{MARK[c.status]}  {c.id:<{width}}  {c.detail}")
+    if report.unusable:
+        lines.append(f"NOT VERIFIED: {report.unusable}")
+    elif report.failed:
+        ids = ", ".join(c.id for c in report.failed)
+        lines.append(f"FAILED: {len(report.failed)} check(s) failed: {ids}")
+    else:
+        passed = sum(1 for c in report.checks if c.status == PASS)
+        lines.append(f"VERIFIED: all {passed} checks passed")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------- commands
+
+class DefaultGroup(click.Group):
+    """`fairdeal-verify TRANSCRIPT` runs `verify`: any first argument that is not a command name goes to it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["verify", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option("0.1.0", prog_name=PROG)
+def cli() -> None:
+    """Check that a finished fairdeal game was dealt and played fairly, offline.
+
+    \b
+      fairdeal-verify TRANSCRIPT [OPTIONS]   one game: a file, - (standard input) or the game's URL
+      fairdeal-verify audit PATH... [OPTIONS] many games: files, folders, `fairdeal export` JSON Lines
+
+    Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
+    See `fairdeal-verify verify --help` and docs/verify.md.
+    """
+
+
+@cli.command("verify")
+@click.argument("transcript")
+@click.option("--key", "key_opt", metavar="KEY|FILE", help="The service's public key ('ed25519:...' or a file).")
+@click.option("--pin", is_flag=True, help="Remember the key this run used (with no --key: the transcript's own) "
+                                         "when every check passes.")
+@click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH",
+              help="Check a receipt the server gave you for move SEQ (repeatable).")
+@click.option("--client-seed", "client_seeds", multiple=True, metavar="SEAT:SEED",
+              help="Check that your client seed is the one bound into the game (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
+@click.option("--explain", is_flag=True, help="Tell the game hand by hand and trick by trick.")
+@click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
+def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequence[str],
+               client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
+    """Verify one game: every check with a pass or a fail and the reason.
+
+    TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
+    Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
+    """
+    try:
+        key = _read_key(key_opt)
+        parsed_receipts = [parse_receipt(r) for r in receipts]
+        parsed_seeds = [parse_client_seed(s) for s in client_seeds]
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+    pins = {} if key else _load_pins()
+    try:
+        data = load_transcript(transcript)
+    except InputError as exc:
+        report = Report(unusable=exc.message)
+        report_out(report, transcript, as_json)
+        return 2
+    report = verify_transcript(data, key=key, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds)
+    story = None
+    if (explain or seat is not None) and not report.unusable:
+        story = _story(data, seat)
+    report_out(report, transcript, as_json, story)
+    if story is not None and not as_json:
+        _emit("\n" + story)
+    if pin:
+        _pin(report, transcript)
+    return report.exit_code
+
+
+def _story(data: Any, seat: int | None) -> str:
+    """The --explain text; a game the story cannot be told of says so (the report has the verdict)."""
+    from fairdeal.verifier.explain import explain_game
+    try:
+        return explain_game(data, seat=seat)
+    except Exception as exc:  # noqa: BLE001 - the verdict stands; only the story is missing
+        return f"The story of this game cannot be told: {type(exc).__name__}: {exc}"
+
+
+def report_out(report: Report, source: str, as_json: bool, story: str | None = None) -> None:
+    if as_json:
+        out = report.to_json()
+        if story is not None:
+            out["story"] = story
+        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        _emit(render_report(report, source))
+    for warning in report.warnings:
+        _say(f"warning: {warning}")
+    if report.unusable:
+        _say(f"cannot verify {source}: {report.unusable}")
+
+
+def _pin(report: Report, source: str) -> None:
+    if report.exit_code != 0 or not report.key:
+        _say("not pinning: the key is pinned only when every check passes")
+        return
+    name = keys.key_id(report.key)
+    if is_url(source):
+        from urllib.parse import urlsplit
+        name = urlsplit(source).netloc or name
+    try:
+        path = save_pin(name, report.key)
+    except PinError as exc:
+        raise UsageProblem(str(exc)) from None
+    _say(f"pinned key {keys.key_id(report.key)} as {name!r} in {path}")
+
+
+@cli.command("audit")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--key", "key_opt", metavar="KEY|FILE", help="The service's public key ('ed25519:...' or a file).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes to use (default: every core).")
+@click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
+def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_json: bool) -> int:
+    """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
+
+    Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
+    """
+    key = _read_key(key_opt)
+    pins = {} if key else _load_pins()
+    summary = run_audit(list(paths), key=key, pins=pins, jobs=jobs or default_jobs())
+    if as_json:
+        _emit(json.dumps(summary.to_json(), indent=2, ensure_ascii=False))
+    else:
+        _emit(summary.text())
+    if summary.found == 0:
+        _say("no transcript found")
+    return summary.exit_code
+
+
+# ---------------------------------------------------------------------------------------------- entry
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console script: never a traceback, exit status 0 / 1 / 2."""
+    code = 2
+    try:
+        result = cli.main(args=list(argv) if argv is not None else None, prog_name=PROG, standalone_mode=False)
+        code = result if isinstance(result, int) else 0
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except click.ClickException as exc:          # usage errors: the input could not be used
+        exc.show()
+        code = 2
+    except click.exceptions.Abort:
+        _say("aborted")
+        code = 2
+    except UsageProblem as exc:
+        _say(str(exc))
+        code = 2
+    except KeyboardInterrupt:
+        _say("interrupted")
+        code = 2
+    except BrokenPipeError:   # the reader went away before click's own output (help text)
+        code = 2
+    except Exception as exc:  # noqa: BLE001 - the promise: never a traceback
+        _say(f"internal error, nothing verified: {type(exc).__name__}: {exc}")
+        code = 2
+    try:
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001 - a closed pipe
+        pass
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

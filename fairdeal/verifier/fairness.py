@@ -1,0 +1,283 @@
+"""The fairness protocol "fairdeal/1": seed, commitment, derivation, unbiased integers, shuffles.
+
+docs/fairness.md is the specification (byte layouts, labels, test vectors); this module is its reference code.
+In short:
+
+  server_seed  32 bytes from the OS, secret until the game ends.
+  commitment   SHA-256(canonical_json({"type": "commitment", "protocol", "game_id", "rules", "server_seed": hex}))
+  game_seed    HMAC-SHA256(key=server_seed, msg=canonical_json({"type": "game-seed", "protocol",
+               "client_seeds": [seat 0's seed or null, seat 1's, ...]}))
+  stream       block i = HMAC-SHA256(key=game_seed, msg=label || 0x00 || i as 4-byte big-endian), i = 0, 1, ...
+  randbelow(n) k = smallest byte count with 256**k >= n; read k bytes big-endian as x; accept x < n*(256**k // n)
+               and return x % n, else read again.
+  shuffle      Fisher-Yates from the last position down over the canonical pack order; index 0 is dealt first.
+
+The derivation never uses the commitment, and nothing here reads a clock or global random state: the only
+randomness is new_server_seed(), which the service calls once per game.
+"""
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from typing import Any, Mapping, Sequence, TypeVar
+
+from fairdeal.verifier.canonical import canonical_json, sha256_hex
+from fairdeal.verifier.cards import Card
+
+PROTOCOL = "fairdeal/1"
+SEED_BYTES = 32
+CLIENT_SEED_MAX = 128
+BLOCK_BYTES = 32  # one HMAC-SHA256 output
+
+T = TypeVar("T")
+
+
+# ----------------------------------------------------------------------------------------- seeds
+
+def new_server_seed() -> bytes:
+    """A fresh 256-bit server seed from the operating system's CSPRNG."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def _check_server_seed(server_seed: Any) -> bytes:
+    if not isinstance(server_seed, (bytes, bytearray)) or len(server_seed) != SEED_BYTES:
+        raise ValueError(f"A server seed is {SEED_BYTES} bytes, not {server_seed!r:.40}.")
+    return bytes(server_seed)
+
+
+def server_seed_from_hex(text: str) -> bytes:
+    """The server seed revealed in a transcript ("end.server_seed", 64 lowercase hex digits)."""
+    if not isinstance(text, str) or len(text) != 2 * SEED_BYTES or text != text.lower():
+        raise ValueError(f"A server seed is written as {2 * SEED_BYTES} lowercase hex digits.")
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise ValueError(f"A server seed is written as {2 * SEED_BYTES} lowercase hex digits.") from None
+
+
+def validate_client_seed(seed: Any) -> str:
+    """A client seed is 1 to 128 printable ASCII characters (space to '~'). Returns it, or raises ValueError."""
+    if not isinstance(seed, str):
+        raise ValueError("A client seed is a text of 1 to 128 printable ASCII characters.")
+    if not 1 <= len(seed) <= CLIENT_SEED_MAX:
+        raise ValueError(f"A client seed is 1 to {CLIENT_SEED_MAX} characters long, not {len(seed)}.")
+    for ch in seed:
+        if not " " <= ch <= "~":
+            raise ValueError(f"A client seed may use printable ASCII characters only (space to '~'), "
+                             f"not {ch!r}.")
+    return seed
+
+
+def _check_rules(rules: Any) -> Mapping[str, Any]:
+    if not isinstance(rules, Mapping) or set(rules) != {"id", "players", "settings", "version"}:
+        raise ValueError('The rules are an object with exactly the keys "id", "players", "settings" and "version".')
+    return rules
+
+
+def commitment(server_seed: bytes, game_id: str, rules: Mapping[str, Any]) -> str:
+    """The published commitment (64 lowercase hex digits) to the seed, the game id, the rules and the protocol."""
+    seed = _check_server_seed(server_seed)
+    if not isinstance(game_id, str) or not game_id:
+        raise ValueError("A game id is a non-empty text.")
+    payload = {"type": "commitment", "protocol": PROTOCOL, "game_id": game_id,
+               "rules": dict(_check_rules(rules)), "server_seed": seed.hex()}
+    return sha256_hex(canonical_json(payload))
+
+
+def game_seed(server_seed: bytes, client_seeds: Sequence[str | None]) -> bytes:
+    """The 32-byte seed that drives the game: binds the server seed and every seat's client seed, in seat order
+    (None for a bot or a player who gave none)."""
+    seed = _check_server_seed(server_seed)
+    if isinstance(client_seeds, (str, bytes)) or not isinstance(client_seeds, Sequence):
+        raise ValueError("The client seeds are a list with one entry (a text or None) per seat.")
+    seeds = [None if s is None else validate_client_seed(s) for s in client_seeds]
+    msg = canonical_json({"type": "game-seed", "protocol": PROTOCOL, "client_seeds": seeds})
+    return hmac.digest(seed, msg, "sha256")
+
+
+# ------------------------------------------------------------------------------------ derivation
+
+_LABEL = re.compile(r"[!-~]+\Z")  # printable ASCII, no space
+
+
+def _label_prefix(label: Any) -> bytes:
+    if not isinstance(label, str) or not _LABEL.match(label):
+        raise ValueError(f"A derivation label is non-empty printable ASCII without spaces, not {label!r}.")
+    return label.encode("ascii") + b"\x00"
+
+
+def _check_game_seed(seed: Any) -> bytes:
+    if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
+        raise ValueError(f"A game seed is {SEED_BYTES} bytes.")
+    return bytes(seed)
+
+
+def derive_bytes(game_seed: bytes, label: str, n: int) -> bytes:
+    """The first n bytes of a label's stream."""
+    key, prefix = _check_game_seed(game_seed), _label_prefix(label)
+    if not isinstance(n, int) or n < 0:
+        raise ValueError("A byte count is a non-negative integer.")
+    blocks = (n + BLOCK_BYTES - 1) // BLOCK_BYTES
+    return b"".join(hmac.digest(key, prefix + i.to_bytes(4, "big"), "sha256") for i in range(blocks))[:n]
+
+
+# randbelow(n) for n <= 256 reads one byte and accepts it below _LIMIT[n] = n * (256 // n).
+_LIMIT = [0, 1] + [n * (256 // n) for n in range(2, 257)]
+
+
+class DerivedRng:
+    """Integers without bias from one label's stream. Successive calls read successive bytes."""
+
+    __slots__ = ("_key", "_prefix", "_next_block", "_buf", "_pos")
+
+    def __init__(self, game_seed: bytes, label: str):
+        self._key = _check_game_seed(game_seed)
+        self._prefix = _label_prefix(label)
+        self._next_block = 0
+        self._buf = b""
+        self._pos = 0
+
+    def _more(self, blocks: int = 1) -> None:
+        """Drop the bytes already read and append the next blocks of the stream."""
+        key, prefix, i = self._key, self._prefix, self._next_block
+        new = self._buf[self._pos:]
+        for b in range(i, i + blocks):
+            new += hmac.digest(key, prefix + b.to_bytes(4, "big"), "sha256")
+        self._buf = new
+        self._pos = 0
+        self._next_block = i + blocks
+
+    def read(self, n: int) -> bytes:
+        """The next n bytes of the stream."""
+        if self._pos + n > len(self._buf):
+            self._more(-(-(self._pos + n - len(self._buf)) // BLOCK_BYTES))
+        out = self._buf[self._pos:self._pos + n]
+        self._pos += n
+        return out
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling (docs/fairness.md, "Integers")."""
+        if type(n) is not int or n < 1:
+            raise ValueError(f"randbelow needs a positive integer, not {n!r}.")
+        if n <= 256:
+            if n == 1:
+                return 0  # k = 0 bytes: nothing is read
+            limit = _LIMIT[n]
+            while True:
+                if self._pos >= len(self._buf):
+                    self._more()
+                x = self._buf[self._pos]
+                self._pos += 1
+                if x < limit:
+                    return x % n
+        k = ((n - 1).bit_length() + 7) // 8
+        limit = n * (256 ** k // n)
+        while True:
+            x = int.from_bytes(self.read(k), "big")
+            if x < limit:
+                return x % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        """items[randbelow(len(items))]."""
+        if not items:
+            raise ValueError("choice from an empty sequence")
+        return items[self.randbelow(len(items))]
+
+
+def shuffle(game_seed: bytes, label: str, cards: Sequence[T]) -> list[T]:
+    """Fisher-Yates over `cards` as given: for i = len-1 down to 1, j = randbelow(i + 1), swap i and j.
+    Index 0 of the result is the top card (dealt first)."""
+    deck = list(cards)
+    rng = DerivedRng(game_seed, label)
+    if len(deck) > 256:  # randbelow(n) needs more than one byte for n > 256
+        for i in range(len(deck) - 1, 0, -1):
+            j = rng.randbelow(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+    # The same algorithm with randbelow's one-byte case inlined: the hot path of every deal. Fetch up front
+    # the blocks a shuffle without rejections needs (one byte a swap); rejections fetch more as they go.
+    rng._more(max(1, (len(deck) - 1 + BLOCK_BYTES - 1) // BLOCK_BYTES))
+    buf, pos, limits = rng._buf, 0, _LIMIT
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        limit = limits[n]
+        while True:
+            if pos >= len(buf):
+                rng._pos = pos
+                rng._more()
+                buf, pos = rng._buf, 0
+            x = buf[pos]
+            pos += 1
+            if x < limit:
+                break
+        j = x % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# --------------------------------------------------------------------------------------- labels
+
+def deal_label(hand: int) -> str:
+    return f"deal/{_count(hand, 'hand')}"
+
+
+def reshuffle_label(hand: int, round: int) -> str:
+    return f"reshuffle/{_count(hand, 'hand')}/{_count(round, 'round')}"
+
+
+def bot_label(seq: int) -> str:
+    return f"bot/{_count(seq, 'seq')}"
+
+
+def salt_label(seq: int) -> str:
+    return f"salt/{_count(seq, 'seq')}"
+
+
+def record_salt(game_seed: bytes, seq: int) -> str:
+    """The salt of move record `seq`: 32 derived bytes in lowercase hex (transcript.md, move records)."""
+    return derive_bytes(game_seed, salt_label(seq), 32).hex()
+
+
+FIRST_DEALER_LABEL = "first-dealer"
+
+
+def _count(value: Any, what: str) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"A {what} number is a non-negative integer, not {value!r}.")
+    return value
+
+
+def canonical_order(cards: Sequence[Card]) -> list[Card]:
+    """Cards in the canonical pack order: suits C, D, H, S, ranks 2 up to A (the order of PACK_52)."""
+    return sorted(cards, key=lambda c: ("CDHS".index(c.suit), c.rank))
+
+
+class SeedChance:
+    """The Chance of a real game: every random event derived from the game seed under its label."""
+
+    def __init__(self, game_seed: bytes):
+        self.game_seed = _check_game_seed(game_seed)
+
+    def first_dealer(self, players: int) -> int:
+        if type(players) is not int or players < 1:
+            raise ValueError(f"A table has a positive number of players, not {players!r}.")
+        return DerivedRng(self.game_seed, FIRST_DEALER_LABEL).randbelow(players)
+
+    def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
+        """Hand `hand`'s shuffled pack (`pack` in canonical order: PACK_52 or PACK_32)."""
+        return shuffle(self.game_seed, deal_label(hand), pack)
+
+    def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
+        """Reshuffle `round` of hand `hand`: the cards are put in canonical order first, so the result does
+        not depend on the order in which the engine collected them."""
+        return shuffle(self.game_seed, reshuffle_label(hand, round), canonical_order(cards))
+
+    def bot_rng(self, seq: int) -> DerivedRng:
+        """The randomness of the bot decision recorded at sequence number `seq`."""
+        return DerivedRng(self.game_seed, bot_label(seq))
+
+
+def seed_chance(server_seed: bytes, client_seeds: Sequence[str | None]) -> SeedChance:
+    """SeedChance(game_seed(server_seed, client_seeds))."""
+    return SeedChance(game_seed(server_seed, client_seeds))

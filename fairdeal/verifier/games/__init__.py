@@ -1,0 +1,52 @@
+"""The rule sets. Each id maps to a Rules class, imported on first use so a broken or missing rule set
+cannot stop the others from loading."""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Mapping
+
+from fairdeal.verifier.games.base import BadSettings, Rules
+
+# id -> "module:Class"; the ids are the ones in shared/rules/DECISIONS.md
+RULE_SETS: dict[str, str] = {
+    "120s-auction": "fairdeal.verifier.games.onetwenty:AuctionRules",
+    "120s-house": "fairdeal.verifier.games.onetwenty:HouseRules",
+    "120s-traditional": "fairdeal.verifier.games.onetwenty:TraditionalRules",
+    "spades": "fairdeal.verifier.games.spades:SpadesRules",
+    "twenty-down": "fairdeal.verifier.games.twenty_down:TwentyDownRules",
+}
+
+
+def rules_class(rule_set: str) -> type[Rules]:
+    target = RULE_SETS.get(rule_set) if isinstance(rule_set, str) else None
+    if target is None:
+        raise BadSettings(f"Unknown rule set {rule_set!r}; the rule sets are: {', '.join(RULE_SETS)}.")
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)
+
+
+def make_rules(rule_set: str, settings: Mapping[str, Any] | None = None, players: int = 4) -> Rules:
+    """The Rules object for a table, or BadSettings naming what is allowed."""
+    return rules_class(rule_set)(settings, players)
+
+
+def rules_from_json(rules: Mapping[str, Any]) -> Rules:
+    """The Rules a transcript commits to ({"id", "players", "settings", "version"}), or BadSettings when this
+    program does not have that rule set at that version."""
+    cls = rules_class(rules.get("id"))
+    if rules.get("version") != cls.version:
+        raise BadSettings(f"The game was played under version {rules.get('version')!r} of {cls.id}; this program "
+                          f"has version {cls.version}. Check it with the fairdeal-verify of the service's release.")
+    return cls(rules.get("settings") or {}, rules.get("players"))
+
+
+def available() -> list[str]:
+    """The rule sets whose module imports (the service offers only these)."""
+    out = []
+    for rid in RULE_SETS:
+        try:
+            rules_class(rid)
+        except (ImportError, AttributeError):
+            continue
+        out.append(rid)
+    return out

@@ -1,0 +1,344 @@
+"""The one game interface every rule set implements (in the style of python-chess and OpenSpiel).
+
+- `Rules`: a rule set with its settings fixed at deal time and its table size. Rule sets are data: a class
+  declares SETTINGS (each a `Setting` with the seed text's default) and PRESETS; `Rules(settings, players)`
+  validates them and refuses anything else with `BadSettings` naming what is allowed.
+- `GameState`: `to_move`, `legal_moves(seat)`, `why_not(seat, move)`, `apply(seat, move)`, `view(seat)`,
+  `is_over`, `result`. Illegal input raises `IllegalMove` carrying the sentence a player needs.
+- `Move`: a small immutable value with a stable JSON form.
+- `Chance`: where the cards come from. Deals are chance events, never moves: a state asks its Chance for hand
+  k's shuffled pack. `fairdeal.verifier.fairness.SeedChance` derives them from the game seed; `FixedChance` takes
+  explicit deck orders (tests, analysis, replays of real-world deals; see docs/transcript.md "Explicit decks").
+- Bot and timeout policies live on the Rules object and are pure functions of a seat's view (plus, for bots,
+  a seed-derived `Rng`), so the verifier can recompute every bot and timeout move.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Protocol, Sequence
+
+from fairdeal.verifier.cards import Card, BadCard, card_from_str, cards_to_str
+
+
+# --------------------------------------------------------------------------------------------- errors
+
+class GameError(Exception):
+    """Base of every refusal the engine makes. `code` is a stable slug (used as the problem `type`)."""
+
+    code = "game-error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class BadSettings(GameError):
+    """A rule set, table size or setting that is not offered."""
+
+    code = "bad-settings"
+
+
+class MalformedMove(GameError):
+    """A move whose JSON form cannot be read at all."""
+
+    code = "malformed-move"
+
+
+class IllegalMove(GameError):
+    """A well-formed move that the rules do not allow now; the message is the sentence for the player."""
+
+    code = "illegal-move"
+
+
+class NotYourTurn(IllegalMove):
+    code = "not-your-turn"
+
+
+class GameOver(IllegalMove):
+    code = "game-over"
+
+
+# ---------------------------------------------------------------------------------------------- moves
+
+MOVE_KINDS = frozenset({
+    "play",     # play a card to the trick: card
+    "bid",      # a bid: value (int)
+    "pass",     # pass in the bidding (or any "no" decision)
+    "mine",     # 120s traditional: the dealer takes the standing bid ("Mine"); 120s house: dealer holds
+    "redeal",   # 120s auction dealer-picks: the dealer calls a redeal
+    "trump",    # name the trump suit: value ("C" "D" "H" "S"), or "next"/"blind" in Twenty Down
+    "throw",    # throw cards (and be dealt back up): cards (may be empty)
+    "stay",     # Twenty Down: stay in
+    "drop",     # Twenty Down: drop out
+    "newdeal",  # Twenty Down three-first-cards: demand a new deal
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision of one seat. JSON form: {"kind": ..., and only the fields it uses}."""
+
+    kind: str
+    card: Card | None = None
+    cards: tuple[Card, ...] | None = None
+    value: int | str | None = None
+
+    # convenient constructors
+    @staticmethod
+    def play(card: Card) -> "Move":
+        return Move("play", card=card)
+
+    @staticmethod
+    def bid(value: int) -> "Move":
+        return Move("bid", value=value)
+
+    @staticmethod
+    def pass_() -> "Move":
+        return Move("pass")
+
+    @staticmethod
+    def trump(suit: str) -> "Move":
+        return Move("trump", value=suit)
+
+    @staticmethod
+    def throw(cards: Sequence[Card]) -> "Move":
+        # Thrown cards are a set: a canonical order keeps the JSON form (and the record hash) unique.
+        return Move("throw", cards=tuple(sorted(cards, key=lambda c: (c.suit, c.rank))))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.card is not None:
+            out["card"] = str(self.card)
+        if self.cards is not None:
+            out["cards"] = cards_to_str(self.cards)
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+    @staticmethod
+    def from_json(data: Any) -> "Move":
+        if not isinstance(data, Mapping):
+            raise MalformedMove("A move is a JSON object such as {\"kind\": \"play\", \"card\": \"5H\"}.")
+        unknown = set(data) - {"kind", "card", "cards", "value"}
+        if unknown:
+            raise MalformedMove(f"A move has no field {sorted(unknown)[0]!r}; its fields are kind, card, cards, value.")
+        kind = data.get("kind")
+        if kind not in MOVE_KINDS:
+            raise MalformedMove(f"Unknown move kind {kind!r}; the kinds are {', '.join(sorted(MOVE_KINDS))}.")
+        try:
+            card = card_from_str(data["card"]) if data.get("card") is not None else None
+            cards = None
+            if data.get("cards") is not None:
+                if not isinstance(data["cards"], list):
+                    raise MalformedMove("'cards' is a list of cards such as [\"2C\", \"10D\"].")
+                cards = tuple(card_from_str(c) for c in data["cards"])
+        except BadCard as exc:
+            raise MalformedMove(str(exc)) from None
+        value = data.get("value")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, str))):
+            raise MalformedMove("A move's 'value' is a number (a bid) or a word (a suit such as \"H\").")
+        if kind == "throw":
+            if cards is None:
+                cards = ()
+            if len(set(cards)) != len(cards):
+                raise MalformedMove("The same card is named twice in one throw.")
+            return Move.throw(cards)
+        return Move(kind, card=card, cards=cards, value=value)
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"play {self.card}"
+        if self.kind == "throw":
+            return "throw " + (" ".join(cards_to_str(self.cards or ())) or "nothing")
+        if self.value is not None:
+            return f"{self.kind} {self.value}"
+        return self.kind
+
+
+# --------------------------------------------------------------------------------------------- chance
+
+class Chance(Protocol):
+    """The source of every random event of one game (see fairdeal.verifier.fairness for the seeded one)."""
+
+    def first_dealer(self, players: int) -> int: ...
+
+    def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
+        """Hand `hand`'s shuffled pack (hand counts every deal from 0, redeals included)."""
+
+    def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
+        """Hand `hand`'s seeded reshuffle number `round` of thrown cards."""
+
+
+class FixedChance:
+    """Explicit deck orders: decks[k] is hand k's pack, top card first (the first card dealt).
+
+    A deck may be shorter than the pack when the remaining order does not matter; the engine completes it
+    with the pack's missing cards in canonical order. Reshuffles keep the given order.
+    """
+
+    def __init__(self, decks: Sequence[Sequence[Card | str]], first_dealer: int = 0):
+        self.decks = [[c if isinstance(c, Card) else card_from_str(c) for c in d] for d in decks]
+        self._first_dealer = first_dealer
+
+    def first_dealer(self, players: int) -> int:
+        return self._first_dealer % players
+
+    def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
+        if hand >= len(self.decks):
+            raise IndexError(f"FixedChance has no deck for hand {hand}")
+        given = list(self.decks[hand])
+        if len(set(given)) != len(given) or not set(given) <= set(pack):
+            raise ValueError("an explicit deck must name distinct cards of the pack")
+        seen = set(given)
+        return given + [c for c in pack if c not in seen]
+
+    def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
+        return list(cards)
+
+
+class Rng(Protocol):
+    """Seed-derived randomness handed to a bot for one decision (fairdeal.verifier.fairness.DerivedRng)."""
+
+    def randbelow(self, n: int) -> int: ...
+
+
+class FirstChoiceRng:
+    """An Rng that always picks 0: for tests that want a bot without a seed."""
+
+    def randbelow(self, n: int) -> int:
+        return 0
+
+
+# ------------------------------------------------------------------------------------------- settings
+
+@dataclass(frozen=True)
+class Setting:
+    """One table setting: its name, the seed text's default, the values allowed, and one line of text."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    text: str
+    labels: Mapping[Any, str] = field(default_factory=dict)  # how each value reads in a rules line
+
+    def label(self, value: Any) -> str:
+        if value in self.labels:
+            return self.labels[value]
+        if value is True:
+            return "on"
+        if value is False:
+            return "off"
+        return str(value)
+
+
+# --------------------------------------------------------------------------------------------- rules
+
+class Rules:
+    """A rule set with its settings fixed. Subclasses set the ClassVars and implement the methods below."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    trump_word: ClassVar[str] = "trump"           # 000 says "drumpf"
+    table_sizes: ClassVar[tuple[int, ...]] = (4,)
+    SETTINGS: ClassVar[tuple[Setting, ...]] = ()
+    # The version of this rule set's engine and of its bot and timeout policies. A change that would replay an
+    # old game differently (a rule, a deal order, a bot's choice) must raise it: the version is committed with
+    # the rules, and a verifier refuses a game of another version instead of failing it.
+    version: ClassVar[int] = 1
+
+    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
+        if not isinstance(players, int) or isinstance(players, bool) or players not in self.table_sizes:
+            sizes = " or ".join(str(n) for n in self.table_sizes)
+            raise BadSettings(f"{self.title} is played by {sizes} players, not {players}.")
+        self.players = players
+        self.settings = self.validate_settings(settings or {})
+
+    @classmethod
+    def setting(cls, name: str) -> Setting:
+        for s in cls.SETTINGS:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    @classmethod
+    def validate_settings(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(given, Mapping):
+            raise BadSettings("Settings are a JSON object of setting names and values.")
+        known = {s.name: s for s in cls.SETTINGS}
+        out = {s.name: s.default for s in cls.SETTINGS}
+        for name, value in given.items():
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise BadSettings(f"{cls.title} has no setting {name!r}; its settings are: {allowed}.")
+            s = known[name]
+            # 1 == True in Python: compare types too, so an on/off setting takes only true or false.
+            if isinstance(value, bool) != isinstance(s.default, bool) or value not in s.choices:
+                allowed = ", ".join(repr(c) for c in s.choices)
+                raise BadSettings(f"The setting {name!r} takes one of {allowed}, not {value!r}.")
+            out[name] = value
+        return out
+
+    # --- to implement -----------------------------------------------------------------------------
+    def new_game(self, chance: Chance) -> "GameState":
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The table's rules in full, as one readable text (the lobby's room line)."""
+        raise NotImplementedError
+
+    def reminder(self) -> str:
+        """A short reminder of what this table plays differently from the defaults ('' when nothing)."""
+        changed = [s for s in self.SETTINGS if self.settings[s.name] != s.default]
+        return "; ".join(f"{s.text}: {s.label(self.settings[s.name])}" for s in changed)
+
+    def suggest(self, view: Mapping[str, Any]) -> Move | None:
+        """What the table suggests for this decision (the pencil tick), or None."""
+        return None
+
+    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
+        raise NotImplementedError
+
+    def timeout_move(self, view: Mapping[str, Any]) -> Move:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "players": self.players, "settings": dict(self.settings), "version": self.version}
+
+
+class GameState:
+    """One game in progress. Subclasses implement everything; this class only documents the contract."""
+
+    rules: Rules
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose decision the game waits for, or None when it is over."""
+        raise NotImplementedError
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every move `seat` may make now ([] when it is not that seat's turn). Throws list the sensible
+        shapes only when enumeration would explode; `why_not` is the authority."""
+        raise NotImplementedError
+
+    def why_not(self, seat: int, move: Move) -> str | None:
+        """None if the move is legal now, else the sentence a player needs."""
+        raise NotImplementedError
+
+    def apply(self, seat: int, move: Move) -> None:
+        """Apply a move, or raise IllegalMove (NotYourTurn, GameOver) with the why_not sentence; an
+        illegal move changes nothing."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready."""
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """When over: {"scores": [...], "winners": [seats...]} (scores per side or per player as the
+        rule set keeps them; "sides": [[seats...]...] when scores are per side)."""
+        raise NotImplementedError

@@ -1,0 +1,597 @@
+"""One game of 120s on the shared interface (fairdeal.verifier.games.base), for every rule set: the Variant decides.
+
+Phases of a hand: the deal (a chance event: Chance.deck(deal index), never a move) -> "bidding" -> "trump" ->
+(001 only: "kitty", the bidder throws back three) -> "throw" (throw and be dealt back up, in turn from the
+dealer's left) -> "play" -> hand end (scored at once) -> the next deal, or "over".
+
+Hands are kept sorted by (suit, rank) so a throw's cards come out in Move.throw's canonical order. The pack is
+stored bottom first, so its top card is pack[-1] and drawing is a pop().
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from operator import attrgetter
+from typing import Any
+
+from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
+from fairdeal.verifier.games.base import Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.tricks import TrickPlay
+
+from .bidding import Bidding
+from .follow import Following, card_name, following, why_not_card
+from .ranks import make_strength, make_winner
+from .scoring import points_taken, score_hand
+from .variant import Variant
+
+HAND = 5
+TRICKS = 5
+
+
+def _sort_key(c: Card) -> tuple[str, int]:
+    return (c.suit, c.rank)
+
+
+# PACK_52 is in (suit, rank) order, so a pack card's place in it is its sort key as one int (ints compare faster
+# than tuples; hands are sorted at every deal and draw).
+_PLACE = {c: i for i, c in enumerate(PACK_52)}
+assert sorted(PACK_52, key=_sort_key) == list(PACK_52)
+_place = _PLACE.__getitem__
+
+
+def sort_hand(cards: list[Card]) -> None:
+    """cards.sort(key=_sort_key), in place. A card outside the pack (only a Chance outside its contract could
+    deal one) makes the quick key fail before anything moved; the list is then sorted by _sort_key as before."""
+    try:
+        cards.sort(key=_place)
+    except KeyError:
+        cards.sort(key=_sort_key)
+
+
+def sorted_cards(cards) -> list[Card]:
+    """sorted(cards, key=_sort_key), as sort_hand does it."""
+    out = list(cards)
+    sort_hand(out)
+    return out
+
+
+_rank = attrgetter("rank")
+
+
+PHASE_VERB = {"bidding": "bid", "trump": "name the {w} suit", "kitty": "throw three cards",
+              "throw": "throw and draw", "play": "play a card"}
+
+
+KITTY = -1
+
+
+def deal_plan(v: Variant, dealer: int) -> list[int]:
+    """Where each card of the deck goes, in deal order: deck[i] goes to seat plan[i], or to the kitty (KITTY);
+    deck[len(plan):] is the pack, deck[len(plan)] its top card. 000 deals a kitty card after each of the first
+    four rounds; 001 and 002 deal five each and then the kitty (see docs/rules/explicit-decks.md)."""
+    n = v.players
+    order = [(dealer + 1 + i) % n for i in range(n)]      # the dealer's left first, the dealer last
+    plan: list[int] = []
+    for rnd in range(HAND):
+        plan += order
+        if v.deal == "auction" and rnd < v.kitty_size:
+            plan.append(KITTY)
+    if v.deal != "auction":
+        plan += [KITTY] * v.kitty_size
+    return plan
+
+
+def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty: list[Card],
+                    pack: list[Card] = ()) -> list[Card]:
+    """The explicit deck order that deals exactly these hands and kitty (kitty in the order dealt, so its last
+    card is the teaser), followed by `pack` from its top; the rest of the pack follows in canonical order."""
+    feeds = {s: list(h) for s, h in hands.items()}
+    kit = list(kitty)
+    out = []
+    for to in deal_plan(v, dealer):
+        out.append(kit.pop(0) if to == KITTY else feeds[to].pop(0))
+    out += list(pack)
+    seen = set(out)
+    if len(seen) != len(out):
+        raise ValueError("a card is named twice in an explicit deck")
+    return out + [c for c in PACK_52 if c not in seen]
+
+
+class _Dealing:
+    """A deal plan read by destination: the deck places of each seat's cards and of the kitty's, in deal order."""
+
+    __slots__ = ("plan", "seats", "kitty", "order")
+
+    def __init__(self, plan: list[int], players: int):
+        self.plan = plan
+        self.order = tuple(plan[:players])      # the seats from the dealer's left to the dealer
+        self.seats = [tuple(i for i, to in enumerate(plan) if to == s) for s in range(players)]
+        self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
+
+
+# Moves are immutable values: the hot path hands out shared ones instead of building new ones.
+PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
+BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
+PASS_MOVE, MINE_MOVE, REDEAL_MOVE = Move("pass"), Move("mine"), Move("redeal")
+TRUMP_MOVES = tuple(Move("trump", value=s) for s in SUITS)
+_KIND, _CARD, _CARDS, _VALUE = (Move.__dict__[f] for f in ("kind", "card", "cards", "value"))
+
+
+def _throw_move(cards: tuple[Card, ...]) -> Move:
+    """Move.throw(cards) for cards already in canonical order, without the frozen dataclass's slower __init__
+    (a bidder's nine cards have 382 legal throws)."""
+    m = object.__new__(Move)
+    _KIND.__set__(m, "throw")
+    _CARD.__set__(m, None)
+    _CARDS.__set__(m, cards)
+    _VALUE.__set__(m, None)
+    return m
+
+
+BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
+KIND_WORDS = {"trump": "name the {w} suit", "throw": "throw cards", "play": "play a card", "stay": "stay",
+              "drop": "drop out", "newdeal": "ask for a new deal"}
+
+
+class OneTwentyState(GameState):
+    def __init__(self, rules, chance: Chance, scores=None, made_bid=None):
+        """`scores` / `made_bid` (per side) start a game from a position other than 0-0: for analysis and for
+        scenario tests of the endgame. A game the service runs always starts from 0-0."""
+        self.rules = rules
+        self.v: Variant = rules.variant
+        self.chance = chance
+        v = self.v
+        self.scores = list(scores) if scores is not None else [0] * v.sides
+        self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides
+        self.dealer = chance.first_dealer(v.players)
+        self.deal_index = -1
+        self.hands_played = 0
+        self.last_hand = None
+        self.winners: list[int] | None = None
+        self._trick_rules: dict[str, tuple] = {}    # trump -> (Following, strength, winner), looked up once
+        self._seats = tuple(range(v.players))
+        self._plans: dict[int, _Dealing] = {}     # dealer -> where the cards go (the same few plans all game long)
+        self._deal()
+
+    # ------------------------------------------------------------------------------------- the deal
+    def _deal(self) -> None:
+        v = self.v
+        n = v.players
+        self.deal_index += 1
+        deck = self.chance.deck(self.deal_index, PACK_52)
+        plan = self._plans.get(self.dealer)
+        if plan is None:
+            plan = self._plans[self.dealer] = _Dealing(deal_plan(v, self.dealer), n)
+        pos = len(plan.plan)
+        if len(deck) >= pos:
+            take = deck.__getitem__
+            hands = [sorted_cards(map(take, places)) for places in plan.seats]
+            kitty = list(map(take, plan.kitty))
+        else:       # a short deck (a Chance outside the contract): dealt as far as it goes
+            hands = [[] for _ in range(n)]
+            kitty = []
+            for c, to in zip(deck, plan.plan):
+                (kitty if to == KITTY else hands[to]).append(c)
+            for h in hands:
+                sort_hand(h)
+        self.hands = hands
+        self.kitty = kitty
+        self.teaser = kitty[-1] if v.teaser else None     # the last card dealt to the kitty lies on top
+        self.pack = deck[:pos - 1:-1]                       # deck[pos:] bottom first: pack[-1] is the top card
+        self.thrown: list[Card] = []
+        self.start_scores = list(self.scores)
+        if v.min_bid_from_90:
+            min_bid = [20 if self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
+        else:
+            min_bid = [v.lowest_bid] * n
+        has_five = [5 in map(_rank, h) for h in hands]
+        self.bidding = Bidding(v, self.dealer, min_bid, has_five)
+        self.phase = "bidding"
+        self.trump: str | None = None
+        self.bidder: int | None = None
+        self.bid: int | None = None
+        self.kitty_cards: list[Card] = []       # what the bidder took from the kitty (shown to them until they throw)
+        self.throw_order: list[int] = []
+        self.throws: list[tuple[int, int, int]] = []     # (seat, threw, drew): counts only are public
+        self.play: TrickPlay | None = None
+        self.first_lead_trump = False
+        self._follow: Following | None = None       # the following rules under this hand's trump suit
+        self._playable_key: tuple | None = None
+        self._playable: list[Card] = []
+
+    # ------------------------------------------------------------------------------------- last hand
+    @property
+    def last_hand(self) -> dict[str, Any] | None:
+        """The last hand's summary (None until a hand is played out or thrown in). A played-out hand's summary
+        is made when first read, from the facts _end_hand kept: the same whenever it is made."""
+        facts = self._last_facts
+        if facts is not None:
+            self._last_facts = None
+            number, dealer, bidder, bid, trump, points, ten, tricks, hs = facts
+            self._last_hand = {
+                "hand_number": number, "dealer": dealer, "thrown_in": False,
+                "bidder": bidder, "bid": bid, "trump": trump, "points": points,
+                "ten_trick": ten, "ten_card": str(tricks[ten].winning_card), "made": hs.made,
+                "changes": list(hs.changes), "scores": list(hs.scores),
+                "tricks": [t.to_json() for t in tricks],
+            }
+        return self._last_hand
+
+    @last_hand.setter
+    def last_hand(self, value: dict[str, Any] | None) -> None:
+        self._last_hand = value
+        self._last_facts = None
+
+    # ------------------------------------------------------------------------------------- turn
+    @property
+    def to_move(self) -> int | None:
+        ph = self.phase
+        if ph == "bidding":
+            return self.bidding.turn
+        if ph in ("trump", "kitty"):
+            return self.bidder
+        if ph == "throw":
+            return self.throw_order[0]
+        if ph == "play":
+            return self.play.to_move
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if self.winners is None:
+            return None
+        v = self.v
+        out: dict[str, Any] = {"scores": list(self.scores),
+                               "winners": sorted(s for side in self.winners for s in v.seats_of(side))}
+        if v.partnerships:
+            out["sides"] = [[0, 2], [1, 3]]
+        return out
+
+    # ------------------------------------------------------------------------------------- legality
+    def _throw_bounds(self, seat: int) -> tuple[int, int]:
+        held = len(self.hands[seat])
+        if self.phase == "kitty":
+            return self.v.kitty_size, self.v.kitty_size
+        return max(0, held - HAND), held
+
+    def _lead_trump(self) -> bool:
+        p = self.play
+        return self.first_lead_trump and not p.done and not p.current.plays
+
+    def playable(self, seat: int) -> list[Card]:
+        """The cards `seat` may play now (cached for the current position: legal_moves and apply both ask)."""
+        p = self.play
+        key = (seat, len(p.done), len(p.current.plays))
+        if self._playable_key != key:
+            self._playable_key = key
+            self._playable = self._follow.legal(self.hands[seat], p.current.led, self._lead_trump())
+        return self._playable
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat != self.to_move:
+            return []
+        ph = self.phase
+        if ph == "play":
+            return [PLAY_MOVES[c] for c in self.playable(seat)]
+        if ph == "bidding":
+            o = self.bidding.options(seat)
+            out = [BID_MOVES[b] for b in o.bids]
+            if o.can_pass:
+                out.append(PASS_MOVE)
+            if o.can_mine:
+                out.append(MINE_MOVE)
+            if o.can_redeal:
+                out.append(REDEAL_MOVE)
+            return out
+        if ph == "trump":
+            return list(TRUMP_MOVES)
+        lo, hi = self._throw_bounds(seat)
+        hand = self.hands[seat]     # sorted by (suit, rank): every combination is already in canonical order
+        return [_throw_move(combo) for k in range(lo, hi + 1) for combo in combinations(hand, k)]
+
+    def _phase_words(self) -> str:
+        return PHASE_VERB[self.phase].format(w=self.v.trump_word)
+
+    def why_not(self, seat: int, move: Move) -> str | None:
+        return self._check(seat, move)[1]
+
+    def _check(self, seat: int, move: Move) -> tuple[type, str | None]:
+        v = self.v
+        if self.phase == "over":
+            return GameOver, "The game is over."
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players:
+            return IllegalMove, f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}."
+        if not isinstance(move, Move):
+            return IllegalMove, "That is not a move."
+        turn = self.to_move
+        if seat != turn:
+            return NotYourTurn, f"It is not your turn: seat {turn} is to {self._phase_words()}."
+        ph, kind = self.phase, move.kind
+        if ph == "bidding":
+            if kind not in ("bid", "pass", "mine", "redeal"):
+                doing = KIND_WORDS.get(kind, kind).format(w=v.trump_word)
+                return IllegalMove, f"It is time to bid: bid, pass{self._extra_bid_words()}, not {doing}."
+            return IllegalMove, self.bidding.why_not(seat, kind, move.value)
+        if ph == "trump":
+            if kind != "trump":
+                return IllegalMove, f"You won the bidding: name the {v.trump_word} suit first."
+            if move.value not in SUITS:
+                return IllegalMove, f"Name the {v.trump_word} suit as one of C, D, H or S."
+            return IllegalMove, None
+        if ph in ("kitty", "throw"):
+            if kind != "throw":
+                lo = self._throw_bounds(seat)[0]
+                if ph == "kitty":               # 001: the bidder with the kitty throws exactly three, no draw
+                    return IllegalMove, f"It is time to throw away {lo} cards to come back to five."
+                if ph == "throw" and lo:        # the bidder (000: nine cards, 002: eight) cannot throw nothing
+                    return IllegalMove, f"It is time to throw away at least {lo} cards and be dealt back up to five."
+                return IllegalMove, "It is time to throw away cards (possibly none) and be dealt back up to five."
+            cards = move.cards or ()
+            if len(set(cards)) != len(cards):
+                return IllegalMove, "The same card is named twice in one throw."
+            hand = self.hands[seat]
+            for c in cards:
+                if c not in hand:
+                    return IllegalMove, f"You do not hold {card_name(c, self.trump, v.trump_word)}."
+            lo, hi = self._throw_bounds(seat)
+            if ph == "kitty" and len(cards) != lo:
+                return IllegalMove, (f"You hold {len(hand)} cards with the kitty: throw exactly {lo} to come back "
+                                     f"to five.")
+            if len(cards) < lo:
+                return IllegalMove, (f"You hold {len(hand)} cards and must throw at least {lo} to come back "
+                                     f"down to five.")
+            return IllegalMove, None
+        # play
+        if kind != "play" or move.card is None:
+            return IllegalMove, "It is time to play a card to the trick."
+        if move.card in self.playable(seat):
+            return IllegalMove, None
+        return IllegalMove, why_not_card(self.hands[seat], move.card, self.play.current.led, self.trump,
+                                         v.trump_word, void_must_trump=v.void_must_trump, aces_low=v.aces_low,
+                                         lead_trump=self._lead_trump())
+
+    def _extra_bid_words(self) -> str:
+        v = self.v
+        return (" or Mine" if v.dealer_mine else "") + (" or redeal" if v.all_pass == "dealer-picks" else "")
+
+    # ------------------------------------------------------------------------------------- apply
+    def apply(self, seat: int, move: Move) -> None:
+        # The usual case, a legal move of the seat to move, is applied right here without building any sentence
+        # (the checks below are _check's, for the legal case only). Anything else, or anything unusual (a seat
+        # that is no plain int, a card that is no Card, a throw's cards not in a tuple), goes the general way:
+        # _apply_checked, which finds the refusal's sentence.
+        if type(move) is Move and type(seat) is int:
+            ph, kind = self.phase, move.kind
+            if ph == "play":
+                c = move.card
+                p = self.play
+                cur = p.current
+                plays = cur.plays
+                # p.to_move, read directly (the hand is not over while the phase is "play")
+                if kind == "play" and type(c) is Card and seat == (p.next_seat[plays[-1][0]] if plays else cur.leader):
+                    if self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
+                                           self.first_lead_trump and not plays and not p.done):
+                        if p.play(seat, c) is not None and p.finished:
+                            self._end_hand()
+                        return
+            elif ph == "bidding":
+                b = self.bidding
+                if seat == b.turn and kind in BIDDING_KINDS and b.why_not(seat, kind, move.value) is None:
+                    self._bid(seat, move)
+                    return
+            elif ph == "trump":
+                if kind == "trump" and seat == self.bidder and move.value in SUITS:
+                    self._name_trump(move.value)
+                    return
+            elif (ph == "throw" or ph == "kitty") and kind == "throw" and self._throw_if_legal(seat, move):
+                return
+        self._apply_checked(seat, move)
+
+    def _apply_checked(self, seat: int, move: Move) -> None:
+        """The general path: every check of _check, in its order, and the refusal's sentence."""
+        err, reason = self._check(seat, move)
+        if reason is not None:
+            raise err(reason)
+        ph = self.phase
+        if ph == "play":
+            self._play(seat, move.card)
+        elif ph == "bidding":
+            self._bid(seat, move)
+        elif ph == "trump":
+            self._name_trump(move.value)
+        else:
+            self._throw(seat, move.cards or ())
+
+    def _throw_if_legal(self, seat: int, move: Move) -> bool:
+        """apply's fast path for a throw: applied (True) if it is plainly legal, else nothing changes (False)."""
+        ph = self.phase
+        if seat != (self.bidder if ph == "kitty" else self.throw_order[0]):       # to_move
+            return False
+        cards = move.cards or ()
+        if type(cards) is not tuple:
+            return False
+        n = len(cards)
+        hand = self.hands[seat]
+        lo = self.v.kitty_size if ph == "kitty" else max(0, len(hand) - HAND)     # _throw_bounds
+        if n < lo or (ph == "kitty" and n != lo) or len(set(cards)) != n:
+            return False
+        for c in cards:
+            if c not in hand:
+                return False
+        self._throw(seat, cards)
+        return True
+
+    def _bid(self, seat: int, move: Move) -> None:
+        b = self.bidding
+        b.apply(seat, move.kind, move.value)
+        if b.won is not None:
+            self.bidder, self.bid = b.won
+            self.phase = "trump"
+        elif b.all_passed:
+            self._all_passed(redeal_call=move.kind == "redeal")
+
+    def _all_passed(self, redeal_call: bool) -> None:
+        v = self.v
+        moves_on = v.all_pass == "next-dealer"
+        self.last_hand = {"hand_number": self.deal_index + 1, "dealer": self.dealer, "thrown_in": True,
+                          "redeal_called": redeal_call, "bidder": None, "bid": None,
+                          "changes": [0] * v.sides, "scores": list(self.scores)}
+        if moves_on:
+            self.dealer = (self.dealer + 1) % v.players
+        self._deal()
+
+    def _name_trump(self, suit: str) -> None:
+        v = self.v
+        self.trump = suit
+        bidder = self.bidder
+        # Trump first, then the kitty (all three rule sets): the bidder picks it up.
+        self.kitty_cards = sorted_cards(self.kitty)
+        self.hands[bidder].extend(self.kitty)
+        sort_hand(self.hands[bidder])
+        self.kitty = []
+        order = list(self._plans[self.dealer].order)
+        if v.bidder_discards_first:
+            self.phase = "kitty"
+            self.throw_order = [s for s in order if s != bidder] if v.others_draw else []
+        else:
+            self.phase = "throw"
+            self.throw_order = order
+
+    def _throw(self, seat: int, cards: tuple[Card, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        if seat == self.bidder:
+            self.kitty_cards = []
+        if self.phase == "kitty":          # 001: the bidder throws back to five; no draw
+            self.thrown.extend(cards)
+            self.throws.append((seat, len(cards), 0))
+            self._after_throws()
+            return
+        if cards and self.v.reshuffle_thrown:
+            back = self.chance.reshuffle(self.deal_index, len(self.throws), list(cards))
+            self.pack[0:0] = back[::-1]     # under the pack; back[0] is the first of them to be dealt
+        else:
+            self.thrown.extend(cards)
+        drew = HAND - len(hand)
+        pack = self.pack
+        if 0 < drew <= len(pack):
+            hand += pack[-drew:]        # the top cards (sorted just below, so their order here does not matter)
+            del pack[-drew:]
+        else:
+            for _ in range(drew):
+                hand.append(pack.pop())
+        sort_hand(hand)
+        self.throws.append((seat, len(cards), drew))
+        self.throw_order.pop(0)
+        self._after_throws()
+
+    def _after_throws(self) -> None:
+        if self.phase == "kitty":
+            self.phase = "throw"
+        if self.throw_order:
+            return
+        v = self.v
+        self.phase = "play"
+        leader = self.bidder if v.bidder_leads else (self.bidder + 1) % v.players
+        self.first_lead_trump = v.thirty_leads_trump and self.bid == 30
+        rules = self._trick_rules.get(self.trump)
+        if rules is None:       # the following rules, strength and winner functions under this trump suit
+            t = self.trump
+            rules = self._trick_rules[t] = (following(t, v.void_must_trump, v.aces_low),
+                                            make_strength(t, v.aces_low), make_winner(t, v.aces_low))
+        self._follow = rules[0]
+        self.play = TrickPlay(self.hands, self._seats, leader, rules[1], TRICKS, rules[2])   # hands: by seat
+
+    def _play(self, seat: int, c: Card) -> None:
+        p = self.play
+        if p.play(seat, c) is not None and p.finished:      # a trick completed: maybe the hand's last
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        v = self.v
+        p = self.play
+        done = p.done
+        points, ten = points_taken([t.winner for t in done], [t.winning_card for t in done], self._follow.power, v)
+        hs = score_hand(v, self.scores, self.made_bid, v.seat_sides[self.bidder], self.bid, points)
+        # The last hand's summary is written when somebody first reads it (a replay never does): its facts
+        # never change (hs is frozen, completed tricks are never touched again).
+        self._last_hand = None
+        self._last_facts = (self.deal_index + 1, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+                            p.done, hs)
+        self.scores = list(hs.scores)
+        self.made_bid = list(hs.made_bid)
+        self.hands_played += 1
+        if hs.winners:
+            self.winners = list(hs.winners)
+            self.phase = "over"
+            return
+        self.dealer = (self.dealer + 1) % v.players
+        self._deal()
+
+    # ------------------------------------------------------------------------------------- views
+    def options(self, seat: int) -> dict[str, Any] | None:
+        """What `seat` may do now, in the view's JSON form (None when it is not their turn)."""
+        if seat != self.to_move:
+            return None
+        ph = self.phase
+        if ph == "bidding":
+            return self.bidding.options(seat).to_json()
+        if ph == "trump":
+            return {"suits": list(SUITS)}
+        if ph in ("kitty", "throw"):
+            lo, hi = self._throw_bounds(seat)
+            return {"throw_min": lo, "throw_max": hi}
+        return {"cards": cards_to_str(self.playable(seat))}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v = self.v
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players):
+            raise IllegalMove(f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}.")
+        p = self.play if self.phase == "play" else None
+        over = self.phase == "over"
+        out: dict[str, Any] = {
+            "rule_set": v.rule_set,
+            "settings": dict(self.rules.settings),
+            "seat": seat,
+            "players": v.players,
+            "sides": [[0, 2], [1, 3]] if v.partnerships else None,
+            "trump_word": v.trump_word,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.deal_index + 1,
+            "hand": cards_to_str(self.hands[seat]) if seat is not None else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "scores": list(self.scores),
+            "start_scores": list(self.start_scores),
+            "made_bid": list(self.made_bid),
+            "target": v.target,
+            "bidding": self.bidding.to_json(),
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "trump": self.trump,
+            "teaser": str(self.teaser) if self.teaser is not None else None,
+            "kitty_count": len(self.kitty),
+            "kitty": (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
+                      and self.kitty_cards else None),
+            "pack_count": len(self.pack),
+            "throws": [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
+            "trick": p.current.to_json() if p else None,
+            "tricks": [t.to_json() for t in p.done] if p else [],
+            "last_hand": self.last_hand,
+            "options": self.options(seat) if seat is not None and not over else None,
+            "result": self.result,
+        }
+        return out
+
+    # ------------------------------------------------------------------------------------- audit
+    def all_cards(self) -> list[Card]:
+        """Every card somewhere (hands, kitty, pack, thrown, played): for the conservation checks."""
+        out = [c for h in self.hands for c in h] + list(self.kitty) + list(self.pack) + list(self.thrown)
+        if self.play is not None:
+            out += self.play.played_cards()
+        return out

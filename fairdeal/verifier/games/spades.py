@@ -1,0 +1,485 @@
+"""Spades (seed 003, DECISIONS.md "Spades"; the choices are written in docs/rules/spades.md).
+
+Four players in partnerships (0 & 2 against 1 & 3), 13 cards each, spades always trump, aces high. Each hand:
+one bid per player from the dealer's left (0 is nil), then 13 tricks; the deal passes left.
+
+The module has four parts, each usable alone:
+- `score_team`: the score table of one team for one hand, a pure function (bags and the ten-bag penalty too);
+- `legal_cards` / `why_not_card`: who may play what, from a hand, the current trick and "spades broken" — the
+  state and the bots both use them, so a bot sees exactly the rules the table enforces;
+- `suggested_bid`, `safe_card`, `bot_card`: the table's pencil tick, the timeout card and the bot, each a pure
+  function of one seat's view;
+- `SpadesState` / `SpadesRules`: the game on the shared interface of fairdeal.verifier.games.base.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
+from fairdeal.verifier.games.base import (Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules)
+from fairdeal.verifier.games.tricks import TrickPlay, left_of, partnership
+
+PLAYERS = 4
+HAND_SIZE = 13
+TARGET = 500          # a team at 500 or more after a hand ends the game
+FLOOR = -200          # a team at -200 or less after a hand ends the game
+BAG_LIMIT = 10        # each time a team reaches 10 bags: -100 and those 10 are crossed out
+BAG_PENALTY = 100
+NIL_POINTS = 100
+SIDES = ((0, 2), (1, 3))
+SPADE = "S"
+
+
+def team_of(seat: int) -> int:
+    return partnership(seat, PLAYERS)
+
+
+def partner_of(seat: int) -> int:
+    return left_of(seat, PLAYERS, 2)
+
+
+# ------------------------------------------------------------------------------------------- scoring
+
+@dataclass(frozen=True)
+class TeamHand:
+    """One team's result of one hand: the score table applied, with everything a summary shows."""
+
+    contract: int               # the two bids added (nil counts 0)
+    tricks: int                 # tricks that count toward the contract (a nil bidder's never do)
+    made: bool                  # contract made (a team whose partners both bid nil always makes its 0)
+    nils: tuple[tuple[int, bool], ...]  # (seat, made?) for each nil bidder of the team
+    contract_points: int        # +10 a trick bid when made, -10 a trick bid when set
+    bag_points: int             # +1 a bag, only when the contract is made
+    nil_points: int             # +100 / -100 per nil
+    bags: int                   # bags taken this hand (extra tricks and a lost nil's tricks)
+    penalties: int              # how many times the team reached 10 bags this hand
+    points: int                 # the hand's total, penalties included
+    bags_after: int             # the team's bag count after crossing out
+    score_after: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "contract": self.contract, "tricks": self.tricks, "made": self.made,
+            "nils": [{"seat": s, "made": ok} for s, ok in self.nils],
+            "contract_points": self.contract_points, "bag_points": self.bag_points,
+            "nil_points": self.nil_points, "bags": self.bags, "penalties": self.penalties,
+            "points": self.points, "bags_after": self.bags_after, "score": self.score_after,
+        }
+
+
+def score_team(bids: Mapping[int, int], tricks: Mapping[int, int], score_before: int = 0,
+               bags_before: int = 0) -> TeamHand:
+    """The score table for one team and one hand. `bids` and `tricks` map each partner's seat to their bid and
+    the tricks they took; `score_before` / `bags_before` are the team's running totals."""
+    seats = sorted(bids)
+    contract = sum(bids[s] for s in seats)
+    counted = sum(tricks[s] for s in seats if bids[s] != 0)
+    nils = tuple((s, tricks[s] == 0) for s in seats if bids[s] == 0)
+    nil_bags = sum(tricks[s] for s in seats if bids[s] == 0)
+    made = counted >= contract
+    extra = counted - contract if made else 0
+    bags = extra + nil_bags                      # a lost nil's tricks are bags, made or set
+    contract_points = 10 * contract if made else -10 * contract
+    bag_points = bags if made else 0             # +1 a bag only when the contract is made
+    nil_points = sum(NIL_POINTS if ok else -NIL_POINTS for _, ok in nils)
+    penalties, bags_after = divmod(bags_before + bags, BAG_LIMIT)
+    points = contract_points + bag_points + nil_points - BAG_PENALTY * penalties
+    return TeamHand(contract, counted, made, nils, contract_points, bag_points, nil_points, bags, penalties,
+                    points, bags_after, score_before + points)
+
+
+def game_ends(scores: Sequence[int], tie_pending: bool) -> bool:
+    """After a hand: over when a team is at 500+ or -200 or less (or a tie is being played off) and the
+    scores differ; an exact tie plays one more hand."""
+    if scores[0] == scores[1]:
+        return False
+    return tie_pending or any(s >= TARGET or s <= FLOOR for s in scores)
+
+
+# ------------------------------------------------------------------------------------------ legality
+
+def strength(card: Card, led: Card) -> int:
+    """Trick strength: any spade beats every other card; otherwise only the led suit can win."""
+    if card.suit == SPADE:
+        return 100 + card.rank
+    if card.suit == led.suit:
+        return card.rank
+    return -1
+
+
+def _restriction(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> tuple[str, bool] | None:
+    """The one rule that limits which held card may be played to a trick holding `trick` (cards in play order):
+    (suit, True) only that suit (follow it), (suit, False) anything but that suit (spades not broken), or None:
+    any held card."""
+    if not trick:
+        if not spades_broken and any(c.suit != SPADE for c in hand):
+            return SPADE, False
+        return None
+    led = trick[0].suit
+    if any(c.suit == led for c in hand):
+        return led, True
+    return None
+
+
+def why_not_card(hand: Sequence[Card], card: Card, trick: Sequence[Card], spades_broken: bool) -> str | None:
+    """None if `card` may be played to a trick holding `trick` (cards in play order), else the sentence."""
+    if card not in hand:
+        return f"You do not hold {card.name()}."
+    rule = _restriction(hand, trick, spades_broken)
+    if rule is None or (card.suit == rule[0]) == rule[1]:
+        return None
+    return f"You must follow {SUIT_NAMES[rule[0]]}." if rule[1] else "Spades are not broken yet."
+
+
+def legal_cards(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> list[Card]:
+    """The held cards why_not_card allows, in the hand's order (the same rule, looked up once)."""
+    rule = _restriction(hand, trick, spades_broken)
+    if rule is None:
+        return list(hand)
+    suit, only = rule
+    return [c for c in hand if (c.suit == suit) == only]
+
+
+def sort_cards(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: (c.suit, c.rank))
+
+
+# ---------------------------------------------------------------------------- suggestion, timeout, bot
+
+def suggested_bid(hand: Sequence[Card]) -> int:
+    """What the hand is worth in tricks (docs/rules/spades.md, "The suggested bid"). Never nil: at least 1."""
+    by_suit = {s: sorted((c.rank for c in hand if c.suit == s), reverse=True) for s in "CDHS"}
+    spades = by_suit[SPADE]
+    worth = 0.0
+    # Spades: A always, K with another spade, Q with two others; every spade past the third is a long trump.
+    honours = sum(1 for r, need in ((14, 1), (13, 2), (12, 3)) if r in spades and len(spades) >= need)
+    spade_tricks = honours + max(0, len(spades) - 3)
+    worth += spade_tricks
+    spare_spades = len(spades) - spade_tricks
+    for suit in "CDH":
+        ranks = by_suit[suit]
+        n = len(ranks)
+        if 14 in ranks:
+            worth += 1 if n <= 5 else 0.5            # a long suit's ace may be trumped
+        if 13 in ranks and 2 <= n <= 4:
+            worth += 1 if 14 in ranks else 0.5       # a king behind the ace is good; alone, a guess
+        if 12 in ranks and 3 <= n <= 4 and 14 in ranks and 13 in ranks:
+            worth += 0.5
+        # Short side suits ruff with spades the count above did not already use.
+        ruffs = 2 if n == 0 else 1 if n == 1 else 0
+        used = min(ruffs, spare_spades)
+        worth += used
+        spare_spades -= used
+    return max(1, min(HAND_SIZE, int(worth + 0.5)))
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return [card_from_str(t) for t in texts]
+
+
+@dataclass
+class _Seen:
+    """What one seat's view says about the trick in progress, parsed once."""
+
+    hand: list[Card]
+    trick: list[tuple[int, Card]]
+    legal: list[Card]
+    bids: list[int | None]
+    taken: list[int]
+    played: set[Card]          # every card played this hand, current trick included
+
+    @staticmethod
+    def of(view: Mapping[str, Any]) -> "_Seen":
+        hand = _cards(view["hand"])
+        trick = [(s, card_from_str(c)) for s, c in view["trick"]["plays"]]
+        legal = legal_cards(hand, [c for _, c in trick], view["spades_broken"])
+        played = {card_from_str(c) for t in view["tricks"] for _, c in t["plays"]} | {c for _, c in trick}
+        return _Seen(hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), played)
+
+    def winning(self) -> tuple[int, Card] | None:
+        if not self.trick:
+            return None
+        led = self.trick[0][1]
+        return max(self.trick, key=lambda sc: strength(sc[1], led))
+
+    def beats(self, card: Card) -> bool:
+        win = self.winning()
+        return win is None or strength(card, self.trick[0][1]) > strength(win[1], self.trick[0][1])
+
+
+def _low_key(c: Card) -> tuple[int, int]:
+    """Lowest first, a spade only when nothing else is left (spades are worth keeping)."""
+    return (c.suit == SPADE, c.rank)
+
+
+def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) -> Card:
+    """The card with the lowest (or highest) key; among equal keys the first by suit, or rng's tie-break."""
+    best = (max if highest else min)(key(c) for c in cards)
+    tied = sort_cards([c for c in cards if key(c) == best])
+    return tied[rng.randbelow(len(tied))] if rng is not None and len(tied) > 1 else tied[0]
+
+
+def _duck(seen: _Seen, rng: Rng | None) -> Card:
+    """The highest card that does not take the trick so far (non-spades first); if every legal card takes it,
+    or when leading, the lowest card."""
+    losers = [c for c in seen.legal if not seen.beats(c)] if seen.trick else []
+    if losers:
+        return _pick(losers, lambda c: (c.suit != SPADE, c.rank), rng, highest=True)
+    return _pick(seen.legal, _low_key, rng)
+
+
+def _cheapest_winner(seen: _Seen, rng: Rng | None) -> Card | None:
+    """The lowest legal card that takes the trick as it stands (None when leading or when none does)."""
+    winners = [c for c in seen.legal if seen.beats(c)] if seen.trick else []
+    return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng) if winners else None
+
+
+def safe_card(view: Mapping[str, Any], rng: Rng | None = None) -> Card:
+    """The timeout card (docs/rules/spades.md, "The safe card")."""
+    seen = _Seen.of(view)
+    seat = view["seat"]
+    if view["bids"][seat] == 0:
+        return _duck(seen, rng)
+    win = seen.winning()
+    if win is not None and win[0] == partner_of(seat) and view["bids"][partner_of(seat)] != 0:
+        return _pick(seen.legal, _low_key, rng)
+    return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
+
+
+def _is_master(card: Card, seen: _Seen) -> bool:
+    """True when no unplayed card of the suit outside this hand ranks above `card`."""
+    return all(Card(r, card.suit) in seen.played or Card(r, card.suit) in seen.hand
+               for r in range(card.rank + 1, 15))
+
+
+def bot_card(view: Mapping[str, Any], rng: Rng) -> Card:
+    """The bot's card (docs/rules/spades.md, "The bot")."""
+    seen = _Seen.of(view)
+    seat = view["seat"]
+    partner = partner_of(seat)
+    bids = seen.bids
+    if bids[seat] == 0:                                     # keep our own nil
+        return _duck(seen, rng)
+    win = seen.winning()
+    if bids[partner] == 0 and win is not None and win[0] == partner:
+        # Cover the partner's nil: take the trick away from them, as cheaply as we can.
+        cover = _cheapest_winner(seen, rng)
+        if cover is not None:
+            return cover
+    counted = sum(seen.taken[s] for s in (seat, partner) if bids[s] != 0)
+    contract = bids[seat] + bids[partner]
+    if counted >= contract:                                 # contract in: duck to avoid bags
+        return _duck(seen, rng)
+    if not seen.trick:
+        masters = [c for c in seen.legal if c.suit != SPADE and _is_master(c, seen)]
+        if masters:
+            return _pick(masters, lambda c: c.rank, rng, highest=True)
+        return _pick(seen.legal, _low_key, rng)
+    if win is not None and win[0] == partner and (len(seen.trick) == 3 or _is_master(win[1], seen)):
+        return _pick(seen.legal, _low_key, rng)             # partner has it
+    return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
+
+
+# ---------------------------------------------------------------------------------------------- state
+
+class SpadesState(GameState):
+    def __init__(self, rules: "SpadesRules", chance: Chance):
+        self.rules = rules
+        self.chance = chance
+        self.scores = [0, 0]
+        self.bags = [0, 0]
+        self.hand_index = -1          # hand k uses chance.deck(k, PACK_52); shown as hand_number k + 1
+        self.dealer = chance.first_dealer(PLAYERS) - 1   # _deal moves it on to the first dealer
+        self.tie_pending = False
+        self.over = False
+        self.last_hand: dict[str, Any] | None = None
+        self.history: list[dict[str, Any]] = []
+        self._deal()
+
+    # --- the flow of a game -------------------------------------------------------------------------
+    def _deal(self) -> None:
+        self.hand_index += 1
+        self.dealer = left_of(self.dealer, PLAYERS)
+        deck = self.chance.deck(self.hand_index, PACK_52)
+        self.hands: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
+        for i, card in enumerate(deck[:PLAYERS * HAND_SIZE]):      # one at a time from the dealer's left
+            self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
+        self.bids: list[int | None] = [None] * PLAYERS
+        self.play: TrickPlay | None = None
+
+    @property
+    def phase(self) -> str:
+        if self.over:
+            return "over"
+        return "bid" if self.play is None else "play"
+
+    @property
+    def spades_broken(self) -> bool:
+        """A spade was played on an earlier trick of this hand (DECISIONS.md). A trick holding a spade is won by a
+        spade, so looking at each trick's winning card is enough."""
+        return self.play is not None and any(t.winning_card.suit == SPADE for t in self.play.done)
+
+    @property
+    def to_move(self) -> int | None:
+        if self.over:
+            return None
+        if self.play is None:
+            return left_of(self.dealer, PLAYERS, 1 + sum(b is not None for b in self.bids))
+        return self.play.to_move
+
+    def _end_hand(self) -> None:
+        assert self.play is not None
+        taken = [self.play.tricks_won(s) for s in range(PLAYERS)]
+        teams = []
+        for t, side in enumerate(SIDES):
+            res = score_team({s: self.bids[s] for s in side}, {s: taken[s] for s in side},
+                             self.scores[t], self.bags[t])
+            self.scores[t], self.bags[t] = res.score_after, res.bags_after
+            teams.append(res.to_json())
+        self.last_hand = {"hand_number": self.hand_index + 1, "dealer": self.dealer, "bids": list(self.bids),
+                          "tricks_taken": taken, "teams": teams, "scores": list(self.scores)}
+        self.history.append(self.last_hand)
+        if game_ends(self.scores, self.tie_pending):
+            self.over = True          # the last hand's tricks stay on view
+            return
+        if self.scores[0] == self.scores[1] and any(s >= TARGET or s <= FLOOR for s in self.scores):
+            self.tie_pending = True
+        self._deal()
+
+    # --- moves -------------------------------------------------------------------------------------
+    def why_not(self, seat: int, move: Move) -> str | None:
+        return self._refusal(seat, move)[1]
+
+    def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMove], str | None]:
+        if self.over:
+            return GameOver, "The game is over."
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+            return IllegalMove, f"There is no seat {seat!r}; the seats are 0 to 3."
+        if not isinstance(move, Move):
+            return IllegalMove, "That is not a move."
+        if seat != self.to_move:
+            return NotYourTurn, f"It is not your turn; it is seat {self.to_move}'s turn."
+        if self.play is None:
+            if move.kind != "bid":
+                return IllegalMove, "It is time to bid: say how many tricks you expect to take, 0 (nil) to 13."
+            v = move.value
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= HAND_SIZE:
+                return IllegalMove, "A bid is a whole number of tricks from 0 (nil) to 13."
+            return IllegalMove, None
+        if move.kind != "play":
+            return IllegalMove, "The bidding is over: play a card."
+        if not isinstance(move.card, Card):
+            return IllegalMove, "Name the card to play."
+        trick = [c for _, c in self.play.current.plays]
+        return IllegalMove, why_not_card(self.hands[seat], move.card, trick, self.spades_broken)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if self.over or seat != self.to_move:
+            return []
+        if self.play is None:
+            return [Move.bid(v) for v in range(HAND_SIZE + 1)]
+        trick = [c for _, c in self.play.current.plays]
+        return [Move.play(c) for c in sort_cards(legal_cards(self.hands[seat], trick, self.spades_broken))]
+
+    def apply(self, seat: int, move: Move) -> None:
+        error, reason = self._refusal(seat, move)
+        if reason is not None:
+            raise error(reason)
+        if self.play is None:
+            self.bids[seat] = move.value
+            if all(b is not None for b in self.bids):
+                self.play = TrickPlay(self.hands, list(range(PLAYERS)), left_of(self.dealer, PLAYERS), strength,
+                                      HAND_SIZE)
+            return
+        self.play.play(seat, move.card)
+        if self.play.finished:
+            self._end_hand()
+
+    # --- what a seat sees ----------------------------------------------------------------------------
+    def _tricks_taken(self) -> list[int]:
+        taken = [0] * PLAYERS
+        if self.play is not None:
+            for t in self.play.done:
+                taken[t.winner] += 1
+        return taken
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        play = self.play
+        current = play.current.to_json() if play else {"leader": None, "plays": [], "winner": None,
+                                                       "winning_card": None}
+        out: dict[str, Any] = {
+            "rule_set": self.rules.id,
+            "seat": seat,
+            "players": PLAYERS,
+            "sides": [list(s) for s in SIDES],
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.hand_index + 1,
+            "hand": None if seat is None else cards_to_str(sort_cards(self.hands[seat])),
+            "hand_sizes": [len(self.hands[s]) for s in range(PLAYERS)],
+            "bids": list(self.bids),
+            "tricks_taken": self._tricks_taken(),
+            "trick": current,
+            "tricks": [t.to_json() for t in play.done] if play else [],
+            "spades_broken": self.spades_broken,
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+            "tie_pending": self.tie_pending,
+            "last_hand": self.last_hand,
+            "result": self.result,
+        }
+        if seat is not None and seat == self.to_move:
+            out["legal"] = [m.to_json() for m in self.legal_moves(seat)]
+        return out
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if not self.over:
+            return None
+        best = 0 if self.scores[0] > self.scores[1] else 1
+        return {"scores": list(self.scores), "sides": [list(s) for s in SIDES], "winners": list(SIDES[best])}
+
+
+# ---------------------------------------------------------------------------------------------- rules
+
+class SpadesRules(Rules):
+    id = "spades"
+    title = "Spades"
+    table_sizes = (4,)
+    SETTINGS = ()   # the seed names no options; the clocks belong to the service
+
+    def new_game(self, chance: Chance) -> SpadesState:
+        return SpadesState(self, chance)
+
+    def describe(self) -> str:
+        return ("Spades: four players, partners sit opposite (seats 0 and 2 against 1 and 3); 52 cards, aces high, "
+                "13 each, dealt one at a time from the dealer's left; the deal passes left every hand; spades are "
+                "always trump. Each player bids once, 0 (nil) to 13, from the dealer's left; no blind nil. The "
+                "dealer's left leads first; follow suit if you can, else play any card; the highest spade, else the "
+                "highest card of the suit led, takes the trick and leads the next. No spade may be led until a "
+                "spade has been played on an earlier trick, unless the hand holds only spades. A team's contract "
+                "is its two bids added; made: +10 a trick bid and +1 a bag (an extra trick); set: -10 a trick bid. "
+                "Nil made +100, lost -100 (its tricks are bags and do not help the partner). Every 10 bags: -100. "
+                "The game ends after a hand where a team has 500 or more or -200 or less; the higher team wins; "
+                "a tie plays one more hand.")
+
+    def suggest(self, view: Mapping[str, Any]) -> Move | None:
+        if view.get("phase") != "bid" or view.get("hand") is None:
+            return None
+        return Move.bid(suggested_bid(_cards(view["hand"])))
+
+    def timeout_move(self, view: Mapping[str, Any]) -> Move:
+        if view["phase"] == "bid":
+            return Move.bid(suggested_bid(_cards(view["hand"])))
+        return Move.play(safe_card(view))
+
+    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
+        if view["phase"] == "bid":
+            return Move.bid(suggested_bid(_cards(view["hand"])))
+        return Move.play(bot_card(view, rng))

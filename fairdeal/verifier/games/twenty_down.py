@@ -1,0 +1,671 @@
+"""Twenty Down (Zwanzig ab): seed 004 with DECISIONS.md's Twenty Down section; docs/rules/twenty-down.md has every
+choice beside its rule.
+
+Four players on their own, each from 20 down to zero. A deal: a first packet each (two, or three with "three first
+cards"), trumps named by the trump maker (the dealer's left), a second packet each, then exchanging and staying in
+or dropping out (in either order), then five tricks by those still in.
+
+Phases, in order (one of them is skipped where the table has no such decision):
+  "blind"    three first cards only: the trump maker chooses blind trumps (trump "blind") or looks (pass); their
+             view hides their cards until they have looked or named trumps.
+  "trump"    the trump maker names a suit, or "next", or demands a new deal ("newdeal").
+  "exchange" / "stay"   each in turn from the dealer's left (stay first with "drop out first").
+  "play"     five tricks; the trump maker leads.
+  "over"     the game has ended.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Mapping, Sequence
+
+from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_str
+from fairdeal.verifier.games.base import (
+    Chance, FirstChoiceRng, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules, Setting,
+)
+from fairdeal.verifier.games.tricks import TrickPlay, clockwise_from, left_of, rank_table
+
+SUITS = ("C", "D", "H", "S")
+START_SCORE = 20
+TRICKS = 5
+HAND_SIZE = 5
+MAX_THROW = 3
+ENDGAME_AFTER = 8          # "after eight deals": from deal 9 on, hearts and nobody drops
+NO_TRICK_PENALTY = 5       # "adds 5 points"
+
+PLAIN_ORDER = (14, 10, 13, 12, 11, 9, 8, 7)      # A 10 K Q J 9 8 7
+STANDARD_ORDER = (14, 13, 12, 11, 10, 9, 8, 7)   # A K Q J 10 9 8 7 (variant "standard order")
+JASS_TRUMP_ORDER = (11, 9, 14, 10, 13, 12, 8, 7)  # J 9 A 10 K Q 8 7 (variant "Jass order", trumps only)
+TRUMP_BONUS = 100                                # a trump's strength is above every plain card's
+
+_ON_OFF = (False, True)
+
+
+# ------------------------------------------------------------------------------------------ card order
+
+class Order:
+    """The table's card order: plain suits and the trump suit (which differ only with Jass order)."""
+
+    def __init__(self, settings: Mapping[str, Any]):
+        self.plain_ranks = STANDARD_ORDER if settings["standard_order"] else PLAIN_ORDER
+        self.trump_ranks = JASS_TRUMP_ORDER if settings["jass_order"] else self.plain_ranks
+        self.plain = rank_table(self.plain_ranks)
+        self.trump = rank_table(self.trump_ranks)
+
+    def value(self, card: Card, trump: str | None) -> int:
+        """Rank within its own suit's order, trumps above everything."""
+        if card.suit == trump:
+            return TRUMP_BONUS + self.trump[card.rank]
+        return self.plain[card.rank]
+
+    def strength(self, trump: str | None):
+        def strength(card: Card, led: Card) -> int:
+            if card.suit == trump or card.suit == led.suit:
+                return self.value(card, trump)
+            return -1
+        return strength
+
+    def sort_key(self, trump: str | None):
+        return lambda c: (SUITS.index(c.suit), -self.value(c, trump))
+
+
+def play_refusal(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None,
+                 card: Card) -> str | None:
+    """Follow suit; void: trump if able; else any card. None when `card` may be played."""
+    if card not in hand:
+        return f"You do not hold {card}."
+    if not plays:
+        return None
+    led = plays[0][1].suit
+    if card.suit == led:
+        return None
+    if any(c.suit == led for c in hand):
+        return f"You must follow {SUIT_NAMES[led]}."
+    if card.suit != trump and any(c.suit == trump for c in hand):
+        return f"You must play a trump: you have no {SUIT_NAMES[led]}."
+    return None
+
+
+def legal_plays(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None) -> list[Card]:
+    return [c for c in hand if play_refusal(hand, plays, trump, c) is None]
+
+
+# ------------------------------------------------------------------------------------------- the rules
+
+class TwentyDownRules(Rules):
+    id = "twenty-down"
+    title = "Twenty Down"
+    table_sizes = (4,)
+    SETTINGS = (
+        Setting("jass_order", False, _ON_OFF, "Jass order in trumps (J 9 A 10 K Q 8 7)"),
+        Setting("three_first_cards", False, _ON_OFF, "Three first cards (next, blind, new deal)"),
+        Setting("drop_out_first", False, _ON_OFF, "Drop out first, then only those in exchange"),
+        Setting("clubs_force_stay", False, _ON_OFF, "Clubs instead of diamonds force everyone to stay in"),
+        Setting("at_least_two", False, _ON_OFF, "At least two players in each deal (the dealer stays)"),
+        Setting("no_drop_twice", False, _ON_OFF, "No dropping out twice in a row nor at 5 or less"),
+        Setting("no_endgame", False, _ON_OFF, "No endgame (no eight-deal rule)"),
+        Setting("standard_order", False, _ON_OFF, "Standard order A K Q J 10 9 8 7"),
+    )
+
+    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
+        super().__init__(settings, players)
+        self.order = Order(self.settings)
+
+    @property
+    def force_suit(self) -> str:
+        """The trump suit that keeps everyone in."""
+        return "C" if self.settings["clubs_force_stay"] else "D"
+
+    def new_game(self, chance: Chance) -> "TwentyDownState":
+        return TwentyDownState(self, chance)
+
+    def describe(self) -> str:
+        s = self.settings
+        order = "A K Q J 10 9 8 7" if s["standard_order"] else "A 10 K Q J 9 8 7"
+        trump_order = "; trumps J 9 A 10 K Q 8 7" if s["jass_order"] else ""
+        first = ("three first cards each, then two; the trump maker may name trumps, say next (fourth card face "
+                 "up names trumps), choose blind before looking (scores double), or with only 7s and 8s demand "
+                 "a new deal" if s["three_first_cards"] else
+                 "two cards each, the trump maker (dealer's left) names trumps, then three more each")
+        order_of = ("stay in or drop out, then those in exchange up to three cards"
+                    if s["drop_out_first"] else "exchange up to three cards, then stay in or drop out")
+        extra = []
+        if s["at_least_two"]:
+            extra.append("at least two players in each deal (the dealer stays in if all others drop)")
+        if s["no_drop_twice"]:
+            extra.append("no dropping out twice in a row nor at 5 or less")
+        endgame = ("no endgame" if s["no_endgame"] else
+                   "after eight deals hearts are trumps and nobody may drop out")
+        return (f"Twenty Down for 4: 32 cards, order {order}{trump_order}; start at 20; {first}; {order_of}; "
+                f"the trump maker always stays in, {SUIT_NAMES[self.force_suit]} trumps keep everyone in"
+                + "".join(f"; {e}" for e in extra) +
+                "; follow suit, else trump, else any card; -1 a trick, +5 for staying in without a trick, "
+                f"hearts double; {endgame}; first to zero or less wins (lowest wins a tie).")
+
+    # --- table advice and policies (pure functions of a seat's view) -----------------------------------
+    def suggest(self, view: Mapping[str, Any]) -> Move | None:
+        if view.get("seat") is None or view.get("to_move") != view.get("seat"):
+            return None
+        return self._policy(view, FirstChoiceRng())
+
+    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
+        return self._policy(view, rng)
+
+    def timeout_move(self, view: Mapping[str, Any]) -> Move:
+        """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
+        card, stay or drop as the table suggests, play the lowest legal card."""
+        phase = view["phase"]
+        hand = _cards(view["hand"] or [])
+        if phase == "blind":
+            return Move("pass")
+        if phase == "trump":
+            return Move.trump(self._trump_choice(hand, FirstChoiceRng()))
+        if phase == "exchange":
+            return Move.throw(())
+        if phase == "stay":
+            return self._stay_choice(view, hand)
+        if phase == "play":
+            plays, trump = _trick_plays(view), view["trump"]
+            legal = legal_plays(hand, plays, trump)
+            return Move.play(min(legal, key=lambda c: (self.order.value(c, trump), SUITS.index(c.suit))))
+        raise IllegalMove("There is nothing to decide now.")
+
+    def _policy(self, view: Mapping[str, Any], rng: Rng) -> Move:
+        """The seed's tips for beginners, made exact."""
+        phase = view["phase"]
+        hand = _cards(view["hand"] or [])
+        if phase == "blind":
+            return Move("pass")                       # a bot always looks
+        if phase == "trump":
+            if view.get("newdeal_allowed"):
+                return Move("newdeal")                # only 7s and 8s: ask for a new deal
+            return Move.trump(self._trump_choice(hand, rng))
+        if phase == "exchange":
+            return Move.throw(self._throw_choice(hand, view["trump"]))
+        if phase == "stay":
+            return self._stay_choice(view, hand)
+        if phase == "play":
+            return Move.play(self._play_choice(hand, view, rng))
+        raise IllegalMove("There is nothing to decide now.")
+
+    def _trump_choice(self, hand: Sequence[Card], rng: Rng) -> str:
+        """'With two cards of one suit, or an Ace, name that suit': most cards, then an Ace, then the best card;
+        a hidden (blind) hand names spades, which neither doubles nor keeps everyone in."""
+        if not hand:
+            return "S"
+
+        def key(suit: str) -> tuple:
+            own = [c for c in hand if c.suit == suit]
+            return (len(own), any(c.rank == 14 for c in own), max(self.order.trump[c.rank] for c in own))
+
+        held = sorted({c.suit for c in hand}, key=SUITS.index)
+        best = max(key(s) for s in held)
+        tied = [s for s in held if key(s) == best]
+        return _pick(tied, rng)
+
+    def _is_low_side_card(self, card: Card, trump: str) -> bool:
+        """'Low cards in side suits': a non-trump below the top three of its suit's order."""
+        return card.suit != trump and self.order.plain[card.rank] <= len(self.order.plain_ranks) - 3
+
+    def _throw_choice(self, hand: Sequence[Card], trump: str) -> list[Card]:
+        low = [c for c in hand if self._is_low_side_card(c, trump)]
+        low.sort(key=lambda c: (self.order.value(c, trump), SUITS.index(c.suit)))
+        return low[:MAX_THROW]
+
+    def hand_strength(self, hand: Sequence[Card], trump: str) -> float:
+        """Expected tricks, roughly: a top-three trump 1, any other trump 1/2, a side Ace (top card) 3/4."""
+        total = 0.0
+        top_trumps = set(self.order.trump_ranks[:3])
+        for c in hand:
+            if c.suit == trump:
+                total += 1.0 if c.rank in top_trumps else 0.5
+            elif c.rank == self.order.plain_ranks[0]:
+                total += 0.75
+        return total
+
+    def _stay_choice(self, view: Mapping[str, Any], hand: Sequence[Card]) -> Move:
+        """'Drop out with a weak hand': stay with about one trick (one and a half with hearts, which doubles)."""
+        if not view.get("may_drop"):
+            return Move("stay")
+        need = 1.5 if view["trump"] == "H" else 1.0
+        return Move("stay") if self.hand_strength(hand, view["trump"]) >= need else Move("drop")
+
+    def _play_choice(self, hand: Sequence[Card], view: Mapping[str, Any], rng: Rng) -> Card:
+        """Lead a side Ace, else the highest trump, else the lowest card; follow with the cheapest card that
+        wins, else the cheapest legal card."""
+        trump = view["trump"]
+        plays = _trick_plays(view)
+        legal = legal_plays(hand, plays, trump)
+        value = lambda c: self.order.value(c, trump)  # noqa: E731
+        if not plays:
+            aces = [c for c in legal if c.suit != trump and c.rank == self.order.plain_ranks[0]]
+            trumps = [c for c in legal if c.suit == trump]
+            if aces:
+                return _pick(aces, rng)
+            if trumps:
+                return max(trumps, key=value)
+            low = min(value(c) for c in legal)
+            lows = [c for c in legal if value(c) == low]
+            return _pick(lows, rng)
+        strength = self.order.strength(trump)
+        led = plays[0][1]
+        best = max(strength(c, led) for _, c in plays)
+        winners = [c for c in legal if strength(c, led) > best]
+        pool = winners or legal
+        return min(pool, key=lambda c: (strength(c, led), value(c), SUITS.index(c.suit)))
+
+
+def _pick(items: Sequence[Any], rng: Rng) -> Any:
+    """A tie-break: the rng is asked only when there is a real choice."""
+    return items[rng.randbelow(len(items))] if len(items) > 1 else items[0]
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return [card_from_str(t) for t in texts]
+
+
+def _trick_plays(view: Mapping[str, Any]) -> list[tuple[int, Card]]:
+    trick = view.get("trick")
+    return [(s, card_from_str(c)) for s, c in trick["plays"]] if trick else []
+
+
+# ------------------------------------------------------------------------------------------- the state
+
+_PHASE_TASK = {
+    "blind": "choose blind trumps (trump \"blind\") or look at your cards (pass)",
+    "trump": "name trumps",
+    "exchange": "throw up to three cards (or none)",
+    "stay": "stay in or drop out",
+    "play": "play a card",
+}
+_PHASE_KINDS = {
+    "blind": {"pass", "trump"},
+    "trump": {"trump", "newdeal"},
+    "exchange": {"throw"},
+    "stay": {"stay", "drop"},
+    "play": {"play"},
+}
+_FIELDS = {"play": "card", "throw": "cards", "trump": "value"}  # the one field each kind uses; others use none
+
+
+class TwentyDownState(GameState):
+    def __init__(self, rules: TwentyDownRules, chance: Chance):
+        self.rules = rules
+        self.chance = chance
+        self.n = rules.players
+        self.scores = [START_SCORE] * self.n
+        self.dealer = chance.first_dealer(self.n)
+        self.deal_no = 0              # counted deals (a new-deal demand does not count)
+        self.shuffle_no = -1          # Chance.deck index: every shuffle, new deals included
+        self.dropped_last = [False] * self.n
+        self.last_deal: dict[str, Any] | None = None
+        self.winners: list[int] | None = None
+        self._start_deal(counted=True)
+
+    # --- the deal ---------------------------------------------------------------------------------
+    @property
+    def trump_maker(self) -> int:
+        return left_of(self.dealer, self.n)
+
+    @property
+    def endgame(self) -> bool:
+        return not self.rules.settings["no_endgame"] and self.deal_no > ENDGAME_AFTER
+
+    @property
+    def first_packet(self) -> int:
+        return 3 if self.rules.settings["three_first_cards"] else 2
+
+    def _start_deal(self, counted: bool) -> None:
+        if counted:
+            self.deal_no += 1
+        self.shuffle_no += 1
+        self.deck = self.chance.deck(self.shuffle_no, PACK_32)
+        self.hands: dict[int, list[Card]] = {s: [] for s in range(self.n)}
+        self.pos = 0                  # next card of the deck to deal; after the deal the stock starts here
+        self._deal_packets(self.first_packet)
+        self.trump: str | None = None
+        self.blind = False
+        self.turned_up: Card | None = None
+        self.looked = True            # False while the trump maker may still choose blind
+        self.status: list[str | None] = [None] * self.n   # "in" / "out" / None (not yet decided)
+        self.forced = [False] * self.n
+        self.exchanged: list[int | None] = [None] * self.n
+        self.discards: list[Card] = []
+        self.tricks: TrickPlay | None = None
+        self.order_left: list[int] = []   # who is still to decide in this phase, in turn
+        if self.endgame:
+            self._name_trump("H")
+        elif self.rules.settings["three_first_cards"]:
+            self.looked = False
+            self.phase = "blind"
+        else:
+            self.phase = "trump"
+
+    def _deal_packets(self, size: int) -> None:
+        """One packet each, from the dealer's left round to the dealer."""
+        for s in clockwise_from(self.trump_maker, self.n):
+            self.hands[s].extend(self.deck[self.pos:self.pos + size])
+            self.pos += size
+
+    def _name_trump(self, suit: str) -> None:
+        self.trump = suit
+        self.looked = True
+        if self.turned_up is None:
+            self._deal_packets(HAND_SIZE - self.first_packet)
+        self.status[self.trump_maker] = "in"
+        self.forced[self.trump_maker] = True
+        if self.rules.settings["drop_out_first"]:
+            self._begin_stay()
+        else:
+            self._begin_exchange()
+
+    @property
+    def stock(self) -> list[Card]:
+        return self.deck[self.pos:] if self.trump is not None else []
+
+    def _begin_exchange(self) -> None:
+        self.phase = "exchange"
+        self.order_left = [s for s in clockwise_from(self.trump_maker, self.n) if self.status[s] != "out"]
+
+    def _begin_stay(self) -> None:
+        self.phase = "stay"
+        self.order_left = [s for s in clockwise_from(self.trump_maker, self.n) if self.status[s] is None]
+        self._skip_forced()
+
+    def _skip_forced(self) -> None:
+        """Those who may not drop out are not asked: they stay in (a forced stay)."""
+        while self.order_left and self._drop_forbidden(self.order_left[0]):
+            s = self.order_left.pop(0)
+            self.status[s] = "in"
+            self.forced[s] = True
+        if not self.order_left:
+            self._after_stay()
+
+    def _after_stay(self) -> None:
+        if all(self.status[s] == "out" for s in range(self.n) if s != self.trump_maker):
+            self._end_deal(walkover=True)
+        elif self.rules.settings["drop_out_first"]:
+            self._begin_exchange()
+        else:
+            self._begin_play()
+
+    def _after_exchange(self) -> None:
+        if self.rules.settings["drop_out_first"]:
+            self._begin_play()
+        else:
+            self._begin_stay()
+
+    def _begin_play(self) -> None:
+        self.phase = "play"
+        seats = [s for s in clockwise_from(self.trump_maker, self.n) if self.status[s] == "in"]
+        self.tricks = TrickPlay(self.hands, seats, self.trump_maker, self.rules.order.strength(self.trump), TRICKS)
+
+    @property
+    def multiplier(self) -> int:
+        return (2 if self.trump == "H" else 1) * (2 if self.blind else 1)
+
+    def _end_deal(self, walkover: bool = False) -> None:
+        won = [0] * self.n
+        if walkover:
+            won[self.trump_maker] = TRICKS
+        else:
+            for t in self.tricks.done:
+                won[t.winner] += 1
+        change = [0] * self.n
+        for s in range(self.n):
+            if self.status[s] == "in":
+                change[s] = self.multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
+        before = list(self.scores)
+        self.scores = [a + b for a, b in zip(self.scores, change)]
+        self.last_deal = {
+            "deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
+            "blind": self.blind, "turned_up": str(self.turned_up) if self.turned_up else None,
+            "stayed": [s for s in range(self.n) if self.status[s] == "in"],
+            "dropped": [s for s in range(self.n) if self.status[s] == "out"],
+            "walkover": walkover, "tricks_won": won, "multiplier": self.multiplier,
+            "scores_before": before, "changes": change, "scores": list(self.scores),
+            "tricks": [t.to_json() for t in self.tricks.done] if self.tricks else [],
+        }
+        self.dropped_last = [st == "out" for st in self.status]
+        low = min(self.scores)
+        lowest = [s for s in range(self.n) if self.scores[s] == low]
+        if low <= 0 and len(lowest) == 1:
+            self.winners = lowest
+            self.phase = "over"
+            self.order_left = []
+            self.tricks = None
+            return
+        self.dealer = left_of(self.dealer, self.n)
+        self._start_deal(counted=True)
+
+    # --- whose turn -------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        if self.phase == "over":
+            return None
+        if self.phase in ("blind", "trump"):
+            return self.trump_maker
+        if self.phase == "play":
+            return self.tricks.to_move
+        return self.order_left[0]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if self.winners is None:
+            return None
+        return {"scores": list(self.scores), "winners": list(self.winners)}
+
+    # --- legality ---------------------------------------------------------------------------------
+    def _drop_forbidden(self, seat: int) -> str | None:
+        """Why `seat` may not drop out of this deal (None: it may, if asked)."""
+        s = self.rules.settings
+        if self.endgame:
+            return "After eight deals nobody may drop out."
+        if seat == self.trump_maker:
+            return "The trump maker must stay in."
+        if self.trump is not None and self.trump == self.rules.force_suit:
+            return f"With {SUIT_NAMES[self.trump]} trumps everyone stays in."
+        if s["no_drop_twice"]:
+            if self.dropped_last[seat]:
+                return "You dropped out last deal: you may not drop out twice in a row."
+            if self.scores[seat] <= 5:
+                return "With 5 points or less you may not drop out."
+        if s["at_least_two"] and seat == self.dealer and self.status[self.dealer] is None and all(
+                self.status[o] == "out" for o in range(self.n) if o not in (self.dealer, self.trump_maker)):
+            return "There must be at least two players in each deal: the dealer must stay in."
+        return None
+
+    @property
+    def newdeal_allowed(self) -> bool:
+        return (self.phase == "trump" and self.rules.settings["three_first_cards"] and not self.blind
+                and all(c.rank in (7, 8) for c in self.hands[self.trump_maker]))
+
+    def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMove], str] | None:
+        if self.phase == "over":
+            return GameOver, "The game is over."
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            return IllegalMove, f"There is no seat {seat!r}; the seats are 0 to {self.n - 1}."
+        if not isinstance(move, Move):
+            return IllegalMove, "That is not a move."
+        field = _FIELDS.get(move.kind)
+        for name in ("card", "cards", "value"):
+            if name != field and getattr(move, name) is not None:
+                return IllegalMove, f"A {move.kind} move has no {name}."
+        if move.kind == "drop":
+            reason = self._drop_forbidden(seat)
+            if reason:
+                return IllegalMove, reason
+        if seat != self.to_move:
+            return NotYourTurn, f"It is seat {self.to_move}'s turn, not yours."
+        if move.kind not in _PHASE_KINDS[self.phase]:
+            return IllegalMove, f"Now you {_PHASE_TASK[self.phase]}."
+        reason = getattr(self, "_refuse_" + self.phase)(seat, move)
+        return (IllegalMove, reason) if reason else None
+
+    def _refuse_blind(self, seat: int, move: Move) -> str | None:
+        if move.kind == "trump" and move.value != "blind":
+            return "Before naming trumps, choose blind (trump \"blind\") or look at your cards (pass)."
+        return None
+
+    def _refuse_trump(self, seat: int, move: Move) -> str | None:
+        three = self.rules.settings["three_first_cards"]
+        if move.kind == "newdeal":
+            if not three:
+                return "A new deal may only be demanded with three first cards."
+            if self.blind:
+                return "With blind trumps there is no new deal."
+            if not self.newdeal_allowed:
+                return "You may demand a new deal only when your three first cards are all 7s and 8s."
+            return None
+        if move.value == "next":
+            if not three:
+                return "\"Next\" is only played with three first cards."
+            if self.blind:
+                return "With blind trumps there is no next."
+            return None
+        if move.value == "blind":
+            if not three:
+                return "Blind trumps are only played with three first cards."
+            return "You chose blind: now name the suit." if self.blind else \
+                "Blind trumps are chosen before looking at your cards."
+        if move.value not in SUITS:
+            return "Name trumps as C, D, H or S" + (", or next." if three and not self.blind else ".")
+        return None
+
+    def _refuse_exchange(self, seat: int, move: Move) -> str | None:
+        cards = move.cards or ()
+        if len(cards) > MAX_THROW:
+            return "You may throw at most three cards."
+        for i, c in enumerate(cards):
+            if c not in self.hands[seat]:
+                return f"You do not hold {c}."
+            if c in cards[:i]:
+                return f"You name {c} twice: throw each card once."
+        return None
+
+    def _refuse_stay(self, seat: int, move: Move) -> str | None:
+        return None  # a forbidden drop was refused above; a stay is always allowed when asked
+
+    def _refuse_play(self, seat: int, move: Move) -> str | None:
+        if move.card is None:
+            return "Name the card you play."
+        return play_refusal(self.hands[seat], self.tricks.current.plays, self.trump, move.card)
+
+    def why_not(self, seat: int, move: Move) -> str | None:
+        r = self._refusal(seat, move)
+        return r[1] if r else None
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        if self.phase == "over" or seat != self.to_move:
+            return []
+        hand = self.hands[seat]
+        if self.phase == "blind":
+            cands = [Move("pass"), Move.trump("blind")]
+        elif self.phase == "trump":
+            cands = [Move.trump(s) for s in SUITS] + [Move.trump("next"), Move("newdeal")]
+        elif self.phase == "exchange":
+            cands = [Move.throw(combo) for k in range(MAX_THROW + 1) for combo in combinations(hand, k)]
+        elif self.phase == "stay":
+            cands = [Move("stay"), Move("drop")]
+        else:
+            cands = [Move.play(c) for c in hand]
+        return [m for m in cands if self._refusal(seat, m) is None]
+
+    # --- applying ---------------------------------------------------------------------------------
+    def apply(self, seat: int, move: Move) -> None:
+        r = self._refusal(seat, move)
+        if r:
+            raise r[0](r[1])
+        getattr(self, "_apply_" + self.phase)(seat, move)
+
+    def _apply_blind(self, seat: int, move: Move) -> None:
+        if move.kind == "trump":
+            self.blind = True       # trumps are named next, still without looking
+        else:
+            self.looked = True
+        self.phase = "trump"
+
+    def _apply_trump(self, seat: int, move: Move) -> None:
+        if move.kind == "newdeal":
+            self._start_deal(counted=False)   # same dealer, new shuffle, not one of the eight
+            return
+        if move.value == "next":
+            self.turned_up = self.deck[self.pos]   # the trump maker's fourth card: first of their second packet
+            self._deal_packets(HAND_SIZE - self.first_packet)
+            self._name_trump(self.turned_up.suit)
+            return
+        self._name_trump(move.value)
+
+    def _apply_exchange(self, seat: int, move: Move) -> None:
+        cards = list(move.cards or ())
+        for c in cards:
+            self.hands[seat].remove(c)
+        self.discards.extend(cards)
+        self.hands[seat].extend(self.deck[self.pos:self.pos + len(cards)])
+        self.pos += len(cards)
+        self.exchanged[seat] = len(cards)
+        self.order_left.pop(0)
+        if not self.order_left:
+            self._after_exchange()
+
+    def _apply_stay(self, seat: int, move: Move) -> None:
+        self.status[seat] = "in" if move.kind == "stay" else "out"
+        self.order_left.pop(0)
+        self._skip_forced()
+
+    def _apply_play(self, seat: int, move: Move) -> None:
+        self.tricks.play(seat, move.card)
+        if self.tricks.finished:
+            self._end_deal()
+
+    # --- views ------------------------------------------------------------------------------------
+    def _hand_hidden(self, seat: int) -> bool:
+        return seat == self.trump_maker and not self.looked
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        order = self.rules.order
+        current = self.tricks.current.to_json() if self.tricks and self.phase == "play" else None
+        seats = []
+        for s in range(self.n):
+            seats.append({
+                "seat": s, "score": self.scores[s], "cards": len(self.hands[s]), "status": self.status[s],
+                "forced": self.forced[s], "exchanged": self.exchanged[s],
+                "tricks": self.tricks.tricks_won(s) if self.tricks else 0,
+            })
+        own = seat is not None
+        hidden = own and self._hand_hidden(seat)
+        hand = None
+        if own:
+            hand = [] if hidden else cards_to_str(sorted(self.hands[seat], key=order.sort_key(self.trump)))
+        mine = own and self.to_move == seat
+        return {
+            "rule_set": self.rules.id,
+            "settings": dict(self.rules.settings),
+            "seat": seat,
+            "players": self.n,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "trump_maker": self.trump_maker,
+            "deal": self.deal_no,
+            "shuffle": self.shuffle_no,
+            "endgame": self.endgame,
+            "trump": self.trump,
+            "blind": self.blind,
+            "looked": self.looked,
+            "turned_up": str(self.turned_up) if self.turned_up else None,
+            "hand": hand,
+            "hand_hidden": hidden,
+            "seats": seats,
+            "scores": list(self.scores),
+            "stock": len(self.stock),
+            "trick": current,
+            "tricks": [t.to_json() for t in self.tricks.done] if self.tricks and self.phase == "play" else [],
+            "may_drop": bool(mine and self.phase == "stay" and self._drop_forbidden(seat) is None),
+            "newdeal_allowed": bool(mine and self.newdeal_allowed),
+            "last_deal": self.last_deal,
+            "result": self.result,
+        }

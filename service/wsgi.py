@@ -1,5 +1,0 @@
-"""WSGI entry point for gunicorn: `gunicorn -c deploy/gunicorn.conf.py service.wsgi:app`.
-Configured by the environment (FAIRDEAL_DATA, FAIRDEAL_REDIS_URL, ...)."""
-from service.app import create_app
-
-app = create_app()
