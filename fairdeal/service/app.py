@@ -10,6 +10,7 @@ from flask import Flask, g, request
 
 from fairdeal.service import errors, logs
 from fairdeal.service.config import Config
+from fairdeal.service.feed import Waits
 from fairdeal.service.games import Games
 from fairdeal.service.metrics import Metrics
 from fairdeal.service.signing import KeyRing
@@ -27,6 +28,7 @@ class Services:
     games: Games
     tables: Tables
     metrics: Metrics
+    waits: Waits        # this process's open event-feed waits (the caps)
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
@@ -34,7 +36,8 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     keyring = KeyRing(config.data_dir)
     metrics = Metrics()
     games = Games(store, keyring, config, now, metrics)
-    return Services(config, store, keyring, games, Tables(store, games, config, now), metrics)
+    waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
+    return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits)
 
 
 def create_app(config: Config | None = None, store: Store | None = None,

@@ -20,7 +20,10 @@ class Config:
     abandon_after: float = 600.0            # a game whose humans are all silent this long is abandoned
     max_content_length: int = 16 * 1024     # request bodies are small JSON objects
     long_poll_max: float = 25.0             # the longest an event-feed request waits
-    poll_interval: float = 0.1              # how often a waiting request looks for new records
+    stream_max: float = 300.0               # the longest a server-sent events stream stays open
+    heartbeat: float = 15.0                 # seconds between keep-alive comments on an idle stream
+    max_waits: int = 5000                   # open event-feed waits per worker process (beyond: 503)
+    max_waits_per_player: int = 16          # ... per player (or per address without a token) and process (429)
     sweep_interval: float = 1.0
     cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -32,6 +35,10 @@ class Config:
             redis_url=os.environ.get("FAIRDEAL_REDIS_URL") or None,
             abandon_after=_env_float("FAIRDEAL_ABANDON_AFTER", 600.0),
             long_poll_max=_env_float("FAIRDEAL_LONG_POLL_MAX", 25.0),
+            stream_max=_env_float("FAIRDEAL_STREAM_MAX", 300.0),
+            heartbeat=_env_float("FAIRDEAL_HEARTBEAT", 15.0),
+            max_waits=int(_env_float("FAIRDEAL_MAX_WAITS", 5000)),
+            max_waits_per_player=int(_env_float("FAIRDEAL_MAX_WAITS_PER_PLAYER", 16)),
             cache_size=int(_env_float("FAIRDEAL_CACHE_GAMES", 512)),
         )
         return replace(cfg, **{k: v for k, v in overrides.items() if v is not None})

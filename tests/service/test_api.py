@@ -53,7 +53,7 @@ def test_long_poll_answers_when_the_game_moves_and_waits_otherwise(api: Api):
 
 
 def test_server_sent_events_stream_records(request, tmp_path):
-    api = Api(make_app(tmp_path, "redis", request, long_poll_max=0.5).test_client())  # a short stream
+    api = Api(make_app(tmp_path, "redis", request, stream_max=0.5).test_client())  # a short stream
     p = api.player()
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])

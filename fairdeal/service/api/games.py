@@ -1,17 +1,17 @@
 """Games: the seat's view, moves, the event feed (long-poll and server-sent events), transcript, start record.
 
-The event feed holds a request open while it waits: run gunicorn with a threaded worker class (gthread, as
-deploy/gunicorn.conf.py does) or an async one; a sync worker would be blocked for the whole wait.
+The event feed holds a request open while it waits (fairdeal/service/feed.py): run it under gunicorn's gevent
+worker (deploy/gunicorn.conf.py, `fairdeal serve`), where a waiting request costs a greenlet and no poll.
 """
 from __future__ import annotations
 
-import json
 import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
+from fairdeal.service import feed
 from fairdeal.service.api.common import json_body, player_ref, svc
-from fairdeal.service.errors import ApiError
+from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.tables import seat_of
 from fairdeal.service.views import game_summary, game_view, public_transcript, visible_records
 
@@ -81,18 +81,33 @@ def _wait_arg(default: float) -> float:
     return max(0.0, min(wait, svc().config.long_poll_max))
 
 
+def _waiter(p) -> str:
+    """Whose waits these are, for the per-player cap: the player, or the address of a caller without a token."""
+    return "player:" + p["id"] if p else "addr:" + (request.remote_addr or "?")
+
+
+@bp.errorhandler(feed.WaitRefused)
+def _refused(exc: feed.WaitRefused):
+    resp = problem(exc.status, exc.code, exc.detail, exc.title)
+    resp.headers["Retry-After"] = str(exc.retry_after)
+    return resp
+
+
 @bp.get("/games/<game_id>/events")
 def events(game_id):
     """Long-poll: answers as soon as the game is past `after` (or has ended), else after `wait` seconds."""
     s = svc()
     p = player_ref(required=False)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
-    deadline = time.monotonic() + wait
-    while True:
-        table, c = s.tables.touch(game_id)
-        if c.seq > after or c.ended or time.monotonic() >= deadline:
-            break
-        time.sleep(s.config.poll_interval)
+    until = time.monotonic() + wait
+    table, c = s.tables.touch(game_id)
+    if not (c.seq > after or c.ended) and wait > 0:
+        release = s.waits.take(_waiter(p))
+        try:
+            with feed.watch(s, game_id) as w:  # before the read in wait_past: no append slips between
+                table, c = feed.wait_past(s, w, game_id, after, until)
+        finally:
+            release()
     seat = _seat(table, p)
     return {"seq": c.seq, "ended": c.ended, "records": visible_records(c, seat, after),
             "game": game_view(s.games, table, c, seat)}
@@ -101,33 +116,30 @@ def events(game_id):
 @bp.get("/games/<game_id>/stream")
 def stream(game_id):
     """Server-sent events: a `game` event with the caller's view at once, then one `record` event per move as
-    it is recorded and a `game` event after each batch, and `end` when the game ends. The stream closes after
-    at most long_poll_max seconds; reconnect with ?after=<last seq> (or the Last-Event-ID header)."""
+    it is recorded and a `game` event after each batch, and `end` when the game ends; a comment line every
+    heartbeat seconds while nothing happens. The stream closes after at most stream_max seconds; reconnect
+    with ?after=<last seq> (or the Last-Event-ID header)."""
     s = svc()
     p = player_ref(required=False)
     last_id = request.headers.get("Last-Event-ID", "")
     after = int(last_id) if last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
     seat = _seat(table, p)
-    limit = time.monotonic() + s.config.long_poll_max
+    limit = time.monotonic() + s.config.stream_max
+    release = s.waits.take(_waiter(p))  # held for the stream's whole life
+    try:
+        w = feed.watch(s, game_id)
+    except BaseException:
+        release()
+        raise
 
-    def gen():
-        nonlocal after
-        first = True
-        while time.monotonic() < limit:
-            table, c = s.tables.touch(game_id)
-            if first or c.seq > after or c.ended:
-                first = False
-                for rec in visible_records(c, seat, after):
-                    yield f"id: {rec['seq']}\nevent: record\ndata: {json.dumps(rec)}\n\n"
-                after = c.seq
-                yield f"event: game\ndata: {json.dumps(game_view(s.games, table, c, seat))}\n\n"
-                if c.ended:
-                    yield f"event: end\ndata: {json.dumps(c.transcript['end']['reason'])}\n\n"
-                    return
-            time.sleep(s.config.poll_interval)
-    return Response(stream_with_context(gen()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache"})
+    def close() -> None:
+        w.close()
+        release()
+    resp = Response(stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit)),
+                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    resp.call_on_close(close)  # also when the stream never started: the client went away first
+    return resp
 
 
 @bp.get("/games/<game_id>/transcript")

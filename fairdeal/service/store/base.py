@@ -5,13 +5,16 @@ The model is small on purpose:
 - game logs: an append-only list of records, appended only by compare-and-append on the length, with
   idempotency keys so a retried request is acknowledged once;
 - secrets: the server seed of a game, stored apart;
-- indexes: named sorted sets of ids (lobby, deadline schedule, finished games).
+- indexes: named sorted sets of ids (lobby, deadline schedule, finished games);
+- change notification: every append is announced to every process that watches the game (changes.py).
 """
 from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
 from typing import Any
+
+from fairdeal.service.store.changes import Changes
 
 OK = "ok"                    # appended
 CONFLICT = "conflict"        # the log is not at the expected length
@@ -73,6 +76,12 @@ class Store(abc.ABC):
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:
         """Members by ascending score, up to max_score, with score > after when given."""
+
+    # ---- change notification
+    @abc.abstractmethod
+    def changes(self) -> Changes:
+        """This process's listener for appends to any game's log, made on first use (once per process: a
+        forked child gets its own)."""
 
     # ---- health
     @abc.abstractmethod

@@ -1,7 +1,8 @@
 """Every Redis key name, defined in one place.
 
 Each key of one game (its table document, record log, idempotency keys, secret seed) carries the hash tag
-`{game_id}` so they all live in one Redis Cluster slot and the append script may touch them together.
+`{game_id}` so they all live in one Redis Cluster slot and the append script may touch them together; so does
+the game's event channel, so the append script's SPUBLISH goes to that slot's shard.
 Documents of other kinds are tagged by their own id; indexes (lobby, schedule, ...) are single keys.
 """
 from __future__ import annotations
@@ -32,6 +33,16 @@ def idem(game_id: str) -> str:
 def secret(game_id: str) -> str:
     """The server seed, kept apart from everything a response is built from."""
     return f"{PREFIX}:{{{game_id}}}:secret"
+
+
+def events(game_id: str) -> str:
+    """The (sharded) pub/sub channel the append script announces each new log length on."""
+    return f"{PREFIX}:{{{game_id}}}:events"
+
+
+def game_of_events(channel: str) -> str:
+    """The game id of an events channel name (the inverse of events())."""
+    return channel[len(PREFIX) + 2:-len("}:events")]
 
 
 def index(name: str) -> str:

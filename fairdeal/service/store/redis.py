@@ -2,11 +2,15 @@
 
 Compare-and-set of documents and compare-and-append of records are Lua scripts that make every check
 before their first write, so a refused call changes nothing. All keys one script touches share the hash
-tag of their game (see keys.py), so the scripts run in one cluster slot.
+tag of their game (see keys.py), so the scripts run in one cluster slot. The append script announces the
+new log length on the game's sharded channel (SPUBLISH, Redis 7): the announcement is part of the append,
+so there is none without an append and no append without one (redis_changes.py listens).
 """
 from __future__ import annotations
 
 import json
+import os
+import threading
 from typing import Any
 
 import redis as redis_lib
@@ -14,6 +18,9 @@ from redis.cluster import RedisCluster
 
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import AppendResult, Store
+from fairdeal.service.store.redis_changes import RedisChanges
+
+MIN_VERSION = (7, 0)  # sharded pub/sub
 
 PUT_DOC = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
@@ -22,7 +29,8 @@ redis.call('HSET', KEYS[1], 'v', v + 1, 'body', ARGV[2])
 return 1
 """
 
-# KEYS: log, log meta, idempotency hash. ARGV: expected length, record, at, idempotency key ('' none), body hash
+# KEYS: log, log meta, idempotency hash. ARGV: expected length, record, at, idempotency key ('' none), body hash,
+# events channel (same hash tag: same shard)
 APPEND = """
 local len = redis.call('LLEN', KEYS[1])
 if ARGV[4] ~= '' then
@@ -38,6 +46,7 @@ if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len) end
+redis.call('SPUBLISH', ARGV[6], len + 1)
 return {'ok', len + 1, len}
 """
 
@@ -63,9 +72,19 @@ def connect(url: str) -> "redis_lib.Redis | RedisCluster":
 class RedisStore(Store):
     def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster"):
         self.r = connect(url_or_client) if isinstance(url_or_client, str) else url_or_client
+        self._check_version()
+        self._changes: RedisChanges | None = None
+        self._changes_pid = -1
+        self._changes_lock = threading.Lock()
         self._put_doc = self.r.register_script(PUT_DOC)
         self._append = self.r.register_script(APPEND)
         self._doc_and_records = self.r.register_script(DOC_AND_RECORDS)
+
+    def _check_version(self) -> None:
+        version = str(self.r.info("server").get("redis_version", "0"))
+        if tuple(int(x) for x in version.split(".")[:2]) < MIN_VERSION:
+            raise RuntimeError(f"fairdeal needs Redis {'.'.join(map(str, MIN_VERSION))} or newer (sharded "
+                               f"pub/sub); this server is {version}")
 
     # ---- documents
     def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
@@ -81,7 +100,7 @@ class RedisStore(Store):
                idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
         status, length, seq = self._append(
             keys=[keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)],
-            args=[expected_length, record, repr(float(at)), idem_key or "", body_hash or ""])
+            args=[expected_length, record, repr(float(at)), idem_key or "", body_hash or "", keys.events(game_id)])
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
@@ -123,7 +142,17 @@ class RedisStore(Store):
     def ping(self) -> bool:
         return bool(self.r.ping())
 
+    # ---- change notification
+    def changes(self) -> RedisChanges:
+        with self._changes_lock:
+            if self._changes is None or self._changes_pid != os.getpid():  # a forked child subscribes anew
+                self._changes, self._changes_pid = RedisChanges(self.r), os.getpid()
+            return self._changes
+
     def close(self) -> None:
+        if self._changes is not None and self._changes_pid == os.getpid():
+            self._changes.close()
+            self._changes = None
         try:
             self.r.close()
         except Exception:  # closing is best effort

@@ -2,7 +2,14 @@
 
 Safe under several gunicorn workers: every compare-and-set runs in a BEGIN IMMEDIATE transaction, which
 takes the database's write lock before the first read, so the check and the write cannot interleave with
-another process. Each thread has its own connection.
+another process. Each OS thread has its own connection.
+
+Under gevent (fairdeal serve) the greenlets of a worker share its thread's connection for reads: a read is one
+statement that runs to its end without yielding, so two greenlets never interleave on it. Writes run in a
+native thread (green.offload): their fsync, and their wait for another process's write lock, would otherwise
+stall every greenlet of the worker.
+
+After each committed append every process listening on the database is rung (sqlite_changes.py).
 """
 from __future__ import annotations
 
@@ -12,7 +19,9 @@ import sqlite3
 import threading
 from typing import Any
 
+from fairdeal.service import green
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store
+from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
@@ -33,8 +42,12 @@ class SqliteStore(Store):
         self.path = path
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self._local = threading.local()
+        self._local = green.os_thread_local()
         self._conn().executescript(SCHEMA)
+        self._bell = Doorbell(listeners_dir(path))
+        self._changes: SqliteChanges | None = None
+        self._changes_pid = -1
+        self._changes_lock = threading.Lock()
 
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
@@ -63,6 +76,10 @@ class SqliteStore(Store):
     def _tx(self) -> "SqliteStore._Tx":
         return SqliteStore._Tx(self._conn())
 
+    def _write(self, fn, *args):
+        """fn(*args) where a blocking write belongs (a native thread under gevent)."""
+        return green.offload(fn, *args)
+
     # ---- documents
     def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
         row = self._conn().execute("SELECT body, version FROM docs WHERE kind=? AND id=?",
@@ -70,7 +87,10 @@ class SqliteStore(Store):
         return (json.loads(row[0]), row[1]) if row else (None, 0)
 
     def put_doc(self, kind: str, doc_id: str, doc: dict[str, Any], expected_version: int) -> bool:
-        body = json.dumps(doc, separators=(",", ":"), sort_keys=True)
+        return self._write(self._put_doc, kind, doc_id, json.dumps(doc, separators=(",", ":"), sort_keys=True),
+                           expected_version)
+
+    def _put_doc(self, kind: str, doc_id: str, body: str, expected_version: int) -> bool:
         with self._tx() as db:
             row = db.execute("SELECT version FROM docs WHERE kind=? AND id=?", (kind, doc_id)).fetchone()
             if (row[0] if row else 0) != expected_version:
@@ -82,6 +102,13 @@ class SqliteStore(Store):
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
                idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+        res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash)
+        if res.status == OK:
+            self._bell.ring()  # after the commit: a listener that reads now sees the row
+        return res
+
+    def _append(self, game_id: str, expected_length: int, record: str, at: float,
+                idem_key: str | None, body_hash: str | None) -> AppendResult:
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
             if idem_key is not None:
@@ -109,8 +136,11 @@ class SqliteStore(Store):
 
     # ---- secrets
     def put_secret(self, game_id: str, value: str) -> None:
+        self._write(self._exec, "INSERT OR REPLACE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
+
+    def _exec(self, sql: str, args: tuple) -> None:
         with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
+            db.execute(sql, args)
 
     def get_secret(self, game_id: str) -> str | None:
         row = self._conn().execute("SELECT value FROM secrets WHERE game_id=?", (game_id,)).fetchone()
@@ -118,12 +148,11 @@ class SqliteStore(Store):
 
     # ---- indexes
     def index_set(self, name: str, member: str, score: float) -> None:
-        with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO idx (name, member, score) VALUES (?,?,?)", (name, member, score))
+        self._write(self._exec, "INSERT OR REPLACE INTO idx (name, member, score) VALUES (?,?,?)",
+                    (name, member, score))
 
     def index_remove(self, name: str, member: str) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM idx WHERE name=? AND member=?", (name, member))
+        self._write(self._exec, "DELETE FROM idx WHERE name=? AND member=?", (name, member))
 
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:
@@ -142,7 +171,27 @@ class SqliteStore(Store):
         self._conn().execute("SELECT 1").fetchone()
         return True
 
+    # ---- change notification
+    def changes(self) -> SqliteChanges:
+        with self._changes_lock:
+            if self._changes is None or self._changes_pid != os.getpid():  # a forked child listens anew
+                self._changes = SqliteChanges(listeners_dir(self.path), self._log_since, self._last_rowid)
+                self._changes_pid = os.getpid()
+            return self._changes
+
+    def _last_rowid(self) -> int:
+        return self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM log").fetchone()[0]
+
+    def _log_since(self, rowid: int) -> tuple[int, set[str]]:
+        """(the newest rowid, the games with log rows after `rowid`): the rowid grows in commit order."""
+        rows = self._conn().execute("SELECT rowid, game_id FROM log WHERE rowid > ? ORDER BY rowid",
+                                    (rowid,)).fetchall()
+        return (rows[-1][0] if rows else rowid), {g for _, g in rows}
+
     def close(self) -> None:
+        if self._changes is not None and self._changes_pid == os.getpid():
+            self._changes.close()
+            self._changes = None
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.close()

@@ -1,0 +1,143 @@
+"""The event feed's one mechanism, shared by long-poll and server-sent events: wait until a game is past a
+sequence number (or has ended) without a thread or a poll per waiting client.
+
+A wait takes a slot (the caps below), then a Watch on the game (store/changes.py), and only then reads the
+game: an append after that read wakes the watch, so a client that comes back with its last seq misses
+nothing. While it waits it reads nothing. It wakes on a notification; at the game's next due time (a clock
+running out, a silent game's abandonment), where its own read applies the timeout move, so waiting never
+delays a deadline, sweeper or not; or at its own time limit.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+import time
+from typing import Callable, Iterator
+
+from fairdeal.service.errors import ApiError
+from fairdeal.service.store.changes import ChangesUnavailable, Watch
+from fairdeal.service.views import game_view, visible_records
+
+DUE_SLACK = 0.005   # wake this long after a due time, so the read finds it due
+RECHECK = 1.0       # a game still due after a read (a step limit hit): look again this much later
+
+
+class WaitRefused(ApiError):
+    """A wait this process will not hold now; the answer carries Retry-After."""
+
+    def __init__(self, status: int, code: str, detail: str, retry_after: int):
+        super().__init__(status, code, detail)
+        self.retry_after = retry_after
+
+
+class Waits:
+    """This process's open waits: at most `max_waits`, and `max_waits_per_player` for one player (or, without
+    a token, one address). Counted here, not in the store: taking a slot costs no round trip, and a process
+    that dies takes its slots with it."""
+
+    def __init__(self, max_waits: int, per_player: int, metrics=None):
+        self.max_waits, self.per_player, self.metrics = max_waits, per_player, metrics
+        self._lock = threading.Lock()
+        self._open = 0
+        self._by_player: dict[str, int] = {}
+
+    @property
+    def open(self) -> int:
+        return self._open
+
+    def take(self, who: str) -> Callable[[], None]:
+        """A slot for `who`, or WaitRefused; returns the release function (calling it twice is harmless)."""
+        with self._lock:
+            mine = self._by_player.get(who, 0)
+            if mine >= self.per_player:
+                refused = WaitRefused(429, "too-many-waits",
+                                      f"You already have {mine} event-feed requests open on this server (at most "
+                                      f"{self.per_player}); close one, or wait for one to answer.", retry_after=5)
+            elif self._open >= self.max_waits:
+                refused = WaitRefused(503, "server-busy",
+                                      f"This server holds as many waiting requests as it can ({self.max_waits}); "
+                                      "try again shortly.", retry_after=random.randint(5, 15))
+            else:
+                refused = None
+                self._open += 1
+                self._by_player[who] = mine + 1
+        if refused is not None:
+            if self.metrics:
+                self.metrics.inc("fairdeal_waits_refused_total", code=refused.code)
+            raise refused
+        if self.metrics:
+            self.metrics.inc("fairdeal_waits_started_total")
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self._lock:
+                if released:
+                    return
+                released = True
+                self._open -= 1
+                left = self._by_player[who] - 1
+                if left:
+                    self._by_player[who] = left
+                else:
+                    del self._by_player[who]
+            if self.metrics:
+                self.metrics.inc("fairdeal_waits_ended_total")
+        return release
+
+
+def watch(services, game_id: str) -> Watch:
+    try:
+        return services.store.changes().watch(game_id)
+    except ChangesUnavailable:
+        raise WaitRefused(503, "feed-unavailable", "The event feed cannot wait right now (the store's "
+                                                   "notifications are away); try again shortly.",
+                          retry_after=5) from None
+
+
+def until_due(services, c, table) -> float:
+    """Seconds until something is due in the game (a timeout move, abandonment); inf when nothing is."""
+    due = services.games.next_check(c, table)
+    if due is None:
+        return math.inf
+    left = due - services.tables.now()
+    return left + DUE_SLACK if left > 0 else RECHECK
+
+
+def wait_past(services, w: Watch, game_id: str, after: int, until: float, current=None) -> tuple[dict, object]:
+    """(table, game) once the game is past `after` or has ended, or at `until` (time.monotonic()) as it is.
+    `w` must have been taken before `current` (the caller's last read of the game, if any) was read."""
+    table, c = current if current is not None else services.tables.touch(game_id)
+    while not (c.seq > after or c.ended):
+        left = until - time.monotonic()
+        if left <= 0:
+            break
+        w.wait(min(left, until_due(services, c, table)))
+        table, c = services.tables.touch(game_id)
+    return table, c
+
+
+def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float) -> Iterator[str]:
+    """The server-sent events of one stream: a `game` event at once (with the records past `after`), then the
+    records and a `game` event after each change, `end` when the game ends; a comment every heartbeat seconds
+    while nothing happens; closes at `limit` (time.monotonic())."""
+    table, c = services.tables.touch(game_id)
+    while True:
+        for rec in visible_records(c, seat, after):
+            yield f"id: {rec['seq']}\nevent: record\ndata: {json.dumps(rec)}\n\n"
+        after = c.seq
+        yield f"event: game\ndata: {json.dumps(game_view(services.games, table, c, seat))}\n\n"
+        if c.ended:
+            yield f"event: end\ndata: {json.dumps(c.transcript['end']['reason'])}\n\n"
+            return
+        while True:
+            now = time.monotonic()
+            if now >= limit:
+                return
+            table, c = wait_past(services, w, game_id, after, min(limit, now + services.config.heartbeat),
+                                 (table, c))
+            if c.seq > after or c.ended:
+                break
+            yield ": keep-alive\n\n"
