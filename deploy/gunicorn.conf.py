@@ -1,30 +1,14 @@
 # gunicorn settings for the fairdeal API: `gunicorn -c deploy/gunicorn.conf.py fairdeal.service.wsgi:app`
-# The event feed (long-poll /games/{id}/events and server-sent events /games/{id}/stream) holds a request
-# open while it waits, so the worker class is gthread: each worker serves `threads` requests at once.
-import multiprocessing
+# The serving model is fairdeal.service.serving (the same as `fairdeal serve`): gevent workers, one per core,
+# each holding up to FAIRDEAL_CONNECTIONS connections, most of them event-feed waits that cost no thread and
+# no poll. docs/operations.md ("Sizing") says how to choose the figures.
 import os
 
-bind = os.environ.get("FAIRDEAL_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("FAIRDEAL_WORKERS", min(4, multiprocessing.cpu_count() * 2)))
-worker_class = "gthread"
-threads = int(os.environ.get("FAIRDEAL_THREADS", 32))
-timeout = 60                 # above the longest long-poll (FAIRDEAL_LONG_POLL_MAX, 25 s by default)
-graceful_timeout = 30
-keepalive = 5
-accesslog = None             # the app writes one structured JSON line per request (no tokens, no cards)
-errorlog = "-"
-max_requests = 0             # workers keep their replayed games in memory; do not recycle them needlessly
+from fairdeal.service import serving
 
-
-def post_fork(server, worker):
-    # Requests are short and CPU-bound: hand the GIL over every millisecond (CPython's default is 5 ms) so
-    # that one thread's long slice does not hold up the others' quick answers (lower tail latency).
-    import sys
-    sys.setswitchinterval(0.001)
-
-
-def on_starting(server):
-    # Create the signing key (on first run) once, in the master, before any worker starts.
-    from fairdeal.service.config import Config
-    from fairdeal.service.signing import KeyRing
-    KeyRing(Config.from_env().data_dir)
+globals().update(serving.settings(
+    bind=os.environ.get("FAIRDEAL_BIND", "0.0.0.0:8000"),
+    workers=int(os.environ.get("FAIRDEAL_WORKERS") or serving.default_workers()),
+    connections=int(os.environ.get("FAIRDEAL_CONNECTIONS") or serving.DEFAULT_CONNECTIONS),
+))
+on_starting = serving.on_starting

@@ -7,8 +7,8 @@ import click
 
 from fairdeal.service.config import Config
 
-EVENT_FEED_NOTE = ("The event feed (long-poll and server-sent events) holds a request open while it waits, "
-                   "so the app runs under gunicorn's threaded worker class (gthread).")
+EVENT_FEED_NOTE = ("The event feed (long-poll and server-sent events) holds a request open while it waits: "
+                   "gunicorn's gevent workers hold thousands of them each, at no CPU while they wait.")
 
 
 def services(obj):
@@ -22,14 +22,18 @@ def config(obj) -> Config:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", "-p", default=8000, show_default=True, type=int)
-@click.option("--workers", "-w", default=2, show_default=True, type=int)
-@click.option("--threads", default=16, show_default=True, type=int, help="Threads per gunicorn worker.")
+@click.option("--host", default="127.0.0.1", show_default=True, envvar="FAIRDEAL_HOST")
+@click.option("--port", "-p", default=8000, show_default=True, type=int, envvar="FAIRDEAL_PORT")
+@click.option("--workers", "-w", default=None, type=int, envvar="FAIRDEAL_WORKERS",
+              help="gunicorn worker processes (default: one per core, at most 8). Env: FAIRDEAL_WORKERS.")
+@click.option("--connections", default=None, type=int, envvar="FAIRDEAL_CONNECTIONS",
+              help="Connections each worker holds at once, waiting ones included (default 10000). "
+                   "Env: FAIRDEAL_CONNECTIONS.")
 @click.option("--dev", is_flag=True, help="Use Flask's threaded development server instead of gunicorn.")
 @click.pass_obj
-def serve(obj, host: str, port: int, workers: int, threads: int, dev: bool) -> None:
-    """Run the API (under gunicorn with gthread workers when available)."""
+def serve(obj, host: str, port: int, workers: int | None, connections: int | None, dev: bool) -> None:
+    """Run the API under gunicorn with gevent workers (Flask's threaded server without gunicorn or --dev)."""
+    from fairdeal.service import serving
     cfg = config(obj)
     os.environ["FAIRDEAL_DATA"] = cfg.data_dir
     if cfg.redis_url:
@@ -37,22 +41,27 @@ def serve(obj, host: str, port: int, workers: int, threads: int, dev: bool) -> N
     services(obj)  # create the data dir and the signing key before any worker starts
     store = "Redis " + cfg.redis_url if cfg.redis_url else "embedded SQLite in " + os.path.abspath(cfg.data_dir)
     click.echo(f"fairdeal: store {store}; http://{host}:{port}/", err=True)
-    click.echo(EVENT_FEED_NOTE, err=True)
     try:
         if dev:
             raise ImportError
         from gunicorn.app.base import BaseApplication
+        import gevent  # noqa: F401 - the worker class needs it
     except ImportError:
-        click.echo("fairdeal: running Flask's threaded server (one process).", err=True)
+        click.echo("fairdeal: running Flask's threaded server (one process, a thread per waiting request).",
+                   err=True)
         from fairdeal.service.app import create_app
         create_app(cfg).run(host=host, port=port, threaded=True)
         return
+    click.echo(EVENT_FEED_NOTE, err=True)
+    options = serving.settings(f"{host}:{port}", workers or serving.default_workers(),
+                               connections or serving.DEFAULT_CONNECTIONS)
 
     class App(BaseApplication):
         def load_config(self):
-            for k, v in {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
-                         "worker_class": "gthread", "timeout": 60, "accesslog": None}.items():
-                self.cfg.set(k, v)
+            for k, v in options.items():
+                if k in self.cfg.settings:  # a setting this gunicorn version does not know is left out
+                    self.cfg.set(k, v)
+            self.cfg.set("on_starting", serving.on_starting)
 
         def load(self):
             from fairdeal.service.app import create_app

@@ -1,6 +1,13 @@
 """The sweeper: advances games where something is due (a clock ran out, a game went silent) even when no
-client calls. Every game's next due time is kept in the store's "schedule" index; the sweeper touches those
-that are due, which runs the same code path as any request (timeouts, bots, abandonment, the end)."""
+client calls. Every game's next due time is kept in the store's "schedule" index (a sorted set: Redis
+ZRANGEBYSCORE, SQLite's (name, score) index); a sweep reads only the entries that are due, never the games
+that are not, and touches them, which runs the same code path as any request (timeouts, bots, abandonment,
+the end). Between sweeps it sleeps until the earliest entry is due (at most `interval`), so a clock fires on
+time and an idle service costs a read a second.
+
+Waiting clients do not depend on it: a waiter wakes at its game's due time and its own read applies the
+timeout move (feed.py). The sweeper serves the games nobody waits on.
+"""
 from __future__ import annotations
 
 import logging
@@ -10,34 +17,66 @@ from fairdeal.service.errors import ApiError
 
 log = logging.getLogger("fairdeal.sweeper")
 
+BATCH = 500
+RETRY_FAILED = 30.0   # a game whose sweep failed is looked at again this much later, not at every sweep
 
-def sweep_once(services, limit: int = 500) -> int:
-    """Touch every game due now; returns how many were touched."""
+
+def sweep_once(services, limit: int = BATCH) -> int:
+    """Touch the games due now (at most `limit`, earliest first); returns how many."""
+    store = services.store
     now = services.tables.now()
-    due = services.store.index_range("schedule", max_score=now, limit=limit)
+    due = store.index_range("schedule", max_score=now, limit=limit)
     for game_id, _ in due:
         try:
             table, c = services.tables.touch(game_id)
             if table["status"] == "over" or c.ended:
-                services.store.index_remove("schedule", game_id)
+                store.index_remove("schedule", game_id)
+            else:
+                _reschedule(services, game_id, c, table, now)
         except ApiError:  # the table is gone: forget it
-            services.store.index_remove("schedule", game_id)
+            store.index_remove("schedule", game_id)
         except Exception:
             log.exception("sweep failed", extra={"fields": {"game": game_id}})
+            store.index_set("schedule", game_id, now + RETRY_FAILED)
         services.metrics.inc("fairdeal_sweeps_total")
     return len(due)
 
 
-def run(services, interval: float = 1.0, once: bool = False) -> None:
+def _reschedule(services, game_id: str, c, table: dict, now: float) -> None:
+    """Write the game's next due time, whatever this process last wrote: the entry that made it due may
+    have been written by another process, and left in the past it would be swept again and again."""
+    when = services.games.next_check(c, table)
+    if when is None:
+        services.store.index_remove("schedule", game_id)
+        c.scheduled = None
+        return
+    if when <= now:  # still due after the touch (its step limit): not before the next round
+        when = now + 1.0
+    services.store.index_set("schedule", game_id, when)
+    c.scheduled = round(when, 1)
+
+
+def next_due(services) -> float | None:
+    """The earliest due time in the index (None: nothing scheduled)."""
+    first = services.store.index_range("schedule", limit=1)
+    return first[0][1] if first else None
+
+
+def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH) -> None:
     while True:
-        started = time.monotonic()
         try:
-            n = sweep_once(services)
+            n = sweep_once(services, limit)
+            if n:
+                log.info("swept", extra={"fields": {"games": n}})
+            if once:
+                return
+            if n >= limit:
+                continue  # more are due: no sleep
+            soonest = next_due(services)
         except Exception:  # the store is away: say so and try again, never exit
             log.exception("sweep failed")
-            n = 0
-        if n:
-            log.info("swept", extra={"fields": {"games": n}})
-        if once:
-            return
-        time.sleep(max(0.0, interval - (time.monotonic() - started)))
+            if once:
+                return
+            soonest = None
+        wait = interval if soonest is None else soonest - services.tables.now()
+        time.sleep(min(interval, max(0.01, wait)))

@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +14,7 @@ from fairdeal.verifier import transcript as tr
 from tests.service.checks import check_finished
 from tests.service.client import Api, play_to_end
 from tests.service.conftest import make_app
-from tests.service.redis_servers import free_port
+from tests.service.http import Http, serving
 
 
 def test_keys_are_created_on_first_run_and_rotated(tmp_path):
@@ -70,68 +67,12 @@ def test_sweep_once_ends_a_silent_game(tmp_path, request, monkeypatch):
     assert svc.games.get(t["id"]).transcript["end"]["reason"] == "abandoned"
 
 
-class Http:
-    """The Api client's interface over real HTTP."""
-
-    def __init__(self, base: str):
-        self.base = base
-
-    class Resp:
-        def __init__(self, status, body: bytes, ctype: str):
-            self.status_code, self._body, self.mimetype = status, body, ctype.split(";")[0]
-
-        def get_json(self):
-            return json.loads(self._body)
-
-        def get_data(self, as_text=False):
-            return self._body.decode() if as_text else self._body
-
-    def _req(self, method, path, json_body=None, headers=None):
-        data = json.dumps(json_body).encode() if json_body is not None else None
-        req = urllib.request.Request(self.base + path, data=data, method=method, headers=dict(headers or {}))
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return self.Resp(r.status, r.read(), r.headers.get("Content-Type", ""))
-        except urllib.error.HTTPError as e:
-            return self.Resp(e.code, e.read(), e.headers.get("Content-Type", ""))
-
-    def post(self, path, json=None, headers=None):
-        return self._req("POST", path, json, headers)
-
-    def get(self, path, headers=None):
-        return self._req("GET", path, None, headers)
-
-
 @pytest.fixture(params=["redis", "sqlite"])
 def served(request, tmp_path):
-    port = free_port()
-    env = dict(os.environ, FAIRDEAL_DATA=str(tmp_path))
-    env.pop("FAIRDEAL_REDIS_URL", None)
-    if request.param == "redis":  # else the embedded store, shared by the two workers
-        env["FAIRDEAL_REDIS_URL"] = request.getfixturevalue("redis_url")
-    log = open(tmp_path / "serve.log", "wb")  # a file, not a pipe: a full pipe would block the server
-    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", "--port", str(port), "--workers", "2"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/readyz", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail("fairdeal serve exited: " + (tmp_path / "serve.log").read_text()[-2000:])
-                time.sleep(0.1)
+    # the embedded store is shared by the two workers
+    url = request.getfixturevalue("redis_url") if request.param == "redis" else None
+    with serving(tmp_path, url, workers=2) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_a_full_game_through_gunicorn(served):

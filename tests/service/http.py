@@ -1,0 +1,85 @@
+"""Real HTTP for the service tests: the Api client's interface over urllib, and `fairdeal serve` under a real
+gunicorn (gevent workers) on a free loopback port."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.service.redis_servers import free_port
+
+
+class Http:
+    """The Api client's interface over real HTTP."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    class Resp:
+        def __init__(self, status, body: bytes, ctype: str, headers=None):
+            self.status_code, self._body, self.mimetype = status, body, ctype.split(";")[0]
+            self.headers = headers or {}
+
+        def get_json(self):
+            return json.loads(self._body)
+
+        def get_data(self, as_text=False):
+            return self._body.decode() if as_text else self._body
+
+    def _req(self, method, path, json_body=None, headers=None):
+        data = json.dumps(json_body).encode() if json_body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=dict(headers or {}))
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return self.Resp(r.status, r.read(), r.headers.get("Content-Type", ""), r.headers)
+        except urllib.error.HTTPError as e:
+            return self.Resp(e.code, e.read(), e.headers.get("Content-Type", ""), e.headers)
+
+    def post(self, path, json=None, headers=None):
+        return self._req("POST", path, json, headers)
+
+    def get(self, path, headers=None):
+        return self._req("GET", path, None, headers)
+
+
+@contextlib.contextmanager
+def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: str = "serve.log", **env_extra):
+    """`fairdeal serve` on a free port with the data dir (and Redis, else the embedded store); yields its base
+    URL and stops it afterwards."""
+    port = free_port()
+    env = dict(os.environ, FAIRDEAL_DATA=str(data_dir), **env_extra)
+    env.pop("FAIRDEAL_REDIS_URL", None)
+    if redis_url:
+        env["FAIRDEAL_REDIS_URL"] = redis_url
+    log_path = os.path.join(str(data_dir), log_name)
+    os.makedirs(str(data_dir), exist_ok=True)
+    log = open(log_path, "wb")  # a file, not a pipe: a full pipe would block the server
+    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", "--port", str(port),
+                             "--workers", str(workers)], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base + "/readyz", timeout=1).read()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail("fairdeal serve exited: " + open(log_path).read()[-2000:])
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
