@@ -49,9 +49,9 @@ def _wait_ping(port: int, timeout: float = 10.0) -> None:
             time.sleep(0.05)
 
 
-def start_server(tmpdir: str, *extra: str) -> tuple[subprocess.Popen, int]:
+def start_server(tmpdir: str, *extra: str, port: int | None = None) -> tuple[subprocess.Popen, int]:
     exe = require_redis_server()
-    port = free_port()
+    port = port or free_port()
     proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", tmpdir, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
