@@ -62,7 +62,7 @@ def next_due(services) -> float | None:
     return first[0][1] if first else None
 
 
-def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH) -> None:
+def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH, sleep=time.sleep) -> None:
     while True:
         try:
             n = sweep_once(services, limit)
@@ -79,4 +79,4 @@ def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH)
                 return
             soonest = None
         wait = interval if soonest is None else soonest - services.tables.now()
-        time.sleep(min(interval, max(0.01, wait)))
+        sleep(min(interval, max(0.01, wait)))
