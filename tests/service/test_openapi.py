@@ -26,7 +26,7 @@ def test_every_problem_code_is_documented():
     documented = {c.strip() for c in enum.replace("\n", " ").split(",")}
     used = set()
     for path in (ROOT / "fairdeal" / "service").rglob("*.py"):
-        used |= set(re.findall(r'ApiError\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
+        used |= set(re.findall(r'(?:ApiError|WaitRefused)\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
         used |= set(re.findall(r'problem\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
     from fairdeal.verifier.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
     used |= {e.code for e in (BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn)}

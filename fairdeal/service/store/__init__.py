@@ -6,11 +6,11 @@ import os
 from fairdeal.service.store.base import Store
 
 
-def open_store(redis_url: str | None, data_dir: str) -> Store:
+def open_store(redis_url: str | None, data_dir: str, redis_connections: int = 64) -> Store:
     """Redis when a URL is configured, else the embedded SQLite store in the data dir."""
     if redis_url:
         from fairdeal.service.store.redis import RedisStore
-        return RedisStore(redis_url)
+        return RedisStore(redis_url, redis_connections)
     from fairdeal.service.store.sqlite import SqliteStore
     return SqliteStore(os.path.join(data_dir, "fairdeal.sqlite3"))
 

@@ -61,17 +61,26 @@ return out
 """
 
 
-def connect(url: str) -> "redis_lib.Redis | RedisCluster":
-    """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster."""
+POOL_TIMEOUT = 10.0  # seconds a request waits for a free connection of the bounded pool
+
+
+def connect(url: str, max_connections: int = 64) -> "redis_lib.Redis | RedisCluster":
+    """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster.
+
+    The pool is bounded (per node on a cluster) and blocking: past `max_connections`, a request waits for a
+    connection instead of opening yet another one (under gevent thousands of requests may be running)."""
+    pool = {"max_connections": max_connections, "connection_pool_class": redis_lib.BlockingConnectionPool,
+            "timeout": POOL_TIMEOUT}
     if url.startswith("redis+cluster://") or "cluster=1" in url:
         url = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "").replace("&cluster=1", "")
-        return RedisCluster.from_url(url, decode_responses=True)
-    return redis_lib.Redis.from_url(url, decode_responses=True)
+        return RedisCluster.from_url(url, decode_responses=True, **pool)
+    return redis_lib.Redis(connection_pool=redis_lib.BlockingConnectionPool.from_url(
+        url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT))
 
 
 class RedisStore(Store):
-    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster"):
-        self.r = connect(url_or_client) if isinstance(url_or_client, str) else url_or_client
+    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = 64):
+        self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
         self._check_version()
         self._changes: RedisChanges | None = None
         self._changes_pid = -1

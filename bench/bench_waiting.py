@@ -1,0 +1,461 @@
+"""Waiting players: N idle event-feed waiters (one per seat, N/4 tables) held by the service while a load of
+moves goes on; every figure beside its baseline measured in the same run. Loopback only, a throwaway
+redis-server, exits by itself.
+
+Service A is `deploy/gunicorn.conf.py` (the serving model of `fairdeal serve`: gevent workers, 2 here) on
+Redis; service B is a second instance (1 worker) on the same Redis. Each seat of each table holds a long-poll
+(`GET /games/{id}/events?after=<seq>&wait=25`, or `--feed sse` for server-sent events) and re-polls at once
+with its new seq when answered; `--remote-tables` tables have their four waiters on B instead of A.
+
+Phases, in this order:
+  1. baseline: the move load (`--moves` per second, through A, round-robin over `--active` tables) and the
+     quick probe (GET /games/{id} through A, one at a time every 20 ms) with no waiter;
+  2. N waiters opened; the server's memory (RSS of A's workers) before and after, per waiter;
+  3. idle: no moves for `--idle` seconds: the server's CPU (A's master and workers) as a share of one core;
+  4. the same move load and probe again, with the N waiters held: the probe's p99 beside phase 1's, and the
+     delivery time of each move to each waiter woken by it (the record's `at`, written at its append, to the
+     waiter's answer), on A and, separately, on B (a move through A waking a waiter on B).
+
+Targets (the issue, on a 2-core machine): 5,000 waiters held; probe p99 < 50 ms with them (the ratio to
+phase 1 printed); delivery p99 < 100 ms; idle CPU < 5 % of a core.
+
+    python bench/bench_waiting.py [--waiters 5000] [--moves 50] [--feed long-poll|sse]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import random
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+try:
+    import aiohttp
+except ImportError:  # pragma: no cover
+    aiohttp = None
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_fd_limit(want: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft < new:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+# -------------------------------------------------------------------------------------- the processes
+
+def children(pid: int) -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(d))
+            except (OSError, IndexError):
+                pass
+    return out
+
+
+def cpu_seconds(pids) -> float:
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def rss_bytes(pids) -> int:
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def open_fds(pids) -> int:
+    return sum(len(os.listdir(f"/proc/{pid}/fd")) for pid in pids)
+
+
+class Service:
+    def __init__(self, name: str, workers: int, env: dict, tmp: str):
+        self.name, self.port = name, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        cmd = [sys.executable, "-m", "gunicorn", "-c", os.path.join(ROOT, "deploy", "gunicorn.conf.py"),
+               "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers), "fairdeal.service.wsgi:app"]
+        self.log = os.path.join(tmp, f"{name}.log")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(self.log, "wb"))
+        self.workers = workers
+
+    def pids(self) -> list[int]:
+        return [self.proc.pid] + children(self.proc.pid)
+
+    def worker_pids(self) -> list[int]:
+        return children(self.proc.pid)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+# ---------------------------------------------------------------------------------------- the clients
+
+@dataclass
+class Table:
+    gid: str
+    tokens: list[dict]
+    seq: int = 0
+    to_move: int = 0
+    remote: bool = False
+
+
+@dataclass
+class Stats:
+    delivery: dict = field(default_factory=lambda: {"A": [], "B": []})
+    measuring: bool = False
+    answers: int = 0
+    errors: int = 0
+    first_error: str | None = None
+    refused: dict = field(default_factory=dict)
+    pending: int = 0
+
+    def error(self, exc) -> None:
+        self.errors += 1
+        self.first_error = self.first_error or repr(exc)
+
+
+def parse_at(text: str) -> float:
+    return dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
+
+
+async def call(sess, method: str, url: str, token: dict | None = None, body=None):
+    async with sess.request(method, url, json=body, headers=token or {}) as r:
+        return r.status, await r.json(content_type=None)
+
+
+async def make_table(sess, base: str, i: int) -> Table:
+    tokens = []
+    for s in range(4):
+        _, p = await call(sess, "POST", base + "/players", body={"name": f"w{i}s{s}"})
+        tokens.append({"Authorization": "Bearer " + p["token"]})
+    _, t = await call(sess, "POST", base + "/tables", tokens[0], {"rule_set": "spades", "clocks": "off"})
+    for s in range(1, 4):
+        await call(sess, "POST", f"{base}/tables/{t['id']}/join", tokens[s], {"seat": s})
+    await call(sess, "POST", f"{base}/tables/{t['id']}/start", tokens[0])
+    _, v = await call(sess, "GET", f"{base}/games/{t['id']}", tokens[0])
+    return Table(t["id"], tokens, v["seq"], v["to_move"])
+
+
+async def long_poll_waiter(sess, base: str, where: str, table: Table, seat: int, stats: Stats, stop) -> None:
+    after = table.seq
+    while not stop.is_set():
+        stats.pending += 1
+        try:
+            async with sess.get(f"{base}/games/{table.gid}/events?after={after}&wait=25",
+                                headers=table.tokens[seat]) as r:
+                body = await r.json(content_type=None)
+                status = r.status
+        except Exception as exc:  # noqa: BLE001 - counted and reported
+            stats.error(exc)
+            await asyncio.sleep(1)
+            continue
+        finally:
+            stats.pending -= 1
+        if status != 200:
+            stats.refused[status] = stats.refused.get(status, 0) + 1
+            await asyncio.sleep(2)
+            continue
+        now = time.time()
+        stats.answers += 1
+        if body["records"] and stats.measuring:
+            stats.delivery[where].append(now - parse_at(body["records"][0]["at"]))
+        after = body["seq"]
+
+
+async def sse_waiter(sess, base: str, where: str, table: Table, seat: int, stats: Stats, stop) -> None:
+    after = table.seq
+    while not stop.is_set():
+        stats.pending += 1
+        try:
+            async with sess.get(f"{base}/games/{table.gid}/stream?after={after}", headers=table.tokens[seat]) as r:
+                if r.status != 200:
+                    stats.refused[r.status] = stats.refused.get(r.status, 0) + 1
+                    await asyncio.sleep(2)
+                    continue
+                event = None
+                async for raw in r.content:
+                    line = raw.decode().rstrip("\n")
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: ") and event == "record":
+                        rec = json.loads(line[6:])
+                        if rec["seq"] > after and stats.measuring:
+                            stats.delivery[where].append(time.time() - parse_at(rec["at"]))
+                        after = max(after, rec["seq"])
+                        stats.answers += 1
+        except Exception as exc:  # noqa: BLE001
+            if not stop.is_set():
+                stats.error(exc)
+                await asyncio.sleep(1)
+        finally:
+            stats.pending -= 1
+
+
+async def mover(sess, base: str, tables: list[Table], rate: float, stop, errors: list) -> None:
+    """Moves at `rate` per second, round-robin over `tables` (each GET of the seat to move, then its POST)."""
+    next_at = time.monotonic()
+    i = 0
+    while not stop.is_set() and tables:
+        t = tables[i % len(tables)]
+        i += 1
+        try:
+            h = t.tokens[t.to_move]
+            _, v = await call(sess, "GET", f"{base}/games/{t.gid}", h)
+            if v["status"] == "over" or not v.get("your_turn"):
+                tables.remove(t)
+                continue
+            move = v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
+            status, r = await call(sess, "POST", f"{base}/games/{t.gid}/moves", h, {"seq": v["seq"], "move": move})
+            if status != 201:
+                errors.append(f"{status} {r}")
+            else:
+                t.to_move = r["game"]["to_move"] if r["game"]["to_move"] is not None else t.to_move
+        except Exception as exc:  # noqa: BLE001
+            errors.append(repr(exc))
+        next_at += 1.0 / rate
+        await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+
+
+async def probe(sess, base: str, tables: list[Table], seconds: float) -> list[float]:
+    """The quick request, one at a time every 20 ms: a seat's view of a random table."""
+    out = []
+    end = time.monotonic() + seconds
+    rng = random.Random(7)
+    while time.monotonic() < end:
+        t = rng.choice(tables)
+        t0 = time.perf_counter()
+        status, _ = await call(sess, "GET", f"{base}/games/{t.gid}", t.tokens[0])
+        out.append(time.perf_counter() - t0)
+        if status != 200:
+            raise SystemExit(f"probe answered {status}")
+        await asyncio.sleep(max(0.0, 0.02 - (time.perf_counter() - t0)))
+    return out
+
+
+async def load_phase(sess, a: Service, active: list[Table], rate: float, seconds: float, probe_tables) -> tuple:
+    stop = asyncio.Event()
+    errors: list = []
+    movers = 4
+    groups = [active[i::movers] for i in range(movers)]
+    tasks = [asyncio.create_task(mover(sess, a.base, g, rate / movers, stop, errors)) for g in groups]
+    t0 = time.monotonic()
+    lat = await probe(sess, a.base, probe_tables, seconds)
+    stop.set()
+    await asyncio.gather(*tasks)
+    return lat, errors, time.monotonic() - t0
+
+
+def ms(x: float) -> str:
+    return f"{1000 * x:.1f}"
+
+
+async def run(args, a: Service, b: Service, redis_port: int) -> int:
+    conn = aiohttp.TCPConnector(limit=0, ttl_dns_cache=None)
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=30)
+    async with aiohttp.ClientSession(connector=conn, timeout=timeout) as sess:
+        n_tables = args.waiters // 4
+        print(f"setting up {n_tables} tables of 4 seats ...", flush=True)
+        t0 = time.monotonic()
+        sem = asyncio.Semaphore(32)
+
+        async def one(i):
+            async with sem:
+                return await make_table(sess, a.base, i)
+        tables = await asyncio.gather(*[one(i) for i in range(n_tables)])
+        print(f"  {n_tables} tables in {time.monotonic() - t0:.0f} s", flush=True)
+        rng = random.Random(1)
+        active = rng.sample(tables, min(args.active, len(tables)))
+        remote = active[: args.remote_tables]
+        for t in remote:
+            t.remote = True
+        probe_tables = tables
+
+        # 1. baseline
+        lat0, err0, _ = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
+        print(f"  baseline: {len(lat0)} probes, p50 {ms(pct(lat0, .5))} ms, p99 {ms(pct(lat0, .99))} ms",
+              flush=True)
+
+        # 2. the waiters
+        rss0, fds0 = rss_bytes(a.worker_pids()), open_fds(a.worker_pids())
+        stats, stop = Stats(), asyncio.Event()
+        waiter = sse_waiter if args.feed == "sse" else long_poll_waiter
+        tasks = []
+        for i, t in enumerate(tables):
+            svc, where = (b, "B") if t.remote else (a, "A")
+            for seat in range(4):
+                tasks.append(asyncio.create_task(waiter(sess, svc.base, where, t, seat, stats, stop)))
+            if i % 100 == 99:
+                await asyncio.sleep(0.05)  # open them over a few seconds, as players arrive
+        for _ in range(300):  # until the server holds them all (its descriptors tell)
+            held = open_fds(a.worker_pids()) - fds0
+            if held >= 4 * (len(tables) - len(remote)) - 10:
+                break
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(2)
+        held_fds = open_fds(a.worker_pids()) - fds0
+        rss1 = rss_bytes(a.worker_pids())
+        n_a = 4 * (len(tables) - len(remote))
+        print(f"  {len(tasks)} waiters open ({n_a} on A, {len(tasks) - n_a} on B); A holds {held_fds} more "
+              f"descriptors", flush=True)
+
+        # 3. idle
+        answers0 = stats.answers
+        cpu0, w0 = cpu_seconds(a.pids()), time.monotonic()
+        await asyncio.sleep(args.idle)
+        cpu1, w1 = cpu_seconds(a.pids()), time.monotonic()
+        idle_cpu = (cpu1 - cpu0) / (w1 - w0)
+        idle_answers = (stats.answers - answers0) / (w1 - w0)
+
+        # 4. load with the waiters
+        stats.measuring = True
+        lat1, err1, _ = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
+        await asyncio.sleep(0.5)  # the last deliveries
+        stats.measuring = False
+        still = stats.pending
+        clients = None
+        try:
+            import redis
+            clients = redis.Redis(port=redis_port).info("clients")["connected_clients"]
+        except Exception:  # noqa: BLE001 - information only
+            pass
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------------------------ the figures
+    p99_0, p99_1 = pct(lat0, .99), pct(lat1, .99)
+    dA, dB = stats.delivery["A"], stats.delivery["B"]
+    per_waiter = (rss1 - rss0) / max(1, n_a)
+    print()
+    print(f"bench_waiting: {len(tasks)} waiters ({args.feed}), {n_tables} tables, moves {args.moves}/s over "
+          f"{len(active)} tables, A = gunicorn {a.workers} gevent workers, B = {b.workers} worker, one Redis")
+    print(f"{'':34} {'probes':>7} {'p50 ms':>8} {'p99 ms':>8}")
+    print(f"{'quick GET, 0 waiters (baseline)':34} {len(lat0):>7} {ms(pct(lat0, .5)):>8} {ms(p99_0):>8}")
+    print(f"{'quick GET, with the waiters':34} {len(lat1):>7} {ms(pct(lat1, .5)):>8} {ms(p99_1):>8}")
+    print(f"{'':34} {'answers':>7} {'p50 ms':>8} {'p99 ms':>8}")
+    print(f"{'delivery, move via A -> waiter on A':34} {len(dA):>7} {ms(pct(dA, .5)):>8} {ms(pct(dA, .99)):>8}")
+    print(f"{'delivery, move via A -> waiter on B':34} {len(dB):>7} {ms(pct(dB, .5)):>8} {ms(pct(dB, .99)):>8}")
+    print(f"waiters still held at the end: {still} of {len(tasks)}; errors {stats.errors}, refused {stats.refused}"
+          + (f", first error {stats.first_error}" if stats.first_error else ""))
+    print(f"memory: A's workers {rss0 / 2**20:.0f} MiB before the waiters, {rss1 / 2**20:.0f} MiB with them: "
+          f"{per_waiter / 1024:.1f} KiB per waiting client")
+    print(f"idle ({args.idle:.0f} s, no moves): A's CPU {100 * idle_cpu:.2f} % of one core, answering "
+          f"{idle_answers:.0f} expired waits/s (each long-poll ends after 25 s and is made again)")
+    if clients is not None:
+        print(f"Redis connections at the end: {clients}")
+    print(f"move errors: baseline {len(err0)}, with waiters {len(err1)}" + (f" ({(err0 + err1)[0]})" if err0 + err1
+                                                                              else ""))
+    held_ok = still >= 0.99 * len(tasks) and stats.errors == 0 and not stats.refused
+    ok = {
+        f"{len(tasks)} waiters held (target 5000)": held_ok and len(tasks) >= 5000,
+        f"quick p99 {ms(p99_1)} ms with them (< 50 ms; {p99_1 / p99_0:.2f}x the baseline's {ms(p99_0)} ms)":
+            p99_1 < 0.050,
+        f"delivery p99 {ms(pct(dA + dB, .99))} ms (< 100 ms)": pct(dA + dB, .99) < 0.100 and dB,
+        f"idle CPU {100 * idle_cpu:.2f} % of a core (< 5 %)": idle_cpu < 0.05,
+        f"a move through A woke waiters on B ({len(dB)} deliveries)": bool(dB),
+    }
+    for text, met in ok.items():
+        print(f"  {'met    ' if met else 'NOT met'}  {text}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--waiters", type=int, default=5000)
+    ap.add_argument("--moves", type=float, default=50.0, help="moves per second through A")
+    ap.add_argument("--active", type=int, default=100, help="tables the moves are made at")
+    ap.add_argument("--remote-tables", type=int, default=25, help="active tables whose waiters are on B")
+    ap.add_argument("--seconds", type=float, default=15.0, help="per load phase")
+    ap.add_argument("--idle", type=float, default=15.0, help="seconds of the idle measurement")
+    ap.add_argument("--feed", choices=["long-poll", "sse"], default="long-poll")
+    args = ap.parse_args()
+    if aiohttp is None:
+        print("bench_waiting needs aiohttp: pip install -e '.[dev]'", file=sys.stderr)
+        return 1
+    if not shutil.which("redis-server"):
+        print("redis-server is not installed", file=sys.stderr)
+        return 1
+    limit = raise_fd_limit(2 * args.waiters + 2048)
+    if limit < args.waiters + 1024:
+        print(f"the open-file limit is {limit}: too low for {args.waiters} connections (ulimit -n)", file=sys.stderr)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="fairdeal-waiting-")
+    rport = free_port()
+    redis_proc = subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
+                                   "--appendonly", "no", "--dir", tmp, "--maxclients", "20000"],
+                                  stdout=subprocess.DEVNULL)
+    services: list[Service] = []
+    try:
+        time.sleep(0.3)
+        env = dict(os.environ, FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0", FAIRDEAL_DATA=tmp,
+                   PYTHONPATH=ROOT, FAIRDEAL_MAX_WAITS=str(args.waiters + 1000),
+                   FAIRDEAL_CONNECTIONS=str(args.waiters + 2000))
+        env.pop("FAIRDEAL_WORKERS", None)
+        services = [Service("A", 2, env, tmp), Service("B", 1, env, tmp)]
+        for s in services:
+            for _ in range(300):
+                try:
+                    socket.create_connection(("127.0.0.1", s.port), timeout=1).close()
+                    break
+                except OSError:
+                    if s.proc.poll() is not None:
+                        raise SystemExit(f"service {s.name} exited: " + open(s.log).read()[-2000:])
+                    time.sleep(0.1)
+        rc = asyncio.run(run(args, *services, rport))
+        for s in services:  # what went wrong on the servers, if anything
+            errors = [line for line in open(s.log) if '"level": "error"' in line]
+            if errors:
+                print(f"service {s.name} logged {len(errors)} errors; the first ends: {errors[0][-1200:]}")
+        return rc
+    finally:
+        for s in services:
+            s.stop()
+        redis_proc.terminate()
+        redis_proc.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
