@@ -1,5 +1,6 @@
-"""The move endpoint under gunicorn (2 gthread workers) against a bare Flask app doing the same Redis
-compare-and-append, both measured in this run, on loopback only, with a throwaway redis-server.
+"""The move endpoint under gunicorn (2 gevent workers: deploy/gunicorn.conf.py, the serving model of `fairdeal
+serve`) against a bare Flask app doing the same Redis compare-and-append under the same gunicorn settings, both
+measured in this run, on loopback only, with a throwaway redis-server.
 
 Each of N client connections (threads with keep-alive HTTP connections) plays its own game: it reads the view
 of the seat to move (GET) and posts that seat's move (POST, with an Idempotency-Key). The baseline does the
@@ -162,7 +163,7 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
 
 def start_gunicorn(app: str, port: int, env: dict, log_path: str) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "gunicorn", "-c", os.path.join(ROOT, "deploy", "gunicorn.conf.py"),
-           "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "32", app]
+           "--bind", f"127.0.0.1:{port}", "--workers", "2", app]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(log_path, "wb"))
 
 
@@ -202,7 +203,7 @@ def main() -> int:
             print(f"{name} rounds (moves/s): " + ", ".join(f"{r['throughput']:.0f}" for r in rounds[name]))
         bare, svc = results["bare"], results["service"]
         ratio = svc["throughput"] / bare["throughput"]
-        print(f"move endpoint, gunicorn 2 gthread workers, {args.connections} connections, {args.rounds} rounds "
+        print(f"move endpoint, gunicorn 2 gevent workers, {args.connections} connections, {args.rounds} rounds "
               f"of {args.seconds:.0f} s per app (median shown), loopback, redis-server {rport}")
         print(f"{'':10} {'moves':>7} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
         for name in ("bare", "service"):

@@ -242,3 +242,14 @@ def test_the_doorbell_works_with_either_kind_of_address(tmp_path, abstract):
     finally:
         changes.close()
         store.close()
+
+
+def test_a_watch_closed_without_linger_drops_its_subscription_at_once(redis_url):
+    store = RedisStore(redis_url)
+    try:
+        changes = store.changes()
+        w = changes.watch(gid())
+        w.close(linger=False)
+        assert changes.subscribed == 0
+    finally:
+        store.close()

@@ -300,3 +300,12 @@ def test_a_move_through_one_server_wakes_a_waiter_on_another(request, tmp_path, 
         assert a.move(p, gid, v["seq"], pick(v)).status_code == 201
         th.join(10)
         assert out["value"]["records"][0]["seq"] == v["seq"] + 1 and out["seconds"] < 5
+
+
+def test_a_long_poll_of_a_game_that_does_not_exist_leaves_no_subscription(redis_app):
+    api = Api(redis_app.test_client())
+    changes = redis_app.extensions["fairdeal"].store.changes()
+    before = changes.subscribed
+    r = api.get("/games/nosuchgame/events?after=0&wait=5")
+    assert r.status_code == 404 and r.get_json()["code"] == "table-not-found"
+    assert changes.subscribed == before

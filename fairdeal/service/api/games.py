@@ -100,14 +100,29 @@ def events(game_id):
     p = player_ref(required=False)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
     until = time.monotonic() + wait
-    table, c = s.tables.touch(game_id)
-    if not (c.seq > after or c.ended) and wait > 0:
-        release = s.waits.take(_waiter(p))
+    try:  # the watch comes first: an append after the read below wakes it (one read, no gap)
+        w, away = feed.watch(s, game_id), None
+    except feed.WaitRefused as exc:
+        w, away = None, exc  # notifications are away: answer what there is, but do not wait
+    try:
         try:
-            with feed.watch(s, game_id) as w:  # before the read in wait_past: no append slips between
-                table, c = feed.wait_past(s, w, game_id, after, until)
-        finally:
-            release()
+            table, c = s.tables.touch(game_id)
+        except ApiError:
+            if w is not None:
+                w.close(linger=False)  # no such game: keep no subscription for it
+                w = None
+            raise
+        if not (c.seq > after or c.ended) and wait > 0:
+            if away is not None:
+                raise away
+            release = s.waits.take(_waiter(p))
+            try:
+                table, c = feed.wait_past(s, w, game_id, after, until, (table, c))
+            finally:
+                release()
+    finally:
+        if w is not None:
+            w.close()
     seat = _seat(table, p)
     return {"seq": c.seq, "ended": c.ended, "records": visible_records(c, seat, after),
             "game": game_view(s.games, table, c, seat)}

@@ -35,8 +35,9 @@ class Watch:
         self._event.clear()
         return woke
 
-    def close(self) -> None:
-        self._changes._drop(self)
+    def close(self, linger: bool = True) -> None:
+        """Stop watching; linger=False: the game is not worth keeping a subscription for (it does not exist)."""
+        self._changes._drop(self, linger)
 
     def __enter__(self) -> "Watch":
         return self
@@ -64,7 +65,7 @@ class Changes:
             raise
         return w
 
-    def _drop(self, w: Watch) -> None:
+    def _drop(self, w: Watch, linger: bool = True) -> None:
         with self._lock:
             ws = self._watches.get(w.game_id)
             if ws is None or w not in ws:
@@ -73,7 +74,7 @@ class Changes:
             if ws:
                 return
             del self._watches[w.game_id]
-        self._unlisten(w.game_id)
+        self._unlisten(w.game_id, linger)
 
     def wake(self, game_id: str) -> int:
         """Wake every watch on the game; returns how many."""
@@ -104,8 +105,8 @@ class Changes:
     def _listen(self, game_id: str) -> None:
         """Return once an append to `game_id` from now on will reach wake() (block while setting up)."""
 
-    def _unlisten(self, game_id: str) -> None:
-        """The last watch on `game_id` has gone."""
+    def _unlisten(self, game_id: str, linger: bool = True) -> None:
+        """The last watch on `game_id` has gone (linger: a new one may follow soon)."""
 
     def close(self) -> None:
         """Stop listening (the watches stay, and are woken no more)."""

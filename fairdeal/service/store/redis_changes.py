@@ -235,12 +235,12 @@ class RedisChanges(Changes):
         if not sub.live.wait(self.confirm_timeout):
             raise ChangesUnavailable("Redis did not confirm the subscription")
 
-    def _unlisten(self, game_id: str) -> None:
+    def _unlisten(self, game_id: str, linger: bool = True) -> None:
         with self._lock:
             sub = self._subs.get(game_id)
             if sub is not None and game_id not in self._watches:
                 sub.idle_since = time.monotonic()
-                if self.linger <= 0:
+                if self.linger <= 0 or not linger:
                     self._forget(sub)
 
     def _drop_idle(self, shard: _Shard) -> None:
