@@ -107,14 +107,17 @@ def until_due(services, c, table) -> float:
 
 
 def wait_past(services, w: Watch, game_id: str, after: int, until: float, current=None) -> tuple[dict, object]:
-    """(table, game) once the game is past `after` or has ended, or at `until` (time.monotonic()) as it is.
-    `w` must have been taken before `current` (the caller's last read of the game, if any) was read."""
+    """(table, game) once the game is past `after` or has ended, or at `until` (time.monotonic()) as last read.
+    `w` must have been taken before `current` (the caller's last read of the game, if any) was read. The game
+    is read again only when the watch was woken or its due time came, never because `until` did."""
     table, c = current if current is not None else services.tables.touch(game_id)
     while not (c.seq > after or c.ended):
         left = until - time.monotonic()
         if left <= 0:
             break
-        w.wait(min(left, until_due(services, c, table)))
+        due_in = until_due(services, c, table)
+        if not w.wait(min(left, due_in)) and due_in > left:
+            break  # the time is up, and nothing happened
         table, c = services.tables.touch(game_id)
     return table, c
 

@@ -179,6 +179,7 @@ def test_a_waiting_client_reads_nothing_while_it_waits(request, tmp_path, kind):
     api = Api(create_app(Config(data_dir=str(tmp_path / "data")), store=store).test_client())
     p, gid = seated_game(api)
     v = api.view(p, gid)
+    reads = store.calls["doc_and_records"]
     th, out = in_thread(lambda: api.get(f"/games/{gid}/events?after={v['seq']}&wait=1.5", p).get_json())
     time.sleep(0.3)
     before = sum(store.calls.values())
@@ -187,6 +188,7 @@ def test_a_waiting_client_reads_nothing_while_it_waits(request, tmp_path, kind):
     th.join(5)
     assert idle == 0, store.calls
     assert out["value"]["records"] == [] and 1.4 < out["seconds"] < 3
+    assert store.calls["doc_and_records"] - reads == 1  # one read of the game: none when the time ran out
 
 
 def test_a_waiting_tables_clock_runs_out_on_time_without_a_sweeper(request, tmp_path):
