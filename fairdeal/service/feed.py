@@ -22,6 +22,14 @@ from fairdeal.service.views import game_view, visible_records
 
 DUE_SLACK = 0.005   # wake this long after a due time, so the read finds it due
 RECHECK = 1.0       # a game still due after a read (a step limit hit): look again this much later
+SPREAD_FROM = 10.0  # waits at least this long end at a random point of their last fifth (spread())
+
+
+def spread(seconds: float) -> float:
+    """A long wait's length, shortened at random by up to a fifth. Clients that arrived together (a restart,
+    a tournament's start) would otherwise time out together and come back together, wave after wave; answering
+    a long-poll early is within its contract ("at most `wait` seconds")."""
+    return seconds * random.uniform(0.8, 1.0) if seconds >= SPREAD_FROM else seconds
 
 
 class WaitRefused(ApiError):
@@ -139,8 +147,8 @@ def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float)
             now = time.monotonic()
             if now >= limit:
                 return
-            table, c = wait_past(services, w, game_id, after, min(limit, now + services.config.heartbeat),
-                                 (table, c))
+            table, c = wait_past(services, w, game_id, after,
+                                 min(limit, now + spread(services.config.heartbeat)), (table, c))
             if c.seq > after or c.ended:
                 break
             yield ": keep-alive\n\n"

@@ -311,3 +311,10 @@ def test_a_long_poll_of_a_game_that_does_not_exist_leaves_no_subscription(redis_
     r = api.get("/games/nosuchgame/events?after=0&wait=5")
     assert r.status_code == 404 and r.get_json()["code"] == "table-not-found"
     assert changes.subscribed == before
+
+
+def test_long_waits_are_spread_over_their_last_fifth_and_short_ones_kept():
+    from fairdeal.service.feed import spread
+    longs = [spread(25.0) for _ in range(200)]
+    assert all(20.0 <= x <= 25.0 for x in longs) and max(longs) - min(longs) > 2.5
+    assert spread(1.5) == 1.5 and spread(0.2) == 0.2

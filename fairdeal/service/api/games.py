@@ -99,7 +99,7 @@ def events(game_id):
     s = svc()
     p = player_ref(required=False)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
-    until = time.monotonic() + wait
+    until = time.monotonic() + feed.spread(wait)
     try:  # the watch comes first: an append after the read below wakes it (one read, no gap)
         w, away = feed.watch(s, game_id), None
     except feed.WaitRefused as exc:
@@ -140,7 +140,7 @@ def stream(game_id):
     after = int(last_id) if last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
     seat = _seat(table, p)
-    limit = time.monotonic() + s.config.stream_max
+    limit = time.monotonic() + feed.spread(s.config.stream_max)
     release = s.waits.take(_waiter(p))  # held for the stream's whole life
     try:
         w = feed.watch(s, game_id)
