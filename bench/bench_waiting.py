@@ -327,8 +327,8 @@ async def run(args, a: Service, b: Service, redis_port: int) -> int:
             svc, where = (b, "B") if t.remote else (a, "A")
             for seat in range(4):
                 tasks.append(asyncio.create_task(waiter(sess, svc.base, where, t, seat, stats, stop)))
-            if i % 100 == 99:
-                await asyncio.sleep(0.05)  # open them over a few seconds, as players arrive
+            if i % 25 == 24:  # open them over --ramp seconds, as players arrive
+                await asyncio.sleep(args.ramp * 25 / len(tables))
         for _ in range(300):  # until the server holds them all (its descriptors tell)
             held = open_fds(a.worker_pids()) - fds0
             if held >= 4 * (len(tables) - len(remote)) - 10:
@@ -419,9 +419,11 @@ def main() -> int:
     ap.add_argument("--active", type=int, default=100, help="tables the moves are made at")
     ap.add_argument("--remote-tables", type=int, default=25, help="active tables whose waiters are on B")
     ap.add_argument("--seconds", type=float, default=15.0, help="per load phase")
-    ap.add_argument("--held", type=float, default=8.0, help="seconds of idle with every wait held (< 25 - open time)")
+    ap.add_argument("--ramp", type=float, default=6.0, help="seconds over which the waiters arrive")
+    ap.add_argument("--held", type=float, default=8.0, help="seconds of idle with every wait held (< 20 - ramp)")
     ap.add_argument("--idle", type=float, default=30.0, help="seconds of idle after that (a long-poll period)")
     ap.add_argument("--feed", choices=["long-poll", "sse"], default="long-poll")
+    ap.add_argument("--keep", action="store_true", help="keep the services' logs")
     args = ap.parse_args()
     if aiohttp is None:
         print("bench_waiting needs aiohttp: pip install -e '.[dev]'", file=sys.stderr)
@@ -466,7 +468,10 @@ def main() -> int:
             s.stop()
         redis_proc.terminate()
         redis_proc.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep:
+            print(f"logs kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
