@@ -24,7 +24,7 @@ class Config:
     heartbeat: float = 15.0                 # seconds between keep-alive comments on an idle stream
     max_waits: int = 5000                   # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16          # ... per player (or per address without a token) and process (429)
-    redis_connections: int = 64             # the Redis command pool per process (and per node of a cluster)
+    redis_connections: int = 128            # the Redis command pool per process (and per node of a cluster)
     sweep_interval: float = 1.0
     cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -40,7 +40,7 @@ class Config:
             heartbeat=_env_float("FAIRDEAL_HEARTBEAT", 15.0),
             max_waits=int(_env_float("FAIRDEAL_MAX_WAITS", 5000)),
             max_waits_per_player=int(_env_float("FAIRDEAL_MAX_WAITS_PER_PLAYER", 16)),
-            redis_connections=int(_env_float("FAIRDEAL_REDIS_CONNECTIONS", 64)),
+            redis_connections=int(_env_float("FAIRDEAL_REDIS_CONNECTIONS", 128)),
             cache_size=int(_env_float("FAIRDEAL_CACHE_GAMES", 512)),
         )
         return replace(cfg, **{k: v for k, v in overrides.items() if v is not None})

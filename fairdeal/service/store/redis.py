@@ -61,10 +61,11 @@ return out
 """
 
 
+POOL_SIZE = 128      # connections per process (and per node of a cluster); Config.redis_connections
 POOL_TIMEOUT = 10.0  # seconds a request waits for a free connection of the bounded pool
 
 
-def connect(url: str, max_connections: int = 64) -> "redis_lib.Redis | RedisCluster":
+def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | RedisCluster":
     """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster.
 
     The pool is bounded (per node on a cluster) and blocking: past `max_connections`, a request waits for a
@@ -79,7 +80,7 @@ def connect(url: str, max_connections: int = 64) -> "redis_lib.Redis | RedisClus
 
 
 class RedisStore(Store):
-    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = 64):
+    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
         self._check_version()
         self._changes: RedisChanges | None = None
