@@ -145,6 +145,18 @@ def test_a_stream_on_one_instance_carries_a_move_made_through_the_other(two_inst
     assert out["seconds"] < 5
 
 
+def test_a_stream_ends_when_the_game_is_cancelled_through_the_other_instance(two_instances):
+    a, b = two_instances
+    p, gid = seated_game(a)
+    th, out = in_thread(lambda: sse_lines(b, f"/games/{gid}/stream", p, stop=lambda ls: "event: end" in ls))
+    time.sleep(0.3)
+    assert a.post(f"/tables/{gid}/cancel", p).status_code == 200
+    th.join(10)
+    lines = out["value"]
+    assert "event: end" in lines and lines[lines.index("event: end") + 1] == 'data: "cancelled"'
+    assert out["seconds"] < 5
+
+
 def test_an_idle_stream_sends_heartbeats(request, tmp_path):
     app = create_app(Config(data_dir=str(tmp_path), heartbeat=0.1, stream_max=0.55),
                      store=SqliteStore(str(tmp_path / "h.sqlite3")))
