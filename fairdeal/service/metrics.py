@@ -21,6 +21,9 @@ HELP = {
     "fairdeal_games_ended_total": "Games ended, by reason.",
     "fairdeal_sweeps_total": "Games touched by the sweeper.",
     "fairdeal_move_seconds": "Time to record a player's move, bots' answers included.",
+    "fairdeal_waits_started_total": "Event-feed waits (long-polls, streams) that took a slot; open = started - ended.",
+    "fairdeal_waits_ended_total": "Event-feed waits that gave their slot back.",
+    "fairdeal_waits_refused_total": "Event-feed waits refused, by problem code (too-many-waits, server-busy, ...).",
 }
 
 
