@@ -100,6 +100,7 @@ def watch(services, game_id: str) -> Watch:
     try:
         return services.store.changes().watch(game_id)
     except ChangesUnavailable:
+        services.metrics.inc("fairdeal_waits_refused_total", code="feed-unavailable")
         raise WaitRefused(503, "feed-unavailable", "The event feed cannot wait right now (the store's "
                                                    "notifications are away); try again shortly.",
                           retry_after=5) from None
