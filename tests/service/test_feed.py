@@ -249,6 +249,8 @@ def test_a_player_past_the_per_player_cap_gets_429_and_others_still_wait(capped)
     api, svc = capped
     p, gid = seated_game(api)
     v = api.view(p, gid)
+    assert api.move(p, gid, v["seq"], pick(v)).status_code == 201  # so there is a record to answer with
+    v = api.view(p, gid)
     path = f"/games/{gid}/events?after={v['seq']}&wait=1"
     threads = [in_thread(lambda: api.get(path, p))[0] for _ in range(2)]
     wait_for(lambda: svc.waits.open == 2)
@@ -290,6 +292,8 @@ def test_the_feed_says_503_when_it_cannot_listen(tmp_path):
             return NoChanges()
     api = Api(create_app(Config(data_dir=str(tmp_path)), store=Deaf(str(tmp_path / "x.sqlite3"))).test_client())
     p, gid = seated_game(api)
+    v = api.view(p, gid)
+    assert api.move(p, gid, v["seq"], pick(v)).status_code == 201  # so there is a record to answer with
     v = api.view(p, gid)
     problem_of(api.get(f"/games/{gid}/events?after={v['seq']}&wait=1", p), 503, "feed-unavailable")
     problem_of(api.c.get(f"/games/{gid}/stream", headers=p["h"]), 503, "feed-unavailable")
