@@ -45,8 +45,8 @@ def serve(obj, host: str, port: int, workers: int | None, connections: int | Non
         if dev:
             raise ImportError
         from gunicorn.app.base import BaseApplication
-        import gevent  # noqa: F401 - the worker class needs it
-    except ImportError:
+        import gunicorn.workers.ggevent  # noqa: F401 - the worker class, with all it imports (gevent, ...)
+    except (ImportError, RuntimeError):  # RuntimeError: gunicorn finds the installed gevent too old
         click.echo("fairdeal: running Flask's threaded server (one process, a thread per waiting request).",
                    err=True)
         from fairdeal.service.app import create_app
