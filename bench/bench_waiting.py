@@ -281,11 +281,18 @@ async def load_phase(sess, a: Service, active: list[Table], rate: float, seconds
     movers = 4
     groups = [active[i::movers] for i in range(movers)]
     tasks = [asyncio.create_task(mover(sess, a.base, g, rate / movers, stop, errors)) for g in groups]
-    t0 = time.monotonic()
+    t0, cpu0, me0 = time.monotonic(), cpu_seconds(a.pids()), own_cpu()
     lat = await probe(sess, a.base, probe_tables, seconds)
     stop.set()
     await asyncio.gather(*tasks)
-    return lat, errors, time.monotonic() - t0
+    wall = time.monotonic() - t0
+    return lat, errors, ((cpu_seconds(a.pids()) - cpu0) / wall, (own_cpu() - me0) / wall)
+
+
+def own_cpu() -> float:
+    """CPU seconds of this process (the load generator)."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
 
 
 def ms(x: float) -> str:
@@ -314,7 +321,7 @@ async def run(args, a: Service, b: Service, redis_port: int) -> int:
         probe_tables = tables
 
         # 1. baseline
-        lat0, err0, _ = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
+        lat0, err0, cpu_0 = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
         print(f"  baseline: {len(lat0)} probes, p50 {ms(pct(lat0, .5))} ms, p99 {ms(pct(lat0, .99))} ms",
               flush=True)
 
@@ -355,7 +362,7 @@ async def run(args, a: Service, b: Service, redis_port: int) -> int:
 
         # 4. load with the waiters
         stats.measuring = True
-        lat1, err1, _ = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
+        lat1, err1, cpu_1 = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
         await asyncio.sleep(0.5)  # the last deliveries
         stats.measuring = False
         still = stats.pending
@@ -383,6 +390,8 @@ async def run(args, a: Service, b: Service, redis_port: int) -> int:
     print(f"{'':34} {'answers':>7} {'p50 ms':>8} {'p99 ms':>8}")
     print(f"{'delivery, move via A -> waiter on A':34} {len(dA):>7} {ms(pct(dA, .5)):>8} {ms(pct(dA, .99)):>8}")
     print(f"{'delivery, move via A -> waiter on B':34} {len(dB):>7} {ms(pct(dB, .5)):>8} {ms(pct(dB, .99)):>8}")
+    print(f"CPU while the moves run, in cores: A {cpu_0[0]:.2f} with 0 waiters, {cpu_1[0]:.2f} with them; the load "
+          f"generator {cpu_0[1]:.2f} and {cpu_1[1]:.2f}")
     print(f"waiters still held at the end: {still} of {len(tasks)}; errors {stats.errors}, refused {stats.refused}"
           + (f", first error {stats.first_error}" if stats.first_error else ""))
     print(f"memory: A's workers {rss0 / 2**20:.0f} MiB before the waiters, {rss1 / 2**20:.0f} MiB with them: "
