@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, Sequence
+from typing import Any, ClassVar, Mapping, NamedTuple, Protocol, Sequence
 
 from fairdeal.verifier.cards import Card, BadCard, card_from_str, cards_to_str
 
@@ -282,6 +282,13 @@ class Rules:
     def new_game(self, chance: Chance) -> "GameState":
         raise NotImplementedError
 
+    @property
+    def deal_layout(self) -> str:
+        """The id of this table's deal layout: which deck index goes to which seat, kitty or stock. Each id is
+        spelled out in the rule set's docs/rules page ("Deal layout"), so a verifier can re-derive every hand
+        from the deck alone."""
+        raise NotImplementedError
+
     def describe(self) -> str:
         """The table's rules in full, as one readable text (the lobby's room line)."""
         raise NotImplementedError
@@ -305,10 +312,33 @@ class Rules:
         return {"id": self.id, "players": self.players, "settings": dict(self.settings), "version": self.version}
 
 
+class Deal(NamedTuple):
+    """One deal of a game: its number (every deal from 0, redeals included: the `hand` of Chance.deck) and dealer."""
+
+    hand_number: int
+    dealer: int
+
+
 class GameState:
     """One game in progress. Subclasses implement everything; this class only documents the contract."""
 
     rules: Rules
+
+    def __init__(self, rules: Rules, chance: Chance):
+        self.rules = rules
+        self.chance = chance
+        self.deals: list[Deal] = []      # every deal so far, in order (the protocol's deal records)
+
+    def _shuffled_deck(self, dealer: int, pack: Sequence[Card]) -> list[Card]:
+        """A new deal by `dealer`: recorded in `deals`, its deck from the Chance (top card first)."""
+        deal = Deal(len(self.deals), dealer)
+        self.deals.append(deal)
+        return self.chance.deck(deal.hand_number, pack)
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the deal in play (from 0, redeals included)."""
+        return len(self.deals) - 1
 
     @property
     def to_move(self) -> int | None:

@@ -285,11 +285,9 @@ def bot_card(view: Mapping[str, Any], rng: Rng) -> Card:
 
 class SpadesState(GameState):
     def __init__(self, rules: "SpadesRules", chance: Chance):
-        self.rules = rules
-        self.chance = chance
+        super().__init__(rules, chance)
         self.scores = [0, 0]
         self.bags = [0, 0]
-        self.hand_index = -1          # hand k uses chance.deck(k, PACK_52); shown as hand_number k + 1
         self.dealer = chance.first_dealer(PLAYERS) - 1   # _deal moves it on to the first dealer
         self.tie_pending = False
         self.over = False
@@ -299,9 +297,8 @@ class SpadesState(GameState):
 
     # --- the flow of a game -------------------------------------------------------------------------
     def _deal(self) -> None:
-        self.hand_index += 1
         self.dealer = left_of(self.dealer, PLAYERS)
-        deck = self.chance.deck(self.hand_index, PACK_52)
+        deck = self._shuffled_deck(self.dealer, PACK_52)
         self.hands: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
         for i, card in enumerate(deck[:PLAYERS * HAND_SIZE]):      # one at a time from the dealer's left
             self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
@@ -337,7 +334,7 @@ class SpadesState(GameState):
                              self.scores[t], self.bags[t])
             self.scores[t], self.bags[t] = res.score_after, res.bags_after
             teams.append(res.to_json())
-        self.last_hand = {"hand_number": self.hand_index + 1, "dealer": self.dealer, "bids": list(self.bids),
+        self.last_hand = {"hand_number": self.hand_number + 1, "dealer": self.dealer, "bids": list(self.bids),
                           "tricks_taken": taken, "teams": teams, "scores": list(self.scores)}
         self.history.append(self.last_hand)
         if game_ends(self.scores, self.tie_pending):
@@ -416,7 +413,7 @@ class SpadesState(GameState):
             "to_move": self.to_move,
             "phase": self.phase,
             "dealer": self.dealer,
-            "hand_number": self.hand_index + 1,
+            "hand_number": self.hand_number + 1,
             "hand": None if seat is None else cards_to_str(sort_cards(self.hands[seat])),
             "hand_sizes": [len(self.hands[s]) for s in range(PLAYERS)],
             "bids": list(self.bids),
@@ -453,6 +450,8 @@ class SpadesRules(Rules):
     title = "Spades"
     table_sizes = (4,)
     SETTINGS = ()   # the seed names no options; the clocks belong to the service
+
+    deal_layout = "spades-4"      # 13 each, one at a time from the dealer's left (docs/rules/spades.md)
 
     def new_game(self, chance: Chance) -> SpadesState:
         return SpadesState(self, chance)

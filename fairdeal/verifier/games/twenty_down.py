@@ -115,6 +115,12 @@ class TwentyDownRules(Rules):
         """The trump suit that keeps everyone in."""
         return "C" if self.settings["clubs_force_stay"] else "D"
 
+    @property
+    def deal_layout(self) -> str:
+        """"twenty-down-2-3" (packets of two, then three) or "twenty-down-3-2" (three first cards):
+        docs/rules/twenty-down.md, "Deal layout"."""
+        return "twenty-down-3-2" if self.settings["three_first_cards"] else "twenty-down-2-3"
+
     def new_game(self, chance: Chance) -> "TwentyDownState":
         return TwentyDownState(self, chance)
 
@@ -289,13 +295,11 @@ _FIELDS = {"play": "card", "throw": "cards", "trump": "value"}  # the one field 
 
 class TwentyDownState(GameState):
     def __init__(self, rules: TwentyDownRules, chance: Chance):
-        self.rules = rules
-        self.chance = chance
+        super().__init__(rules, chance)
         self.n = rules.players
         self.scores = [START_SCORE] * self.n
         self.dealer = chance.first_dealer(self.n)
         self.deal_no = 0              # counted deals (a new-deal demand does not count)
-        self.shuffle_no = -1          # Chance.deck index: every shuffle, new deals included
         self.dropped_last = [False] * self.n
         self.last_deal: dict[str, Any] | None = None
         self.winners: list[int] | None = None
@@ -317,8 +321,7 @@ class TwentyDownState(GameState):
     def _start_deal(self, counted: bool) -> None:
         if counted:
             self.deal_no += 1
-        self.shuffle_no += 1
-        self.deck = self.chance.deck(self.shuffle_no, PACK_32)
+        self.deck = self._shuffled_deck(self.dealer, PACK_32)
         self.hands: dict[int, list[Card]] = {s: [] for s in range(self.n)}
         self.pos = 0                  # next card of the deck to deal; after the deal the stock starts here
         self._deal_packets(self.first_packet)
@@ -651,7 +654,7 @@ class TwentyDownState(GameState):
             "dealer": self.dealer,
             "trump_maker": self.trump_maker,
             "deal": self.deal_no,
-            "shuffle": self.shuffle_no,
+            "shuffle": self.hand_number,
             "endgame": self.endgame,
             "trump": self.trump,
             "blind": self.blind,

@@ -54,11 +54,11 @@ def play_random_game(players, sets, seed, policy):
         # that the scores sink and a game rarely ends)
         bot = policy == "bots" or g.phase in ("bidding", "trump")
         m = rules.bot_move(g.view(s), bot_rng) if bot else rng.choice(g.legal_moves(s))
-        deal = g.deal_index
+        deal = g.hand_number
         if g.phase == "bidding" and m.kind == "pass":
             passed.add(s)
         g.apply(s, m)
-        if g.deal_index != deal or g.is_over:              # a hand ended (played out or thrown in)
+        if g.hand_number != deal or g.is_over:              # a hand ended (played out or thrown in)
             passed = set()
             h = g.last_hand
             assert sorted(c for c in g.all_cards()) == sorted(PACK_52)

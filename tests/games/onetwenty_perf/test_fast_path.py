@@ -39,7 +39,7 @@ def outcome(game, seat, move, general):
 
 
 def state_of(game, full):
-    out = (game.phase, game.to_move, game.is_over, game.result, game.scores, game.dealer, game.deal_index,
+    out = (game.phase, game.to_move, game.is_over, game.result, game.scores, game.dealer, game.hand_number,
            [list(h) for h in game.hands], list(game.pack), list(game.kitty), list(game.thrown),
            game.view(None))
     if full:

@@ -88,7 +88,7 @@ def test_all_pass_the_hand_is_thrown_in_and_the_next_dealer_deals():
     g = rules.new_game(FixedChance([list(PACK_52), second], first_dealer=0))
     pass_round(g, 1, 2, 3, 0)
     assert g.last_hand["thrown_in"] and g.scores == [0, 0]
-    assert g.dealer == 1 and g.deal_index == 1 and g.to_move == 2
+    assert g.dealer == 1 and g.hand_number == 1 and g.to_move == 2
     assert set(g.hands[2]) == {second[i] for i in (0, 4, 8, 12, 16)}
 
 

@@ -124,7 +124,7 @@ def test_only_sevens_and_eights_may_demand_a_new_deal_by_the_same_dealer():
     state.apply(1, Move("pass"))
     assert state.view(1)["newdeal_allowed"]
     state.apply(1, Move("newdeal"))
-    assert state.dealer == 0 and state.deal_no == 1 and state.shuffle_no == 1
+    assert state.dealer == 0 and state.deal_no == 1 and state.hand_number == 1
     assert state.phase == "blind"
     state.apply(1, Move("pass"))
     assert hand(state, 1) == {"7S", "8S", "9S"}          # the second deck: a new shuffle
@@ -143,7 +143,7 @@ def test_a_new_deal_is_not_counted_as_one_of_the_eight():
     state.apply(1, Move("newdeal"))
     for _ in range(8):
         walkover_deal(state, "S")
-    assert state.deal_no == 9 and state.shuffle_no == 9
+    assert state.deal_no == 9 and state.hand_number == 9
     assert state.trump == "H" and state.phase == "exchange"   # from the ninth deal: no choice at all, no blind
 
 

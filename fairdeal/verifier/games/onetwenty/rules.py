@@ -31,6 +31,15 @@ class OneTwentyRules(Rules):
     def new_game(self, chance: Chance, scores=None, made_bid=None) -> OneTwentyState:
         return OneTwentyState(self, chance, scores, made_bid)
 
+    @property
+    def deal_layout(self) -> str:
+        """"120s-auction-4" (a kitty card after each of the first four rounds) or "120s-five-then-kitty<k>-<n>"
+        (five each, then k to the kitty): docs/rules/<rule set>.md, "Deal layout"."""
+        v = self.variant
+        if v.deal == "auction":
+            return f"120s-auction-{v.players}"
+        return f"120s-five-then-kitty{v.kitty_size}-{v.players}"
+
     def settings_line(self) -> str:
         return "; ".join(f"{s.text}: {s.label(self.settings[s.name])}" for s in self.SETTINGS)
 

@@ -136,14 +136,12 @@ class OneTwentyState(GameState):
     def __init__(self, rules, chance: Chance, scores=None, made_bid=None):
         """`scores` / `made_bid` (per side) start a game from a position other than 0-0: for analysis and for
         scenario tests of the endgame. A game the service runs always starts from 0-0."""
-        self.rules = rules
+        super().__init__(rules, chance)
         self.v: Variant = rules.variant
-        self.chance = chance
         v = self.v
         self.scores = list(scores) if scores is not None else [0] * v.sides
         self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides
         self.dealer = chance.first_dealer(v.players)
-        self.deal_index = -1
         self.hands_played = 0
         self.last_hand = None
         self.winners: list[int] | None = None
@@ -156,8 +154,7 @@ class OneTwentyState(GameState):
     def _deal(self) -> None:
         v = self.v
         n = v.players
-        self.deal_index += 1
-        deck = self.chance.deck(self.deal_index, PACK_52)
+        deck = self._shuffled_deck(self.dealer, PACK_52)
         plan = self._plans.get(self.dealer)
         if plan is None:
             plan = self._plans[self.dealer] = _Dealing(deal_plan(v, self.dealer), n)
@@ -436,7 +433,7 @@ class OneTwentyState(GameState):
     def _all_passed(self, redeal_call: bool) -> None:
         v = self.v
         moves_on = v.all_pass == "next-dealer"
-        self.last_hand = {"hand_number": self.deal_index + 1, "dealer": self.dealer, "thrown_in": True,
+        self.last_hand = {"hand_number": self.hand_number + 1, "dealer": self.dealer, "thrown_in": True,
                           "redeal_called": redeal_call, "bidder": None, "bid": None,
                           "changes": [0] * v.sides, "scores": list(self.scores)}
         if moves_on:
@@ -472,7 +469,7 @@ class OneTwentyState(GameState):
             self._after_throws()
             return
         if cards and self.v.reshuffle_thrown:
-            back = self.chance.reshuffle(self.deal_index, len(self.throws), list(cards))
+            back = self.chance.reshuffle(self.hand_number, len(self.throws), list(cards))
             self.pack[0:0] = back[::-1]     # under the pack; back[0] is the first of them to be dealt
         else:
             self.thrown.extend(cards)
@@ -520,7 +517,7 @@ class OneTwentyState(GameState):
         # The last hand's summary is written when somebody first reads it (a replay never does): its facts
         # never change (hs is frozen, completed tricks are never touched again).
         self._last_hand = None
-        self._last_facts = (self.deal_index + 1, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+        self._last_facts = (self.hand_number + 1, self.dealer, self.bidder, self.bid, self.trump, points, ten,
                             p.done, hs)
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
@@ -563,7 +560,7 @@ class OneTwentyState(GameState):
             "to_move": self.to_move,
             "phase": self.phase,
             "dealer": self.dealer,
-            "hand_number": self.deal_index + 1,
+            "hand_number": self.hand_number + 1,
             "hand": cards_to_str(self.hands[seat]) if seat is not None else None,
             "hand_sizes": [len(h) for h in self.hands],
             "scores": list(self.scores),
