@@ -18,9 +18,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from fairdeal.verifier import keys  # noqa: E402
 from fairdeal.verifier.canonical import canonical_json  # noqa: E402
 from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str  # noqa: E402
-from fairdeal.verifier.fairness import (PROTOCOL, DerivedRng, SeedChance, commitment, derive_bytes, record_salt,  # noqa: E402
-                               game_seed, shuffle)
-from fairdeal.verifier import transcript as tr  # noqa: E402
+from fairdeal.verifier.fairness import (DerivedRng, SeedChance, derive_bytes, record_salt,  # noqa: E402
+                                        shuffle)
+from fairdeal.verifier import fairness  # noqa: E402
+
+PROTOCOL = "fairdeal/1"
+
+
+def commitment(seed, game_id, rules):
+    return fairness.commitment(seed, game_id, rules, PROTOCOL)
+
+
+def game_seed(seed, seeds):
+    return fairness.game_seed(seed, seeds, PROTOCOL)
+from fairdeal.verifier import transcript as tr, writer  # noqa: E402
 
 SERVER_SEED = bytes(range(32))
 GAME_ID = "g-2026-0001"
@@ -68,20 +79,20 @@ def fairness_vectors() -> list[dict]:
 
 def example_transcript() -> tuple[dict, list[str]]:
     key = keys.private_key_from_hex(PRIVATE_KEY_HEX)
-    commit = tr.make_commit(GAME_ID, RULES, commitment(SERVER_SEED, GAME_ID, RULES), keys.public_key_text(key),
-                            "2026-11-29T17:00:00Z")
-    t = tr.new_transcript(key, commit)
-    seats = [tr.make_seat(0, "alice", False, CLIENT_SEEDS[0]), tr.make_seat(1, "Bot 1", True),
-             tr.make_seat(2, "bob", False, CLIENT_SEEDS[2]), tr.make_seat(3, "carol", False)]
-    tr.add_start(key, t, tr.make_start(commit, seats, {"play": 25, "decide": 30}, "2026-11-29T17:01:00Z"))
+    commit = writer.make_commit(GAME_ID, RULES, commitment(SERVER_SEED, GAME_ID, RULES), keys.public_key_text(key),
+                                "2026-11-29T17:00:00Z", protocol=PROTOCOL)
+    t = writer.new_transcript(key, commit)
+    seats = [writer.make_seat(0, "alice", False, CLIENT_SEEDS[0]), writer.make_seat(1, "Bot 1", True),
+             writer.make_seat(2, "bob", False, CLIENT_SEEDS[2]), writer.make_seat(3, "carol", False)]
+    writer.add_start(key, t, writer.make_start(commit, seats, {"play": 25, "decide": 30}, "2026-11-29T17:01:00Z"))
     dealer = SeedChance(game_seed(SERVER_SEED, CLIENT_SEEDS)).first_dealer(4)
     receipts = []
     for i, bid in enumerate((3, 4)):
-        _, r = tr.append_move(t, (dealer + 1 + i) % 4, "player", {"kind": "bid", "value": bid},
+        _, r = writer.append_move(t, (dealer + 1 + i) % 4, "player", {"kind": "bid", "value": bid},
                               f"2026-11-29T17:01:{10 + i:02d}Z",
                               salt=record_salt(game_seed(SERVER_SEED, CLIENT_SEEDS), i + 1))
         receipts.append(r)
-    tr.finish(key, t, "abandoned", SERVER_SEED, None, "2026-11-29T17:30:00Z")
+    writer.finish(key, t, "abandoned", SERVER_SEED, None, "2026-11-29T17:30:00Z")
     return t, receipts
 
 

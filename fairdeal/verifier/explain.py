@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import SUIT_NAMES, card_from_str
-from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
 from fairdeal.verifier.games.base import GameError, Move
+from fairdeal.verifier.integrity import game_seed_of
+from fairdeal.verifier.reader import parse_transcript
 from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.transcript import parse_transcript
 
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
            9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth", 13: "thirteenth"}
@@ -223,8 +223,7 @@ def explain_game(data: Any, seat: int | None = None) -> str:
     start, end = t.get("start"), t.get("end")
     if start is None or end is None:
         return "There is nothing to tell: the game never started, or has not ended."
-    seeds = [s["client_seed"] for s in start["seats"]]
-    game = LiveGame(start, game_seed(server_seed_from_hex(end["server_seed"]), seeds))
+    game = LiveGame(start, game_seed_of(t))
     trump_word = getattr(game.rules, "trump_word", "trump") or "trump"
     first_view = game.state.view(None)
     trump_word = first_view.get("trump_word") or trump_word

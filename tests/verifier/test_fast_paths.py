@@ -14,7 +14,9 @@ from fairdeal.verifier.cards import PACK_52, RANK_TEXT, Card, card_from_str, car
 from fairdeal.verifier.games import available
 from fairdeal.verifier.games.tricks import Trick, TrickPlay
 from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.transcript import TranscriptError, check_chain, parse_transcript, record_hash, transcript_body
+from fairdeal.verifier.integrity import check_chain
+from fairdeal.verifier.reader import TranscriptError, parse_transcript
+from fairdeal.verifier.transcript import record_hash, transcript_body
 
 KEY = keys.private_key_from_hex("3c" * 32)
 
@@ -76,7 +78,7 @@ def test_a_parsed_transcript_hashes_and_signs_to_the_same_bytes(games):
         parsed = parse_transcript(json.dumps(t).encode())
         assert canonical_json_of_parsed(parsed) == canonical_json(parsed)
         assert transcript_body(parsed, parsed=True) == transcript_body(parsed)
-        for record in parsed["records"] + [parsed["start"], parsed["end"]]:
+        for record in parsed["records"] + [parsed["seating"], parsed["start"], parsed["end"]]:
             assert canonical_json_of_parsed(record) == canonical_json(record)
         assert check_chain(parsed, parsed=True) == check_chain(parsed) == []
 

@@ -14,7 +14,9 @@ from fairdeal.verifier import keys
 from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str
 from fairdeal.verifier.fairness import DerivedRng, SeedChance, commitment, derive_bytes, game_seed, shuffle
-from fairdeal.verifier.transcript import check_transcript, parse_transcript, record_hash
+from fairdeal.verifier.integrity import check_transcript
+from fairdeal.verifier.reader import parse_transcript
+from fairdeal.verifier.transcript import record_hash
 
 PACKS = {"PACK_52": PACK_52, "PACK_32": PACK_32}
 
@@ -79,7 +81,7 @@ def test_commitment(v):
                 "server_seed": v["server_seed"]}
     assert doc_canonical(preimage).decode() == v["preimage"]
     assert hashlib.sha256(v["preimage"].encode()).hexdigest() == v["commitment"]
-    assert commitment(seed, v["game_id"], v["rules"]) == v["commitment"]
+    assert commitment(seed, v["game_id"], v["rules"], "fairdeal/1") == v["commitment"]
 
 
 @pytest.mark.parametrize("v", vectors_of("fairness.md", "game-seed"))
@@ -88,7 +90,7 @@ def test_game_seed(v):
     message = {"type": "game-seed", "protocol": "fairdeal/1", "client_seeds": v["client_seeds"]}
     assert doc_canonical(message).decode() == v["message"]
     assert hmac.new(seed, v["message"].encode(), hashlib.sha256).hexdigest() == v["game_seed"]
-    assert game_seed(seed, v["client_seeds"]).hex() == v["game_seed"]
+    assert game_seed(seed, v["client_seeds"], "fairdeal/1").hex() == v["game_seed"]
 
 
 @pytest.mark.parametrize("v", vectors_of("fairness.md", "stream"))
@@ -176,7 +178,7 @@ def test_transcript(v):
     assert check_transcript(t, v["public_key_text"]) == []
     assert [record_hash(r) for r in t["records"]] == v["receipts"]
     seeds = [s["client_seed"] for s in t["start"]["seats"]]
-    assert game_seed(bytes.fromhex(t["end"]["server_seed"]), seeds).hex() == v["game_seed"]
+    assert game_seed(bytes.fromhex(t["end"]["server_seed"]), seeds, t["protocol"]).hex() == v["game_seed"]
     assert t["end"]["prev"] == v["receipts"][-1]
     ed = vectors_of("transcript.md", "ed25519")[0]
     assert t["commit_signature"] == ed["signature"] and t["commit"]["key"] == ed["public_key_text"]
