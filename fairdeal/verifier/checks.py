@@ -437,15 +437,8 @@ def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> tu
 
 
 def _hands_dealt(game: LiveGame) -> int | None:
-    try:
-        view = game.state.view(None)
-    except Exception:  # noqa: BLE001
-        return None
-    for name in ("hand_number", "deal", "hand"):
-        value = view.get(name)
-        if type(value) is int:
-            return value
-    return None
+    deals = getattr(game.state, "deals", None)
+    return len(deals) if isinstance(deals, list) else None
 
 
 def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool
