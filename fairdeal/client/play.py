@@ -196,10 +196,10 @@ def _word(view: dict) -> str:
 def state_lines(game: dict, table: Table) -> list[str]:
     """The public state, readably: scores, bidding, trump, the trick, the last trick, your hand."""
     v = game.get("view") or {}
-    hand_no = v.get("hand_number", v.get("deal"))
+    hand_no = v.get("hand_number")
     head = f"-- {v.get('rule_set', '')}"
     if hand_no is not None:
-        head += f", hand {hand_no}"
+        head += f", hand {hand_no + 1}"           # hand numbers count from 0
     if v.get("dealer") is not None:
         head += f", {table.who(v['dealer'])} dealt"
     lines = [head + f", move {game.get('seq')} --"]
@@ -244,10 +244,10 @@ def scores_text(scores: list, sides: list | None, table: Table) -> str:
 
 def hand_over_line(view: dict, table: Table) -> str | None:
     """One line when a hand (a deal) has ended: the bid made or not, and the scores after it."""
-    last = view.get("last_hand") or view.get("last_deal")
+    last = view.get("last_hand")
     if not isinstance(last, dict):
         return None
-    n = last.get("hand_number", last.get("deal", "?"))
+    n = last["hand_number"] + 1 if isinstance(last.get("hand_number"), int) else "?"
     text = f"Hand {n} over"
     if last.get("thrown_in"):
         text += ": thrown in"
@@ -309,8 +309,8 @@ class Session:
     def run(self) -> dict:
         game = self.feed(0)
         while game["status"] != "over":
-            hand_no = (game.get("view") or {}).get("hand_number", (game.get("view") or {}).get("deal"))
-            if self.hands is not None and isinstance(hand_no, int) and hand_no > self.hands:
+            hand_no = (game.get("view") or {}).get("hand_number")       # from 0: hand_no hands are over
+            if self.hands is not None and isinstance(hand_no, int) and hand_no >= self.hands:
                 click.echo(f"{self.hands} hand(s) played: leaving the table (the game ends as abandoned).")
                 self.c.post(f"/tables/{self.id}/leave")
                 return self.feed(0)

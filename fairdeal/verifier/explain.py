@@ -4,8 +4,8 @@ Built only from the replay (the revealed seed, the recorded moves and the rules 
 each move gives completed tricks and each hand's summary; with `seat`, that seat's own view at the start of each
 hand shows its cards as they were. For players learning a game and for auditors reading a dispute.
 
-The views of the rule sets differ in their details; everything here reads them defensively (a field that is
-not there is simply not told).
+Every view has the common keys (docs/rules/views.md: hand_number, dealer, trump, trick, tricks, last_hand, ...);
+a hand summary's own fields differ by rule set and are read defensively (a field that is not there is not told).
 """
 from __future__ import annotations
 
@@ -61,24 +61,6 @@ class Teller:
 
     def suit(self, suit: Any) -> str:
         return SUIT_NAMES.get(suit, str(suit))
-
-
-def _hand_no(view: Mapping[str, Any]) -> Any:
-    for name in ("hand_number", "deal"):
-        if name in view:
-            return view[name]
-    return None
-
-
-def _summary(view: Mapping[str, Any]) -> Any:
-    return view.get("last_hand") if "last_hand" in view else view.get("last_deal")
-
-
-def _trump(view: Mapping[str, Any]) -> str | None:
-    if view.get("rule_set") == "spades":
-        return "S"
-    trump = view.get("trump")
-    return trump if isinstance(trump, str) and trump in SUIT_NAMES else None
 
 
 def _why(teller: Teller, trick: Mapping[str, Any], trump: str | None) -> str:
@@ -200,8 +182,8 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
     b_tricks, a_tricks = before.get("tricks") or [], after.get("tricks") or []
     if len(a_tricks) > len(b_tricks):
         return a_tricks[-1]
-    if _summary(after) != _summary(before) and _summary(after) is not None:
-        summary = _summary(after)
+    summary = after["last_hand"]
+    if summary != before["last_hand"] and summary is not None:
         done = summary.get("tricks") if isinstance(summary, Mapping) else None
         if done:
             return done[-1]
@@ -224,10 +206,8 @@ def explain_game(data: Any, seat: int | None = None) -> str:
     if start is None or end is None:
         return "There is nothing to tell: the game never started, or has not ended."
     game = LiveGame(start, game_seed_of(t))
-    trump_word = getattr(game.rules, "trump_word", "trump") or "trump"
     first_view = game.state.view(None)
-    trump_word = first_view.get("trump_word") or trump_word
-    teller = Teller(start, trump_word)
+    teller = Teller(start, first_view["trump_word"])
     lines = [f"Game {start['game_id']}: {start['rules']['id']}, " +
              ", ".join(teller.who(s) for s in sorted(teller.names)) + "."]
     if seat is not None and seat not in teller.names:
@@ -238,14 +218,14 @@ def explain_game(data: Any, seat: int | None = None) -> str:
     plays: list = []
     trick_no = 0
     for record in t["records"]:
-        hand = _hand_no(before)
+        hand = before["hand_number"]
         if hand != hand_seen:
             hand_seen = hand
             trick_no = 0
             plays = []
             dealer = before.get("dealer")
             lines.append("")
-            lines.append(f"Hand {hand}: {teller.who(dealer)} deals." if dealer is not None else f"Hand {hand}:")
+            lines.append(f"Hand {hand + 1}: {teller.who(dealer)} deals.")      # hand numbers count from 0
             if seat is not None:
                 own = game.state.view(seat).get("hand") or []
                 lines.append(f"  {teller.short(seat)} holds: {' '.join(own) if own else '(no cards shown)'}.")
@@ -258,7 +238,7 @@ def explain_game(data: Any, seat: int | None = None) -> str:
             lines.append(f"  Record {record.get('seq')} does not replay ({exc}); the story stops here.")
             break
         after = game.state.view(None)
-        trump = _trump(before)
+        trump = before["trump"]
         if move.kind == "play":
             plays.append([record["seat"], str(move.card)])
             trick = _trick_done(before, after, plays)
@@ -270,8 +250,8 @@ def explain_game(data: Any, seat: int | None = None) -> str:
             text = _move_text(teller, record["seat"], move, record["by"], before, after)
             if text:
                 lines.append("  " + text)
-        if _summary(after) != _summary(before) and isinstance(_summary(after), Mapping):
-            lines.extend(_hand_end_text(teller, _summary(after), before))
+        if after["last_hand"] != before["last_hand"] and isinstance(after["last_hand"], Mapping):
+            lines.extend(_hand_end_text(teller, after["last_hand"], before))
         before = after
     result = end.get("result")
     lines.append("")

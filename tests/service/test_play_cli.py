@@ -145,7 +145,7 @@ def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
     game = {"seat": 0, "seq": 15, "seats": [{"seat": i, "name": n, "bot": i > 0}
                                             for i, n in enumerate(["ann", "Bot 1", "Bot 2", "Bot 3"])],
             "view": {"rule_set": "120s-auction", "sides": [[0, 2], [1, 3]], "trump_word": "drumpf", "dealer": 1,
-                     "hand_number": 1, "hand": ["7C", "QD", "AD", "AH"], "scores": [20, 5],
+                     "hand_number": 0, "hand": ["7C", "QD", "AD", "AH"], "scores": [20, 5],
                      "bidding": {"log": [[2, "bid", 15], [3, "pass", None], [0, "pass", None], [1, "pass", None]]},
                      "bidder": 2, "bid": 15, "trump": "H",
                      "trick": {"leader": 2, "plays": [[2, "8S"], [3, "6S"]]},

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Protocol, Sequence
 
 from fairdeal.verifier.cards import Card, BadCard, card_from_str, cards_to_str
+from fairdeal.verifier.games.seats import Sides
 
 
 # --------------------------------------------------------------------------------------------- errors
@@ -240,6 +241,7 @@ class Rules:
     title: ClassVar[str] = ""
     trump_word: ClassVar[str] = "trump"           # 000 says "drumpf"
     table_sizes: ClassVar[tuple[int, ...]] = (4,)
+    partnership_sizes: ClassVar[tuple[int, ...]] = ()  # the table sizes played by partners sitting opposite
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
     # The version of this rule set's engine and of its bot and timeout policies. A change that would replay an
     # old game differently (a rule, a deal order, a bot's choice) must raise it: the version is committed with
@@ -251,6 +253,7 @@ class Rules:
             sizes = " or ".join(str(n) for n in self.table_sizes)
             raise BadSettings(f"{self.title} is played by {sizes} players, not {players}.")
         self.players = players
+        self.sides = Sides(players, players in self.partnership_sizes)   # who plays with whom
         self.settings = self.validate_settings(settings or {})
 
     @classmethod
@@ -320,9 +323,15 @@ class Deal(NamedTuple):
 
 
 class GameState:
-    """One game in progress. Subclasses implement everything; this class only documents the contract."""
+    """One game in progress. Subclasses implement the rules; this class owns what every game shares.
+
+    An engine keeps, as plain attributes: `phase` ("over" once the game has ended), `dealer`, `scores` (per side),
+    `trump` (a suit letter or None), `hands` (indexable by seat), `last_hand` (the previous hand's summary or None);
+    and implements `to_move`, `result`, `_trick_play`, `_shown_hand` and `_view`.
+    """
 
     rules: Rules
+    trump: str | None = None
 
     def __init__(self, rules: Rules, chance: Chance):
         self.rules = rules
@@ -359,16 +368,62 @@ class GameState:
         illegal move changes nothing."""
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready."""
-        raise NotImplementedError
-
     @property
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self.phase == "over"
 
     @property
     def result(self) -> dict[str, Any] | None:
         """When over: {"scores": [...], "winners": [seats...]} (scores per side or per player as the
         rule set keeps them; "sides": [[seats...]...] when scores are per side)."""
         raise NotImplementedError
+
+    # --- views ---------------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready. The common keys mean
+        the same in every rule set (docs/rules/views.md); the game's own keys follow them."""
+        if seat is not None:
+            self._check_seat(seat)
+        rules = self.rules
+        play = self._trick_play()
+        shown = None if seat is None else self._shown_hand(seat)
+        out: dict[str, Any] = {
+            "rule_set": rules.id,
+            "settings": dict(rules.settings),
+            "seat": seat,
+            "players": rules.players,
+            "sides": rules.sides.to_json(),
+            "trump_word": rules.trump_word,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "hand": None if shown is None else cards_to_str(shown),
+            "hand_sizes": [len(self.hands[s]) for s in range(rules.players)],
+            "scores": list(self.scores),
+            "trump": self.trump,
+            "trick": play.current.to_json() if play is not None else None,
+            "tricks": [t.to_json() for t in play.done] if play is not None else [],
+            "last_hand": self.last_hand,
+            "result": self.result,
+        }
+        out.update(self._view(seat))
+        return out
+
+    def _check_seat(self, seat: Any) -> None:
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise IllegalMove(f"There is no seat {seat!r} at this table; the seats are 0 to {n - 1}.")
+
+    def _trick_play(self):
+        """The TrickPlay whose tricks the views show now (the trick in progress and this hand's completed
+        tricks), or None when no trick is being played."""
+        raise NotImplementedError
+
+    def _shown_hand(self, seat: int) -> Sequence[Card] | None:
+        """`seat`'s own cards in the order its view lists them, or None while it may not see them."""
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game's own view keys, after the common ones."""
+        return {}

@@ -1,8 +1,8 @@
-"""The trick-taking core shared by every rule set: seats, partnerships, tricks, trick winners.
+"""The trick-taking core shared by every rule set: tricks and trick winners (seats and sides: seats.py).
 
 What differs between games is data handed in here: which seats play, who leads, and a `strength` function that
 ranks a card given the card led (trump-aware, -1 for a card that cannot win). Following rules differ per game and
-live with each game; they use `holding` and the `TrickPlay` state below.
+live with each game; they use the `TrickPlay` state below.
 """
 from __future__ import annotations
 
@@ -14,21 +14,6 @@ from fairdeal.verifier.cards import _TEXT, Card
 
 # strength(card, led_card) -> int; higher wins; a card that cannot win the trick returns -1
 Strength = Callable[[Card, Card], int]
-
-
-def left_of(seat: int, players: int, steps: int = 1) -> int:
-    """Seats are numbered clockwise from 0; the player to the left of s is s+1 (DECISIONS.md, Seats)."""
-    return (seat + steps) % players
-
-
-def clockwise_from(start: int, players: int) -> list[int]:
-    """All seats in turn order, beginning with `start`."""
-    return [(start + i) % players for i in range(players)]
-
-
-def partnership(seat: int, players: int) -> int:
-    """Side index: with 4 players in partnerships seats 0 and 2 are side 0, seats 1 and 3 side 1."""
-    return seat % 2 if players == 4 else seat
 
 
 def rank_table(order_high_to_low: Sequence[int]) -> dict[int, int]:
@@ -77,9 +62,6 @@ def trick_winner(plays: Sequence[tuple[int, Card]], strength: Strength) -> tuple
             best_seat, best_card, best = seat, card, s
     return best_seat, best_card
 
-
-def holding(hand: Iterable[Card], pred: Callable[[Card], bool]) -> list[Card]:
-    return [c for c in hand if pred(c)]
 
 
 @lru_cache(maxsize=None)

@@ -22,7 +22,8 @@ from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, ca
 from fairdeal.verifier.games.base import (
     Chance, FirstChoiceRng, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules, Setting,
 )
-from fairdeal.verifier.games.tricks import TrickPlay, clockwise_from, left_of, rank_table
+from fairdeal.verifier.games.seats import clockwise_from, left_of
+from fairdeal.verifier.games.tricks import TrickPlay, rank_table
 
 SUITS = ("C", "D", "H", "S")
 START_SCORE = 20
@@ -301,7 +302,7 @@ class TwentyDownState(GameState):
         self.dealer = chance.first_dealer(self.n)
         self.deal_no = 0              # counted deals (a new-deal demand does not count)
         self.dropped_last = [False] * self.n
-        self.last_deal: dict[str, Any] | None = None
+        self.last_hand: dict[str, Any] | None = None
         self.winners: list[int] | None = None
         self._start_deal(counted=True)
 
@@ -419,8 +420,8 @@ class TwentyDownState(GameState):
                 change[s] = self.multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
         before = list(self.scores)
         self.scores = [a + b for a, b in zip(self.scores, change)]
-        self.last_deal = {
-            "deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
+        self.last_hand = {
+            "hand_number": self.hand_number, "counted_deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
             "blind": self.blind, "turned_up": str(self.turned_up) if self.turned_up else None,
             "stayed": [s for s in range(self.n) if self.status[s] == "in"],
             "dropped": [s for s in range(self.n) if self.status[s] == "out"],
@@ -450,10 +451,6 @@ class TwentyDownState(GameState):
         if self.phase == "play":
             return self.tricks.to_move
         return self.order_left[0]
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -628,9 +625,15 @@ class TwentyDownState(GameState):
     def _hand_hidden(self, seat: int) -> bool:
         return seat == self.trump_maker and not self.looked
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        order = self.rules.order
-        current = self.tricks.current.to_json() if self.tricks and self.phase == "play" else None
+    def _trick_play(self) -> TrickPlay | None:
+        return self.tricks if self.phase == "play" else None
+
+    def _shown_hand(self, seat: int) -> list[Card] | None:
+        if self._hand_hidden(seat):
+            return None                 # the trump maker has not looked (three first cards: blind or not)
+        return sorted(self.hands[seat], key=self.rules.order.sort_key(self.trump))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         seats = []
         for s in range(self.n):
             seats.append({
@@ -638,37 +641,17 @@ class TwentyDownState(GameState):
                 "forced": self.forced[s], "exchanged": self.exchanged[s],
                 "tricks": self.tricks.tricks_won(s) if self.tricks else 0,
             })
-        own = seat is not None
-        hidden = own and self._hand_hidden(seat)
-        hand = None
-        if own:
-            hand = [] if hidden else cards_to_str(sorted(self.hands[seat], key=order.sort_key(self.trump)))
-        mine = own and self.to_move == seat
+        mine = seat is not None and self.to_move == seat
         return {
-            "rule_set": self.rules.id,
-            "settings": dict(self.rules.settings),
-            "seat": seat,
-            "players": self.n,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
             "trump_maker": self.trump_maker,
-            "deal": self.deal_no,
-            "shuffle": self.hand_number,
+            "counted_deal": self.deal_no,
             "endgame": self.endgame,
-            "trump": self.trump,
             "blind": self.blind,
             "looked": self.looked,
             "turned_up": str(self.turned_up) if self.turned_up else None,
-            "hand": hand,
-            "hand_hidden": hidden,
+            "hand_hidden": seat is not None and self._hand_hidden(seat),
             "seats": seats,
-            "scores": list(self.scores),
             "stock": len(self.stock),
-            "trick": current,
-            "tricks": [t.to_json() for t in self.tricks.done] if self.tricks and self.phase == "play" else [],
             "may_drop": bool(mine and self.phase == "stay" and self._drop_forbidden(seat) is None),
             "newdeal_allowed": bool(mine and self.newdeal_allowed),
-            "last_deal": self.last_deal,
-            "result": self.result,
         }

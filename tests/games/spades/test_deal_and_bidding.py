@@ -60,12 +60,12 @@ def test_first_dealer_comes_from_the_chance():
 
 def test_deal_moves_one_seat_left_every_hand_with_the_next_deck():
     game = new_game(SUITED, SUITED, first_dealer=3)
-    assert (game.view(None)["dealer"], game.view(None)["hand_number"]) == (3, 1)
+    assert (game.view(None)["dealer"], game.view(None)["hand_number"]) == (3, 0)
     bid(game, {0: 1, 1: 1, 2: 1, 3: 1})
     play_out(game)
     view = game.view(None)
-    assert (view["dealer"], view["hand_number"], view["phase"]) == (0, 2, "bid")
-    # hand 2 was dealt from the second deck, with seat 0 as dealer: SUITED again, seat by seat
+    assert (view["dealer"], view["hand_number"], view["phase"]) == (0, 1, "bid")
+    # hand 1 was dealt from the second deck, with seat 0 as dealer: SUITED again, seat by seat
     assert set(game.view(3)["hand"]) == set(SUITED[3].split())
 
 

@@ -118,7 +118,7 @@ def test_a_player_who_drops_out_puts_cards_away_and_scores_nothing():
     # Seat 1 holds the five top spades and wins every trick; seat 2 stays at 20, seats 3 and 0 go up 5.
     play(state, "AS", "9D", "JH", "10S", "10D", "QH", "KS", "JD", "KH", "QS", "QD", "AH", "JS", "KD", "7H")
     assert state.scores == [25, 15, 20, 25]
-    assert state.last_deal["dropped"] == [2]
+    assert state.last_hand["dropped"] == [2]
 
 
 def test_if_all_others_drop_out_the_trump_maker_takes_five_tricks_without_play():
@@ -127,7 +127,7 @@ def test_if_all_others_drop_out_the_trump_maker_takes_five_tricks_without_play()
     exchange_nothing(state)
     answer_stay(state, drops=[2, 3, 0])
     assert state.scores == [20, 15, 20, 20]
-    assert state.last_deal["walkover"] and state.last_deal["tricks_won"] == [0, 5, 0, 0]
+    assert state.last_hand["walkover"] and state.last_hand["tricks_won"] == [0, 5, 0, 0]
     assert state.deal_no == 2
 
 

@@ -44,7 +44,7 @@ def test_spectator_view_is_the_public_part():
     assert [p["cards"] for p in view["seats"]] == [5, 5, 5, 5]
 
 
-def test_view_shows_stays_drops_exchanges_tricks_and_the_last_deal():
+def test_view_shows_stays_drops_exchanges_tricks_and_the_last_hand():
     state = game(DEAL)
     name_trump(state, "S")
     state.apply(1, Move.throw(cards_from_str("KS")))
@@ -59,8 +59,8 @@ def test_view_shows_stays_drops_exchanges_tricks_and_the_last_deal():
     assert view["trick"] == {"leader": 1, "plays": [], "winner": None, "winning_card": None}
     assert view["seats"][1]["tricks"] == 1
     play(state, "10S", "10D", "QH", "7S", "JD", "KH", "QS", "QD", "AH", "JS", "KD", "7H")
-    last = state.view(None)["last_deal"]
-    assert last["deal"] == 1 and last["trump"] == "S" and last["dropped"] == [2]
+    last = state.view(None)["last_hand"]
+    assert last["counted_deal"] == 1 and last["hand_number"] == 0 and last["trump"] == "S" and last["dropped"] == [2]
     assert last["changes"] == [5, -5, 0, 5] and len(last["tricks"]) == 5
 
 

@@ -139,8 +139,8 @@ class OneTwentyState(GameState):
         super().__init__(rules, chance)
         self.v: Variant = rules.variant
         v = self.v
-        self.scores = list(scores) if scores is not None else [0] * v.sides
-        self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides
+        self.scores = list(scores) if scores is not None else [0] * v.sides.count
+        self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides.count
         self.dealer = chance.first_dealer(v.players)
         self.hands_played = 0
         self.last_hand = None
@@ -177,7 +177,7 @@ class OneTwentyState(GameState):
         self.thrown: list[Card] = []
         self.start_scores = list(self.scores)
         if v.min_bid_from_90:
-            min_bid = [20 if self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
+            min_bid = [20 if self.scores[v.sides.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
         else:
             min_bid = [v.lowest_bid] * n
         has_five = [5 in map(_rank, h) for h in hands]
@@ -233,18 +233,14 @@ class OneTwentyState(GameState):
         return None
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    @property
     def result(self) -> dict[str, Any] | None:
         if self.winners is None:
             return None
         v = self.v
         out: dict[str, Any] = {"scores": list(self.scores),
-                               "winners": sorted(s for side in self.winners for s in v.seats_of(side))}
-        if v.partnerships:
-            out["sides"] = [[0, 2], [1, 3]]
+                               "winners": sorted(s for side in self.winners for s in v.sides.seats_of(side))}
+        if v.sides.partners:
+            out["sides"] = v.sides.to_json()
         return out
 
     # ------------------------------------------------------------------------------------- legality
@@ -433,9 +429,9 @@ class OneTwentyState(GameState):
     def _all_passed(self, redeal_call: bool) -> None:
         v = self.v
         moves_on = v.all_pass == "next-dealer"
-        self.last_hand = {"hand_number": self.hand_number + 1, "dealer": self.dealer, "thrown_in": True,
+        self.last_hand = {"hand_number": self.hand_number, "dealer": self.dealer, "thrown_in": True,
                           "redeal_called": redeal_call, "bidder": None, "bid": None,
-                          "changes": [0] * v.sides, "scores": list(self.scores)}
+                          "changes": [0] * v.sides.count, "scores": list(self.scores)}
         if moves_on:
             self.dealer = (self.dealer + 1) % v.players
         self._deal()
@@ -513,11 +509,11 @@ class OneTwentyState(GameState):
         p = self.play
         done = p.done
         points, ten = points_taken([t.winner for t in done], [t.winning_card for t in done], self._follow.power, v)
-        hs = score_hand(v, self.scores, self.made_bid, v.seat_sides[self.bidder], self.bid, points)
+        hs = score_hand(v, self.scores, self.made_bid, v.sides.side[self.bidder], self.bid, points)
         # The last hand's summary is written when somebody first reads it (a replay never does): its facts
         # never change (hs is frozen, completed tricks are never touched again).
         self._last_hand = None
-        self._last_facts = (self.hand_number + 1, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+        self._last_facts = (self.hand_number, self.dealer, self.bidder, self.bid, self.trump, points, ten,
                             p.done, hs)
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
@@ -544,46 +540,29 @@ class OneTwentyState(GameState):
             return {"throw_min": lo, "throw_max": hi}
         return {"cards": cards_to_str(self.playable(seat))}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _trick_play(self) -> TrickPlay | None:
+        return self.play if self.phase == "play" else None
+
+    def _shown_hand(self, seat: int) -> list[Card]:
+        return self.hands[seat]             # kept sorted
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         v = self.v
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players):
-            raise IllegalMove(f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}.")
-        p = self.play if self.phase == "play" else None
-        over = self.phase == "over"
-        out: dict[str, Any] = {
-            "rule_set": v.rule_set,
-            "settings": dict(self.rules.settings),
-            "seat": seat,
-            "players": v.players,
-            "sides": [[0, 2], [1, 3]] if v.partnerships else None,
-            "trump_word": v.trump_word,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "hand_number": self.hand_number + 1,
-            "hand": cards_to_str(self.hands[seat]) if seat is not None else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "scores": list(self.scores),
+        return {
             "start_scores": list(self.start_scores),
             "made_bid": list(self.made_bid),
             "target": v.target,
             "bidding": self.bidding.to_json(),
             "bidder": self.bidder,
             "bid": self.bid,
-            "trump": self.trump,
             "teaser": str(self.teaser) if self.teaser is not None else None,
             "kitty_count": len(self.kitty),
             "kitty": (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
                       and self.kitty_cards else None),
             "pack_count": len(self.pack),
             "throws": [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
-            "trick": p.current.to_json() if p else None,
-            "tricks": [t.to_json() for t in p.done] if p else [],
-            "last_hand": self.last_hand,
-            "options": self.options(seat) if seat is not None and not over else None,
-            "result": self.result,
+            "options": self.options(seat) if seat is not None and self.phase != "over" else None,
         }
-        return out
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:
