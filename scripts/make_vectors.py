@@ -121,19 +121,23 @@ def _seats() -> list[dict]:
 
 
 def example_transcript() -> tuple[dict, list[str]]:
-    """fairdeal/2: a Spades table whose two committed seats revealed; two bids, then the game is abandoned."""
+    """fairdeal/2: a Spades table whose two committed seats revealed; two moves (a human bids 3, a bot its policy's
+    bid), then the game is abandoned."""
+    from fairdeal.verifier.games.base import Move
+    from fairdeal.verifier.replay import LiveGame
     key = _key()
     t = _seated()
     writer.add_start(key, t, writer.make_start(t["commit"], _seats(), {"play": 25, "decide": 30},
                                                TIMES["started"], t["seating"]))
-    gs = fairness.game_seed(SERVER_SEED, CLIENT_SEEDS)
-    dealer = SeedChance(gs).first_dealer(4)
+    live = LiveGame(t["start"], fairness.game_seed(SERVER_SEED, CLIENT_SEEDS))
     receipts = []
-    for i, bid in enumerate((3, 4)):
-        _, r = writer.append_move(t, (dealer + 1 + i) % 4, "player", {"kind": "bid", "value": bid},
-                                  f"2026-11-29T17:01:{10 + i:02d}Z", salt=record_salt(gs, i + 1))
-        receipts.append(r)
-    writer.finish(key, t, "abandoned", SERVER_SEED, None, TIMES["ended"], deals=[(0, dealer)])
+    for i in range(2):
+        seat = live.state.to_move
+        move, by = (live.bot_move(seat), "bot") if seat in live.bot_seats else (Move.bid(3 + i), "player")
+        record = live.apply(seat, move, by, f"2026-11-29T17:01:{10 + i:02d}Z")
+        t["records"].append(record)
+        receipts.append(record_hash(record))
+    writer.finish(key, t, "abandoned", SERVER_SEED, None, TIMES["ended"], deals=live.state.deals)
     return t, receipts
 
 

@@ -295,6 +295,8 @@ def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> Ch
     if err.check != "moves-legal" or err.code in ("move-not-canonical", "move-unreadable", "unknown-mover"):
         return as_is
     seat, to_move = record.get("seat"), game.state.to_move
+    if game.state.is_over:
+        return failed("moves-legal", "after-the-end", err.seq, seat=seat)
     if seat != to_move:
         if game.seq == 0 and to_move is not None:
             return failed("deals", "first-mover", err.seq, seat=seat, expected=to_move)

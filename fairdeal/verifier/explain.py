@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import SUIT_NAMES, card_from_str
-from fairdeal.verifier.games.base import GameError, Move
+from fairdeal.verifier.games.base import Move
 from fairdeal.verifier.integrity import game_seed_of
+from fairdeal.verifier.messages import render
 from fairdeal.verifier.reader import parse_transcript
-from fairdeal.verifier.replay import LiveGame
+from fairdeal.verifier.replay import LiveGame, ReplayError
+from fairdeal.verifier.results import Check
 
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
            9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth", 13: "thirteenth"}
@@ -199,12 +201,35 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
     return None
 
 
-def explain_game(data: Any, seat: int | None = None) -> str:
-    """The story of a finished game (the transcript as bytes, text or decoded JSON)."""
+def _verdict(check: Check) -> str:
+    """A failed check, as the story tells it where it happened."""
+    return f"  >> {check.id} fails here: {check.detail}."
+
+
+def _not_started(teller_names: Mapping[int, str], end: Mapping[str, Any]) -> str:
+    who = ", ".join(f"{teller_names.get(s, f'seat {s}')} (seat {s})" for s in end.get("unrevealed") or ())
+    if end.get("reason") == "not-revealed" and who:
+        return (f"The table never started: {who} did not reveal the client seed committed to, so no card was ever "
+                f"dealt. The server seed is revealed all the same.")
+    return f"The table never started ({end.get('reason')}): no card was ever dealt."
+
+
+def explain_game(data: Any, seat: int | None = None, checks: Sequence[Check] = ()) -> str:
+    """The story of a finished game (the transcript as bytes, text or decoded JSON). `checks`: the report's
+    results; each failed one is told at the record it is about (or after the story), from its structured result."""
     t = parse_transcript(data)
     start, end = t.get("start"), t.get("end")
-    if start is None or end is None:
-        return "There is nothing to tell: the game never started, or has not ended."
+    failures = [c for c in checks if c.failed]
+    at_record: dict[int, list[Check]] = {}
+    for c in failures:
+        if c.seq is not None:
+            at_record.setdefault(c.seq, []).append(c)
+    if end is None:
+        return "There is nothing to tell: the game has not ended."
+    if start is None:
+        seating = t.get("seating") or {}
+        names = {s["seat"]: s["name"] for s in seating.get("seats", ())}
+        return "\n".join([_not_started(names, end)] + [_verdict(c).strip() for c in failures])
     game = LiveGame(start, game_seed_of(t))
     first_view = game.state.view(None)
     teller = Teller(start, first_view["trump_word"])
@@ -232,10 +257,15 @@ def explain_game(data: Any, seat: int | None = None) -> str:
             if before.get("teaser"):
                 lines.append(f"  The kitty's top card lies face up: {before['teaser']}.")
         try:
+            game.apply_record(record, chain=False, policies=False)   # told as recorded: the report judges
             move = Move.from_json(record["move"])
-            game.apply_record(record, chain=False)
-        except (GameError, Exception) as exc:  # noqa: BLE001 - the report says why; the story stops here
-            lines.append(f"  Record {record.get('seq')} does not replay ({exc}); the story stops here.")
+        except ReplayError as err:   # the story stops here; the report has the verdict, told in its words
+            lines.append(f"  Record {err.seq} does not replay: {render(err.code, {'seq': err.seq, **err.fields})}; "
+                         f"the story stops here ({err.check}).")
+            break
+        except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record: the story stops here
+            lines.append(f"  Record {record.get('seq')} does not replay ({type(exc).__name__}: {exc}); the story "
+                         f"stops here.")
             break
         after = game.state.view(None)
         trump = before["trump"]
@@ -250,6 +280,7 @@ def explain_game(data: Any, seat: int | None = None) -> str:
             text = _move_text(teller, record["seat"], move, record["by"], before, after)
             if text:
                 lines.append("  " + text)
+        lines.extend(_verdict(c) for c in at_record.pop(record.get("seq"), ()))
         if after["last_hand"] != before["last_hand"] and isinstance(after["last_hand"], Mapping):
             lines.extend(_hand_end_text(teller, after["last_hand"], before))
         before = after
@@ -264,4 +295,9 @@ def explain_game(data: Any, seat: int | None = None) -> str:
         lines.append(f"The game is over: {' & '.join(teller.short(w) for w in result['winners'])} won.{score_text}")
     else:
         lines.append(f"The game ended without a winner ({end.get('reason')}).")
+    untold = {id(c) for found in at_record.values() for c in found}   # past where the story stopped
+    rest = [c for c in failures if c.seq is None or id(c) in untold]
+    if rest:
+        lines.append("")
+        lines.extend(_verdict(c).strip().replace(" fails here:", " fails:") for c in rest)
     return "\n".join(lines)

@@ -172,6 +172,7 @@ MESSAGES: dict[str, Template] = {
                        "did not give that seat"),
     "moves-ok": "{moves} move(s), each legal in its turn",
     "out-of-turn": "record {seq}: seat {seat} moved out of turn; it was seat {to_move}'s turn",
+    "after-the-end": "record {seq}: seat {seat} moved after the game was over",
     "unknown-mover": "record {seq} names an unknown mover {by!r}",
     "move-unreadable": "record {seq}: {reason}",
     "move-not-canonical": ("record {seq}: the move {move} is not written in its one form: fairdeal/2 writes it "

@@ -1,7 +1,6 @@
 """fairdeal.verifier.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
 import copy
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -259,25 +258,6 @@ def test_the_fairdeal_1_example_is_the_one_its_script_made_byte_for_byte():
     spec.loader.exec_module(script)
     for name, text in script.examples().items():
         assert (DOCS / "examples" / name).read_text(encoding="utf-8") == text, name
-
-
-def _doc_vectors():
-    text = (DOCS / "transcript.md").read_text()
-    return [json.loads(b) for b in re.findall(r"```json vectors\n(.*?)```", text, re.S)]
-
-
-def test_the_transcript_vector_of_docs_transcript_md_passes_the_protocol_checks():
-    vectors = [v for v in _doc_vectors() if v["vector"] == "transcript"]
-    assert vectors
-    for v in vectors:
-        receipts = [(i, h) for i, h in enumerate(v["receipts"], start=1)]
-        report = verify_transcript(v["transcript"], key=v["public_key_text"], receipts=receipts)
-        s = statuses(report)
-        for cid in ("protocol", "signature-start", "signature-transcript", "header", "commitment", "client-seeds",
-                    "hash-chain", "receipts"):
-            assert s[cid] == "pass", (cid, report.check(cid).detail)
-        assert v["game_seed"] in report.check("client-seeds").detail[:200] or \
-            v["game_seed"][:16] in report.check("client-seeds").detail
 
 
 def _paths(obj, path=()):
