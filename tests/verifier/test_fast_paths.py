@@ -132,3 +132,25 @@ def test_a_complete_tricks_json_is_made_once_and_stays_right():
     assert fresh == done and fresh.to_json() == first   # the cache is no field: == ignores it
     done.plays.append((0, card_from_str("3H")))         # a changed trick is never served from the cache
     assert done.to_json()["plays"][-1] == [0, "3H"]
+
+
+def test_the_one_form_check_of_a_played_card_agrees_with_the_general_one():
+    from hypothesis import given, settings, strategies as st
+    from fairdeal.verifier.games.base import GameError, Move
+    from fairdeal.verifier.replay import is_canonical
+    texts = [str(c) for c in PACK_52] + ["TH", "th", "10h", "ah", " AS", "10S "]
+    extra = st.dictionaries(st.sampled_from(["value", "cards", "seat", "x"]), st.integers(0, 3), max_size=2)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(texts), extra)
+    def check(card, more):
+        data = {"kind": "play", "card": card, **more}
+        try:
+            move = Move.from_json(data)
+        except GameError:
+            return
+        if more:   # a member a play does not have: never its one form (transcript.md, "Moves")
+            assert not is_canonical(move, data)
+        else:
+            assert is_canonical(move, data) == (move.to_json() == data) == (card in [str(c) for c in PACK_52])
+    check()
