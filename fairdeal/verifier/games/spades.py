@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
-from fairdeal.verifier.games.base import (Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules)
+from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
 from fairdeal.verifier.games.tricks import TrickPlay
 
@@ -340,44 +340,28 @@ class SpadesState(GameState):
         self._deal()
 
     # --- moves -------------------------------------------------------------------------------------
-    def why_not(self, seat: int, move: Move) -> str | None:
-        return self._refusal(seat, move)[1]
+    def _task(self) -> str:
+        return "bid" if self.play is None else "play a card"
 
-    def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMove], str | None]:
-        if self.over:
-            return GameOver, "The game is over."
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            return IllegalMove, f"There is no seat {seat!r}; the seats are 0 to 3."
-        if not isinstance(move, Move):
-            return IllegalMove, "That is not a move."
-        if seat != self.to_move:
-            return NotYourTurn, f"It is not your turn; it is seat {self.to_move}'s turn."
+    def _why_not(self, seat: int, move: Move) -> str | None:
         if self.play is None:
             if move.kind != "bid":
-                return IllegalMove, "It is time to bid: say how many tricks you expect to take, 0 (nil) to 13."
-            v = move.value
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= HAND_SIZE:
-                return IllegalMove, "A bid is a whole number of tricks from 0 (nil) to 13."
-            return IllegalMove, None
+                return "It is time to bid: say how many tricks you expect to take, 0 (nil) to 13."
+            if not 0 <= move.value <= HAND_SIZE:
+                return "A bid is a whole number of tricks from 0 (nil) to 13."
+            return None
         if move.kind != "play":
-            return IllegalMove, "The bidding is over: play a card."
-        if not isinstance(move.card, Card):
-            return IllegalMove, "Name the card to play."
+            return "The bidding is over: play a card."
         trick = [c for _, c in self.play.current.plays]
-        return IllegalMove, why_not_card(self.hands[seat], move.card, trick, self.spades_broken)
+        return why_not_card(self.hands[seat], move.card, trick, self.spades_broken)
 
-    def legal_moves(self, seat: int) -> list[Move]:
-        if self.over or seat != self.to_move:
-            return []
+    def _legal_moves(self, seat: int) -> list[Move]:
         if self.play is None:
             return [Move.bid(v) for v in range(HAND_SIZE + 1)]
         trick = [c for _, c in self.play.current.plays]
         return [Move.play(c) for c in sort_cards(legal_cards(self.hands[seat], trick, self.spades_broken))]
 
-    def apply(self, seat: int, move: Move) -> None:
-        error, reason = self._refusal(seat, move)
-        if reason is not None:
-            raise error(reason)
+    def _push(self, seat: int, move: Move) -> None:
         if self.play is None:
             self.bids[seat] = move.value
             if all(b is not None for b in self.bids):

@@ -66,7 +66,7 @@ def trick_winner(plays: Sequence[tuple[int, Card]], strength: Strength) -> tuple
 
 @lru_cache(maxsize=None)
 def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
-    """Each seat's next seat in turn (TrickPlay.to_move is asked for every move); shared, never changed."""
+    """Each seat's next seat in turn; shared, never changed."""
     return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
 
 
@@ -88,15 +88,7 @@ class TrickPlay:
         self.current = Trick(leader)
         self.done: list[Trick] = []
         self.next_seat = _next_seats(tuple(self.seats))     # seat -> the next seat in turn (read only)
-
-    @property
-    def to_move(self) -> int | None:
-        if len(self.done) == self.tricks_in_hand:
-            return None
-        plays = self.current.plays
-        if not plays:
-            return self.current.leader
-        return self.next_seat[plays[-1][0]]
+        self.to_move: int | None = leader       # the seat to play next; None once the hand's tricks are done
 
     @property
     def finished(self) -> bool:
@@ -109,11 +101,13 @@ class TrickPlay:
         plays = cur.plays
         plays.append((seat, card))
         if len(plays) < len(self.seats):
+            self.to_move = self.next_seat[seat]
             return None
         winner = self.winner
         cur.winner, cur.winning_card = trick_winner(plays, self.strength) if winner is None else winner(plays)
         self.done.append(cur)
         self.current = Trick(cur.winner)
+        self.to_move = cur.winner if len(self.done) < self.tricks_in_hand else None
         return cur
 
     def tricks_won(self, seat: int) -> int:
