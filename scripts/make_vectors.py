@@ -4,6 +4,7 @@
     python scripts/make_vectors.py fairness-1    # its "fairdeal/1" section's blocks
     python scripts/make_vectors.py transcript    # the fairdeal/2 blocks of docs/transcript.md
     python scripts/make_vectors.py transcript-1  # its "fairdeal/1" section's block
+    python scripts/make_vectors.py move-forms    # its table of each move kind's one form (from MOVE_FORMS)
 
 tests/verifier/test_vectors.py parses the blocks out of the documents and checks the code (and an independent
 re-implementation written from the documents) against every one, so a change of the protocol that is not
@@ -212,6 +213,15 @@ def transcript_v1_vectors() -> list[dict]:
              "transcript": t}]
 
 
+def move_forms_table() -> str:
+    """docs/transcript.md's table of every move kind's one form, from the engine's MOVE_FORMS (the one definition)."""
+    from fairdeal.verifier.games.base import MOVE_FORMS
+    rows = ["| kind | its one form | what it is |", "|---|---|---|"]
+    for kind, form in MOVE_FORMS.items():
+        rows.append(f"| `{kind}` | `{form.form}` | {form.meaning} |")
+    return "\n".join(rows)
+
+
 def pretty(value, indent: str = "") -> str:
     """JSON with one key per line but lists of plain values on one line; non-ASCII as \\u escapes so that
     every character of a vector is visible in the document."""
@@ -234,6 +244,9 @@ SETS = {"fairness": fairness_vectors, "fairness-1": fairness_v1_vectors, "transc
 
 if __name__ == "__main__":
     which = sys.argv[1] if len(sys.argv) > 1 else ""
-    if which not in SETS:
+    if which == "move-forms":
+        print(move_forms_table())
+    elif which in SETS:
+        print(blocks(SETS[which]()))
+    else:
         raise SystemExit(__doc__)
-    print(blocks(SETS[which]()))

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from fairdeal.verifier import fairness, transcript as tr, writer
 from fairdeal.verifier.games import rules_from_json
-from fairdeal.verifier.games.base import GameError, Move
+from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
 from fairdeal.service.errors import ApiError
@@ -48,6 +48,16 @@ def parse_iso(text: str) -> float:
 def entry_text(entry: dict) -> str:
     """How a log entry is stored: plain JSON (hashes are always computed on the canonical form, never on this)."""
     return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def stray_member(move_json: Any) -> str | None:
+    """The first member a move names that its kind's one form (MOVE_FORMS) does not have, for the problem JSON."""
+    if not isinstance(move_json, dict) or not isinstance(move_json.get("kind"), str):
+        return None
+    form = MOVE_FORMS.get(move_json["kind"])
+    if form is None:
+        return None
+    return next((name for name in sorted(move_json) if name not in ("kind", form.member)), None)
 
 
 def body_hash(obj: Any) -> str:
@@ -453,7 +463,7 @@ class Games:
         try:
             move = Move.from_json(move_json)
         except GameError as exc:
-            member = getattr(exc, "member", None)   # the member a move of its kind does not have, when that is it
+            member = stray_member(move_json)
             raise ApiError(400, exc.code, exc.message, **({"member": member} if member else {})) from None
         state = c.live.state
         if state.to_move != seat:

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping
 
 from fairdeal.verifier.fairness import SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
-from fairdeal.verifier.games.base import GameError, Move
+from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.transcript import BY, clocks_off, record_hash
 from fairdeal.verifier.writer import make_move_record
 
@@ -33,6 +33,8 @@ def read_move(record: Mapping[str, Any], protocol: str) -> Move:
     written any other way (a member its kind does not use, cards out of order, "T" for ten, lower case) fails,
     so one move can never be signed as two different records. fairdeal/1 reads moves as it always did."""
     seq, data = record.get("seq"), record.get("move")
+    if protocol == "fairdeal/1":
+        data = _as_fairdeal_1_read_it(data)
     try:
         move = Move.from_json(data)
     except GameError as exc:
@@ -40,6 +42,14 @@ def read_move(record: Mapping[str, Any], protocol: str) -> Move:
     if protocol != "fairdeal/1" and not is_canonical(move, data):
         raise ReplayError("moves-legal", "move-not-canonical", seq, move=data, canonical=move.to_json())
     return move
+
+
+def _as_fairdeal_1_read_it(data: Any) -> Any:
+    """fairdeal/1 readers ignored members a move's kind does not use (a bid's "card"): keep only the kind's own."""
+    form = MOVE_FORMS.get(data.get("kind")) if isinstance(data, Mapping) and isinstance(data.get("kind"), str) else None
+    if form is None:
+        return data
+    return {k: v for k, v in data.items() if k == "kind" or k == form.member}
 
 
 def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:

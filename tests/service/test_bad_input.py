@@ -121,6 +121,16 @@ def test_an_idempotency_key_belongs_to_the_player_who_sent_it(api, game):
     assert retry.status_code == 200 and retry.get_json()["receipt"] == first.get_json()["receipt"]
 
 
+@pytest.mark.parametrize("extra", [{"value": 3}, {"cards": []}, {"seat": 1}])
+def test_a_member_the_moves_kind_does_not_have_is_refused_and_named(api, game, extra):
+    v, n = game["view"], game["store"].log_info(game["gid"])[0]
+    play = next(m for m in v["legal_moves"] if m["kind"] == "play")
+    body = problem(api.move(game["mover"], game["gid"], v["seq"], {**play, **extra}), 400, "malformed-move")
+    name = next(iter(extra))
+    assert body["member"] == name and repr(name) in body["detail"] and '"kind":"play","card":C' in body["detail"]
+    unchanged(api, game, n)
+
+
 def test_malformed_move_is_refused(api, game):
     v, n = game["view"], game["store"].log_info(game["gid"])[0]
     problem(api.move(game["mover"], game["gid"], v["seq"], {"kind": "play", "card": "1Z"}), 400, "malformed-move")

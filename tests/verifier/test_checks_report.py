@@ -143,6 +143,16 @@ def test_a_bid_changed_by_a_bot_seat_with_the_deal_intact_fails_bot_moves_and_st
     assert report.check("bot-moves").seq == i + 1 and report.check("bot-moves").code == "policy-differs"
 
 
+def test_a_fairdeal_1_record_with_a_member_its_kind_does_not_use_is_read_as_fairdeal_1_read_it():
+    # The fairdeal/1 service signed {"kind": "bid", "value": 3, "card": "AS"} as sent; its readers ignored "card".
+    # fairdeal/1 keeps verifying as it did; under fairdeal/2 the same record fails (tamper suite).
+    t = valid_transcript("spades", "fairdeal/1")
+    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "player" and r["move"]["kind"] == "bid")
+    t["records"][i]["move"]["card"] = "AS"
+    report = verify_transcript(resign(t), key=SERVER_PUBLIC)
+    assert report.exit_code == 0, [c.to_json() for c in report.failed]
+
+
 def test_abandoned_game_with_its_seed_revealed_passes():
     t = selfplay("120s-house", SERVER_KEY, bytes(32), stop_after=30)
     report = verify_transcript(t, key=SERVER_PUBLIC)

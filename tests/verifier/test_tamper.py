@@ -37,8 +37,10 @@ def _not_applicable(rule_set: str, protocol: str, name: str) -> bool:
     """What does not apply: a setting of a rule set that has none (Spades); what fairdeal/1 does not have (a
     seating, commitments, the end's deals, the deal layout, the log, canonical move forms, aborted tables);
     a throw in a rule set without throws; a ten that was never played in a game."""
-    v2_only = ("seating", "commitment", "clocks", "deal", "log", "a ten", "lower case", "thrown cards", "an abort")
+    v2_only = ("seating", "commitment", "clocks", "deal", "log", "a ten", "lower case", "thrown cards", "an abort",
+               "a bid with")
     return ((name.startswith("a setting") and rule_set == "spades")
+            or (name.startswith("a bid with") and rule_set == "twenty-down")
             or (protocol == "fairdeal/1" and any(word in name for word in v2_only))
             or (name == "thrown cards out of order" and rule_set == "spades"))
 

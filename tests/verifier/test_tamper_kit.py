@@ -534,6 +534,7 @@ TAMPERS: tuple[Tamper, ...] = (
     Tamper("a timeout's card: another legal card", "timeout-moves", "server",
            _replace_move(_other_legal("timeout"))),
     Tamper("a timeout move at a table without clocks", "timeout-moves", "server", _clocks_off),
+    Tamper("a bid with a member bids do not have", "moves-legal", "server", _noncanonical(_extra_member)),
     Tamper("a ten written T", "moves-legal", "server", _noncanonical(_ten_as_t)),
     Tamper("a card in lower case", "moves-legal", "server", _noncanonical(_lower_case)),
     Tamper("thrown cards out of order", "moves-legal", "server", _noncanonical(_unsorted_throw)),

@@ -13,7 +13,7 @@ import json
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.verifier.vectors import load_vectors, vectors_of
+from tests.verifier.vectors import DOCS, load_vectors, vectors_of
 from fairdeal.verifier import keys
 from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str
@@ -326,14 +326,21 @@ def test_the_ed25519_vector_signs_the_first_transcripts_commit():
     assert canonical_json(first["commit"]).decode() == ed["message"]
 
 
-def test_the_documents_hold_exactly_what_the_vector_script_prints():
-    # scripts/make_vectors.py is how the blocks were made; if it drifts from the documents, one of them is stale
+def _vector_script():
+    """scripts/make_vectors.py, loaded as a module."""
     import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "scripts" / "make_vectors.py"
-    spec = importlib.util.spec_from_file_location("make_vectors", path)
+    spec = importlib.util.spec_from_file_location("make_vectors", DOCS.parent / "scripts" / "make_vectors.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
+    return script
+
+
+def test_the_documents_hold_exactly_what_the_vector_script_prints():
+    # scripts/make_vectors.py is how the blocks were made; if it drifts from the documents, one of them is stale
+    script = _vector_script()
     assert script.fairness_vectors() + script.fairness_v1_vectors() == load_vectors("fairness.md")
     assert script.transcript_vectors() + script.transcript_v1_vectors() == load_vectors("transcript.md")
+
+
+def test_the_move_forms_table_of_transcript_md_is_the_engines_definition():
+    assert _vector_script().move_forms_table() in (DOCS / "transcript.md").read_text(encoding="utf-8")
