@@ -11,6 +11,7 @@ from typing import Any, Iterable, Mapping
 from fairdeal.verifier.fairness import SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
+from fairdeal.verifier.messages import render
 from fairdeal.verifier.transcript import BY, clocks_off, record_hash
 from fairdeal.verifier.writer import make_move_record
 
@@ -22,7 +23,6 @@ class ReplayError(Exception):
     fairdeal.verifier.messages), the record's seq and the facts (`fields`) the sentence is made from."""
 
     def __init__(self, check: str, code: str, seq: int | None, **fields: Any):
-        from fairdeal.verifier.messages import render
         self.check, self.code, self.seq, self.fields = check, code, seq, fields
         self.message = render(code, {"seq": seq, **fields})
         super().__init__(self.message)

@@ -251,3 +251,24 @@ def test_no_answer_shows_a_seed_or_nonce_before_the_start_record(timed):
                      f"/games/{gid}/events?after=0&wait=0", "/lobby"):
             text = api.get(path, who).get_data(as_text=True)
             assert not any(s in text for s in secrets_), (path, who and who["name"])
+
+
+def test_the_event_feed_answers_when_the_last_reveal_starts_the_game(timed):
+    import threading
+    import time
+    api, svc, _ = timed
+    host, guest, gid, nonces = two_committed(api)
+    api.start(host, gid)
+    api.reveal(host, gid, "host's words", nonces["host"])
+    answer = {}
+
+    def wait():
+        t0 = time.monotonic()
+        answer["events"] = api.get(f"/games/{gid}/events?after=0&wait=20", host).get_json()
+        answer["seconds"] = time.monotonic() - t0
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.3)
+    api.reveal(guest, gid, "guest's words", nonces["guest"])
+    waiter.join(25)
+    assert answer["events"]["game"]["status"] == "playing" and answer["seconds"] < 10

@@ -86,14 +86,17 @@ def _wait_arg(default: float) -> float:
 
 @bp.get("/games/<game_id>/events")
 def events(game_id):
-    """Long-poll: answers as soon as the game is past `after` (or has ended), else after `wait` seconds."""
+    """Long-poll: answers as soon as the game is past `after`, has started (its last seed revealed) or has ended,
+    else after `wait` seconds."""
     s = svc()
     p = player_ref(required=False)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
     deadline = time.monotonic() + wait
+    started = None
     while True:
         table, c = s.tables.touch(game_id)
-        if c.seq > after or c.ended or time.monotonic() >= deadline:
+        started = c.started if started is None else started
+        if c.seq > after or c.ended or c.started != started or time.monotonic() >= deadline:
             break
         time.sleep(s.config.poll_interval)
     seat = _seat(table, p)
