@@ -257,14 +257,16 @@ class Games:
         if commit["protocol"] == "fairdeal/1":   # a table opened before the upgrade: its seeds are in clear
             if c.length != 1:
                 return
-            seats = [writer.make_seat(i, s["name"], s["bot"], s.get("client_seed")) for i, s in enumerate(table["seats"])]
+            seats = [writer.make_seat(i, s["name"], s["bot"], s.get("client_seed"))
+                     for i, s in enumerate(table["seats"])]
             self._append_header(c, "start", writer.make_start(commit, seats, table["clocks"], table["started"]))
             return
         self.ensure_seated(c, table)
         if not c.seated or c.length != 2:
             return
         seats = [{"seat": i, "name": s["name"], "bot": s["bot"], "client_seed_commitment": s.get("client_seed_commitment"),
-                  "client_seed": s.get("client_seed"), "nonce": s.get("nonce")} for i, s in enumerate(table["seats"])]
+                  "client_seed": s.get("client_seed"), "nonce": s.get("nonce")}
+                 for i, s in enumerate(table["seats"])]
         self._append_header(c, "start", writer.make_start(commit, seats, table["clocks"], table["started"],
                                                           c.transcript["seating"]))
 

@@ -183,8 +183,9 @@ class Tables:
         def change(t: dict) -> None:
             self._must_be_open(t)
             if commitment is not None and t.get("protocol") != PROTOCOL:
-                raise ApiError(409, "protocol-mismatch", f"This table was opened under {t.get('protocol') or 'fairdeal/1'}"
-                                                         f", which has no client-seed commitments.")
+                raise ApiError(409, "protocol-mismatch", f"This table was opened under "
+                                                         f"{t.get('protocol') or 'fairdeal/1'}, which has no "
+                                                         f"client-seed commitments.")
             mine = [i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]]
             if mine:
                 if "client_seed_commitment" not in body or body.get("seat", mine[0]) != mine[0]:
