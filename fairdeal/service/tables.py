@@ -254,7 +254,7 @@ class Tables:
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         unknown = set(body) - {"client_seed", "nonce"}
         if unknown or "client_seed" not in body or "nonce" not in body:
-            raise ApiError(422, "bad-request", "A reveal is {\"client_seed\": <your seed>, \"nonce\": <the 64 hex "
+            raise ApiError(400, "bad-request", "A reveal is {\"client_seed\": <your seed>, \"nonce\": <the 64 hex "
                                                "digits you committed with>}.")
         try:
             seed = fairness.validate_client_seed(body["client_seed"])

@@ -136,7 +136,7 @@ def test_a_reveal_that_does_not_open_the_commitment_is_refused_and_changes_nothi
     problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "é", "nonce": nonces["guest"]}), 422,
             "bad-reveal")
     problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "x", "nonce": "short"}), 422, "bad-reveal")
-    problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "x"}), 422, "bad-request")
+    problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "x"}), 400, "bad-request")
     assert svc.store.get_doc("table", gid) == before
 
 
