@@ -115,12 +115,19 @@ def until_due(services, c, table) -> float:
     return left + DUE_SLACK if left > 0 else RECHECK
 
 
-def wait_past(services, w: Watch, game_id: str, after: int, until: float, current=None) -> tuple[dict, object]:
-    """(table, game) once the game is past `after` or has ended, or at `until` (time.monotonic()) as last read.
-    `w` must have been taken before `current` (the caller's last read of the game, if any) was read. The game
-    is read again only when the watch was woken or its due time came, never because `until` did."""
+def past(after: int, started: bool) -> Callable[[object], bool]:
+    """The feed's news: a move past `after`, the start (the last seed revealed: no move yet, but the deal is
+    there to see), or the end."""
+    return lambda c: c.seq > after or c.ended or c.started != started
+
+
+def wait_past(services, w: Watch, game_id: str, done: Callable[[object], bool], until: float,
+              current=None) -> tuple[dict, object]:
+    """(table, game) once `done(game)` (see past()), or at `until` (time.monotonic()) as last read. `w` must
+    have been taken before `current` (the caller's last read of the game, if any) was read. The game is read
+    again only when the watch was woken or its due time came, never because `until` did."""
     table, c = current if current is not None else services.tables.touch(game_id)
-    while not (c.seq > after or c.ended):
+    while not done(c):
         left = until - time.monotonic()
         if left <= 0:
             break
@@ -133,8 +140,8 @@ def wait_past(services, w: Watch, game_id: str, after: int, until: float, curren
 
 def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float) -> Iterator[str]:
     """The server-sent events of one stream: a `game` event at once (with the records past `after`), then the
-    records and a `game` event after each change, `end` when the game ends; a comment every heartbeat seconds
-    while nothing happens; closes at `limit` (time.monotonic())."""
+    records and a `game` event after each change (a move, the start), `end` when the game ends; a comment every
+    heartbeat seconds while nothing happens; closes at `limit` (time.monotonic())."""
     table, c = services.tables.touch(game_id)
     while True:
         for rec in visible_records(c, seat, after):
@@ -144,12 +151,13 @@ def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float)
         if c.ended:
             yield f"event: end\ndata: {json.dumps(c.transcript['end']['reason'])}\n\n"
             return
+        done = past(after, c.started)
         while True:
             now = time.monotonic()
             if now >= limit:
                 return
-            table, c = wait_past(services, w, game_id, after,
-                                 min(limit, now + spread(services.config.heartbeat)), (table, c))
-            if c.seq > after or c.ended:
+            table, c = wait_past(services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)),
+                                 (table, c))
+            if done(c):
                 break
             yield ": keep-alive\n\n"

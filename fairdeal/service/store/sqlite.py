@@ -20,7 +20,7 @@ import threading
 from typing import Any
 
 from fairdeal.service import green
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, idem_field
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 
 SCHEMA = """
@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS docs (kind TEXT NOT NULL, id TEXT NOT NULL, version I
                                  body TEXT NOT NULL, PRIMARY KEY (kind, id));
 CREATE TABLE IF NOT EXISTS log (game_id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL,
                                 at REAL NOT NULL, PRIMARY KEY (game_id, seq));
+-- idem.key is the key with its scope (the player who sent it): store.base.idem_field
 CREATE TABLE IF NOT EXISTS idem (game_id TEXT NOT NULL, key TEXT NOT NULL, body_hash TEXT NOT NULL,
                                  seq INTEGER NOT NULL, PRIMARY KEY (game_id, key));
 CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,7 +102,9 @@ class SqliteStore(Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+        if idem_key is not None:
+            idem_key = idem_field(idem_scope, idem_key)
         res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash)
         if res.status == OK:
             self._bell.ring()  # after the commit: a listener that reads now sees the row
