@@ -92,9 +92,9 @@ def test_start_record_and_keys_are_served_and_signed(api: Api):
     assert s["start"]["seats"][0]["client_seed"] == "abc"
 
 
-def test_key_rotation_keeps_old_keys_published_and_signing_their_games(redis_app):
-    api = Api(redis_app.test_client())
-    svc = redis_app.extensions["fairdeal"]
+def test_key_rotation_keeps_old_keys_published_and_signing_their_games(app):
+    api = Api(app.test_client())
+    svc = app.extensions["fairdeal"]
     p = api.player()
     t = api.table(p, rule_set="spades")
     old = api.get("/keys").get_json()["current"]
@@ -118,7 +118,7 @@ def test_health_readiness_metrics_and_openapi(api: Api):
     assert doc.startswith("openapi: 3.")
 
 
-def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
+def test_logs_carry_no_token_card_or_seed(app, caplog):
     handler_records = []
 
     class Keep(logging.Handler):
@@ -130,7 +130,7 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
     root.addHandler(keep)
     root.setLevel(logging.DEBUG)  # every request line too
     try:
-        api = Api(redis_app.test_client())
+        api = Api(app.test_client())
         p = api.player()
         t = api.table(p, rule_set="spades", client_seed="secretish")
         api.start(p, t["id"])
@@ -141,7 +141,7 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
         root.removeHandler(keep)
         root.setLevel(old_level)
     text = "\n".join(handler_records)
-    seed = redis_app.extensions["fairdeal"].store.get_secret(t["id"])
+    seed = app.extensions["fairdeal"].store.get_secret(t["id"])
     assert "table created" in text and '"route": "/games/<game_id>/moves"' in text and '"status": 409' in text
     assert p["token"] not in text and seed not in text
     assert not any(card in text for card in v["view"]["hand"])

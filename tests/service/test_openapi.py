@@ -15,9 +15,9 @@ def test_docs_copy_is_the_served_document():
     assert (ROOT / "docs" / "openapi.yaml").read_text() == doc_text()
 
 
-def test_every_route_is_documented(redis_app):
+def test_every_route_is_documented(app):
     documented = set(re.findall(r"^  (/[^:\s]*):$", doc_text(), re.M))
-    routes = {re.sub(r"<(\w+)>", r"{\1}", r.rule) for r in redis_app.url_map.iter_rules() if r.endpoint != "static"}
+    routes = {re.sub(r"<(\w+)>", r"{\1}", r.rule) for r in app.url_map.iter_rules() if r.endpoint != "static"}
     assert routes == documented
 
 
