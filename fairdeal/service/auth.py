@@ -111,6 +111,23 @@ def forget(h: str) -> None:
     _cache().pop(h, None)
 
 
+def forget_all(app) -> None:
+    app.extensions.get("fairdeal.tokens", {}).clear()
+
+
+def _adopt(store, h: str, doc: dict, version: int, now: float, ttl: float) -> dict:
+    """A token document from before tokens expired ({"player"} only): give it an expiry from now and list it in
+    its player's document, so that ending all of the player's tokens ends it too."""
+    new = token_doc(doc["player"], now, ttl)
+    if store.put_doc("token", h, new, version):
+        def add(p: dict) -> None:
+            if h not in p.setdefault("tokens", []):
+                p["tokens"].append(h)
+        update_player(store, doc["player"], add)
+        return new
+    return store.get_doc("token", h)[0] or doc   # another request adopted it first
+
+
 def _refuse(detail: str):
     raise ApiError(401, "unauthorized", detail, headers={
         "WWW-Authenticate": CHALLENGE + f', error="invalid_token", error_description="{detail}"'})
@@ -133,7 +150,9 @@ def resolve(store, token: str, now: float) -> str:
     limits = getattr(_services(), "limits", None)
     if limits is not None:
         limits.check_bad_tokens()
-    doc, _ = store.get_doc("token", h)
+    doc, version = store.get_doc("token", h)
+    if doc is not None and "issued" not in doc:
+        doc = _adopt(store, h, doc, version, now, _services().config.token_ttl)
     reason = None
     if doc is None:
         reason = "This token is not known to this service."

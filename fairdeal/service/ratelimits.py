@@ -68,11 +68,14 @@ class RateLimits:
             return
         identities = self.limiter.shared_limit(config.limit_players, scope="credentials")
         together = self.limiter.shared_limit(config.limit_address, scope="address")
+        per_player = {setting: self.limiter.shared_limit(getattr(config, setting), scope=setting,
+                                                         key_func=self.player_key)
+                      for setting in set(PER_PLAYER.values())}   # shared: a long-poll and a stream count together
         for endpoint in CREDENTIALS:
             self._wrap(app, endpoint, identities)
         for endpoint, setting in PER_PLAYER.items():
             self._wrap(app, endpoint, together)
-            self._wrap(app, endpoint, self.limiter.limit(getattr(config, setting), key_func=self.player_key))
+            self._wrap(app, endpoint, per_player[setting])
 
         @app.errorhandler(RateLimitExceeded)
         def _too_many(exc: RateLimitExceeded):
