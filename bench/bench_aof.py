@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import uuid
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench.bench_service import free_port, stop  # noqa: E402
 from fairdeal.service.store.redis import RedisStore  # noqa: E402
 
 SETTINGS = {  # name -> redis-server arguments
@@ -35,12 +35,6 @@ SETTINGS = {  # name -> redis-server arguments
     "always": ["--appendonly", "yes", "--appendfsync", "always"],
 }
 RECORD = '{"by":"player","move":{"card":"10H","kind":"play"},"prev":"' + "ab" * 32 + '","seat":2,"seq":%d}'
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def filesystem(path: str) -> str:
@@ -133,12 +127,7 @@ def main() -> int:
                       f"{100 * r['rate'] / base['rate']:>11.0f}%")
         return 0
     finally:
-        for proc, _ in servers.values():
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop([proc for proc, _ in servers.values()])
         shutil.rmtree(tmp, ignore_errors=True)
 
 

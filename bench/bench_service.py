@@ -37,6 +37,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Terminate the processes a benchmark started (killed if they do not stop within 10 s)."""
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
 def wait_http(port: int, path: str, proc: subprocess.Popen, timeout: float = 30) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -225,13 +236,7 @@ def main() -> int:
                 print(f"{name} first error: {results[name]['first_error']}")
         return 0 if ok_ratio and ok_p99 else 1
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+        stop(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -277,3 +277,13 @@ def test_a_verifier_only_install_says_to_install_the_service_extras():
     assert r.returncode == 0 and r.stdout.startswith("fairdeal")
     r = subprocess.run([sys.executable, "-c", block, "play", "--help"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "Traceback" not in r.stderr
+
+
+def test_help_and_version():
+    from fairdeal import __version__
+    r = CliRunner().invoke(main, ["-h"])
+    assert r.exit_code == 0 and all(c in r.output for c in ("serve", "sweep", "keys", "export", "play"))
+    r = CliRunner().invoke(main, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"fairdeal, version {__version__}"
+    r = CliRunner().invoke(main, ["serve", "-h"])
+    assert r.exit_code == 0 and "FAIRDEAL_BIND" in r.output and "FAIRDEAL_WORKERS" in r.output
