@@ -16,16 +16,17 @@ from flask import Flask, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse_many
 
+from fairdeal.service import errors
 from fairdeal.service.auth import current_player_id
 from fairdeal.service.config import Config
-from fairdeal.service import errors
 from fairdeal.service.errors import ApiError
 
 KEY_PREFIX = "fd:rl"          # Redis keys of the counts (deploy/redis.conf's ACL allows fd:*)
 STRATEGY = "sliding-window-counter"   # no burst of twice the limit at a window's edge; one call per check
 
-# endpoint -> which limits it takes ("player": its own setting per player; "address": the shared one)
+# new identities (limit_players, per address, shared by these endpoints)
 CREDENTIALS = ("players.create_player", "tokens.new_token", "tokens.end_every_token")
+# endpoint -> its per-player setting (endpoints of one setting share its count); each takes limit_address too
 PER_PLAYER = {"tables.create_table": "limit_tables", "games.post_move": "limit_moves",
               "games.events": "limit_waits", "games.stream": "limit_waits"}
 

@@ -58,6 +58,27 @@ def _wait_auth_ping(port: int) -> redis.Redis:
     raise AssertionError("redis-server with deploy/redis.conf did not start")
 
 
+def test_the_whole_service_runs_as_the_acl_user(deployed_redis, tmp_path):
+    """A game to its end, rate limits counting (fd:rl:*), through the user compose creates: no command the
+    service or Flask-Limiter sends is refused by the ACL."""
+    from fairdeal.service.app import create_app
+    from fairdeal.service.config import Config
+    from tests.service.checks import check_finished
+    from tests.service.client import Api, play_to_end
+    r = _wait_auth_ping(deployed_redis)
+    app = create_app(Config(data_dir=str(tmp_path / "data"),
+                            redis_url=f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0"))
+    api = Api(app.test_client())
+    p = api.player()
+    t = api.table(p, rule_set="spades", clocks="off")
+    api.start(p, t["id"])
+    play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
+                else v["legal_moves"][0])
+    check_finished(api.get(f"/games/{t['id']}/transcript").get_json())
+    assert api.c.get("/readyz").status_code == 200
+    assert any(k.startswith("fd:rl:") for k in r.scan_iter("fd:*"))
+
+
 def test_redis_conf_is_accepted_durable_and_closed(deployed_redis):
     r = _wait_auth_ping(deployed_redis)
     # anonymous clients are refused

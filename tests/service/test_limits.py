@@ -6,7 +6,6 @@ from __future__ import annotations
 from fairdeal.service.app import create_app
 from fairdeal.service.config import Config
 from fairdeal.service.ratelimits import storage
-from fairdeal.service.store.redis import RedisStore
 from tests.service.client import Api
 from tests.service.conftest import make_app
 from tests.service.test_bad_input import problem

@@ -38,16 +38,18 @@ def is_json_type(mimetype: str) -> bool:
 
 
 def check_body() -> None:
-    """Before any API view: a body is JSON or nothing. Form and multipart bodies (or any other type) are
-    refused with 415, never silently ignored; no Content-Type at all is read as JSON (curl -d without -H)."""
+    """Before any API view: a body is JSON or nothing. Form and multipart bodies (curl -d without a JSON
+    Content-Type sends a form) or any other type are refused with 415, never silently ignored; a body with no
+    Content-Type at all is read as JSON."""
     if not request.content_length and "chunked" not in request.headers.get("Transfer-Encoding", "").lower():
         return
     mimetype = request.mimetype
     charset = request.mimetype_params.get("charset", "utf-8").lower()
-    if mimetype and not is_json_type(mimetype) or charset not in ("utf-8", "utf8"):
+    utf8 = charset in ("utf-8", "utf8")
+    if (mimetype and not is_json_type(mimetype)) or not utf8:
         raise ApiError(415, "unsupported-media-type",
-                       f"The body must be JSON in UTF-8 (Content-Type: application/json), not {mimetype!r}"
-                       + (f" in {charset}." if charset not in ("utf-8", "utf8") else "."))
+                       f"The body must be JSON in UTF-8 (Content-Type: application/json, or curl --json), "
+                       f"not {mimetype or 'JSON'!r}" + ("." if utf8 else f" in {charset}."))
 
 
 def check_ids(endpoint: str | None, values: dict | None) -> None:
