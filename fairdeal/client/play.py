@@ -20,6 +20,7 @@ from typing import Any
 
 import click
 
+from fairdeal.verifier import fairness
 from fairdeal.verifier.cards import BadCard, card_from_str
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -43,6 +44,10 @@ class Problem(Exception):
 
 class Unreachable(Exception):
     """No answer from the service at all."""
+
+
+class Distrust(Exception):
+    """The service's answer does not hold what it must (a seating it did not sign): we stop, revealing nothing."""
 
 
 class Client:
@@ -191,10 +196,10 @@ def _word(view: dict) -> str:
 def state_lines(game: dict, table: Table) -> list[str]:
     """The public state, readably: scores, bidding, trump, the trick, the last trick, your hand."""
     v = game.get("view") or {}
-    hand_no = v.get("hand_number", v.get("deal"))
+    hand_no = v.get("hand_number")
     head = f"-- {v.get('rule_set', '')}"
     if hand_no is not None:
-        head += f", hand {hand_no}"
+        head += f", hand {hand_no + 1}"           # hand numbers count from 0
     if v.get("dealer") is not None:
         head += f", {table.who(v['dealer'])} dealt"
     lines = [head + f", move {game.get('seq')} --"]
@@ -239,10 +244,10 @@ def scores_text(scores: list, sides: list | None, table: Table) -> str:
 
 def hand_over_line(view: dict, table: Table) -> str | None:
     """One line when a hand (a deal) has ended: the bid made or not, and the scores after it."""
-    last = view.get("last_hand") or view.get("last_deal")
+    last = view.get("last_hand")
     if not isinstance(last, dict):
         return None
-    n = last.get("hand_number", last.get("deal", "?"))
+    n = last["hand_number"] + 1 if isinstance(last.get("hand_number"), int) else "?"
     text = f"Hand {n} over"
     if last.get("thrown_in"):
         text += ": thrown in"
@@ -304,8 +309,8 @@ class Session:
     def run(self) -> dict:
         game = self.feed(0)
         while game["status"] != "over":
-            hand_no = (game.get("view") or {}).get("hand_number", (game.get("view") or {}).get("deal"))
-            if self.hands is not None and isinstance(hand_no, int) and hand_no > self.hands:
+            hand_no = (game.get("view") or {}).get("hand_number")       # from 0: hand_no hands are over
+            if self.hands is not None and isinstance(hand_no, int) and hand_no >= self.hands:
                 click.echo(f"{self.hands} hand(s) played: leaving the table (the game ends as abandoned).")
                 self.c.post(f"/tables/{self.id}/leave")
                 return self.feed(0)
@@ -443,7 +448,9 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 @click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", callback=_settings_option,
               help="A table setting (repeatable); the value is read as JSON when it can be.")
 @click.option("--players", type=int, default=None, help="Table size (default: the rule set's).")
-@click.option("--client-seed", default=None, help="Your seed, mixed into the deal (default: a random one).")
+@click.option("--client-seed", default=None,
+              help="Your seed, mixed into the deal (default: a random one). It is committed to when you sit down "
+                   "and revealed once the table starts; any words will do.")
 @click.option("--name", default=None, help="Your name at the table (default: your login name).")
 @click.option("--clocks", default=None, metavar="off|CARD,OTHER", callback=_clocks_option,
               help="Seconds to play a card and for other moves, or 'off' (default: the table's).")
@@ -453,6 +460,11 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 @click.option("--out", default=None, help="Where to save the transcript (default: fairdeal-game-<id>.json).")
 def play(url, rule_set, settings, players, client_seed, name, clocks, auto, hands, out) -> None:
     """Sit down at a table against bots, play a game, and verify it when it ends."""
+    if client_seed is not None:
+        try:
+            fairness.validate_client_seed(client_seed)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--client-seed") from None
     try:
         ok = _play(url, rule_set, settings, players, client_seed, name, clocks, auto, hands, out)
     except Unreachable as exc:
@@ -461,18 +473,50 @@ def play(url, rule_set, settings, players, client_seed, name, clocks, auto, hand
     except Problem as exc:
         click.echo(f"The service refused: {exc.detail}", err=True)
         sys.exit(2)
+    except Distrust as exc:
+        click.echo(f"Not revealing your client seed: {exc}. The table cannot start; it is cancelled at its reveal "
+                   f"deadline, with its signed trail.", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("\nInterrupted. The game goes on at the table; your clock plays for you.", err=True)
         sys.exit(130)
     sys.exit(0 if ok else 1)
 
 
+def new_client_seed() -> str:
+    """The seed `fairdeal play` gives when the player names none: 128 random bits."""
+    return secrets.token_hex(16)
+
+
+def commit(c: Client, game_id: str, client_seed: str) -> dict:
+    """The commit half of commit-then-reveal for the seat we hold (docs/fairness.md): a fresh nonce and the
+    commitment, sent while the table is open. Returns {"table", "nonce"}: the nonce is kept for the reveal."""
+    nonce = fairness.new_nonce()
+    table = c.post(f"/tables/{game_id}/join",
+                   {"client_seed_commitment": fairness.client_seed_commitment(game_id, client_seed, nonce)})
+    return {"table": table, "nonce": nonce}
+
+
+def check_seating(c: Client, game_id: str, seat: int, commitment: str, key: str | None) -> None:
+    """Before revealing: the server has signed the seating, and it holds our commitment unchanged. A seat that
+    reveals only after this holds the server's signature on every commitment it revealed against."""
+    from fairdeal.verifier import keys
+    from fairdeal.verifier.canonical import canonical_json
+    header = c.get(f"/games/{game_id}/start")
+    seating = header.get("seating") or {}
+    if key is None or not keys.verify(key, canonical_json(seating), header.get("seating_signature") or ""):
+        raise Distrust("the seating record is not signed by the table's key")
+    seats = seating.get("seats") or []
+    if seat >= len(seats) or seats[seat].get("client_seed_commitment") != commitment:
+        raise Distrust("the signed seating does not hold this seat's commitment")
+
+
 def _play(url, rule_set, settings, players, client_seed, name, clocks, auto, hands, out) -> bool:
     c = Client(url)
-    client_seed = client_seed if client_seed is not None else secrets.token_hex(8)
+    client_seed = client_seed if client_seed is not None else new_client_seed()
     me = c.post("/players", {"name": (name or _login_name())[:40]})
     c.token = me["token"]
-    body: dict[str, Any] = {"rule_set": rule_set, "client_seed": client_seed}
+    body: dict[str, Any] = {"rule_set": rule_set}
     if settings:
         body["settings"] = settings
     if players is not None:
@@ -488,7 +532,14 @@ def _play(url, rule_set, settings, players, client_seed, name, clocks, auto, han
     click.echo(f"Rules: {table['rules']}")
     if table.get("reminder"):
         click.echo(f"Reminder: {table['reminder']}")
+    mine = commit(c, gid, client_seed)
+    my_seat = next(s["seat"] for s in mine["table"]["seats"] if s["committed"])
     started = c.post(f"/tables/{gid}/start")
+    if started["status"] == "revealing":
+        check_seating(c, gid, my_seat, fairness.client_seed_commitment(gid, client_seed, mine["nonce"]),
+                      table.get("key"))
+        started = c.post(f"/tables/{gid}/reveal", {"client_seed": client_seed, "nonce": mine["nonce"]})
+        click.echo("Your client seed is revealed (it matches the commitment you gave when you sat down).")
     click.echo("Seats: " + ", ".join(f"{s['seat']} {s['name']}{' (bot)' if s['bot'] else ' (you)'}"
                                      for s in started["seats"]))
     session = Session(c, gid, auto, hands)

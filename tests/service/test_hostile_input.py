@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier import transcript as tr
+from fairdeal.verifier.reader import parse_transcript
 from fairdeal.service.tables import new_id
 from tests.service.checks import check_finished
 from tests.service.client import Api, play_to_end
@@ -66,7 +66,7 @@ def test_a_name_with_a_real_astral_character_plays_to_a_verified_end(api):
                 else v["legal_moves"][0])
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     check_finished(transcript)
-    assert "ann \U0001F0CF" in str(tr.parse_transcript(transcript)["start"])
+    assert "ann \U0001F0CF" in str(parse_transcript(transcript)["start"])
 
 
 def test_control_characters_in_a_name_are_refused(api):

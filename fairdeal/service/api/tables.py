@@ -1,4 +1,4 @@
-"""Tables: create, read, join, watch, start, leave, cancel."""
+"""Tables: create, read, join, watch, start, reveal, leave, cancel."""
 from __future__ import annotations
 
 from flask import Blueprint
@@ -37,6 +37,12 @@ def watch(table_id):
 def start(table_id):
     t = svc().tables
     return t.public(t.start(player(), table_id))
+
+
+@bp.post("/tables/<table_id>/reveal")
+def reveal(table_id):
+    t = svc().tables
+    return t.public(t.reveal(player(), table_id, json_body()))
 
 
 @bp.post("/tables/<table_id>/leave")
