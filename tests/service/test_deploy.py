@@ -12,6 +12,8 @@ import subprocess
 
 import pytest
 import redis
+import redis.backoff
+import redis.retry
 import yaml
 
 from fairdeal.service.store.redis import RedisStore
@@ -59,12 +61,12 @@ def _wait_auth_ping(port: int) -> redis.Redis:
 
 
 def test_the_whole_service_runs_as_the_acl_user(deployed_redis, tmp_path):
-    """A game to its end, rate limits counting (fd:rl:*), through the user compose creates: no command the
-    service or Flask-Limiter sends is refused by the ACL."""
+    """A game from its commit to its signed end, rate limits counting (fd:rl:*), through the user compose
+    creates: no command the service or Flask-Limiter sends is refused by the ACL."""
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
-    from tests.service.checks import check_finished
-    from tests.service.client import Api, play_to_end
+    from tests.service.checks import check_ended, run_verifier
+    from tests.service.client import Api
     r = _wait_auth_ping(deployed_redis)
     app = create_app(Config(data_dir=str(tmp_path / "data"),
                             redis_url=f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0"))
@@ -72,9 +74,13 @@ def test_the_whole_service_runs_as_the_acl_user(deployed_redis, tmp_path):
     p = api.player()
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])
-    play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
-                else v["legal_moves"][0])
-    check_finished(api.get(f"/games/{t['id']}/transcript").get_json())
+    for _ in range(10):  # some moves (bots' too), then the host ends it: signed, seed revealed
+        v = api.view(p, t["id"])
+        assert api.move(p, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
+    assert api.post(f"/tables/{t['id']}/cancel", p).status_code == 200
+    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    check_ended(transcript, "cancelled")
+    run_verifier(transcript)
     assert api.c.get("/readyz").status_code == 200
     assert any(k.startswith("fd:rl:") for k in r.scan_iter("fd:*"))
 
@@ -83,7 +89,8 @@ def test_redis_conf_is_accepted_durable_and_closed(deployed_redis):
     r = _wait_auth_ping(deployed_redis)
     # anonymous clients are refused
     with pytest.raises(redis.AuthenticationError):
-        redis.Redis(host="127.0.0.1", port=deployed_redis).ping()
+        redis.Redis(host="127.0.0.1", port=deployed_redis,
+                    retry=redis.retry.Retry(redis.backoff.NoBackoff(), 0)).ping()  # no retries: refused at once
     # the service's user does everything the store does, on its own keys only, and nothing dangerous
     store = RedisStore(f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0")
     assert store.put_doc("table", "0123456789abcdef", {"a": 1}, 0)

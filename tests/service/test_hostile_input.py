@@ -6,8 +6,8 @@ import pytest
 
 from fairdeal.verifier.reader import parse_transcript
 from fairdeal.service.tables import new_id
-from tests.service.checks import check_finished
-from tests.service.client import Api, play_to_end
+from tests.service.checks import check_ended, run_verifier
+from tests.service.client import Api
 from tests.service.test_bad_input import problem
 
 JSON = {"Content-Type": "application/json"}
@@ -54,18 +54,21 @@ def test_a_lone_surrogate_is_refused_at_the_door_and_nothing_is_stored(table, ap
     assert store.get_doc("table", gid) == before
 
 
-def test_a_name_with_a_real_astral_character_plays_to_a_verified_end(api):
-    """A proper surrogate pair is one character (here an emoji): taken, stored and signed as UTF-8."""
+def test_a_name_with_a_real_astral_character_is_signed_and_verifies(api):
+    """A proper surrogate pair is one character (here a playing card): taken, stored, signed as UTF-8 and
+    verified."""
     r = api.c.post("/players", data='{"name": "ann \\ud83c\\udccf"}', headers=JSON)
     assert r.status_code == 201 and r.get_json()["name"] == "ann \U0001F0CF"
     p = r.get_json()
     p["h"] = {"Authorization": "Bearer " + p["token"]}
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])
-    play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
-                else v["legal_moves"][0])
+    v = api.view(p, t["id"])
+    assert api.move(p, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
+    assert api.post(f"/tables/{t['id']}/cancel", p).status_code == 200  # ended: signed, seed revealed
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
-    check_finished(transcript)
+    check_ended(transcript, "cancelled")
+    run_verifier(transcript)
     assert "ann \U0001F0CF" in str(parse_transcript(transcript)["start"])
 
 
