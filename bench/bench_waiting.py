@@ -46,13 +46,10 @@ except ImportError:  # pragma: no cover
     aiohttp = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
 TICK = os.sysconf("SC_CLK_TCK")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from bench.bench_service import free_port, stop  # noqa: E402
 
 
 def raise_fd_limit(want: int) -> int:
@@ -118,12 +115,7 @@ class Service:
         return children(self.proc.pid)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(40)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop([self.proc])
 
 
 # ---------------------------------------------------------------------------------------- the clients
@@ -456,7 +448,8 @@ def main() -> int:
         time.sleep(0.3)
         env = dict(os.environ, FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0", FAIRDEAL_DATA=tmp,
                    PYTHONPATH=ROOT, FAIRDEAL_MAX_WAITS=str(args.waiters + 1000),
-                   FAIRDEAL_CONNECTIONS=str(args.waiters + 2000))
+                   FAIRDEAL_CONNECTIONS=str(args.waiters + 2000),
+                   FAIRDEAL_RATE_LIMITS="off")  # every client is 127.0.0.1: one address's limits would refuse it
         env.pop("FAIRDEAL_WORKERS", None)
         services = [Service("A", 2, env, tmp), Service("B", 1, env, tmp)]
         for s in services:
@@ -477,8 +470,7 @@ def main() -> int:
     finally:
         for s in services:
             s.stop()
-        redis_proc.terminate()
-        redis_proc.wait(10)
+        stop([redis_proc])
         if args.keep:
             print(f"logs kept in {tmp}")
         else:

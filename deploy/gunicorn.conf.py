@@ -2,13 +2,14 @@
 # The serving model is fairdeal.service.serving (the same as `fairdeal serve`): gevent workers, one per core,
 # each holding up to FAIRDEAL_CONNECTIONS connections, most of them event-feed waits that cost no thread and
 # no poll. docs/operations.md ("Sizing") says how to choose the figures.
-import os
+import sys
 
 from fairdeal.service import serving
+from fairdeal.service.config import Config, ConfigError
 
-globals().update(serving.settings(
-    bind=os.environ.get("FAIRDEAL_BIND", "0.0.0.0:8000"),
-    workers=int(os.environ.get("FAIRDEAL_WORKERS") or serving.default_workers()),
-    connections=int(os.environ.get("FAIRDEAL_CONNECTIONS") or serving.DEFAULT_CONNECTIONS),
-))
+try:  # the service's one config path: FAIRDEAL_BIND, FAIRDEAL_WORKERS, FAIRDEAL_CONNECTIONS, checked, its defaults
+    _config = Config.from_env()
+except ConfigError as e:
+    sys.exit(f"fairdeal: {e}")
+globals().update(serving.settings(_config))
 on_starting = serving.on_starting

@@ -8,26 +8,21 @@ waits. Every connection is a file descriptor: the master raises its soft limit t
 """
 from __future__ import annotations
 
-import os
 import resource
 from typing import Any
 
 WORKER_CLASS = "gevent"
-DEFAULT_CONNECTIONS = 10_000   # per worker
 FD_SLACK = 512                 # descriptors beside the client connections: Redis, SQLite, logs, the listener
 
 
-def default_workers() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
-
-
-def settings(bind: str, workers: int, connections: int) -> dict[str, Any]:
-    """gunicorn's settings for the fairdeal API."""
+def settings(cfg) -> dict[str, Any]:
+    """gunicorn's settings for the fairdeal API, from the service's Config (FAIRDEAL_BIND, FAIRDEAL_WORKERS,
+    FAIRDEAL_CONNECTIONS)."""
     return {
-        "bind": bind,
-        "workers": workers,
+        "bind": cfg.bind,
+        "workers": cfg.workers,
         "worker_class": WORKER_CLASS,
-        "worker_connections": connections,
+        "worker_connections": cfg.connections,
         "timeout": 60,             # a worker that does not report for this long (a stuck loop) is restarted
         "graceful_timeout": 30,    # open waits get this long on a restart; clients reconnect with their seq
         "keepalive": 5,
@@ -51,12 +46,15 @@ def raise_fd_limit(needed: int) -> int:
 
 
 def on_starting(server) -> None:
-    """In the master, before any worker: the fd limit, and the signing key (created once, on first run)."""
+    """In the master, before any worker: the fd limit; the signing key (created once, on first run); gunicorn's
+    own refusals (a request line or headers too long, ...) answered as problem JSON, not HTML."""
     connections = server.cfg.worker_connections
     limit = raise_fd_limit(connections + FD_SLACK)
     if limit < connections + FD_SLACK:
         server.log.warning("the open-file limit is %s, below the %s that %s connections per worker need: raise "
                            "`ulimit -n` (or LimitNOFILE)", limit, connections + FD_SLACK, connections)
+    from fairdeal.service import gunicorn_problems
     from fairdeal.service.config import Config
     from fairdeal.service.signing import KeyRing
     KeyRing(Config.from_env().data_dir)
+    gunicorn_problems.install()

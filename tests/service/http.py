@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import time
@@ -51,20 +52,36 @@ class Http:
         return self._req("GET", path, None, headers)
 
 
+def _children(pid: int) -> list[str]:
+    """The processes `pid` started (Linux: /proc), waiting a little for gunicorn to fork them all."""
+    path = pathlib.Path(f"/proc/{pid}/task/{pid}/children")
+    if not path.exists():
+        pytest.skip("no /proc children list on this system")
+    kids: list[str] = []
+    for _ in range(50):
+        kids = path.read_text().split()
+        if len(kids) >= 2:
+            break
+        time.sleep(0.1)
+    return kids
+
+
 @contextlib.contextmanager
 def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: str = "serve.log", **env_extra):
-    """`fairdeal serve` on a free port with the data dir (and Redis, else the embedded store); yields its base
-    URL and stops it afterwards."""
+    """`fairdeal serve` on a free port with the data dir (and Redis, else the embedded store), its address and
+    worker count from the environment as in a container (FAIRDEAL_BIND, FAIRDEAL_WORKERS); yields its base URL
+    once it answers (with that many workers) and stops it afterwards."""
     port = free_port()
-    env = dict(os.environ, FAIRDEAL_DATA=str(data_dir), **env_extra)
+    env = dict(os.environ, FAIRDEAL_DATA=str(data_dir), FAIRDEAL_BIND=f"127.0.0.1:{port}",
+               FAIRDEAL_WORKERS=str(workers), **env_extra)
     env.pop("FAIRDEAL_REDIS_URL", None)
     if redis_url:
         env["FAIRDEAL_REDIS_URL"] = redis_url
     log_path = os.path.join(str(data_dir), log_name)
     os.makedirs(str(data_dir), exist_ok=True)
     log = open(log_path, "wb")  # a file, not a pipe: a full pipe would block the server
-    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", "--port", str(port),
-                             "--workers", str(workers)], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -75,6 +92,9 @@ def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: 
                 if proc.poll() is not None:
                     pytest.fail("fairdeal serve exited: " + open(log_path).read()[-2000:])
                 time.sleep(0.1)
+        if workers > 1:
+            kids = _children(proc.pid)
+            assert len(kids) == workers, f"FAIRDEAL_WORKERS={workers}, yet gunicorn runs {len(kids)} workers"
         yield base
     finally:
         proc.terminate()
