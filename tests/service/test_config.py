@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BAD = [
     ("FAIRDEAL_ABANDON_AFTER", "abc"), ("FAIRDEAL_ABANDON_AFTER", "-5"), ("FAIRDEAL_LONG_POLL_MAX", "0"),
     ("FAIRDEAL_CACHE_GAMES", "1.5"), ("FAIRDEAL_LOG_LEVEL", "LOUD"), ("FAIRDEAL_BIND", "8000"),
-    ("FAIRDEAL_WORKERS", "0"), ("FAIRDEAL_THREADS", "lots"), ("FAIRDEAL_REDIS_URL", "http://localhost:6379"),
+    ("FAIRDEAL_WORKERS", "0"), ("FAIRDEAL_CONNECTIONS", "lots"), ("FAIRDEAL_MAX_WAITS", "0"), ("FAIRDEAL_HEARTBEAT", "-1"), ("FAIRDEAL_REDIS_URL", "http://localhost:6379"),
     ("FAIRDEAL_CARD_CLOCK", "2"), ("FAIRDEAL_TOKEN_TTL", "5"), ("FAIRDEAL_RATE_LIMITS", "maybe"),
     ("FAIRDEAL_LIMIT_MOVES", "fast"), ("FAIRDEAL_RATE_LIMIT_STORAGE", "memcached://x"),
 ]
@@ -80,7 +80,7 @@ def test_the_docs_table_gives_every_variable_with_the_codes_default():
         value = getattr(cfg, s.field)
         shown = rows[s.env].strip().strip("`")
         if s.field == "workers":
-            assert "2 per CPU, at most 4" in shown
+            assert "one per core, at most 8" in shown
         elif value is None:
             assert shown.startswith("none"), (s.env, shown)
         elif isinstance(value, bool):

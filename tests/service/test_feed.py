@@ -206,7 +206,7 @@ def test_a_waiting_client_reads_nothing_while_it_waits(request, tmp_path, kind):
 def test_a_waiting_tables_clock_runs_out_on_time_without_a_sweeper(request, tmp_path):
     """The seat to move waits on its own table: the wait wakes at the deadline, and its read records the
     timeout move (nobody else calls, no sweeper runs)."""
-    app = create_app(Config(data_dir=str(tmp_path), card_clock=1, other_clock=1),
+    app = create_app(Config(data_dir=str(tmp_path), card_clock=5, other_clock=5),  # the shortest clocks
                      store=SqliteStore(str(tmp_path / "c.sqlite3")))
     api = Api(app.test_client())
     p = api.player()
@@ -215,8 +215,8 @@ def test_a_waiting_tables_clock_runs_out_on_time_without_a_sweeper(request, tmp_
     v = api.view(p, t["id"])
     assert v["your_turn"] and v["deadline"]
     t0 = time.monotonic()
-    r = api.get(f"/games/{t['id']}/events?after={v['seq']}&wait=10", p).get_json()
-    assert time.monotonic() - t0 < 3
+    r = api.get(f"/games/{t['id']}/events?after={v['seq']}&wait=20", p).get_json()
+    assert time.monotonic() - t0 < 7
     assert r["records"][0]["by"] == "timeout" and r["records"][0]["seat"] == 0
 
 

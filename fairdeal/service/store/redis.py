@@ -91,10 +91,15 @@ class RedisStore(Store):
         self._doc_and_records = self.r.register_script(DOC_AND_RECORDS)
 
     def _check_version(self) -> None:
-        version = str(self.r.info("server").get("redis_version", "0"))
-        if tuple(int(x) for x in version.split(".")[:2]) < MIN_VERSION:
-            raise RuntimeError(f"fairdeal needs Redis {'.'.join(map(str, MIN_VERSION))} or newer (sharded "
-                               f"pub/sub); this server is {version}")
+        """Sharded pub/sub is there (Redis 7 or newer): one SPUBLISH nobody hears (no INFO: the deploy's ACL user
+        may not run it)."""
+        try:
+            self.r.spublish(keys.events("0000000000000000"), "0")
+        except redis_lib.ResponseError as e:
+            if "unknown command" in str(e).lower():
+                raise RuntimeError(f"fairdeal needs Redis {'.'.join(map(str, MIN_VERSION))} or newer (sharded "
+                                   "pub/sub, SPUBLISH); this server does not know SPUBLISH") from None
+            raise
 
     # ---- documents
     def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
