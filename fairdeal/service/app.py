@@ -48,7 +48,9 @@ def create_app(config: Config | None = None, store: Store | None = None,
     errors.install(app)
 
     from fairdeal.service.api import register
+    from fairdeal.service.web import bp as web_pages
     register(app)
+    app.register_blueprint(web_pages)
 
     @app.before_request
     def _start_timer():
