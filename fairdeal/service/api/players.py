@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint
+from flask import Blueprint, request
 
-from fairdeal.service.api.common import json_body, player, svc
+from fairdeal.service import player_games
+from fairdeal.service.api.common import json_body, player, player_ref, svc
 from fairdeal.service.auth import new_token, token_hash
 from fairdeal.service.errors import ApiError
 from fairdeal.service.tables import new_id
@@ -30,6 +31,17 @@ def create_player():
 def me():
     p = player()
     return {"id": p["id"], "name": p["name"], "preferences": p.get("prefs", {})}
+
+
+@bp.get("/players/me/games")
+def my_games():
+    """The tables the caller holds a seat at, newest first: open, playing and over (with the transcript link)."""
+    me_ = player_ref()
+    try:
+        limit = int(request.args.get("limit", "50"))
+    except ValueError:
+        raise ApiError(400, "bad-request", "'limit' is a whole number of games.") from None
+    return {"games": player_games.games_of(svc().store, me_["id"], limit)}
 
 
 @bp.get("/players/me/preferences/<rule_set>")

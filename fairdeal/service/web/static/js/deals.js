@@ -75,6 +75,7 @@ export class HandTracker {
   }
 
   begin() {
+    this.trickDone = null;     // set by step(): the index (in its hand) of the trick the record completed
     this.moves = 0;
     this.passes = 0;
     this.bid = false;
@@ -84,12 +85,14 @@ export class HandTracker {
     this.drops = 0;
   }
 
-  // -> null (the hand goes on) or {how: "played" | "thrown-in" | "walkover" | "new-deal", dealerMoves: bool}
+  // -> null (the hand goes on) or {how: "played" | "thrown-in" | "walkover" | "new-deal", dealerMoves: bool};
+  // `trickDone` then tells whether the record completed a trick.
   step(record) {
     const { kind } = record.move || {};
     const lay = this.lay;
     const n = lay.n;
     this.moves++;
+    this.trickDone = null;
     let end = null;
     if (lay.family === "onetwenty") {
       if (!this.trumped) {
@@ -109,9 +112,15 @@ export class HandTracker {
       if (kind === "drop" && ++this.drops === n - 1) end = { how: "walkover", dealerMoves: true };
       if (kind === "play" && ++this.plays === HAND * (n - this.drops)) end = { how: "played", dealerMoves: true };
     }
+    if (kind === "play") {
+      const inTrick = lay.family === "twentydown" ? n - this.drops : n;
+      if (this.plays % inTrick === 0) this.trickDone = this.plays / inTrick - 1;
+    }
     if (end) {
+      const done = this.trickDone;
       this.number++;
       this.begin();
+      this.trickDone = done;
     }
     return end;
   }
