@@ -39,9 +39,15 @@ function settingField(s, value) {
   return el("div", { class: "setting" }, el("label", { for: id, text: s.text }), select);
 }
 
+let shown = 0;
+
 async function showRuleSet() {
   const rs = ruleSets.find((r) => r.id === $("rule-set").value);
   if (!rs) return;
+  const mine = ++shown;
+  const form = $("open-form");
+  delete form.dataset.ready;
+  for (const b of form.querySelectorAll("button")) b.disabled = true;
   $("rule-text").textContent = rs.rules;
   let prefs = null;
   try {
@@ -49,6 +55,7 @@ async function showRuleSet() {
   } catch {
     prefs = null;
   }
+  if (mine !== shown) return;       // another game was chosen meanwhile
   const chosen = (prefs && prefs.settings) || {};
   const fields = clear($("settings-fields"));
   for (const s of rs.settings) fields.append(settingField(s, s.name in chosen ? chosen[s.name] : s.default));
@@ -59,6 +66,8 @@ async function showRuleSet() {
   $("size-row").hidden = rs.table_sizes.length < 2;
   $("clocks").value = clocksChoice(prefs ? prefs.clocks : CLOCKS.on);
   seatChoices();
+  form.dataset.ready = rs.id;
+  for (const b of form.querySelectorAll("button")) b.disabled = false;
 }
 
 function seatChoices() {
@@ -72,7 +81,7 @@ function readSettings(rs) {
   const out = {};
   for (const s of rs.settings) {
     const input = $(`setting-${s.name}`);
-    out[s.name] = input.type === "checkbox" ? input.checked : JSON.parse(input.value);
+    if (input) out[s.name] = input.type === "checkbox" ? input.checked : JSON.parse(input.value);
   }
   return out;
 }
