@@ -38,7 +38,9 @@ class HttpApi:
 
     def player(self, name: str) -> "HttpApi":
         p = self.post("/players", {"name": name})
-        return HttpApi(self.base, p["token"])
+        api = HttpApi(self.base, p["token"])
+        api.identity = {"id": p["id"], "name": p["name"], "token": p["token"]}
+        return api
 
     def move(self, game_id: str, seq: int, move: dict):
         return self.post(f"/games/{game_id}/moves", {"seq": seq, "move": move},

@@ -9,6 +9,11 @@ import time
 TURN = "#mine[data-turn=yes]"
 
 
+def as_player(page, player: dict) -> None:
+    """Make the page's browser that player (the identity the lobby would have stored), before it loads."""
+    page.add_init_script(f"localStorage.setItem('fairdeal.player', {json.dumps(json.dumps(player))});")
+
+
 def sign_up(page, base: str, name: str) -> None:
     page.goto(base + "/")
     page.fill("#name", name)

@@ -71,7 +71,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // A move, retried with the same Idempotency-Key while the service cannot be reached or answers 5xx: the
 // service records it once and answers a retry with the first answer ("replayed": true).
-export async function sendMove(gameId, seq, move, { attempts = 6, onRetry = () => {} } = {}) {
+export async function sendMove(gameId, seq, move, { attempts = 15, onRetry = () => {} } = {}) {
   const key = `${gameId}-${seq}-${newKey()}`;
   let wait = 300;
   for (let i = 1; ; i++) {

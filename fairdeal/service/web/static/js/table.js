@@ -46,9 +46,9 @@ function secondsLeft(game) {
   return Math.max(0, Math.ceil((Date.parse(game.deadline) - Date.now()) / 1000));
 }
 
-function log(text, cls = "") {
+function log(text, cls = "", seq = null) {
   const list = $("log");
-  list.append(el("li", { class: cls, text }));
+  list.append(el("li", { class: cls, text, dataset: seq === null ? {} : { seq: String(seq) } }));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -214,7 +214,7 @@ function onBatch(records, game) {
   const entries = [];      // log lines in order; a hand's end is filled in once the whole batch is read
   let movedForMe = null;
   for (const rec of records) {
-    entries.push({ text: recordSentence(rec, S.names, v), cls: rec.by === "timeout" ? "timeout" : "" });
+    entries.push({ text: recordSentence(rec, S.names, v), cls: rec.by === "timeout" ? "timeout" : "", seq: rec.seq });
     if (rec.by === "timeout" && rec.seat === game.seat) movedForMe = recordSentence(rec, S.names, v);
     if (!first && rec.move.kind === "play" && rec.seat !== game.seat) sound.cardPlayed();
     if (!S.tracker) continue;
@@ -230,7 +230,7 @@ function onBatch(records, game) {
   // The view describes only the latest finished hand: its summary goes where that hand ended.
   const lastEnd = entries.map((e) => e.hand).filter(Boolean).pop();
   for (const e of entries) {
-    if (!e.hand) log(e.text, e.cls);
+    if (!e.hand) log(e.text, e.cls, e.seq ?? null);
     else if (e.hand === lastEnd && last && (last.hand_number ?? last.deal) === e.hand) {
       handSummary(last, v, S.names).forEach((line, i) => log(line, i ? "hand-over" : "hand-over first"));
     } else log(`Hand ${e.hand} is over.`, "hand-over first");
@@ -421,7 +421,8 @@ function showWhy(card, held = false) {
   const game = S.game;
   const box = $("why");
   if (!card || !game) {
-    if (!held) box.textContent = "";
+    box.textContent = "";
+    box.classList.remove("bubble");
     return;
   }
   const v = game.view || {};
