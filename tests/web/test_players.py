@@ -37,7 +37,7 @@ def test_two_players_in_two_browsers_play_a_whole_game(pages, server):
     assert bob.get_attribute(".seat[data-seat='0']", "data-pos") == "top"
     assert bob.get_attribute(".seat[data-seat='2']", "data-pos") == "bottom"
 
-    play_to_end([alice, bob])
+    play_to_end([alice, bob], real_every=5)
     t = server.api().get(f"/games/{gid}/transcript")
     movers = {r["seat"] for r in t["records"] if r["by"] == "player"}
     assert movers == {0, 2}

@@ -29,7 +29,7 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server):
         if shot_at[rid] == 0:
             shot(page, f"table-{rid}")
 
-    play_to_end([p for p, _ in games.values()], on_move=on_move)
+    play_to_end([p for p, _ in games.values()], on_move=on_move, real_every=7)
 
     for rid, (page, gid) in games.items():
         page.wait_for_selector("#seed-box:not([hidden])")
