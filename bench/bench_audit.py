@@ -80,9 +80,10 @@ def time_audit(path: str, jobs: int) -> float:
 def breakdown(path: str) -> list[tuple[str, float]]:
     """Where one core's time goes, phase by phase, over the same games (each phase timed alone)."""
     from fairdeal.verifier import keys
-    from fairdeal.verifier.checks import _check_salts, _Run, _walk, Report
-    from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
-    from fairdeal.verifier.transcript import check_chain, parse_transcript, transcript_body
+    from fairdeal.verifier.checks import _walk
+    from fairdeal.verifier.integrity import check_chain, check_salts, game_seed_of
+    from fairdeal.verifier.reader import parse_transcript
+    from fairdeal.verifier.transcript import transcript_body
     with open(path, "rb") as fh:
         lines = [line for line in fh.read().split(b"\n") if line.strip()]
     out = []
@@ -93,12 +94,11 @@ def breakdown(path: str) -> list[tuple[str, float]]:
     for t in ts:
         keys.verify(t["commit"]["key"], transcript_body(t, parsed=True), t["signature"])
     out.append(("signatures (canonical JSON + Ed25519)", time.perf_counter() - start))
-    seeds = [game_seed(server_seed_from_hex(t["end"]["server_seed"]), [s["client_seed"] for s in t["start"]["seats"]])
-             for t in ts]
+    seeds = [game_seed_of(t) for t in ts]
     start = time.perf_counter()
     for t, seed in zip(ts, seeds):
         check_chain(t, parsed=True)
-        _check_salts(_Run(Report()), seed, t["records"])
+        check_salts(seed, t["records"])
     out.append(("hash chain and salts", time.perf_counter() - start))
     start = time.perf_counter()
     for t, seed in zip(ts, seeds):

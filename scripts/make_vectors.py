@@ -1,11 +1,15 @@
 """Prints the test-vector blocks of docs/fairness.md and docs/transcript.md from the reference code.
 
-    python scripts/make_vectors.py fairness     # the ```json vectors blocks for docs/fairness.md
-    python scripts/make_vectors.py transcript   # ... for docs/transcript.md
+    python scripts/make_vectors.py fairness      # the fairdeal/2 blocks of docs/fairness.md
+    python scripts/make_vectors.py fairness-1    # its "fairdeal/1" section's blocks
+    python scripts/make_vectors.py transcript    # the fairdeal/2 blocks of docs/transcript.md
+    python scripts/make_vectors.py transcript-1  # its "fairdeal/1" section's block
+    python scripts/make_vectors.py move-forms    # its table of each move kind's one form (from MOVE_FORMS)
 
 tests/verifier/test_vectors.py parses the blocks out of the documents and checks the code (and an independent
 re-implementation written from the documents) against every one, so a change of the protocol that is not
-written into the documents fails the tests. Regenerate only together with a new protocol version.
+written into the documents fails the tests. The fairdeal/1 blocks never change: they are what fairdeal/1 is.
+Regenerate the others only together with a new protocol version.
 """
 from __future__ import annotations
 
@@ -15,35 +19,56 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from fairdeal.verifier import keys  # noqa: E402
+from fairdeal.verifier import fairness, keys, writer  # noqa: E402
 from fairdeal.verifier.canonical import canonical_json  # noqa: E402
 from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str  # noqa: E402
-from fairdeal.verifier.fairness import (PROTOCOL, DerivedRng, SeedChance, commitment, derive_bytes, record_salt,  # noqa: E402
-                               game_seed, shuffle)
-from fairdeal.verifier import transcript as tr  # noqa: E402
+from fairdeal.verifier.fairness import DerivedRng, SeedChance, derive_bytes, record_salt, shuffle  # noqa: E402
+from fairdeal.verifier.transcript import record_hash  # noqa: E402
 
 SERVER_SEED = bytes(range(32))
 GAME_ID = "g-2026-0001"
 RULES = {"id": "spades", "players": 4, "settings": {}, "version": 1}
+DEAL_LAYOUT = "spades-4"
 CLIENT_SEEDS = ["alice's lucky seed", None, 'Bob says "hi" \\o/', None]
+NONCES = [bytes(range(32, 64)).hex(), None, bytes(range(64, 96)).hex(), None]   # 32 bytes each, as a client makes
+NAMES = ["alice", "Bot 1", "bob", "carol"]
 PRIVATE_KEY_HEX = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"  # RFC 8032, test 1
+TIMES = {"created": "2026-11-29T17:00:00Z", "seated": "2026-11-29T17:00:50Z", "deadline": "2026-11-29T17:01:20Z",
+         "started": "2026-11-29T17:01:00Z", "ended": "2026-11-29T17:30:00Z"}
+
+
+def _commitment_vector(protocol: str) -> dict:
+    return {"vector": "commitment", "protocol": protocol, "server_seed": SERVER_SEED.hex(), "game_id": GAME_ID,
+            "rules": RULES,
+            "preimage": canonical_json({"type": "commitment", "protocol": protocol, "game_id": GAME_ID,
+                                        "rules": RULES, "server_seed": SERVER_SEED.hex()}).decode(),
+            "commitment": fairness.commitment(SERVER_SEED, GAME_ID, RULES, protocol)}
+
+
+def _game_seed_vectors(protocol: str) -> list[dict]:
+    return [{"vector": "game-seed", "protocol": protocol, "server_seed": SERVER_SEED.hex(), "client_seeds": seeds,
+             "message": canonical_json({"type": "game-seed", "protocol": protocol, "client_seeds": seeds}).decode(),
+             "game_seed": fairness.game_seed(SERVER_SEED, seeds, protocol).hex()}
+            for seeds in (CLIENT_SEEDS, [None, None, None, None])]
 
 
 def fairness_vectors() -> list[dict]:
-    gs = game_seed(SERVER_SEED, CLIENT_SEEDS)
+    """fairdeal/2: packs, commitment, client-seed commitments, game seeds, and the derivation from the game seed."""
+    gs = fairness.game_seed(SERVER_SEED, CLIENT_SEEDS)
     out: list[dict] = [
         {"vector": "pack", "name": "PACK_52", "cards": cards_to_str(PACK_52)},
         {"vector": "pack", "name": "PACK_32", "cards": cards_to_str(PACK_32)},
-        {"vector": "commitment", "server_seed": SERVER_SEED.hex(), "game_id": GAME_ID, "rules": RULES,
-         "preimage": canonical_json({"type": "commitment", "protocol": PROTOCOL, "game_id": GAME_ID,
-                                     "rules": RULES, "server_seed": SERVER_SEED.hex()}).decode(),
-         "commitment": commitment(SERVER_SEED, GAME_ID, RULES)},
+        _commitment_vector("fairdeal/2"),
     ]
-    for seeds in (CLIENT_SEEDS, [None, None, None, None]):
-        out.append({"vector": "game-seed", "server_seed": SERVER_SEED.hex(), "client_seeds": seeds,
-                    "message": canonical_json({"type": "game-seed", "protocol": PROTOCOL,
-                                               "client_seeds": seeds}).decode(),
-                    "game_seed": game_seed(SERVER_SEED, seeds).hex()})
+    for seed, nonce in zip(CLIENT_SEEDS, NONCES):
+        if seed is None:
+            continue
+        preimage = {"type": "client-seed", "protocol": "fairdeal/2", "game_id": GAME_ID, "client_seed": seed,
+                    "nonce": nonce}
+        out.append({"vector": "client-seed-commitment", "protocol": "fairdeal/2", "game_id": GAME_ID,
+                    "client_seed": seed, "nonce": nonce, "preimage": canonical_json(preimage).decode(),
+                    "client_seed_commitment": fairness.client_seed_commitment(GAME_ID, seed, nonce)})
+    out += _game_seed_vectors("fairdeal/2")
     out.append({"vector": "stream", "game_seed": gs.hex(), "label": "deal/0",
                 "block_0_message_hex": (b"deal/0\x00" + (0).to_bytes(4, "big")).hex(),
                 "block_1_message_hex": (b"deal/0\x00" + (1).to_bytes(4, "big")).hex(),
@@ -66,29 +91,75 @@ def fairness_vectors() -> list[dict]:
     return out
 
 
+def fairness_v1_vectors() -> list[dict]:
+    """fairdeal/1: what differs (the protocol text in the commitment's and the game seed's preimage)."""
+    return [_commitment_vector("fairdeal/1"), *_game_seed_vectors("fairdeal/1")]
+
+
+# ------------------------------------------------------------------------------------------ transcripts
+
+def _key():
+    return keys.private_key_from_hex(PRIVATE_KEY_HEX)
+
+
+def _seated() -> dict:
+    """The example table's signed commit and seating records (fairdeal/2)."""
+    key = _key()
+    commit = writer.make_commit(GAME_ID, RULES, fairness.commitment(SERVER_SEED, GAME_ID, RULES),
+                                keys.public_key_text(key), TIMES["created"], deal_layout=DEAL_LAYOUT)
+    t = writer.new_transcript(key, commit)
+    writer.add_seating(key, t, writer.make_seating(commit, _seats(), TIMES["deadline"], TIMES["seated"]))
+    return t
+
+
+def _seats() -> list[dict]:
+    out = []
+    for i, (name, seed, nonce) in enumerate(zip(NAMES, CLIENT_SEEDS, NONCES)):
+        commitment = fairness.client_seed_commitment(GAME_ID, seed, nonce) if seed else None
+        out.append({"seat": i, "name": name, "bot": i == 1, "client_seed_commitment": commitment,
+                    "client_seed": seed, "nonce": nonce})
+    return out
+
+
 def example_transcript() -> tuple[dict, list[str]]:
-    key = keys.private_key_from_hex(PRIVATE_KEY_HEX)
-    commit = tr.make_commit(GAME_ID, RULES, commitment(SERVER_SEED, GAME_ID, RULES), keys.public_key_text(key),
-                            "2026-11-29T17:00:00Z")
-    t = tr.new_transcript(key, commit)
-    seats = [tr.make_seat(0, "alice", False, CLIENT_SEEDS[0]), tr.make_seat(1, "Bot 1", True),
-             tr.make_seat(2, "bob", False, CLIENT_SEEDS[2]), tr.make_seat(3, "carol", False)]
-    tr.add_start(key, t, tr.make_start(commit, seats, {"play": 25, "decide": 30}, "2026-11-29T17:01:00Z"))
-    dealer = SeedChance(game_seed(SERVER_SEED, CLIENT_SEEDS)).first_dealer(4)
+    """fairdeal/2: a Spades table whose two committed seats revealed; two moves (a human bids 3, a bot its policy's
+    bid), then the game is abandoned."""
+    from fairdeal.verifier.games.base import Move
+    from fairdeal.verifier.replay import LiveGame
+    key = _key()
+    t = _seated()
+    writer.add_start(key, t, writer.make_start(t["commit"], _seats(), {"play": 25, "decide": 30},
+                                               TIMES["started"], t["seating"]))
+    live = LiveGame(t["start"], fairness.game_seed(SERVER_SEED, CLIENT_SEEDS))
     receipts = []
-    for i, bid in enumerate((3, 4)):
-        _, r = tr.append_move(t, (dealer + 1 + i) % 4, "player", {"kind": "bid", "value": bid},
-                              f"2026-11-29T17:01:{10 + i:02d}Z",
-                              salt=record_salt(game_seed(SERVER_SEED, CLIENT_SEEDS), i + 1))
-        receipts.append(r)
-    tr.finish(key, t, "abandoned", SERVER_SEED, None, "2026-11-29T17:30:00Z")
+    for i in range(2):
+        seat = live.state.to_move
+        move, by = (live.bot_move(seat), "bot") if seat in live.bot_seats else (Move.bid(3 + i), "player")
+        record = live.apply(seat, move, by, f"2026-11-29T17:01:{10 + i:02d}Z")
+        t["records"].append(record)
+        receipts.append(record_hash(record))
+    writer.finish(key, t, "abandoned", SERVER_SEED, None, TIMES["ended"], deals=live.state.deals)
     return t, receipts
 
 
+def aborted_transcript() -> dict:
+    """fairdeal/2: the same table, but bob (seat 2) does not reveal by the deadline: the table is cancelled."""
+    t = _seated()
+    reveal = {"seat": 0, "client_seed": CLIENT_SEEDS[0], "nonce": NONCES[0]}
+    return writer.finish(_key(), t, "not-revealed", SERVER_SEED, None, "2026-11-29T17:01:20Z", reveals=[reveal])
+
+
+def _hands(game_seed: bytes, dealer: int) -> list[list[str]]:
+    """Deal 0's hands by the deal layout spades-4 (docs/rules/spades.md): deck index i to seat (D + 1 + i) mod 4."""
+    deck = cards_to_str(shuffle(game_seed, "deal/0", PACK_52))
+    return [[deck[i] for i in range(52) if (dealer + 1 + i) % 4 == seat] for seat in range(4)]
+
+
 def transcript_vectors() -> list[dict]:
-    key = keys.private_key_from_hex(PRIVATE_KEY_HEX)
+    key = _key()
     pub = keys.public_key_text(key)
     t, receipts = example_transcript()
+    gs = fairness.game_seed(SERVER_SEED, CLIENT_SEEDS)
     values = [
         {"b": [1, True, None], "a": "x"},
         {"text": "caf\u00e9 \u20ac \U0001F0A1", "ctrl": "tab\there\nline \u0001 \"q\" \\ /", "del": "\u007f"},
@@ -100,16 +171,55 @@ def transcript_vectors() -> list[dict]:
     out.append({"vector": "canonical-json-rejects", "values": [1.5, 1e3, 9007199254740992, -9007199254740992]})
     move = t["records"][0]
     out.append({"vector": "record-hash", "record": move, "canonical": canonical_json(move).decode(),
-                "hash": tr.record_hash(move)})
+                "hash": record_hash(move)})
     message = canonical_json(t["commit"])
     out.append({"vector": "ed25519", "private_key_hex": PRIVATE_KEY_HEX, "public_key_text": pub,
                 "public_key_hex": keys.load_public_key(pub).public_bytes_raw().hex(),
                 "key_id": keys.key_id(pub), "message": message.decode(),
                 "signature": keys.sign(key, message)})
-    out.append({"vector": "transcript", "public_key_text": pub,
-                "game_seed": game_seed(SERVER_SEED, CLIENT_SEEDS).hex(),
-                "receipts": receipts, "transcript": t})
+    dealer = t["end"]["deals"][0]["dealer"]
+    out.append({"vector": "transcript", "protocol": "fairdeal/2", "public_key_text": pub, "game_seed": gs.hex(),
+                "receipts": receipts, "hands": _hands(gs, dealer), "transcript": t})
+    out.append({"vector": "transcript", "protocol": "fairdeal/2", "public_key_text": pub, "game_seed": None,
+                "receipts": [], "transcript": aborted_transcript()})
     return out
+
+
+def example_transcript_v1() -> tuple[dict, list[str]]:
+    """fairdeal/1: the same Spades table with the seeds in clear (no seating, no deals in the end)."""
+    key = _key()
+    protocol = "fairdeal/1"
+    commit = writer.make_commit(GAME_ID, RULES, fairness.commitment(SERVER_SEED, GAME_ID, RULES, protocol),
+                                keys.public_key_text(key), TIMES["created"], protocol=protocol)
+    t = writer.new_transcript(key, commit)
+    seats = [writer.make_seat(0, "alice", False, CLIENT_SEEDS[0]), writer.make_seat(1, "Bot 1", True),
+             writer.make_seat(2, "bob", False, CLIENT_SEEDS[2]), writer.make_seat(3, "carol", False)]
+    writer.add_start(key, t, writer.make_start(commit, seats, {"play": 25, "decide": 30}, TIMES["started"]))
+    gs = fairness.game_seed(SERVER_SEED, CLIENT_SEEDS, protocol)
+    dealer = SeedChance(gs).first_dealer(4)
+    receipts = []
+    for i, bid in enumerate((3, 4)):
+        _, r = writer.append_move(t, (dealer + 1 + i) % 4, "player", {"kind": "bid", "value": bid},
+                                  f"2026-11-29T17:01:{10 + i:02d}Z", salt=record_salt(gs, i + 1))
+        receipts.append(r)
+    writer.finish(key, t, "abandoned", SERVER_SEED, None, TIMES["ended"])
+    return t, receipts
+
+
+def transcript_v1_vectors() -> list[dict]:
+    t, receipts = example_transcript_v1()
+    return [{"vector": "transcript", "protocol": "fairdeal/1", "public_key_text": keys.public_key_text(_key()),
+             "game_seed": fairness.game_seed(SERVER_SEED, CLIENT_SEEDS, "fairdeal/1").hex(), "receipts": receipts,
+             "transcript": t}]
+
+
+def move_forms_table() -> str:
+    """docs/transcript.md's table of every move kind's one form, from the engine's MOVE_FORMS (the one definition)."""
+    from fairdeal.verifier.games.base import MOVE_FORMS
+    rows = ["| kind | its one form | what it is |", "|---|---|---|"]
+    for kind, form in MOVE_FORMS.items():
+        rows.append(f"| `{kind}` | `{form.form}` | {form.meaning} |")
+    return "\n".join(rows)
 
 
 def pretty(value, indent: str = "") -> str:
@@ -129,8 +239,14 @@ def blocks(vectors: list[dict]) -> str:
     return "\n\n".join("```json vectors\n" + pretty(v) + "\n```" for v in vectors)
 
 
+SETS = {"fairness": fairness_vectors, "fairness-1": fairness_v1_vectors, "transcript": transcript_vectors,
+        "transcript-1": transcript_v1_vectors}
+
 if __name__ == "__main__":
     which = sys.argv[1] if len(sys.argv) > 1 else ""
-    if which not in ("fairness", "transcript"):
+    if which == "move-forms":
+        print(move_forms_table())
+    elif which in SETS:
+        print(blocks(SETS[which]()))
+    else:
         raise SystemExit(__doc__)
-    print(blocks(fairness_vectors() if which == "fairness" else transcript_vectors()))

@@ -33,7 +33,7 @@ class HandTracker:
     def __init__(self, rule_set: str, players: int):
         self.family = family(rule_set)
         self.n = players
-        self.ended = 0
+        self.ended = 0          # hands ended so far, new deals included: the pack index (hand_number) of the next
         self._begin()
         self.trick_done: int | None = None
 
@@ -80,7 +80,6 @@ class HandTracker:
             if self.plays % in_trick == 0:
                 self.trick_done = self.plays // in_trick - 1
         if end is not None:
-            if end.how != "new-deal":
-                self.ended += 1
+            self.ended += 1
             self._begin()
         return end

@@ -13,7 +13,6 @@ import datetime as dt
 import getpass
 import json
 import os
-import secrets
 import shlex
 import sys
 import time
@@ -21,14 +20,18 @@ from typing import Any
 
 import click
 
+from fairdeal.client import seating
 from fairdeal.client.hands import HandTracker
 from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.client.prompt import TIMEOUT, read_line
+from fairdeal.client.seating import Distrust, check_seating, new_client_seed
+from fairdeal.verifier import fairness
 from fairdeal.client.text import (LIST_AT_MOST, Table, examples, hand_summary, last_hand, move_text, parse_move,
                                   record_line, result_lines, state_lines, suggested_or_first, throw_hint,
                                   trick_line, trump_word)
 
-__all__ = ["play", "Table", "parse_move", "state_lines", "throw_hint", "Session", "parse_setting"]
+__all__ = ["play", "Table", "parse_move", "state_lines", "throw_hint", "Session", "parse_setting", "Distrust",
+           "check_seating", "new_client_seed"]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 NOT_RUNNING = "Is the service running? Start it with: fairdeal serve"
@@ -96,17 +99,17 @@ class Session:
             if end is not None and end.how == "new-deal":
                 lines.append("A new deal: the same dealer shuffles again.")
             elif end is not None:
-                ends.append(self.tracker.ended)
-                lines.append(("hand", self.tracker.ended))
+                ends.append(self.tracker.ended - 1)            # the hand_number of the hand that ended
+                lines.append(("hand", self.tracker.ended - 1))
         last = last_hand(view)
         for line in lines:
             if isinstance(line, tuple):       # only the latest hand's result is in the view
                 number = line[1]
-                if last and line[1] == ends[-1] and last.get("hand_number", last.get("deal")) == number:
+                if last and number == ends[-1] and last.get("hand_number") == number:
                     for text in hand_summary(last, view, self.table):
                         click.echo(text)
                 else:
-                    click.echo(f"Hand {number} over.")
+                    click.echo(f"Hand {number + 1} over.")
             else:
                 click.echo(line)
         self.seq = max(self.seq, ev["seq"])
@@ -115,8 +118,8 @@ class Session:
     def run(self) -> dict:
         game = self.feed(0)
         while game["status"] != "over":
-            hand_no = (game.get("view") or {}).get("hand_number", (game.get("view") or {}).get("deal"))
-            if self.hands is not None and isinstance(hand_no, int) and hand_no > self.hands:
+            hand_no = (game.get("view") or {}).get("hand_number")       # from 0: hand_no hands are over
+            if self.hands is not None and isinstance(hand_no, int) and hand_no >= self.hands:
                 click.echo(f"{self.hands} hand(s) played: leaving the table (the game ends as abandoned).")
                 self.c.post(f"/tables/{self.id}/leave")
                 return self.feed(0)
@@ -260,7 +263,9 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 @click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", callback=_settings_option,
               help="A table setting (repeatable); the value is read as JSON when it can be.")
 @click.option("--players", type=int, default=None, help="Table size (default: the rule set's).")
-@click.option("--client-seed", default=None, help="Your seed, mixed into the deal (default: a random one).")
+@click.option("--client-seed", default=None,
+              help="Your seed, mixed into the deal (default: a random one). It is committed to when you sit down "
+                   "and revealed once the table starts; any words will do.")
 @click.option("--name", default=None, help="Your name at the table (default: your login name).")
 @click.option("--clocks", default=None, metavar="off|CARD,OTHER", callback=_clocks_option,
               help="Seconds to play a card and for other moves, or 'off' (default: the table's).")
@@ -278,6 +283,11 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_players, join_id, seat, watch_id,
          lobby, auto, hands, out) -> None:
     """Sit down at a table (against bots, or with people), play a game, and verify it when it ends."""
+    if client_seed is not None:
+        try:
+            fairness.validate_client_seed(client_seed)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--client-seed") from None
     c = Client(url)
     try:
         if lobby:
@@ -285,19 +295,24 @@ def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_p
         elif watch_id:
             ok = _watch(c, watch_id, name, out)
         else:
-            client_seed = client_seed if client_seed is not None else secrets.token_hex(8)
+            client_seed = client_seed if client_seed is not None else new_client_seed()
             _sign_up(c, name)
             if join_id:
-                table = _join(c, join_id, seat, client_seed)
+                table, nonce = _join(c, join_id, seat, client_seed)
             else:
-                table = _open(c, rule_set, settings, players, clocks, client_seed, wait_for_players)
-            ok = _play_and_verify(c, table, client_seed, auto, hands, out)
+                table, nonce = _open(c, rule_set, settings, players, clocks, client_seed, wait_for_players)
+            table = _until_dealt(c, table, client_seed, nonce)
+            ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out)
     except Unreachable as exc:
         click.echo(f"No answer from {url} ({exc}). {NOT_RUNNING}", err=True)
         sys.exit(2)
     except Problem as exc:
         click.echo(f"The service refused: {exc.detail}", err=True)
         sys.exit(2)
+    except Distrust as exc:
+        click.echo(f"Not revealing your client seed: {exc}. The table cannot start; it is cancelled at its reveal "
+                   f"deadline, with its signed trail.", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("\nInterrupted. The game goes on at the table; your clock plays for you.", err=True)
         sys.exit(130)
@@ -327,8 +342,9 @@ def _seats_line(table: dict) -> str:
         for s in table["seats"])
 
 
-def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players) -> dict:
-    body: dict[str, Any] = {"rule_set": rule_set, "client_seed": client_seed}
+def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players) -> tuple[dict, str]:
+    """Open a table, commit to our seed at our seat, wait for players if asked, start it. (table, nonce)"""
+    body: dict[str, Any] = {"rule_set": rule_set}
     if settings:
         body["settings"] = settings
     if players is not None:
@@ -337,12 +353,12 @@ def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_
         body["clocks"] = clocks
     table = c.post("/tables", body)
     _describe(table)
-    click.echo(f"Your client seed: {client_seed}")
+    mine = seating.commit(c, table["id"], client_seed)
+    click.echo(f"Your client seed: {client_seed} (only its commitment goes to the table until the start)")
+    table = mine["table"]
     if wait_for_players:
         table = _wait_for_players(c, table)
-    started = c.post(f"/tables/{table['id']}/start")
-    click.echo(_seats_line(started))
-    return started
+    return c.post(f"/tables/{table['id']}/start"), mine["nonce"]
 
 
 def _wait_for_players(c: Client, table: dict) -> dict:
@@ -365,13 +381,13 @@ def _wait_for_players(c: Client, table: dict) -> dict:
         table = c.get(f"/tables/{gid}")
 
 
-def _join(c: Client, table_id: str, seat: int | None, client_seed: str) -> dict:
-    body: dict[str, Any] = {"client_seed": client_seed}
-    if seat is not None:
-        body["seat"] = seat
-    table = c.post(f"/tables/{table_id}/join", body)
+def _join(c: Client, table_id: str, seat: int | None, client_seed: str) -> tuple[dict, str]:
+    """Sit down at someone else's table with a commitment to our seed, and wait for its host to start it."""
+    mine = seating.commit(c, table_id, client_seed, seat)
+    table = mine["table"]
     _describe(table)
-    click.echo(f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed}")
+    click.echo(f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed} (only its commitment goes "
+               f"to the table until the start)")
     shown = None
     while table["status"] == "open":
         line = _seats_line(table)
@@ -380,6 +396,25 @@ def _join(c: Client, table_id: str, seat: int | None, client_seed: str) -> dict:
             shown = line
         time.sleep(1.0)
         table = c.get(f"/tables/{table_id}")
+    return table, mine["nonce"]
+
+
+def _until_dealt(c: Client, table: dict, client_seed: str, nonce: str) -> dict:
+    """Reveal our seed when the table asks for the reveals, then wait for everybody's: the last reveal deals."""
+    seat = table["you"]["seat"]
+    revealed = False
+    while table["status"] == "revealing":
+        if not revealed and not table["seats"][seat].get("revealed"):
+            table = seating.reveal(c, table, seat, client_seed, nonce)
+            click.echo("Your client seed is revealed (it matches the commitment you gave when you sat down).")
+            revealed = True
+            continue
+        time.sleep(0.5)
+        table = c.get(f"/tables/{table['id']}")
+    if table["status"] == "over":
+        click.echo(f"The table did not start: {table.get('end_reason')} (every seat's seed must be revealed in "
+                   f"time). Its seed is revealed in its signed transcript: {table['links']['transcript']}")
+        return table
     click.echo(_seats_line(table))
     return table
 
@@ -400,7 +435,7 @@ def _watch(c: Client, table_id: str, name: str | None, out: str | None) -> bool:
     table = c.post(f"/tables/{table_id}/watch")
     _describe(table)
     click.echo("You are watching.")
-    while table["status"] == "open":
+    while table["status"] in ("open", "revealing"):
         time.sleep(1.0)
         table = c.get(f"/tables/{table_id}")
     click.echo(_seats_line(table))

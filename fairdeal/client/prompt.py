@@ -58,7 +58,7 @@ def _edit_line(fd: int, prompt, deadline, out, termios, tty) -> object:
     buf: list[str] = []
     shown = None
     try:
-        tty.setcbreak(fd)
+        tty.setcbreak(fd, termios.TCSANOW)       # keep what was typed ahead (TCSAFLUSH would drop it)
         while True:
             left = _left(deadline)
             text = prompt(left) + "".join(buf)

@@ -18,13 +18,13 @@ def trump_word(view: dict | None) -> str:
 
 
 def hand_number(view: dict | None) -> int | None:
-    v = view or {}
-    return v.get("hand_number", v.get("deal"))
+    """The hand as people count it: the view's hand_number counts from 0 (every deal, redeals included)."""
+    n = (view or {}).get("hand_number")
+    return n + 1 if isinstance(n, int) else None
 
 
 def last_hand(view: dict | None) -> dict | None:
-    v = view or {}
-    last = v.get("last_hand") or v.get("last_deal")
+    last = (view or {}).get("last_hand")
     return last if isinstance(last, dict) else None
 
 
@@ -224,7 +224,7 @@ def hand_summary(last: dict, view: dict, table: Table) -> list[str]:
     """A finished hand: the bid and whether it was made, the points each side took, the scores after it."""
     rid = view.get("rule_set", "")
     sides = view.get("sides")
-    n = last.get("hand_number", last.get("deal", "?"))
+    n = last["hand_number"] + 1 if isinstance(last.get("hand_number"), int) else "?"
     lines: list[str] = []
     if rid == "spades":
         lines.append(f"Hand {n} over.")
@@ -239,11 +239,11 @@ def hand_summary(last: dict, view: dict, table: Table) -> list[str]:
                          + (f"; {nils}" if nils else ""))
     elif rid == "twenty-down":
         if last.get("walkover"):
-            lines.append(f"Deal {n} over: everybody else dropped out; {table.who(last['trump_maker'])} takes "
+            lines.append(f"Hand {n} over: everybody else dropped out; {table.who(last['trump_maker'])} takes "
                          f"all five tricks.")
         else:
             times = f", counting x{last['multiplier']}" if last.get("multiplier", 1) > 1 else ""
-            lines.append(f"Deal {n} over ({SUITS.get(last.get('trump'), last.get('trump'))} trumps{times}).")
+            lines.append(f"Hand {n} over ({SUITS.get(last.get('trump'), last.get('trump'))} trumps{times}).")
         stayed = last.get("stayed") or []
         won = last.get("tricks_won") or []
         parts = [f"{table.who(s)} {won[s] if s < len(won) else '?'} trick(s), {c:+d}" if s in stayed
@@ -276,7 +276,7 @@ def state_lines(game: dict, table: Table) -> list[str]:
     hand_no = hand_number(v)
     head = f"-- {v.get('rule_set', '')}"
     if hand_no is not None:
-        head += f", {'deal' if v.get('rule_set') == 'twenty-down' else 'hand'} {hand_no}"
+        head += f", hand {hand_no}"
     if v.get("dealer") is not None:
         head += f", {table.who(v['dealer'])} dealt"
     lines = [head + f", move {game.get('seq')} --"]

@@ -1,12 +1,14 @@
 """Games: a header (the table document) plus an append-only log, replayed into an in-process LiveGame.
 
-The log of a game, in the store, is exactly the transcript in pieces:
+The log of a game, in the store, is exactly the transcript in pieces (fairdeal/2):
   entry 0     {"commit": ..., "commit_signature": ...}        written when the table is created
-  entry 1     {"start": ..., "start_signature": ...}          written when the table starts
-  entry k+1   move record seq k                               (fairdeal.verifier.transcript.make_move_record)
+  entry 1     {"seating": ..., "seating_signature": ...}      written when the host starts the table
+  entry 2     {"start": ..., "start_signature": ...}          written when every committed seat has revealed
+  entry k+2   move record seq k                               (fairdeal.verifier.writer.make_move_record)
   last        {"end": ..., "signature": ...}                  written once, revealing the server seed
-(a table cancelled before it starts has its end at entry 1). So a move with sequence number s is entry s + 1,
-and compare-and-append on the entry count is compare-and-append on the game's sequence number.
+(a table that ends before it starts has its end right after its last header entry; a game begun under
+fairdeal/1 has no seating entry, so its moves start at entry 2). Moves follow the header entries one to one,
+so compare-and-append on the entry count is compare-and-append on the game's sequence number.
 
 Each process keeps a LiveGame per game and catches up by applying only the entries it has not seen. Every
 touch of a game first runs what is due: bot moves, timeout moves, the end (`advance`).
@@ -23,8 +25,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fairdeal.verifier import fairness, transcript as tr
-from fairdeal.verifier.games.base import GameError, Move
+from fairdeal.verifier import fairness, transcript as tr, writer
+from fairdeal.verifier.games import rules_from_json
+from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
 from fairdeal.service.errors import ApiError
@@ -47,6 +50,16 @@ def entry_text(entry: dict) -> str:
     return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def stray_member(move_json: Any) -> str | None:
+    """The first member a move names that its kind's one form (MOVE_FORMS) does not have, for the problem JSON."""
+    if not isinstance(move_json, dict) or not isinstance(move_json.get("kind"), str):
+        return None
+    form = MOVE_FORMS.get(move_json["kind"])
+    if form is None:
+        return None
+    return next((name for name in sorted(move_json) if name not in ("kind", form.member)), None)
+
+
 def body_hash(obj: Any) -> str:
     """The fingerprint of a move request, to tell a retry from another request under the same key."""
     return hashlib.sha256(entry_text(obj).encode("utf-8")).hexdigest()
@@ -63,6 +76,7 @@ class Cached:
     last_at: float = 0.0             # time of the last entry (the running clock starts there)
     last_human_at: float = 0.0       # time of the last human decision (or the start)
     scheduled: float | None = None   # the sweeper index's time for this game, as last written here
+    headers: int = 0                 # log entries before the first move (commit, seating, start)
     legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
     kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
     table: dict | None = None             # the table document as last read by this process
@@ -74,6 +88,14 @@ class Cached:
             self.legal_at = (*key, self.live.state.legal_moves(seat))
         return self.legal_at[2]
     lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def protocol(self) -> str | None:
+        return self.transcript.get("protocol")
+
+    @property
+    def seated(self) -> bool:
+        return "seating" in self.transcript
 
     @property
     def started(self) -> bool:
@@ -111,7 +133,7 @@ class Games:
 
     def _reset(self, c: Cached) -> None:
         """Forget what this process replayed (another process appended first); the next sync reloads."""
-        c.transcript, c.live, c.length, c.last_at, c.last_human_at = {}, None, 0, 0.0, 0.0
+        c.transcript, c.live, c.length, c.last_at, c.last_human_at, c.headers = {}, None, 0, 0.0, 0.0, 0
         c.scheduled = None
         c.legal_at, c.kind_at = (None, None, None), (None, None)
 
@@ -127,13 +149,13 @@ class Games:
     def _apply_entry(self, c: Cached, entry: dict) -> None:
         t = c.transcript
         if "commit" in entry:
-            t.update(protocol=tr.PROTOCOL, commit=entry["commit"], commit_signature=entry["commit_signature"],
-                     records=[])
+            t.update(protocol=entry["commit"]["protocol"], commit=entry["commit"],
+                     commit_signature=entry["commit_signature"], records=[])
             c.last_at = parse_iso(entry["commit"]["created"])
+        elif "seating" in entry:
+            self._adopt_header(c, "seating", entry["seating"], entry["seating_signature"], c.length)
         elif "start" in entry:
-            t["start"], t["start_signature"] = entry["start"], entry["start_signature"]
-            c.live = LiveGame(entry["start"], self._game_seed(c.game_id, entry["start"]))
-            c.last_at = c.last_human_at = parse_iso(entry["start"]["started"])
+            self._adopt_header(c, "start", entry["start"], entry["start_signature"], c.length)
         elif "end" in entry:
             t["end"], t["signature"] = entry["end"], entry["signature"]
             c.last_at = parse_iso(entry["end"]["ended"])
@@ -147,6 +169,18 @@ class Games:
             raise RuntimeError(f"game {c.game_id}: unknown log entry")
         c.length += 1
 
+    def _adopt_header(self, c: Cached, name: str, record: dict, signature: str, index: int) -> None:
+        """A seating or start record (log entry `index`), read back from the log or just appended here."""
+        records = c.transcript.pop("records")   # members in the order of events, as the writer keeps them
+        c.transcript[name], c.transcript[f"{name}_signature"] = record, signature
+        c.transcript["records"] = records
+        c.headers = index + 1                   # the entries up to and including this one
+        if name == "start":
+            c.live = LiveGame(record, self._game_seed(c.game_id, record))
+            c.last_at = c.last_human_at = parse_iso(record["started"])
+        else:
+            c.last_at = parse_iso(record["seated"])
+
     def _note_move(self, c: Cached, record: dict, at: float | None = None) -> None:
         c.transcript["records"].append(record)
         if at is None:
@@ -159,7 +193,8 @@ class Games:
         secret = self.store.get_secret(game_id)
         if secret is None:
             raise RuntimeError(f"game {game_id}: the server seed is missing")
-        return fairness.game_seed(bytes.fromhex(secret), [s["client_seed"] for s in start["seats"]])
+        return fairness.game_seed(bytes.fromhex(secret), [s["client_seed"] for s in start["seats"]],
+                                  start["protocol"])
 
     def get(self, game_id: str) -> Cached:
         c = self.slot(game_id)
@@ -167,10 +202,11 @@ class Games:
             return self.sync(c)
 
     # ----------------------------------------------------------------------------------- writing
-    def _append(self, c: Cached, entry: dict, idem_key: str | None = None, bhash: str | None = None):
+    def _append(self, c: Cached, entry: dict, idem_key: str | None = None, bhash: str | None = None,
+                idem_scope: str = ""):
         """Compare-and-append at the cached length. The cache is changed only after a successful append, so on
         a lost race it just catches up with what the other writer recorded."""
-        res = self.store.append(c.game_id, c.length, entry_text(entry), self.now(), idem_key, bhash)
+        res = self.store.append(c.game_id, c.length, entry_text(entry), self.now(), idem_key, bhash, idem_scope)
         if res.status == OK:
             c.length += 1
             if self.metrics:
@@ -186,31 +222,56 @@ class Games:
         seed = fairness.new_server_seed()
         self.store.put_secret(game_id, seed.hex())
         key = self.keyring.current_key
-        commit = tr.make_commit(game_id, rules_json, fairness.commitment(seed, game_id, rules_json), key,
-                                iso(self.now()))
-        t = tr.new_transcript(self.keyring.private_for(key), commit)
+        commit = writer.make_commit(game_id, rules_json, fairness.commitment(seed, game_id, rules_json), key,
+                                    iso(self.now()), deal_layout=rules_from_json(rules_json).deal_layout)
+        t = writer.new_transcript(self.keyring.private_for(key), commit)
         res = self.store.append(game_id, 0, entry_text({"commit": commit, "commit_signature": t["commit_signature"]}),
                                 self.now())
         if res.status != OK:
             raise RuntimeError("a new game id was already in use")
         return commit
 
+    def _append_header(self, c: Cached, name: str, record: dict) -> None:
+        sig = writer.sign_record(self.keyring.private_for(record["key"]), record)
+        index = c.length
+        if self._append(c, {name: record, f"{name}_signature": sig}).status == OK:
+            self._adopt_header(c, name, record, sig, index)
+
+    def ensure_seated(self, c: Cached, table: dict) -> None:
+        """fairdeal/2: write the signed seating record from the table document once the host has started the
+        table (deterministic, so racing writers agree)."""
+        if c.protocol == "fairdeal/1" or c.seated or c.ended or c.length != 1 \
+                or table["status"] not in ("revealing", "playing"):
+            return
+        seats = [writer.seating_seat(i, s["name"], s["bot"], s.get("client_seed_commitment"))
+                 for i, s in enumerate(table["seats"])]
+        self._append_header(c, "seating", writer.make_seating(c.transcript["commit"], seats,
+                                                              table.get("reveal_deadline"), table["seated"]))
+
     def ensure_started(self, c: Cached, table: dict) -> None:
-        """Write the signed start record from the table document (deterministic, so racing writers agree)."""
-        if c.started or c.ended or table["status"] != "playing" or c.length != 1:
+        """Write the signed start record from the table document once every committed seat has revealed
+        (deterministic, so racing writers agree)."""
+        if c.started or c.ended or table["status"] != "playing":
             return
         commit = c.transcript["commit"]
-        seats = [tr.make_seat(i, s["name"], s["bot"], s.get("client_seed")) for i, s in enumerate(table["seats"])]
-        start = tr.make_start(commit, seats, table["clocks"], table["started"])
-        sig = tr.sign_record(self.keyring.private_for(commit["key"]), start)
-        res = self._append(c, {"start": start, "start_signature": sig})
-        if res.status == OK:
-            c.live = LiveGame(start, self._game_seed(c.game_id, start))
-            c.last_at = c.last_human_at = parse_iso(start["started"])
-            c.transcript["start"], c.transcript["start_signature"] = start, sig
+        if commit["protocol"] == "fairdeal/1":   # a table opened before the upgrade: its seeds are in clear
+            if c.length != 1:
+                return
+            seats = [writer.make_seat(i, s["name"], s["bot"], s.get("client_seed"))
+                     for i, s in enumerate(table["seats"])]
+            self._append_header(c, "start", writer.make_start(commit, seats, table["clocks"], table["started"]))
+            return
+        self.ensure_seated(c, table)
+        if not c.seated or c.length != 2:
+            return
+        seats = [{"seat": i, "name": s["name"], "bot": s["bot"], "client_seed_commitment": s.get("client_seed_commitment"),
+                  "client_seed": s.get("client_seed"), "nonce": s.get("nonce")}
+                 for i, s in enumerate(table["seats"])]
+        self._append_header(c, "start", writer.make_start(commit, seats, table["clocks"], table["started"],
+                                                          c.transcript["seating"]))
 
     def _append_move(self, c: Cached, seat: int, move: Move, by: str,
-                     idem_key: str | None = None, bhash: str | None = None):
+                     idem_key: str | None = None, bhash: str | None = None, idem_scope: str = ""):
         # the record LiveGame.apply would make, built before the state changes: the state is changed only
         # once the record is in the log
         live = c.live
@@ -220,7 +281,7 @@ class Games:
                 raise RuntimeError(f"game {c.game_id}: the {by} policy chose {move}, which is illegal: {reason}")
         now = self.now()
         record = live.next_record(seat, move, by, iso(now))
-        res = self._append(c, record, idem_key, bhash)
+        res = self._append(c, record, idem_key, bhash, idem_scope)
         if res.status == OK:
             try:
                 live.adopt(record)
@@ -233,8 +294,9 @@ class Games:
                 self.metrics.inc("fairdeal_moves_total", by=by)
         return res, record
 
-    def finish(self, c: Cached, reason: str) -> None:
-        """Append the end record revealing the seed, and the signature over the whole transcript."""
+    def finish(self, c: Cached, reason: str, table: dict | None = None) -> None:
+        """Append the end record revealing the seed, and the signature over the whole transcript. A table that
+        ends between its seating and its start names the reveals it received (from the table document)."""
         if c.ended:
             return
         seed = bytes.fromhex(self.store.get_secret(c.game_id))
@@ -242,7 +304,14 @@ class Games:
         if c.live is not None and c.live.state.is_over:
             result = c.live.state.result
         t = json.loads(json.dumps(c.transcript))
-        tr.finish(self.keyring.private_for(t["commit"]["key"]), t, reason, seed, result, iso(self.now()))
+        extra: dict[str, Any] = {}
+        if t["protocol"] != "fairdeal/1":
+            extra["deals"] = [(d[0], d[1]) for d in c.live.state.deals] if c.live is not None else []
+            if c.seated and not c.started:
+                extra["reveals"] = [{"seat": i, "client_seed": s["client_seed"], "nonce": s["nonce"]}
+                                    for i, s in enumerate((table or c.table or {}).get("seats", ()))
+                                    if s.get("revealed")]
+        writer.finish(self.keyring.private_for(t["commit"]["key"]), t, reason, seed, result, iso(self.now()), **extra)
         res = self._append(c, {"end": t["end"], "signature": t["signature"]})
         if res.status == OK:
             c.transcript["end"], c.transcript["signature"] = t["end"], t["signature"]
@@ -262,13 +331,18 @@ class Games:
         return c.kind_at[1]
 
     def deadline(self, c: Cached, table: dict) -> float | None:
-        """When the seat to move runs out of time (None: no clock). A seat whose player left has no time."""
+        """When the seat to move runs out of time (None: no clock). A seat whose player left has no time; at a
+        table without clocks nobody's time runs out, so there is no timeout move at all (abandon_at ends it)."""
         kind = self.decision_kind(c)
         if kind is None:
             return None
         seat = c.live.state.to_move
-        if seat in c.live.bot_seats or table["seats"][seat].get("gone"):
+        if seat in c.live.bot_seats:
             return c.last_at  # due at once (a bot moves as soon as it is its turn)
+        if not c.live.timeouts_allowed:
+            return None
+        if table["seats"][seat].get("gone"):
+            return c.last_at
         secs = (table.get("clocks") or {}).get(kind)
         return None if secs is None else c.last_at + secs
 
@@ -276,11 +350,28 @@ class Games:
         humans = [s for s in table["seats"] if not s["bot"]]
         if humans and all(s.get("gone") for s in humans):
             return c.last_at
+        if c.live is not None and not c.live.timeouts_allowed and not c.live.state.is_over:
+            seat = c.live.state.to_move   # no clock: nobody may move for a player who left, so the game stops
+            if seat is not None and seat not in c.live.bot_seats and table["seats"][seat].get("gone"):
+                return c.last_at
         return c.last_human_at + self.config.abandon_after
+
+    def reveal_due(self, table: dict) -> float | None:
+        """When a table waiting for its reveals is cancelled for the seats that did not reveal."""
+        deadline = table.get("reveal_deadline")
+        return parse_iso(deadline) if table["status"] == "revealing" and deadline else None
 
     # ---------------------------------------------------------------------------------- advance
     def advance(self, c: Cached, table: dict) -> None:
-        """Run whatever is due now: start record, bot moves, timeout moves, abandonment, the end."""
+        """Run whatever is due now: seating and start records, a reveal deadline, bot moves, timeout moves,
+        abandonment, the end."""
+        if table["status"] == "revealing":
+            self.ensure_seated(c, table)
+            due = self.reveal_due(table)
+            if not c.ended and due is not None and due <= self.now():
+                self.finish(c, "not-revealed", table)
+            self.schedule(c, table)
+            return
         if table["status"] == "playing" and not c.started:
             self.ensure_started(c, table)
         for _ in range(MAX_STEPS):
@@ -307,8 +398,10 @@ class Games:
         self.schedule(c, table)
 
     def next_check(self, c: Cached, table: dict) -> float | None:
-        if c.ended or c.live is None:
+        if c.ended:
             return None
+        if c.live is None:
+            return self.reveal_due(table)
         due, abandon = self.deadline(c, table), self.abandon_at(c, table)
         if abandon is not None:
             # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth
@@ -331,10 +424,11 @@ class Games:
 
     # ------------------------------------------------------------------------------------- moves
     def player_move(self, c: Cached, table: dict, seat: int, expected_seq: Any, move_json: Any,
-                    idem_key: str | None) -> dict:
+                    idem_key: str | None, player_id: str = "") -> dict:
         """A player's move: the sequence number, turn and legality; then bots follow. A retry (same
-        Idempotency-Key and body) of a move already recorded gets the original answer: on the success path the
-        append checks the key atomically, and a refusal first asks whether the request was such a retry."""
+        Idempotency-Key and body, from the same player: a key belongs to whoever sent it) of a move already
+        recorded gets the original answer: on the success path the append checks the key atomically, and a
+        refusal first asks whether the request was such a retry."""
         bhash = body_hash({"seat": seat, "seq": expected_seq, "move": move_json}) if idem_key else None
         for _ in range(3):
             try:
@@ -342,11 +436,11 @@ class Games:
                 move = self._check_move(c, seat, expected_seq, move_json)
             except ApiError:
                 if idem_key:
-                    probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash)
+                    probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash, player_id)
                     if probe.status in (DUPLICATE, KEY_REUSED):
                         return self._idempotent_answer(c, probe)
                 raise
-            res, record = self._append_move(c, seat, move, "player", idem_key, bhash)
+            res, record = self._append_move(c, seat, move, "player", idem_key, bhash, player_id)
             if res.status in (DUPLICATE, KEY_REUSED):
                 return self._idempotent_answer(c, res)
             if res.status == OK:
@@ -371,7 +465,8 @@ class Games:
         try:
             move = Move.from_json(move_json)
         except GameError as exc:
-            raise ApiError(400, exc.code, exc.message) from None
+            member = stray_member(move_json)
+            raise ApiError(400, exc.code, exc.message, **({"member": member} if member else {})) from None
         state = c.live.state
         if state.to_move != seat:
             raise ApiError(409, "not-your-turn", f"It is seat {state.to_move}'s turn, not seat {seat}'s.")
@@ -386,5 +481,5 @@ class Games:
             raise ApiError(422, "idempotency-key-reused",
                            "This Idempotency-Key was already used for a different move; use a new key.")
         self.sync(c)
-        record = c.transcript["records"][res.seq - 2]
+        record = c.transcript["records"][res.seq - c.headers]   # the log index of the original move
         return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": True}

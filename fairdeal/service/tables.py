@@ -1,12 +1,19 @@
-"""Tables: create, join, watch, start, leave, cancel; the lobby; players' saved table preferences.
+"""Tables: create, join, watch, start, reveal, leave, cancel; the lobby; players' saved table preferences.
 
 A table is a versioned document (replaced only by compare-and-set) and hosts one game with the same id: the
 commitment is published when the table is created, before anyone sits down.
+
+Client seeds are committed, then revealed (fairdeal/2, docs/fairness.md): a player sits down with a commitment
+to its seed, never the seed; the host's start fixes the seating (status "revealing", a signed seating record);
+each committed seat then reveals seed and nonce, checked against its commitment; the last reveal starts the game
+(status "playing", the signed start record, the first deal). A seat that has not revealed by the deadline
+cancels the table (end reason "not-revealed"), its trail signed and the server seed revealed.
 """
 from __future__ import annotations
 
 import copy
 import logging
+import re
 import secrets
 from typing import Any, Callable
 
@@ -15,11 +22,26 @@ from fairdeal.verifier.games import available, make_rules, rules_class
 from fairdeal.verifier.games.base import BadSettings
 
 from fairdeal.service.errors import ApiError
-from fairdeal.service.games import Cached, Games, iso
+from fairdeal.service.games import Cached, Games, iso, parse_iso
 
 log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
 CLOCK_RANGE = (5, 3600)
+PROTOCOL = fairness.PROTOCOL
+TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat")
+JOIN_FIELDS = ("seat", "client_seed_commitment")
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+COMMIT_THEN_REVEAL = (
+    "Client seeds are committed first and revealed later: sit down with \"client_seed_commitment\", the SHA-256 of "
+    "the canonical JSON of {\"type\": \"client-seed\", \"protocol\": \"fairdeal/2\", \"game_id\": <this table's id>, "
+    "\"client_seed\": <your seed>, \"nonce\": <32 random bytes as 64 hex digits>} (docs/fairness.md), and send the "
+    "seed and nonce with POST /tables/{id}/reveal once the host has started the table. A seed given in clear at "
+    "the table would let whoever sits down last see it before choosing their own.")
+
+
+def empty_seat() -> dict:
+    return {"player": None, "name": None, "bot": False, "client_seed_commitment": None, "client_seed": None,
+            "nonce": None, "revealed": False, "gone": False}
 
 
 def default_size(rule_set: str) -> int:
@@ -95,26 +117,30 @@ class Tables:
     def create(self, player: dict, body: dict) -> dict:
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
-        unknown = set(body) - {"rule_set", "settings", "players", "clocks", "seat", "client_seed"}
+        self._no_clear_seed(body)
+        if "client_seed_commitment" in body:
+            raise ApiError(422, "commitment-needs-table", "A client seed commitment binds the table's id, which the "
+                           "table gets only now: create the table, then send your commitment with POST "
+                           "/tables/{id}/join (you keep your seat). " + COMMIT_THEN_REVEAL)
+        unknown = set(body) - set(TABLE_FIELDS)
         if unknown:
             raise ApiError(422, "unknown-field", f"A table has no field {sorted(unknown)[0]!r}; the fields are "
-                                                 "rule_set, settings, players, clocks, seat, client_seed.")
+                                                 f"{', '.join(TABLE_FIELDS)}.")
         rid, settings, players, clocks = self.choices(body, player.get("prefs", {}))
         seat = body.get("seat", 0)
         if seat is not None:
             self._check_seat(seat, players)
-        seed = self._client_seed(body.get("client_seed"))
         rules = make_rules(rid, settings, players)
         table_id = new_id()
         commit = self.games.append_commit(table_id, rules.to_json())
-        seats = [{"player": None, "name": None, "bot": False, "client_seed": None, "gone": False}
-                 for _ in range(players)]
+        seats = [empty_seat() for _ in range(players)]
         if seat is not None:
-            seats[seat].update(player=player["id"], name=player["name"], client_seed=seed)
-        doc = {"id": table_id, "host": player["id"], "host_name": player["name"], "rule_set": rid,
-               "players": players, "settings": settings, "clocks": clocks, "status": "open",
-               "created": commit["created"], "started": None, "ended": None, "end_reason": None,
-               "seats": seats, "spectators": [], "commitment": commit["commitment"], "key": commit["key"]}
+            seats[seat].update(player=player["id"], name=player["name"])
+        doc = {"id": table_id, "protocol": commit["protocol"], "host": player["id"], "host_name": player["name"],
+               "rule_set": rid, "players": players, "settings": settings, "clocks": clocks, "status": "open",
+               "created": commit["created"], "seated": None, "reveal_deadline": None, "started": None,
+               "ended": None, "end_reason": None, "seats": seats, "spectators": [],
+               "commitment": commit["commitment"], "key": commit["key"]}
         self.store.put_doc("table", table_id, doc, 0)
         self.store.index_set("lobby", table_id, self.now())
         self.save_prefs(player["id"], rid, {"settings": settings, "players": players, "clocks": clocks})
@@ -127,23 +153,46 @@ class Tables:
             raise ApiError(422, "bad-seat", f"Seats are numbered 0 to {players - 1}; {seat!r} is not one.")
 
     @staticmethod
-    def _client_seed(seed: Any) -> str | None:
-        if seed is None:
+    def _no_clear_seed(body: dict) -> None:
+        if "client_seed" in body or "nonce" in body:
+            raise ApiError(422, "client-seed-in-clear", COMMIT_THEN_REVEAL,
+                           title="Client seeds are committed, then revealed")
+
+    @staticmethod
+    def _commitment(value: Any) -> str | None:
+        if value is None:
             return None
-        try:
-            return fairness.validate_client_seed(seed)
-        except ValueError as exc:
-            raise ApiError(422, "bad-client-seed", str(exc)) from None
+        if not isinstance(value, str) or not _HEX64.match(value):
+            raise ApiError(422, "bad-client-seed-commitment", "A client seed commitment is 64 lowercase hex digits "
+                           "(a SHA-256). " + COMMIT_THEN_REVEAL)
+        return value
 
     def join(self, player: dict, table_id: str, body: dict) -> dict:
+        """Take a seat (with a commitment to a client seed, or none). A seated player may send join again while
+        the table is open to give or replace its commitment: nothing is revealed before the start, so changing
+        it tells nobody anything and lets the host commit once the table has its id."""
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
-        seed = self._client_seed(body.get("client_seed"))
+        self._no_clear_seed(body)
+        unknown = set(body) - set(JOIN_FIELDS)
+        if unknown:
+            raise ApiError(422, "unknown-field", f"Joining takes no field {sorted(unknown)[0]!r}; the fields are "
+                                                 f"{', '.join(JOIN_FIELDS)}.")
+        commitment = self._commitment(body.get("client_seed_commitment"))
 
         def change(t: dict) -> None:
             self._must_be_open(t)
-            if any(s["player"] == player["id"] for s in t["seats"]):
-                raise ApiError(409, "already-seated", "You already have a seat at this table.")
+            if commitment is not None and t.get("protocol") != PROTOCOL:
+                raise ApiError(409, "protocol-mismatch", f"This table was opened under "
+                                                         f"{t.get('protocol') or 'fairdeal/1'}, which has no "
+                                                         f"client-seed commitments.")
+            mine = [i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]]
+            if mine:
+                if "client_seed_commitment" not in body or body.get("seat", mine[0]) != mine[0]:
+                    raise ApiError(409, "already-seated", f"You already have seat {mine[0]} at this table (send "
+                                                          f"join again with client_seed_commitment to commit).")
+                t["seats"][mine[0]]["client_seed_commitment"] = commitment
+                return
             seat = body.get("seat")
             if seat is None:
                 free = [i for i, s in enumerate(t["seats"]) if s["player"] is None]
@@ -153,7 +202,7 @@ class Tables:
             self._check_seat(seat, t["players"])
             if t["seats"][seat]["player"] is not None:
                 raise ApiError(409, "seat-taken", f"Seat {seat} is taken.")
-            t["seats"][seat].update(player=player["id"], name=player["name"], client_seed=seed)
+            t["seats"][seat].update(player=player["id"], name=player["name"], client_seed_commitment=commitment)
             if player["id"] in t["spectators"]:
                 t["spectators"].remove(player["id"])
         return self.update(table_id, change)
@@ -173,18 +222,77 @@ class Tables:
                                                   "before it starts.")
 
     def start(self, player: dict, table_id: str) -> dict:
+        """The host starts the table: empty seats become bots and the seating is fixed. If any seat committed to
+        a client seed the table waits for the reveals (status "revealing", until reveal_deadline); else the
+        game starts at once."""
         def change(t: dict) -> None:
             self._must_be_host(t, player)
             self._must_be_open(t)
+            now = self.now()
             for i, s in enumerate(t["seats"]):
                 if s["player"] is None:  # an empty seat is taken by a bot, always shown as one
-                    s.update(name=f"Bot {i}", bot=True, client_seed=None)
-            t["status"] = "playing"
-            t["started"] = iso(self.now())
+                    s.update(empty_seat(), name=f"Bot {i}", bot=True)
+            t["seated"] = iso(now)
+            if t.get("protocol") == PROTOCOL and any(s.get("client_seed_commitment") for s in t["seats"]):
+                t["status"] = "revealing"
+                t["reveal_deadline"] = iso(now + self.config.reveal_seconds)
+            else:
+                t["status"] = "playing"
+                t["started"] = iso(now)
         table = self.update(table_id, change)
         self.store.index_remove("lobby", table_id)
-        log.info("table started", extra={"fields": {"game": table_id,
+        log.info("table started", extra={"fields": {"game": table_id, "status": table["status"],
                                                    "bots": sum(1 for s in table["seats"] if s["bot"])}})
+        self.touch(table_id)
+        return self.load(table_id)[0]
+
+    def reveal(self, player: dict, table_id: str, body: Any) -> dict:
+        """A committed seat reveals its client seed and nonce. They must open its commitment (else 422
+        bad-reveal, nothing changes); the last reveal starts the game. Sending the same reveal again is
+        harmless (200, no change)."""
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad-request", "The body is a JSON object.")
+        unknown = set(body) - {"client_seed", "nonce"}
+        if unknown or "client_seed" not in body or "nonce" not in body:
+            raise ApiError(400, "bad-request", "A reveal is {\"client_seed\": <your seed>, \"nonce\": <the 64 hex "
+                                               "digits you committed with>}.")
+        try:
+            seed = fairness.validate_client_seed(body["client_seed"])
+            nonce = fairness.validate_nonce(body["nonce"])
+        except ValueError as exc:
+            raise ApiError(422, "bad-reveal", str(exc)) from None
+        self.touch(table_id)   # a deadline that has passed cancels the table first
+
+        def change(t: dict) -> None:
+            mine = seat_of(t, player)
+            if mine is None:
+                raise ApiError(403, "not-seated", "You have no seat at this table, so you have nothing to reveal.")
+            s = t["seats"][mine]
+            if t["status"] != "revealing":
+                raise ApiError(409, "table-not-revealing", f"This table is {t['status']}: seeds are revealed only "
+                               f"after the host starts the table and before the game begins.")
+            if s.get("client_seed_commitment") is None:
+                raise ApiError(409, "no-commitment", f"Seat {mine} sat down without a client seed commitment, so "
+                                                     f"it has no seed to reveal.")
+            if fairness.client_seed_commitment(table_id, seed, nonce) != s["client_seed_commitment"]:
+                raise ApiError(422, "bad-reveal", "This client seed and nonce do not open your commitment: the "
+                               "SHA-256 of {\"type\": \"client-seed\", \"protocol\": \"fairdeal/2\", \"game_id\", "
+                               "\"client_seed\", \"nonce\"} (canonical JSON) is not the commitment you gave. "
+                               "Nothing changed; send the seed and nonce you committed to.")
+            if s.get("revealed"):
+                return        # the same reveal again (a retry): one commitment has one opening
+            if self.now() >= parse_iso(t["reveal_deadline"]):
+                raise ApiError(409, "reveal-too-late", "The reveal deadline has passed: the table is cancelled.")
+            s.update(client_seed=seed, nonce=nonce, revealed=True)
+            if all(x.get("revealed") for x in t["seats"] if x.get("client_seed_commitment")):
+                t["status"] = "playing"
+                t["started"] = iso(self.now())
+        try:
+            self.update(table_id, change)
+        except ApiError as exc:
+            if exc.code == "reveal-too-late":
+                self.touch(table_id)
+            raise
         self.touch(table_id)
         return self.load(table_id)[0]
 
@@ -202,12 +310,17 @@ class Tables:
             if not seats:
                 raise ApiError(409, "not-at-table", "You are not at this table.")
             if t["status"] == "open":
-                seats[0].update(player=None, name=None, client_seed=None)
+                seats[0].update(empty_seat())
             else:
                 seats[0]["gone"] = True
         table = self.update(table_id, change)
-        if table["status"] == "open" and table["host"] == player["id"]:
+        if table["status"] in ("open", "revealing") and table["host"] == player["id"]:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
+        mine = seat_of(table, player)
+        if table["status"] == "revealing" and mine is not None and table["seats"][mine].get("client_seed_commitment") \
+                and not table["seats"][mine].get("revealed"):
+            # a committed seat that leaves will never reveal: the table cannot start, end it now, naming the seat
+            self.act(table_id, lambda t, c: self.games.finish(c, "not-revealed", t))
         self.touch(table_id)
         return self.load(table_id)[0]
 
@@ -216,7 +329,7 @@ class Tables:
         self._must_be_host(t, player)
         if t["status"] == "over":
             raise ApiError(409, "table-over", "This table's game has already ended.")
-        return self.act(table_id, lambda table, c: self.games.finish(c, "cancelled"))[0]
+        return self.act(table_id, lambda table, c: self.games.finish(c, "cancelled", table))[0]
 
     # ---------------------------------------------------------------------------- touching
     def touch(self, table_id: str) -> tuple[dict, Cached]:
@@ -235,7 +348,7 @@ class Tables:
                 raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
             c.table = table
             self.games.apply_texts(c, texts)
-            if table["status"] == "playing":
+            if table["status"] in ("revealing", "playing"):
                 self.games.advance(c, table)
             try:
                 result = action(table, c) if action is not None else None
@@ -302,19 +415,26 @@ class Tables:
 
     # ---------------------------------------------------------------------------- presenting
     def public(self, t: dict) -> dict:
+        """The table as anyone may see it. Per seat only whether it committed to a client seed and whether it has
+        revealed it: never a seed (nor a nonce) before the start record publishes them all."""
         rules = make_rules(t["rule_set"], t["settings"], t["players"])
         return {
-            "id": t["id"], "rule_set": t["rule_set"], "title": rules.title, "players": t["players"],
+            "id": t["id"], "protocol": t.get("protocol", "fairdeal/1"), "rule_set": t["rule_set"],
+            "title": rules.title, "players": t["players"],
             "settings": t["settings"], "rules": rules.describe(), "reminder": rules.reminder(),
             "clocks": t["clocks"], "status": t["status"], "host": t["host_name"],
             "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "taken": s["player"] is not None or s["bot"],
-                       "gone": s.get("gone", False)} for i, s in enumerate(t["seats"])],
+                       "committed": s.get("client_seed_commitment") is not None,
+                       "revealed": bool(s.get("revealed")), "gone": s.get("gone", False)}
+                      for i, s in enumerate(t["seats"])],
             "seats_taken": sum(1 for s in t["seats"] if s["player"] is not None or s["bot"]),
             "bots": sum(1 for s in t["seats"] if s["bot"]),
             "spectators": len(t["spectators"]), "commitment": t["commitment"], "key": t["key"],
-            "created": t["created"], "started": t["started"], "ended": t["ended"], "end_reason": t["end_reason"],
+            "created": t["created"], "reveal_deadline": t.get("reveal_deadline"), "started": t["started"],
+            "ended": t["ended"], "end_reason": t["end_reason"],
             "links": {"self": f"/tables/{t['id']}", "game": f"/games/{t['id']}",
-                      "transcript": f"/games/{t['id']}/transcript"},
+                      "transcript": f"/games/{t['id']}/transcript", "start": f"/games/{t['id']}/start",
+                      "reveal": f"/tables/{t['id']}/reveal"},
         }
 
     def lobby(self, limit: int = 100) -> list[dict]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairdeal.verifier import transcript as tr
+from fairdeal.verifier import transcript as tr, writer
 from fairdeal.verifier.cards import card_from_str
 from fairdeal.verifier.games.base import Move
 
@@ -19,7 +19,7 @@ def chain_head_hash(c: Cached) -> str | None:
         return c.live.last_hash  # the hash of the last record applied (the start record before any move)
     if "commit" not in t:
         return None
-    return tr.chain_head(t)[1]
+    return writer.chain_head(t)[1]
 
 
 def game_summary(games: Games, table: dict, c: Cached) -> dict[str, Any]:
@@ -48,6 +48,8 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
     if c.ended:
         out["end_reason"] = c.transcript["end"]["reason"]
         out["result"] = c.transcript["end"]["result"]
+    if table["status"] == "revealing":
+        out["reveal_deadline"] = table.get("reveal_deadline")   # no card exists until every seat has revealed
     if live is None:
         return out
     state, rules = live.state, live.rules

@@ -179,7 +179,7 @@ def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequen
     report = verify_transcript(data, key=key, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds)
     story = None
     if (explain or seat is not None) and not report.unusable:
-        story = _story(data, seat)
+        story = _story(data, seat, report)
     report_out(report, transcript, as_json, story)
     if story is not None and not as_json:
         _emit("\n" + story)
@@ -188,11 +188,12 @@ def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequen
     return report.exit_code
 
 
-def _story(data: Any, seat: int | None) -> str:
-    """The --explain text; a game the story cannot be told of says so (the report has the verdict)."""
+def _story(data: Any, seat: int | None, report: Report) -> str:
+    """The --explain text, each failed check told where it happened; a game the story cannot be told of says so
+    (the report has the verdict)."""
     from fairdeal.verifier.explain import explain_game
     try:
-        return explain_game(data, seat=seat)
+        return explain_game(data, seat=seat, checks=report.checks)
     except Exception as exc:  # noqa: BLE001 - the verdict stands; only the story is missing
         return f"The story of this game cannot be told: {type(exc).__name__}: {exc}"
 

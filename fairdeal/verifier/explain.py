@@ -4,18 +4,20 @@ Built only from the replay (the revealed seed, the recorded moves and the rules 
 each move gives completed tricks and each hand's summary; with `seat`, that seat's own view at the start of each
 hand shows its cards as they were. For players learning a game and for auditors reading a dispute.
 
-The views of the rule sets differ in their details; everything here reads them defensively (a field that is
-not there is simply not told).
+Every view has the common keys (docs/rules/views.md: hand_number, dealer, trump, trick, tricks, last_hand, ...);
+a hand summary's own fields differ by rule set and are read defensively (a field that is not there is not told).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import SUIT_NAMES, card_from_str
-from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
-from fairdeal.verifier.games.base import GameError, Move
-from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.transcript import parse_transcript
+from fairdeal.verifier.games.base import Move
+from fairdeal.verifier.integrity import game_seed_of
+from fairdeal.verifier.messages import render
+from fairdeal.verifier.reader import parse_transcript
+from fairdeal.verifier.replay import LiveGame, ReplayError
+from fairdeal.verifier.results import Check
 
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
            9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth", 13: "thirteenth"}
@@ -61,24 +63,6 @@ class Teller:
 
     def suit(self, suit: Any) -> str:
         return SUIT_NAMES.get(suit, str(suit))
-
-
-def _hand_no(view: Mapping[str, Any]) -> Any:
-    for name in ("hand_number", "deal"):
-        if name in view:
-            return view[name]
-    return None
-
-
-def _summary(view: Mapping[str, Any]) -> Any:
-    return view.get("last_hand") if "last_hand" in view else view.get("last_deal")
-
-
-def _trump(view: Mapping[str, Any]) -> str | None:
-    if view.get("rule_set") == "spades":
-        return "S"
-    trump = view.get("trump")
-    return trump if isinstance(trump, str) and trump in SUIT_NAMES else None
 
 
 def _why(teller: Teller, trick: Mapping[str, Any], trump: str | None) -> str:
@@ -200,8 +184,8 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
     b_tricks, a_tricks = before.get("tricks") or [], after.get("tricks") or []
     if len(a_tricks) > len(b_tricks):
         return a_tricks[-1]
-    if _summary(after) != _summary(before) and _summary(after) is not None:
-        summary = _summary(after)
+    summary = after["last_hand"]
+    if summary != before["last_hand"] and summary is not None:
         done = summary.get("tricks") if isinstance(summary, Mapping) else None
         if done:
             return done[-1]
@@ -217,18 +201,38 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
     return None
 
 
-def explain_game(data: Any, seat: int | None = None) -> str:
-    """The story of a finished game (the transcript as bytes, text or decoded JSON)."""
+def _verdict(check: Check) -> str:
+    """A failed check, as the story tells it where it happened."""
+    return f"  >> {check.id} fails here: {check.detail}."
+
+
+def _not_started(teller_names: Mapping[int, str], end: Mapping[str, Any]) -> str:
+    who = ", ".join(f"{teller_names.get(s, f'seat {s}')} (seat {s})" for s in end.get("unrevealed") or ())
+    if end.get("reason") == "not-revealed" and who:
+        return (f"The table never started: {who} did not reveal the client seed committed to, so no card was ever "
+                f"dealt. The server seed is revealed all the same.")
+    return f"The table never started ({end.get('reason')}): no card was ever dealt."
+
+
+def explain_game(data: Any, seat: int | None = None, checks: Sequence[Check] = ()) -> str:
+    """The story of a finished game (the transcript as bytes, text or decoded JSON). `checks`: the report's
+    results; each failed one is told at the record it is about (or after the story), from its structured result."""
     t = parse_transcript(data)
     start, end = t.get("start"), t.get("end")
-    if start is None or end is None:
-        return "There is nothing to tell: the game never started, or has not ended."
-    seeds = [s["client_seed"] for s in start["seats"]]
-    game = LiveGame(start, game_seed(server_seed_from_hex(end["server_seed"]), seeds))
-    trump_word = getattr(game.rules, "trump_word", "trump") or "trump"
+    failures = [c for c in checks if c.failed]
+    at_record: dict[int, list[Check]] = {}
+    for c in failures:
+        if c.seq is not None:
+            at_record.setdefault(c.seq, []).append(c)
+    if end is None:
+        return "There is nothing to tell: the game has not ended."
+    if start is None:
+        seating = t.get("seating") or {}
+        names = {s["seat"]: s["name"] for s in seating.get("seats", ())}
+        return "\n".join([_not_started(names, end)] + [_verdict(c).strip() for c in failures])
+    game = LiveGame(start, game_seed_of(t))
     first_view = game.state.view(None)
-    trump_word = first_view.get("trump_word") or trump_word
-    teller = Teller(start, trump_word)
+    teller = Teller(start, first_view["trump_word"])
     lines = [f"Game {start['game_id']}: {start['rules']['id']}, " +
              ", ".join(teller.who(s) for s in sorted(teller.names)) + "."]
     if seat is not None and seat not in teller.names:
@@ -239,27 +243,32 @@ def explain_game(data: Any, seat: int | None = None) -> str:
     plays: list = []
     trick_no = 0
     for record in t["records"]:
-        hand = _hand_no(before)
+        hand = before["hand_number"]
         if hand != hand_seen:
             hand_seen = hand
             trick_no = 0
             plays = []
             dealer = before.get("dealer")
             lines.append("")
-            lines.append(f"Hand {hand}: {teller.who(dealer)} deals." if dealer is not None else f"Hand {hand}:")
+            lines.append(f"Hand {hand + 1}: {teller.who(dealer)} deals.")      # hand numbers count from 0
             if seat is not None:
                 own = game.state.view(seat).get("hand") or []
                 lines.append(f"  {teller.short(seat)} holds: {' '.join(own) if own else '(no cards shown)'}.")
             if before.get("teaser"):
                 lines.append(f"  The kitty's top card lies face up: {before['teaser']}.")
         try:
+            game.apply_record(record, chain=False, policies=False)   # told as recorded: the report judges
             move = Move.from_json(record["move"])
-            game.apply_record(record, chain=False)
-        except (GameError, Exception) as exc:  # noqa: BLE001 - the report says why; the story stops here
-            lines.append(f"  Record {record.get('seq')} does not replay ({exc}); the story stops here.")
+        except ReplayError as err:   # the story stops here; the report has the verdict, told in its words
+            lines.append(f"  Record {err.seq} does not replay: {render(err.code, {'seq': err.seq, **err.fields})}; "
+                         f"the story stops here ({err.check}).")
+            break
+        except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record: the story stops here
+            lines.append(f"  Record {record.get('seq')} does not replay ({type(exc).__name__}: {exc}); the story "
+                         f"stops here.")
             break
         after = game.state.view(None)
-        trump = _trump(before)
+        trump = before["trump"]
         if move.kind == "play":
             plays.append([record["seat"], str(move.card)])
             trick = _trick_done(before, after, plays)
@@ -271,8 +280,9 @@ def explain_game(data: Any, seat: int | None = None) -> str:
             text = _move_text(teller, record["seat"], move, record["by"], before, after)
             if text:
                 lines.append("  " + text)
-        if _summary(after) != _summary(before) and isinstance(_summary(after), Mapping):
-            lines.extend(_hand_end_text(teller, _summary(after), before))
+        lines.extend(_verdict(c) for c in at_record.pop(record.get("seq"), ()))
+        if after["last_hand"] != before["last_hand"] and isinstance(after["last_hand"], Mapping):
+            lines.extend(_hand_end_text(teller, after["last_hand"], before))
         before = after
     result = end.get("result")
     lines.append("")
@@ -285,4 +295,9 @@ def explain_game(data: Any, seat: int | None = None) -> str:
         lines.append(f"The game is over: {' & '.join(teller.short(w) for w in result['winners'])} won.{score_text}")
     else:
         lines.append(f"The game ended without a winner ({end.get('reason')}).")
+    untold = {id(c) for found in at_record.values() for c in found}   # past where the story stopped
+    rest = [c for c in failures if c.seq is None or id(c) in untold]
+    if rest:
+        lines.append("")
+        lines.extend(_verdict(c).strip().replace(" fails here:", " fails:") for c in rest)
     return "\n".join(lines)

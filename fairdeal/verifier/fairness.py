@@ -1,10 +1,14 @@
-"""The fairness protocol "fairdeal/1": seed, commitment, derivation, unbiased integers, shuffles.
+"""The fairness protocol "fairdeal/2" (and "fairdeal/1", still verified): seeds, commitments, derivation,
+unbiased integers, shuffles.
 
 docs/fairness.md is the specification (byte layouts, labels, test vectors); this module is its reference code.
 In short:
 
   server_seed  32 bytes from the OS, secret until the game ends.
   commitment   SHA-256(canonical_json({"type": "commitment", "protocol", "game_id", "rules", "server_seed": hex}))
+  client seed  fairdeal/2: a seat commits to SHA-256(canonical_json({"type": "client-seed", "protocol",
+  commitment   "game_id", "client_seed", "nonce": 64 hex digits})) when it sits down and reveals seed and nonce
+               once every seat is fixed (fairdeal/1 took the seeds in clear).
   game_seed    HMAC-SHA256(key=server_seed, msg=canonical_json({"type": "game-seed", "protocol",
                "client_seeds": [seat 0's seed or null, seat 1's, ...]}))
   stream       block i = HMAC-SHA256(key=game_seed, msg=label || 0x00 || i as 4-byte big-endian), i = 0, 1, ...
@@ -25,8 +29,10 @@ from typing import Any, Mapping, Sequence, TypeVar
 from fairdeal.verifier.canonical import canonical_json, sha256_hex
 from fairdeal.verifier.cards import Card
 
-PROTOCOL = "fairdeal/1"
+PROTOCOL = "fairdeal/2"                       # what is written now
+PROTOCOLS = ("fairdeal/1", "fairdeal/2")      # what is read and verified
 SEED_BYTES = 32
+NONCE_BYTES = 32
 CLIENT_SEED_MAX = 128
 BLOCK_BYTES = 32  # one HMAC-SHA256 output
 
@@ -69,30 +75,68 @@ def validate_client_seed(seed: Any) -> str:
     return seed
 
 
+def _check_protocol(protocol: Any) -> str:
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"Unknown protocol {protocol!r}; the protocols are {', '.join(PROTOCOLS)}.")
+    return protocol
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+
+
+def is_hex64(value: Any) -> bool:
+    """64 lowercase hex digits: how seeds, nonces, hashes and commitments are written."""
+    return type(value) is str and _HEX64.match(value) is not None
+
+
+def new_nonce() -> str:
+    """A client's fresh 32-byte nonce for its client-seed commitment, as 64 lowercase hex digits."""
+    return secrets.token_bytes(NONCE_BYTES).hex()
+
+
+def validate_nonce(nonce: Any) -> str:
+    if not is_hex64(nonce):
+        raise ValueError(f"A nonce is {NONCE_BYTES} random bytes written as {2 * NONCE_BYTES} lowercase hex "
+                         f"digits.")
+    return nonce
+
+
+def client_seed_commitment(game_id: str, client_seed: str, nonce: str, protocol: str = PROTOCOL) -> str:
+    """fairdeal/2: the commitment a seat gives to its client seed when it sits down (64 lowercase hex digits).
+    The nonce (32 random bytes the client makes) keeps a low-entropy seed from being found by trying words."""
+    if _check_protocol(protocol) == "fairdeal/1":
+        raise ValueError("fairdeal/1 has no client-seed commitments: its seeds were given in clear.")
+    if not isinstance(game_id, str) or not game_id:
+        raise ValueError("A game id is a non-empty text.")
+    payload = {"type": "client-seed", "protocol": protocol, "game_id": game_id,
+               "client_seed": validate_client_seed(client_seed), "nonce": validate_nonce(nonce)}
+    return sha256_hex(canonical_json(payload))
+
+
 def _check_rules(rules: Any) -> Mapping[str, Any]:
     if not isinstance(rules, Mapping) or set(rules) != {"id", "players", "settings", "version"}:
         raise ValueError('The rules are an object with exactly the keys "id", "players", "settings" and "version".')
     return rules
 
 
-def commitment(server_seed: bytes, game_id: str, rules: Mapping[str, Any]) -> str:
+def commitment(server_seed: bytes, game_id: str, rules: Mapping[str, Any], protocol: str = PROTOCOL) -> str:
     """The published commitment (64 lowercase hex digits) to the seed, the game id, the rules and the protocol."""
     seed = _check_server_seed(server_seed)
     if not isinstance(game_id, str) or not game_id:
         raise ValueError("A game id is a non-empty text.")
-    payload = {"type": "commitment", "protocol": PROTOCOL, "game_id": game_id,
+    payload = {"type": "commitment", "protocol": _check_protocol(protocol), "game_id": game_id,
                "rules": dict(_check_rules(rules)), "server_seed": seed.hex()}
     return sha256_hex(canonical_json(payload))
 
 
-def game_seed(server_seed: bytes, client_seeds: Sequence[str | None]) -> bytes:
+def game_seed(server_seed: bytes, client_seeds: Sequence[str | None], protocol: str = PROTOCOL) -> bytes:
     """The 32-byte seed that drives the game: binds the server seed and every seat's client seed, in seat order
     (None for a bot or a player who gave none)."""
     seed = _check_server_seed(server_seed)
     if isinstance(client_seeds, (str, bytes)) or not isinstance(client_seeds, Sequence):
         raise ValueError("The client seeds are a list with one entry (a text or None) per seat.")
     seeds = [None if s is None else validate_client_seed(s) for s in client_seeds]
-    msg = canonical_json({"type": "game-seed", "protocol": PROTOCOL, "client_seeds": seeds})
+    msg = canonical_json({"type": "game-seed", "protocol": _check_protocol(protocol), "client_seeds": seeds})
     return hmac.digest(seed, msg, "sha256")
 
 
@@ -278,6 +322,6 @@ class SeedChance:
         return DerivedRng(self.game_seed, bot_label(seq))
 
 
-def seed_chance(server_seed: bytes, client_seeds: Sequence[str | None]) -> SeedChance:
-    """SeedChance(game_seed(server_seed, client_seeds))."""
-    return SeedChance(game_seed(server_seed, client_seeds))
+def seed_chance(server_seed: bytes, client_seeds: Sequence[str | None], protocol: str = PROTOCOL) -> SeedChance:
+    """SeedChance(game_seed(server_seed, client_seeds, protocol))."""
+    return SeedChance(game_seed(server_seed, client_seeds, protocol))

@@ -10,30 +10,67 @@ from typing import Any, Iterable, Mapping
 
 from fairdeal.verifier.fairness import SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
-from fairdeal.verifier.games.base import GameError, Move
-from fairdeal.verifier.transcript import make_move_record, record_hash
+from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
+from fairdeal.verifier.messages import render
+from fairdeal.verifier.transcript import BY, clocks_off, record_hash
+from fairdeal.verifier.writer import make_move_record
 
-MOVERS = ("player", "bot", "timeout")
+MOVERS = BY
 
 
 class ReplayError(Exception):
-    """A record that does not replay. `check` names the verifier check it fails."""
+    """A record that does not replay: the check it fails, what was wrong (`code`, a key of
+    fairdeal.verifier.messages), the record's seq and the facts (`fields`) the sentence is made from."""
 
-    def __init__(self, check: str, seq: int | None, message: str):
-        super().__init__(message)
-        self.check = check
-        self.seq = seq
-        self.message = message
+    def __init__(self, check: str, code: str, seq: int | None, **fields: Any):
+        self.check, self.code, self.seq, self.fields = check, code, seq, fields
+        self.message = render(code, {"seq": seq, **fields})
+        super().__init__(self.message)
+
+
+def read_move(record: Mapping[str, Any], protocol: str) -> Move:
+    """The move of a record, in the protocol's terms. fairdeal/2 has one form per move: a record whose move is
+    written any other way (a member its kind does not use, cards out of order, "T" for ten, lower case) fails,
+    so one move can never be signed as two different records. fairdeal/1 reads moves as it always did."""
+    seq, data = record.get("seq"), record.get("move")
+    if protocol == "fairdeal/1":
+        data = _as_fairdeal_1_read_it(data)
+    try:
+        move = Move.from_json(data)
+    except GameError as exc:
+        raise ReplayError("moves-legal", "move-unreadable", seq, reason=exc.message) from None
+    if protocol != "fairdeal/1" and not is_canonical(move, data):
+        raise ReplayError("moves-legal", "move-not-canonical", seq, move=data, canonical=move.to_json())
+    return move
+
+
+def _as_fairdeal_1_read_it(data: Any) -> Any:
+    """fairdeal/1 readers ignored members a move's kind does not use (a bid's "card"): keep only the kind's own."""
+    form = MOVE_FORMS.get(data.get("kind")) if isinstance(data, Mapping) and isinstance(data.get("kind"), str) else None
+    if form is None:
+        return data
+    return {k: v for k, v in data.items() if k == "kind" or k == form.member}
+
+
+def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:
+    """Whether `data` is `move`'s one JSON form: move.to_json() == data, with the common case (a card played, most
+    of every game's records) answered without building the form."""
+    if move.kind == "play":
+        return len(data) == 2 and data.get("card") == str(move.card)
+    return move.to_json() == data
 
 
 class LiveGame:
     def __init__(self, start: Mapping[str, Any], game_seed: bytes):
         self.start = start
+        self.protocol = start.get("protocol")
         self.rules = rules_from_json(start["rules"])
         self.game_seed = game_seed
         self.chance = SeedChance(game_seed)
         self.state = self.rules.new_game(self.chance)
         self.bot_seats = frozenset(s["seat"] for s in start["seats"] if s.get("bot"))
+        # fairdeal/2: a table without clocks has no timeout moves (fairdeal/1 treated the clocks as opaque)
+        self.timeouts_allowed = self.protocol == "fairdeal/1" or not clocks_off(start.get("clocks") or {})
         self.seq = 0
         self.last_hash = record_hash(dict(start))
 
@@ -56,6 +93,8 @@ class LiveGame:
         """The record `move` would get as the next one, without applying it (a store appends it first)."""
         if by not in MOVERS:
             raise ValueError(f"unknown mover {by!r}")
+        if by == "timeout" and not self.timeouts_allowed:
+            raise ValueError("A table without clocks has no timeout moves.")
         return make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at,
                                 salt=record_salt(self.game_seed, self.seq + 1))
 
@@ -72,54 +111,61 @@ class LiveGame:
         self.adopt(record)
         return record
 
-    def apply_record(self, record: Mapping[str, Any], chain: bool = True) -> None:
-        """Replay one stored record, checking the chain, its legality and, for bot and timeout moves, that it
-        is exactly what the policy chooses. Raises ReplayError naming the failed check.
+    def apply_record(self, record: Mapping[str, Any], chain: bool = True, policies: bool = True) -> None:
+        """Replay one stored record, checking the chain, its form, its legality and, for bot and timeout moves,
+        that it is exactly what the policy chooses. Raises ReplayError naming the failed check.
 
         chain=False skips the sequence, hash and salt checks (and the hashing): for a caller that checks the
-        whole chain once by itself (the verifier's hash-chain check), so a broken link does not stop the replay."""
+        whole chain once by itself (the verifier's hash-chain check), so a broken link does not stop the replay.
+        policies=False does not check who made a move nor recompute the bot and timeout policies: it tells whether
+        a game whose bot or timeout moves are wrong was at least dealt and played legally."""
         seq = record.get("seq")
         if chain:
             if seq != self.seq + 1:
-                raise ReplayError("hash-chain", seq,
-                                  f"record {seq} follows record {self.seq}; expected {self.seq + 1}")
+                raise ReplayError("hash-chain", "seq-follows", seq, previous=self.seq, expected=self.seq + 1)
             if record.get("prev") != self.last_hash:
-                raise ReplayError("hash-chain", seq, f"record {seq} does not carry the hash of the record before it")
+                raise ReplayError("hash-chain", "prev-mismatch", seq)
             if record.get("salt") != record_salt(self.game_seed, self.seq + 1):
-                raise ReplayError("hash-chain", seq, f"record {seq}'s salt is not the one the seed derives")
+                raise ReplayError("hash-chain", "salt-mismatch", seq)
         seat, by = record.get("seat"), record.get("by")
         if by not in MOVERS:
-            raise ReplayError("moves-legal", seq, f"record {seq} names an unknown mover {by!r}")
-        if by == "bot" and seat not in self.bot_seats:
-            raise ReplayError("bot-moves", seq, f"record {seq} is a bot move for seat {seat}, which is not a bot")
-        if by == "player" and seat in self.bot_seats:
-            raise ReplayError("bot-moves", seq, f"record {seq} is a player move for seat {seat}, which is a bot")
-        if by == "timeout" and seat in self.bot_seats:
-            # A bot never runs out of time. Allowing it would let a server pick, move by move, between the bot
-            # policy and the timeout policy for a bot seat: a choice that could steer the game.
-            raise ReplayError("bot-moves", seq, f"record {seq} is a timeout move for seat {seat}, which is a bot "
-                                                f"and moves by the bot policy only")
-        try:
-            move = Move.from_json(record.get("move"))
-        except GameError as exc:
-            raise ReplayError("moves-legal", seq, f"record {seq}: {exc.message}") from None
-        if by in ("bot", "timeout"):
+            raise ReplayError("moves-legal", "unknown-mover", seq, by=by)
+        if policies:
+            self._check_mover(record)
+        move = read_move(record, self.protocol)
+        if policies and by in ("bot", "timeout"):
             try:
                 expected = self.policy_move(seat, by)
             except Exception as exc:  # a policy that cannot run on this state is a failed check, not a crash
-                raise ReplayError(f"{by}-moves", seq, f"record {seq}: the {by} policy could not run: {exc}") from None
+                raise ReplayError(f"{by}-moves", "policy-failed", seq, by=by, reason=str(exc)) from None
             if expected != move:
-                raise ReplayError(f"{by}-moves", seq,
-                                  f"record {seq}: seat {seat}'s {by} move was {move}, the {by} policy chooses {expected}")
+                raise ReplayError(f"{by}-moves", "policy-differs", seq, seat=seat, by=by, move=str(move),
+                                  expected=str(expected))
         try:
             self.state.apply(seat, move)
         except GameError as exc:
-            raise ReplayError("moves-legal", seq, f"record {seq}: seat {seat} {move} is illegal: {exc.message}") from None
+            raise ReplayError("moves-legal", "illegal", seq, seat=seat, move=str(move), reason=exc.message) from None
         if chain:
             self.seq = seq
             self.last_hash = record_hash(dict(record))
         else:
             self.seq += 1   # bot randomness is keyed by the position in the log; the hash is not kept
+
+    def _check_mover(self, record: Mapping[str, Any]) -> None:
+        """Who may have made this move: bot moves by bots only, player and timeout moves by players only, and
+        timeouts only where the table has a clock."""
+        seq, seat, by = record.get("seq"), record.get("seat"), record.get("by")
+        if by == "bot" and seat not in self.bot_seats:
+            raise ReplayError("bot-moves", "bot-move-by-human", seq, seat=seat)
+        if by == "player" and seat in self.bot_seats:
+            raise ReplayError("bot-moves", "player-move-by-bot", seq, seat=seat)
+        if by == "timeout" and seat in self.bot_seats:
+            # A bot never runs out of time. Allowing it would let a server pick, move by move, between the bot
+            # policy and the timeout policy for a bot seat: a choice that could steer the game.
+            raise ReplayError("bot-moves", "timeout-by-bot", seq, seat=seat)
+        if by == "timeout" and not self.timeouts_allowed:
+            # Without a clock nobody's time runs out: a timeout move there is a player's move the server relabelled.
+            raise ReplayError("timeout-moves", "timeout-without-clock", seq, seat=seat)
 
 
 def replay_records(start: Mapping[str, Any], game_seed: bytes, records: Iterable[Mapping[str, Any]]) -> LiveGame:

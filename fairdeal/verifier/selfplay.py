@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.fairness import DerivedRng, commitment, game_seed
+import hashlib
+
+from fairdeal.verifier.fairness import PROTOCOL, DerivedRng, client_seed_commitment, commitment, game_seed
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.keys import public_key_text
 from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.transcript import add_start, finish, make_commit, make_seat, make_start, new_transcript
+from fairdeal.verifier.writer import (add_seating, add_start, finish, make_commit, make_seat, make_seating, make_start,
+                                      new_transcript)
 
 CREATED = "2026-01-01T00:00:00Z"   # fixed texts: a selfplay game has no clock
+SEATED = "2026-01-01T00:00:01Z"
+REVEAL_DEADLINE = "2026-01-01T00:00:31Z"
 STARTED = "2026-01-01T00:00:01Z"
 ENDED = "2026-01-01T01:00:00Z"
 DEFAULT_CLOCKS = {"play_seconds": 25, "decide_seconds": 30}
@@ -32,29 +37,25 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
              players: int = 4, client_seeds: Sequence[str | None] | None = None,
              bots: Sequence[int] = (1, 3), game_id: str | None = None, names: Sequence[str] | None = None,
              timeout_every: int = 5, variety_every: int = 0, stop_after: int | None = None,
-             clocks: Mapping[str, Any] | None = None) -> dict[str, Any]:
+             clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL) -> dict[str, Any]:
     """Play a game to its end and return its signed transcript.
 
     client_seeds: one per seat (None for none; a bot's is ignored). Default: "seed-<seat>" for each human.
     stop_after: end the game as "abandoned" after that many moves (the seed is still revealed).
+    protocol: "fairdeal/2" (each human's seed committed with a nonce derived from the server seed and the seat,
+    so the game stays a pure function of the arguments) or "fairdeal/1" (seeds in clear).
     """
-    rules = make_rules(rule_set, settings or {}, players)
-    rules_json = rules.to_json()
-    bot_seats = frozenset(bots)
-    if client_seeds is None:
-        client_seeds = [None if s in bot_seats else f"seed-{s}" for s in range(players)]
-    seeds = [None if s in bot_seats else client_seeds[s] for s in range(players)]
-    names = names or [f"bot {s}" if s in bot_seats else f"player {s}" for s in range(players)]
-    game_id = game_id or f"selfplay-{rule_set}-{server_seed.hex()[:12]}"
+    table = _Table(rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
+                   protocol)
+    transcript, seats, seeds, bot_seats = table.transcript, table.seats, table.seeds, table.bot_seats
+    clocks = dict(DEFAULT_CLOCKS if clocks is None else clocks)
+    if protocol == "fairdeal/1":
+        add_start(private_key, transcript, make_start(transcript["commit"], seats, clocks, STARTED))
+    else:
+        add_start(private_key, transcript, make_start(transcript["commit"], seats, clocks, STARTED,
+                                                      transcript["seating"]))
 
-    commit = make_commit(game_id, rules_json, commitment(server_seed, game_id, rules_json),
-                         public_key_text(private_key), CREATED)
-    transcript = new_transcript(private_key, commit)
-    seats = [make_seat(s, names[s], s in bot_seats, seeds[s]) for s in range(players)]
-    start = make_start(commit, seats, dict(clocks or DEFAULT_CLOCKS), STARTED)
-    add_start(private_key, transcript, start)
-
-    seed = game_seed(server_seed, seeds)
+    seed = game_seed(server_seed, seeds, protocol)
     live = LiveGame(transcript["start"], seed)
     variety = DerivedRng(seed, "selfplay/variety")
     human_moves = 0
@@ -71,7 +72,7 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
         else:
             human_moves += 1
             move, by = live.timeout_move(seat), "player"
-            if timeout_every and human_moves % timeout_every == 0:
+            if timeout_every and human_moves % timeout_every == 0 and live.timeouts_allowed:
                 by = "timeout"
             elif variety_every and human_moves % variety_every == 0:
                 legal = live.state.legal_moves(seat)
@@ -79,4 +80,61 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
                     move = legal[variety.randbelow(len(legal))]
         transcript["records"].append(live.apply(seat, move, by))
     result = live.state.result if live.state.is_over else None
-    return finish(private_key, transcript, reason, server_seed, result, ENDED)
+    deals = None if protocol == "fairdeal/1" else [(d[0], d[1]) for d in live.state.deals]
+    return finish(private_key, transcript, reason, server_seed, result, ENDED, deals=deals)
+
+
+def unrevealed_table(rule_set: str, private_key: Any, server_seed: bytes, *, revealed: Sequence[int] = (),
+                     settings: Mapping[str, Any] | None = None, players: int = 4,
+                     client_seeds: Sequence[str | None] | None = None, bots: Sequence[int] = (1, 3),
+                     game_id: str | None = None, names: Sequence[str] | None = None,
+                     reason: str = "not-revealed") -> dict[str, Any]:
+    """fairdeal/2: a table whose committed seats did not all reveal: commit, seating, then the end (the server
+    seed revealed, the reveals of the seats in `revealed`, the others named as not revealed)."""
+    table = _Table(rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
+                   "fairdeal/2")
+    reveals = [{"seat": s["seat"], "client_seed": s["client_seed"], "nonce": s["nonce"]}
+               for s in table.seats if s["seat"] in revealed and s["client_seed"] is not None]
+    return finish(private_key, table.transcript, reason, server_seed, None, ENDED, deals=[], reveals=reveals)
+
+
+class _Table:
+    """The signed header of a selfplay table up to its seating: commit, and (fairdeal/2) the seating record."""
+
+    def __init__(self, rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
+                 protocol):
+        rules = make_rules(rule_set, settings or {}, players)
+        rules_json = rules.to_json()
+        self.bot_seats = frozenset(bots)
+        if client_seeds is None:
+            client_seeds = [None if s in self.bot_seats else f"seed-{s}" for s in range(players)]
+        self.seeds = [None if s in self.bot_seats else client_seeds[s] for s in range(players)]
+        names = names or [f"bot {s}" if s in self.bot_seats else f"player {s}" for s in range(players)]
+        game_id = game_id or f"selfplay-{rule_set}-{server_seed.hex()[:12]}"
+        commit = make_commit(game_id, rules_json, commitment(server_seed, game_id, rules_json, protocol),
+                             public_key_text(private_key), CREATED, protocol=protocol,
+                             deal_layout=None if protocol == "fairdeal/1" else rules.deal_layout)
+        self.transcript = new_transcript(private_key, commit)
+        if protocol == "fairdeal/1":
+            self.seats = [make_seat(s, names[s], s in self.bot_seats, self.seeds[s]) for s in range(players)]
+            return
+        self.seats = [_committed_seat(game_id, server_seed, s, names[s], s in self.bot_seats, self.seeds[s])
+                      for s in range(players)]
+        committed = any(s["client_seed_commitment"] for s in self.seats)
+        add_seating(private_key, self.transcript,
+                    make_seating(commit, self.seats, REVEAL_DEADLINE if committed else None, SEATED))
+
+
+def selfplay_nonce(server_seed: bytes, seat: int) -> str:
+    """The nonce a selfplay seat commits with: derived, so that selfplay stays deterministic (a real client draws
+    32 random bytes)."""
+    return hashlib.sha256(b"selfplay-nonce\x00" + server_seed + bytes([seat])).hexdigest()
+
+
+def _committed_seat(game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None) -> dict:
+    if seed is None:
+        return {"seat": seat, "name": name, "bot": bot, "client_seed_commitment": None, "client_seed": None,
+                "nonce": None}
+    nonce = selfplay_nonce(server_seed, seat)
+    return {"seat": seat, "name": name, "bot": bot, "client_seed": seed, "nonce": nonce,
+            "client_seed_commitment": client_seed_commitment(game_id, seed, nonce)}

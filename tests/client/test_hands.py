@@ -28,25 +28,24 @@ GAMES = [
 ]
 
 
-def pack_index(state) -> int:
-    for name in ("deal_index", "hand_index", "shuffle_no"):
-        if hasattr(state, name):
-            return getattr(state, name)
-    raise AssertionError("the engine names no pack index")
+def live_game(t: dict, server_seed: bytes) -> LiveGame:
+    seeds = [s["client_seed"] for s in t["start"]["seats"]]
+    return LiveGame(t["start"], game_seed(server_seed, seeds, t["protocol"]))
 
 
 def engine_ends(t: dict, server_seed: bytes) -> list[tuple[int, str]]:
-    """(seq, 'hand' | 'new-deal') for every record after which the engine deals again or the game is over."""
-    game = LiveGame(t["start"], game_seed(server_seed, [s["client_seed"] for s in t["start"]["seats"]]))
+    """(seq, 'hand' | 'new-deal') for every record after which the engine deals again or the game is over: the
+    view's hand_number (every deal, from 0) moves on; Twenty Down's counted_deal does not for a new deal."""
+    game = live_game(t, server_seed)
     out = []
     for rec in t["records"]:
-        before = pack_index(game.state)
-        counted = getattr(game.state, "deal_no", None)
+        before = game.state.view(None)
         game.apply_record(rec, chain=False)
+        after = game.state.view(None)
         if game.state.is_over:
             out.append((rec["seq"], "hand"))
-        elif pack_index(game.state) != before:
-            same_deal = counted is not None and game.state.deal_no == counted
+        elif after["hand_number"] != before["hand_number"]:
+            same_deal = "counted_deal" in after and after["counted_deal"] == before["counted_deal"]
             out.append((rec["seq"], "new-deal" if same_deal else "hand"))
     return out
 

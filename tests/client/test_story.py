@@ -11,11 +11,9 @@ from click.testing import CliRunner
 import click
 
 from fairdeal.client.play import Session
-from fairdeal.verifier.fairness import game_seed
 from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.replay import LiveGame
 from fairdeal.verifier.selfplay import selfplay
-from tests.client.test_hands import engine_ends
+from tests.client.test_hands import engine_ends, live_game
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 
@@ -26,7 +24,7 @@ class Feed:
 
     def __init__(self, t: dict, seed: bytes):
         self.t, self.records = t, t["records"]
-        self.game = LiveGame(t["start"], game_seed(seed, [s["client_seed"] for s in t["start"]["seats"]]))
+        self.game = live_game(t, seed)
         self.at = 0
         self.seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"], "gone": False} for s in t["start"]["seats"]]
 

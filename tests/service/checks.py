@@ -6,19 +6,18 @@ import subprocess
 import sys
 import tempfile
 
-from fairdeal.verifier import fairness, transcript as tr
+from fairdeal.verifier.integrity import check_transcript, game_seed_of
+from fairdeal.verifier.reader import parse_transcript
 from fairdeal.verifier.replay import replay_records
 
 
 def check_finished(t: dict, key: str | None = None, receipts: dict[int, str] | None = None,
                    client_seeds: dict[int, str] | None = None) -> None:
-    t = tr.parse_transcript(t)
-    assert tr.check_transcript(t, key) == []
+    t = parse_transcript(t)
+    assert check_transcript(t, key) == []
     end = t["end"]
     assert end["reason"] == "finished"
-    seed = fairness.server_seed_from_hex(end["server_seed"])
-    game = replay_records(t["start"], fairness.game_seed(seed, [s["client_seed"] for s in t["start"]["seats"]]),
-                          t["records"])
+    game = replay_records(t["start"], game_seed_of(t), t["records"])
     assert game.state.is_over
     assert game.state.result == end["result"]
     run_verifier(t, key, receipts, client_seeds)
@@ -43,8 +42,7 @@ def run_verifier(t: dict, key: str | None = None, receipts: dict[int, str] | Non
 def check_ended(t: dict, reason: str) -> None:
     """Signed, chained, seed revealed and matching the commitment; every record replays (timeouts included)."""
     assert t["end"]["reason"] == reason
-    assert tr.check_transcript(tr.parse_transcript(t)) == []
+    t = parse_transcript(t)
+    assert check_transcript(t) == []
     if "start" in t:
-        seed = fairness.server_seed_from_hex(t["end"]["server_seed"])
-        replay_records(t["start"], fairness.game_seed(seed, [s["client_seed"] for s in t["start"]["seats"]]),
-                       t["records"])
+        replay_records(t["start"], game_seed_of(t), t["records"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 import itertools
 import uuid
 
+from fairdeal.verifier import fairness
+
 _names = itertools.count()
 
 
@@ -35,6 +37,29 @@ class Api:
         r = self.post(f"/tables/{tid}/start", p)
         assert r.status_code == 200, r.get_json()
         return r.get_json()
+
+    def commit(self, p: dict, tid: str, seed: str, seat: int | None = None) -> str:
+        """Sit down (or, seated, commit) with a commitment to `seed`; returns the nonce, kept for the reveal."""
+        nonce = fairness.new_nonce()
+        body = {"client_seed_commitment": fairness.client_seed_commitment(tid, seed, nonce)}
+        if seat is not None:
+            body["seat"] = seat
+        r = self.post(f"/tables/{tid}/join", p, json=body)
+        assert r.status_code == 200, r.get_json()
+        return nonce
+
+    def reveal(self, p: dict, tid: str, seed: str, nonce: str) -> dict:
+        r = self.post(f"/tables/{tid}/reveal", p, json={"client_seed": seed, "nonce": nonce})
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def start_revealing(self, host: dict, tid: str, reveals: list[tuple[dict, str, str]]) -> dict:
+        """The host starts; each (player, seed, nonce) reveals; the table is playing afterwards."""
+        table = self.start(host, tid)
+        for p, seed, nonce in reveals:
+            table = self.reveal(p, tid, seed, nonce)
+        assert table["status"] in ("playing", "over"), table
+        return table
 
     def view(self, p: dict | None, gid: str) -> dict:
         r = self.get(f"/games/{gid}", p)

@@ -4,10 +4,17 @@ from __future__ import annotations
 import json
 import logging
 
-from fairdeal.verifier import transcript as tr
+from fairdeal.verifier import fairness, keys, transcript as tr
+from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.games import available
+from fairdeal.verifier.integrity import check_signatures
+from fairdeal.verifier.reader import parse_transcript
 from tests.service.client import Api
 from tests.service.conftest import make_app
+
+
+def keys_verify(key: str, record: dict, signature: str) -> bool:
+    return keys.verify(key, canonical_json(record), signature)
 
 
 def test_lobby_lists_open_tables_with_rules_line_and_reminder(api: Api):
@@ -81,15 +88,24 @@ def test_a_move_answers_with_its_receipt(api: Api):
 
 def test_start_record_and_keys_are_served_and_signed(api: Api):
     p = api.player()
-    t = api.table(p, rule_set="spades", client_seed="abc")
+    t = api.table(p, rule_set="spades")
+    nonce = api.commit(p, t["id"], "abc")
     before = api.get(f"/games/{t['id']}/start").get_json()
-    assert before["start"] is None and before["commit"]["commitment"] == t["commitment"]
+    assert before["seating"] is None and before["start"] is None
+    assert before["commit"]["commitment"] == t["commitment"]
     api.start(p, t["id"])
-    s = api.get(f"/games/{t['id']}/start").get_json()
     keys = api.get("/keys").get_json()
+    seating = api.get(f"/games/{t['id']}/start").get_json()
+    assert seating["start"] is None, "no start record, so no card, before the reveal"
+    assert keys_verify(keys["current"], seating["seating"], seating["seating_signature"])
+    assert seating["seating"]["seats"][0]["client_seed_commitment"] == fairness.client_seed_commitment(t["id"], "abc",
+                                                                                                       nonce)
+    assert "abc" not in json.dumps(seating)
+    api.reveal(p, t["id"], "abc", nonce)
+    s = api.get(f"/games/{t['id']}/start").get_json()
     assert s["start"]["key"] == keys["current"]
-    assert tr.keys.verify(keys["current"], tr.canonical_json(s["start"]), s["start_signature"])
-    assert s["start"]["seats"][0]["client_seed"] == "abc"
+    assert keys_verify(keys["current"], s["start"], s["start_signature"])
+    assert s["start"]["seats"][0]["client_seed"] == "abc" and s["start"]["seats"][0]["nonce"] == nonce
 
 
 def test_key_rotation_keeps_old_keys_published_and_signing_their_games(redis_app):
@@ -104,7 +120,7 @@ def test_key_rotation_keeps_old_keys_published_and_signing_their_games(redis_app
     api.post(f"/tables/{t['id']}/cancel", p)
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     assert transcript["commit"]["key"] == old
-    assert tr.check_signatures(transcript, old) == []
+    assert [c.status for c in check_signatures(parse_transcript(transcript), old)] == ["pass", "pass"]
     assert api.table(p, rule_set="spades")["key"] == keys["current"]
 
 
@@ -132,8 +148,9 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
     try:
         api = Api(redis_app.test_client())
         p = api.player()
-        t = api.table(p, rule_set="spades", client_seed="secretish")
-        api.start(p, t["id"])
+        t = api.table(p, rule_set="spades")
+        nonce = api.commit(p, t["id"], "secretish")
+        api.start_revealing(p, t["id"], [(p, "secretish", nonce)])
         v = api.view(p, t["id"])
         api.move(p, t["id"], v["seq"], v["legal_moves"][0])
         api.move(p, t["id"], v["seq"] + 5, v["legal_moves"][0])  # a refusal
@@ -143,5 +160,5 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
     text = "\n".join(handler_records)
     seed = redis_app.extensions["fairdeal"].store.get_secret(t["id"])
     assert "table created" in text and '"route": "/games/<game_id>/moves"' in text and '"status": 409' in text
-    assert p["token"] not in text and seed not in text
+    assert p["token"] not in text and seed not in text and "secretish" not in text and nonce not in text
     assert not any(card in text for card in v["view"]["hand"])

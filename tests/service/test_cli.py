@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from fairdeal.cli import main
-from fairdeal.verifier import transcript as tr
+from fairdeal.verifier.reader import parse_transcript
 from tests.service.checks import check_finished
 from tests.service.client import Api, play_to_end
 from tests.service.conftest import make_app
@@ -143,7 +143,7 @@ def test_a_full_game_through_gunicorn(served):
                 else v["legal_moves"][0])
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     check_finished(transcript, api.get("/keys").get_json()["current"])
-    assert tr.parse_transcript(transcript)["end"]["reason"] == "finished"
+    assert parse_transcript(transcript)["end"]["reason"] == "finished"
 
 
 def _make_ring(path, out):

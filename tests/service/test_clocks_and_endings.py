@@ -90,7 +90,7 @@ def test_a_game_whose_every_human_left_is_abandoned(timed):
 def test_a_seat_whose_player_left_moves_by_timeout_at_once(timed):
     api, svc, clock = timed
     a, b = api.player(), api.player()
-    t = api.table(a, rule_set="spades", clocks="off")
+    t = api.table(a, rule_set="spades", clocks={"card": 3600, "other": 3600})
     api.post(f"/tables/{t['id']}/join", b, json={"seat": 2})
     api.start(a, t["id"])
     api.post(f"/tables/{t['id']}/leave", b)
@@ -103,6 +103,28 @@ def test_a_seat_whose_player_left_moves_by_timeout_at_once(timed):
     recs = svc.games.get(t["id"]).transcript["records"]
     assert len([r for r in recs if r["seat"] == 2]) >= 10
     assert {r["by"] for r in recs if r["seat"] == 2} == {"timeout"}
+
+
+def test_without_clocks_a_seat_whose_player_left_ends_the_game_at_its_turn(timed):
+    # No clock, no timeout move (fairdeal/2): nobody may move for the player who left, so when that seat is to
+    # move the game is abandoned at once rather than relabelling anything as a timeout.
+    api, svc, clock = timed
+    a, b = api.player(), api.player()
+    t = api.table(a, rule_set="spades", clocks="off")
+    api.post(f"/tables/{t['id']}/join", b, json={"seat": 2})
+    api.start(a, t["id"])
+    api.post(f"/tables/{t['id']}/leave", b)
+    for _ in range(30):
+        v = api.view(a, t["id"])
+        if v["status"] == "over":
+            break
+        assert v["your_turn"]
+        assert api.move(a, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
+    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    check_ended(transcript, "abandoned")
+    assert all(r["by"] != "timeout" for r in transcript["records"])
+    game = svc.games.get(t["id"])
+    assert game.live.state.to_move == 2, "it ended when the seat that left was to move"
 
 
 def test_the_host_cancels_a_running_game(timed):

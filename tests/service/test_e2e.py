@@ -19,10 +19,11 @@ SIZES = [(r, None) for r in available()] + [("120s-house", 2)] * ("120s-house" i
 @pytest.mark.parametrize("rule_set,players", SIZES, ids=[f"{r}-{n or 'default'}" for r, n in SIZES])
 def test_full_game_over_http_verifies(api: Api, rule_set, players):
     host = api.player("host")
-    table = api.table(host, rule_set=rule_set, client_seed="my own seed", **({"players": players} if players else {}))
+    table = api.table(host, rule_set=rule_set, **({"players": players} if players else {}))
     assert table["players"] == (players or 4)
     assert table["commitment"] and table["status"] == "open"
-    started = api.start(host, table["id"])
+    nonce = api.commit(host, table["id"], "my own seed")
+    started = api.start_revealing(host, table["id"], [(host, "my own seed", nonce)])
     assert started["bots"] == table["players"] - 1
     assert all(s["bot"] for s in started["seats"][1:])
     receipts = {}
@@ -34,7 +35,8 @@ def test_full_game_over_http_verifies(api: Api, rule_set, players):
     t = api.get(f"/games/{table['id']}/transcript").get_json()
     keys = api.get("/keys").get_json()
     check_finished(t, keys["current"], receipts=dict(list(receipts.items())[-3:]), client_seeds={0: "my own seed"})
-    assert t["start"]["seats"][0]["client_seed"] == "my own seed"
+    assert t["protocol"] == "fairdeal/2"
+    assert t["start"]["seats"][0]["client_seed"] == "my own seed" and t["start"]["seats"][0]["nonce"] == nonce
     assert t["start"]["seats"][0]["bot"] is False
     assert [s["bot"] for s in t["start"]["seats"][1:]] == [True] * (table["players"] - 1)
 
@@ -44,9 +46,8 @@ def test_two_humans_finish_a_game_on_each_store(app):
     a, b = api.player("a"), api.player("b")
     rule_set = available()[0]
     table = api.table(a, rule_set=rule_set)
-    r = api.post(f"/tables/{table['id']}/join", b, json={"seat": 1, "client_seed": "bee"})
-    assert r.status_code == 200
-    api.start(a, table["id"])
+    nonce = api.commit(b, table["id"], "bee", seat=1)
+    api.start_revealing(a, table["id"], [(b, "bee", nonce)])
     play_to_end(api, table["id"], [a, b], choose=suggested_or_first)
     check_finished(api.get(f"/games/{table['id']}/transcript").get_json())
 

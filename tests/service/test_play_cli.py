@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from fairdeal.client.play import Table, parse_move, play, state_lines, throw_hint
+from fairdeal.verifier import fairness
 from tests.service.redis_servers import free_port
 from tests.service.test_cli import served  # noqa: F401 - the live-server fixture, reused
 
@@ -53,6 +54,54 @@ def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
         verify_main(args)
     assert done.value.code == 0
     assert "VERIFIED" in capsys.readouterr().out
+
+
+@ON_SQLITE
+def test_without_a_seed_a_random_one_is_committed_revealed_and_printed_in_the_verify_command(served, tmp_path):
+    out = tmp_path / "g.json"
+    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--auto", "--hands", "1",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    seed = r.output.split("Your client seed: ", 1)[1].split()[0]
+    assert len(seed) == 32 and int(seed, 16) >= 0, "128 random bits by default"
+    assert "Your client seed is revealed (it matches the commitment you gave when you sat down)." in r.output
+    saved = json.loads(out.read_text())
+    me = saved["start"]["seats"][0]
+    assert saved["protocol"] == "fairdeal/2" and me["client_seed"] == seed
+    assert me["client_seed_commitment"] == saved["seating"]["seats"][0]["client_seed_commitment"]
+    assert me["client_seed_commitment"] == fairness.client_seed_commitment(saved["commit"]["game_id"], seed,
+                                                                           me["nonce"])
+    assert f"0:{seed}" in _verify_command(r.output)
+    other = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--auto", "--hands", "1",
+                                      "--out", str(tmp_path / "h.json")])
+    assert other.output.split("Your client seed: ", 1)[1].split()[0] != seed, "a new seed every game"
+
+
+def test_a_client_seed_that_is_not_printable_ascii_is_refused_before_any_request():
+    r = CliRunner().invoke(play, ["--server", "http://127.0.0.1:1", "--client-seed", "caf\u00e9"])
+    assert r.exit_code == 2 and "printable ASCII" in r.output and "fairdeal serve" not in r.output
+
+
+def test_seeds_are_not_revealed_when_the_seating_is_not_signed_or_lacks_ours():
+    from fairdeal.client.play import Distrust, check_seating
+    from fairdeal.verifier import keys as vkeys
+    from fairdeal.verifier.canonical import canonical_json
+    key = vkeys.generate_private_key()
+    seating = {"seats": [{"seat": 0, "client_seed_commitment": "ab" * 32}]}
+
+    class Fake:
+        def __init__(self, answer):
+            self.answer = answer
+
+        def get(self, path):
+            return self.answer
+    signed = {"seating": seating, "seating_signature": vkeys.sign(key, canonical_json(seating))}
+    check_seating(Fake(signed), "g", 0, "ab" * 32, vkeys.public_key_text(key))
+    with pytest.raises(Distrust, match="not signed"):
+        check_seating(Fake({**signed, "seating_signature": vkeys.sign(key, b"other")}), "g", 0, "ab" * 32,
+                      vkeys.public_key_text(key))
+    with pytest.raises(Distrust, match="does not hold"):
+        check_seating(Fake(signed), "g", 0, "cd" * 32, vkeys.public_key_text(key))
 
 
 @ON_SQLITE
@@ -153,7 +202,7 @@ def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
     game = {"seat": 0, "seq": 15, "seats": [{"seat": i, "name": n, "bot": i > 0}
                                             for i, n in enumerate(["ann", "Bot 1", "Bot 2", "Bot 3"])],
             "view": {"rule_set": "120s-auction", "sides": [[0, 2], [1, 3]], "trump_word": "drumpf", "dealer": 1,
-                     "hand_number": 1, "hand": ["7C", "QD", "AD", "AH"], "scores": [20, 5],
+                     "hand_number": 0, "hand": ["7C", "QD", "AD", "AH"], "scores": [20, 5],
                      "bidding": {"log": [[2, "bid", 15], [3, "pass", None], [0, "pass", None], [1, "pass", None]]},
                      "bidder": 2, "bid": 15, "trump": "H",
                      "trick": {"leader": 2, "plays": [[2, "8S"], [3, "6S"]]},

@@ -89,6 +89,21 @@ def test_refused_append_does_not_record_its_idempotency_key(store):
     assert store.append(g, 1, "b", 1.0, "k", "h").status == OK
 
 
+def test_idempotency_keys_are_per_player(store):
+    # the same key text from another scope (the player who sent it) is another request; within a scope it is
+    # still one request
+    g = gid()
+    assert store.append(g, 0, "a's move", 1.0, "k", "h-a", idem_scope="player-a").status == OK
+    assert store.append(g, 1, "b's move", 2.0, "k", "h-b", idem_scope="player-b").status == OK
+    again = store.append(g, 2, "a's move", 3.0, "k", "h-a", idem_scope="player-a")
+    assert (again.status, again.seq) == (DUPLICATE, 0)
+    assert store.append(g, 2, "x", 3.0, "k", "h-x", idem_scope="player-b").status == KEY_REUSED
+    # scopes are kept apart whatever their text: no scope's key can be read as another's
+    assert store.append(g, 2, "c", 4.0, '"]k', "h", idem_scope="player-a").status == OK
+    assert store.append(g, 3, "d", 5.0, "k", "h", idem_scope='player-a"]').status == OK
+    assert store.records(g) == ["a's move", "b's move", "c", "d"]
+
+
 def test_idempotency_keys_are_per_game(store):
     g1, g2 = gid(), gid()
     assert store.append(g1, 0, "a", 1.0, "k", "h").status == OK

@@ -9,10 +9,16 @@ To keep the suite fast the attacker is made *stronger* than a real one when the 
 handed the true cards inside a pool small enough to search whole. Finding nothing with that help means finding
 nothing without it. The same attack on a record that keeps its salt (the fairdeal/1 redaction) recovers the
 cards: that shows the attack is real, so its silence on what the service serves means something.
+
+fairdeal/2 adds records a seat can read before the end; each was thought through the same way (docs/fairness.md,
+"Threat model"): the seating record's commitments hide their seeds behind a 256-bit nonce (the dictionary attack
+below finds nothing without it and the seed with it); the start record's seeds and nonces are public once cards
+exist and say nothing without the secret server seed; the end record's deals and reveals come only at the end.
 """
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 
@@ -111,3 +117,43 @@ def test_no_face_down_throw_can_be_recovered_by_brute_force(app, rule_set, setti
         assert api.move(me, gid, view["seq"], move).status_code == 201
     assert attacked, "the game should have shown this seat another seat's throw"
     assert proven > 0
+
+
+# ------------------------------------------------------------- fairdeal/2's new fields: the seeds' commitments
+
+LOW_ENTROPY = ["my lucky words", "password", "123456", "lucky", "seed", "hello", "qwerty", "letmein", "7", "",
+               "my lucky word", "My lucky words", "fairdeal", "abc"] + [f"seed-{i}" for i in range(2000)]
+
+
+def dictionary_attack(game_id: str, commitment: str, nonce: str | None) -> list[str]:
+    """Every word of a dictionary whose client-seed commitment (fairness.md) is `commitment`. Without the seat's
+    nonce the attacker must try every nonce too: 2**256 per word. With it (the control), one hash per word."""
+    from fairdeal.verifier import fairness
+    found = []
+    for word in LOW_ENTROPY:
+        if not word:
+            continue
+        for guess in ([nonce] if nonce else ["00" * 32, "ff" * 32]):   # without it: its best guesses, nothing more
+            if fairness.client_seed_commitment(game_id, word, guess) == commitment:
+                found.append(word)
+    return found
+
+
+def test_no_seat_finds_another_seats_low_entropy_seed_from_its_commitment(app):
+    # While the table waits for the reveals every seat (and every spectator) can read every commitment in the
+    # signed seating record. A seed like "my lucky words" is in any dictionary: the 256-bit nonce in the
+    # commitment's preimage is what keeps it hidden until its seat reveals it.
+    api = Api(app.test_client())
+    victim, attacker = api.player("victim"), api.player("attacker")
+    t = api.table(victim, rule_set="spades")
+    gid = t["id"]
+    nonce = api.commit(victim, gid, "my lucky words")
+    api.commit(attacker, gid, "anything", seat=2)
+    api.start(victim, gid)
+    seating = api.get(f"/games/{gid}/start", attacker).get_json()["seating"]
+    commitment = seating["seats"][0]["client_seed_commitment"]
+    reachable = json.dumps([api.get(path, attacker).get_json() for path in
+                            (f"/tables/{gid}", f"/games/{gid}", f"/games/{gid}/start", f"/games/{gid}/transcript")])
+    assert nonce not in reachable and "my lucky words" not in reachable
+    assert dictionary_attack(gid, commitment, None) == []
+    assert dictionary_attack(gid, commitment, nonce) == ["my lucky words"]   # the control: the search is real

@@ -1,16 +1,16 @@
 """fairdeal.verifier.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
 import copy
 import json
-import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fairdeal.verifier import checks, transcript
+from fairdeal.verifier import checks, integrity
 from fairdeal.verifier.checks import (CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript)
+from fairdeal.verifier.messages import MESSAGES
 from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.transcript import finish, make_commit, new_transcript
+from fairdeal.verifier.writer import finish, make_commit, new_transcript
 from fairdeal.verifier.fairness import commitment
 
 from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
@@ -33,13 +33,26 @@ def test_check_ids_are_stable_and_documented():
 
 
 def test_the_checks_use_the_protocol_functions_the_test_vectors_check():
-    # One implementation: the verifier calls the very functions that docs' vectors are checked against.
-    assert checks.check_chain is transcript.check_chain
-    assert checks.check_commitment is transcript.check_commitment
-    assert checks.check_header is transcript.check_header
-    assert checks.parse_transcript is transcript.parse_transcript
+    # One implementation: the report is made by the very functions test_vectors.py checks the documents' vectors
+    # with (fairdeal.verifier.integrity), and there is one signature check, not two.
+    from fairdeal.verifier import reader, transcript
+    assert checks.integrity is integrity
+    assert checks.parse_transcript is reader.parse_transcript
     assert checks.record_hash is transcript.record_hash
-    assert checks.transcript_body is transcript.transcript_body
+    assert not hasattr(transcript, "check_signatures") and not hasattr(checks, "_check_signatures")
+
+
+def test_every_result_code_has_its_sentence():
+    # every code a check can give is one MESSAGES renders; none falls back to the raw "code {fields}" form
+    import inspect
+    import re as _re
+    from fairdeal.verifier import replay
+    codes = set()
+    for module in (checks, integrity, replay):
+        src = inspect.getsource(module)
+        codes |= set(_re.findall(r'(?:failed|passed|skipped)\(\s*"[a-z-]+",\s*"([a-z-]+)"', src))
+        codes |= set(_re.findall(r'ReplayError\(\s*(?:f?"[{}a-z-]+"),\s*"([a-z-]+)"', src))
+    assert codes and codes <= set(MESSAGES), codes - set(MESSAGES)
 
 
 # ------------------------------------------------------------------------------------------ the key choice
@@ -54,7 +67,7 @@ def test_a_pinned_key_is_used_when_the_transcript_names_it():
 
 def test_a_key_that_is_not_pinned_is_refused_when_keys_are_pinned():
     key, source, problem = choose_key("ed25519:X", None, {"s": SERVER_PUBLIC})
-    assert key is None and source == "pinned" and "not a pinned key" in problem
+    assert key is None and source == "pinned" and problem["pinned"].startswith("s (")
 
 
 def test_with_no_key_and_no_pins_only_the_transcripts_own_key():
@@ -93,17 +106,51 @@ def test_first_move_by_another_seat_than_the_seeds_dealer_fails_deals():
     first = t["records"][0]["seat"]
     t["records"][0]["seat"] = (first + 1) % 4
     report = verify_transcript(resign(t), key=SERVER_PUBLIC)
-    assert report.check("deals").status == "fail" and report.check("deals").seq == 1
-    assert "moves first" in report.check("deals").detail
+    deals = report.check("deals")
+    assert deals.status == "fail" and deals.seq == 1 and deals.code == "first-mover"
+    assert deals.fields["seat"] == (first + 1) % 4 and deals.fields["expected"] == first
+    assert "moves first" in deals.detail
+
+
+def _still_legal(t) -> bool:
+    """Every move of `t` is legal in turn (the engine alone, no policy): the changed bid kept the game going."""
+    from fairdeal.verifier.games.base import GameError, Move
+    from fairdeal.verifier.integrity import game_seed_of
+    from fairdeal.verifier.replay import LiveGame
+    game = LiveGame(t["start"], game_seed_of(t))
+    try:
+        for r in t["records"]:
+            game.state.apply(r["seat"], Move.from_json(r["move"]))
+    except GameError:
+        return False
+    return game.state.is_over
 
 
 def test_a_bid_changed_by_a_bot_seat_with_the_deal_intact_fails_bot_moves_and_still_checks_the_deal():
-    t = valid_transcript("spades")
-    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "bot" and r["move"]["kind"] == "bid")
-    t["records"][i]["move"]["value"] = (t["records"][i]["move"]["value"] + 1) % 14
+    # The last bot bid whose change (one more) leaves every later move legal: only the bot's choice is wrong.
+    base = valid_transcript("spades")
+    bids = [i for i, r in enumerate(base["records"]) if r["by"] == "bot" and r["move"]["kind"] == "bid"]
+    for i in reversed(bids):
+        t = copy.deepcopy(base)
+        t["records"][i]["move"]["value"] = (t["records"][i]["move"]["value"] + 1) % 14
+        if _still_legal(t):
+            break
+    else:
+        raise AssertionError("no bot bid of this game could change without changing the game's end")
     report = verify_transcript(resign(t), key=SERVER_PUBLIC)
     s = statuses(report)
     assert s["bot-moves"] == "fail" and s["deals"] == "pass" and s["moves-legal"] == "pass"
+    assert report.check("bot-moves").seq == i + 1 and report.check("bot-moves").code == "policy-differs"
+
+
+def test_a_fairdeal_1_record_with_a_member_its_kind_does_not_use_is_read_as_fairdeal_1_read_it():
+    # The fairdeal/1 service signed {"kind": "bid", "value": 3, "card": "AS"} as sent; its readers ignored "card".
+    # fairdeal/1 keeps verifying as it did; under fairdeal/2 the same record fails (tamper suite).
+    t = valid_transcript("spades", "fairdeal/1")
+    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "player" and r["move"]["kind"] == "bid")
+    t["records"][i]["move"]["card"] = "AS"
+    report = verify_transcript(resign(t), key=SERVER_PUBLIC)
+    assert report.exit_code == 0, [c.to_json() for c in report.failed]
 
 
 def test_abandoned_game_with_its_seed_revealed_passes():
@@ -120,15 +167,27 @@ def test_an_abandoned_game_claiming_a_result_fails():
     assert [c.id for c in report.failed] == ["result"]
 
 
-def test_a_game_cancelled_before_it_started_passes():
+@pytest.mark.parametrize("protocol", ["fairdeal/1", "fairdeal/2"])
+def test_a_game_cancelled_before_it_started_passes(protocol):
     rules = {"id": "spades", "players": 4, "settings": {}, "version": 1}
     seed = bytes(range(32))
-    commit = make_commit("g-cancelled", rules, commitment(seed, "g-cancelled", rules), SERVER_PUBLIC,
-                         "2026-01-01T00:00:00Z")
+    commit = make_commit("g-cancelled", rules, commitment(seed, "g-cancelled", rules, protocol), SERVER_PUBLIC,
+                         "2026-01-01T00:00:00Z", protocol=protocol, deal_layout="spades-4")
     t = finish(SERVER_KEY, new_transcript(SERVER_KEY, commit), "cancelled", seed, None, "2026-01-01T00:05:00Z")
     report = verify_transcript(t, key=SERVER_PUBLIC)
-    assert report.exit_code == 0
+    assert report.exit_code == 0 and report.protocol == protocol
     assert statuses(report)["deals"] == "skip" and statuses(report)["result"] == "pass"
+
+
+def test_a_table_whose_seat_did_not_reveal_names_it_and_passes():
+    from tests.verifier.test_tamper_kit import aborted_transcript
+    report = verify_transcript(aborted_transcript("spades"), key=SERVER_PUBLIC, client_seeds=[(0, "north's seed")])
+    assert report.exit_code == 0, [c.to_json() for c in report.failed]
+    seeds, result = report.check("client-seeds"), report.check("result")
+    assert seeds.code == "seeds-aborted" and seeds.fields["unrevealed"] == [2] and seeds.fields["revealed"] == [0]
+    assert result.code == "result-aborted" and "seat 2 did not reveal" in result.detail
+    wrong = verify_transcript(aborted_transcript("spades"), key=SERVER_PUBLIC, client_seeds=[(2, "south's seed")])
+    assert wrong.check("client-seeds").code == "seed-not-in-transcript"
 
 
 def test_a_game_in_progress_is_unusable_but_its_chain_is_still_checked():
@@ -141,11 +200,11 @@ def test_a_game_in_progress_is_unusable_but_its_chain_is_still_checked():
 
 def test_an_unknown_rule_set_is_unusable_not_a_crash():
     t = valid_transcript("spades")
-    for rec in (t["commit"], t["start"]):
+    for rec in (t["commit"], t["seating"], t["start"]):
         rec["rules"] = {**rec["rules"], "id": "poker"}
     seed = bytes(range(32))
-    t["commit"]["commitment"] = t["start"]["commitment"] = commitment(seed, t["commit"]["game_id"],
-                                                                      t["commit"]["rules"])
+    for rec in (t["commit"], t["seating"], t["start"]):
+        rec["commitment"] = commitment(seed, t["commit"]["game_id"], t["commit"]["rules"])
     report = verify_transcript(resign(t), key=SERVER_PUBLIC)
     assert report.exit_code == 2 and "poker" in report.unusable
 
@@ -154,7 +213,10 @@ def test_report_json_round_trips():
     report = verify_transcript(valid_transcript("120s-traditional"), key=SERVER_PUBLIC)
     data = json.loads(json.dumps(report.to_json()))
     assert data["ok"] and data["exit_code"] == 0 and len(data["checks"]) == len(CHECK_IDS)
-    assert all(set(c) == {"id", "title", "status", "detail", "seq"} for c in data["checks"])
+    assert data["report"] == "fairdeal-verify/2" and data["protocol"] == "fairdeal/2"
+    assert all(set(c) == {"id", "title", "status", "code", "detail", "seq", "fields"} for c in data["checks"])
+    chain = next(c for c in data["checks"] if c["id"] == "hash-chain")
+    assert chain["code"] == "chain-ok" and chain["fields"]["records"] == data["game"]["moves"] + 1
 
 
 # -------------------------------------------------------------------------------------- robustness property
@@ -188,32 +250,24 @@ def test_every_selfplayed_game_verifies_whatever_the_table(rule_set, seed, data)
 
 # ---------------------------------------------------------------------------------- the documented examples
 
-def test_the_example_game_in_docs_examples_verifies_with_the_example_key():
+@pytest.mark.parametrize("name, protocol", [("120s-auction-game.json", "fairdeal/1"),
+                                            ("120s-auction-game-fairdeal-2.json", "fairdeal/2")])
+def test_the_example_games_in_docs_examples_verify_with_the_example_key(name, protocol):
     key = (DOCS / "examples" / "example-key.txt").read_text().strip()
-    data = (DOCS / "examples" / "120s-auction-game.json").read_bytes()
+    data = (DOCS / "examples" / name).read_bytes()
     report = verify_transcript(data, key=key)
-    assert report.exit_code == 0, ("if the rules engine or a policy changed, regenerate the example with "
-                                   "python scripts/make_example_game.py", [c.to_json() for c in report.failed])
-    assert json.loads(data)["start"]["rules"]["id"] == "120s-auction"
+    assert report.exit_code == 0, [c.to_json() for c in report.failed]
+    assert json.loads(data)["start"]["rules"]["id"] == "120s-auction" and report.protocol == protocol
 
 
-def _doc_vectors():
-    text = (DOCS / "transcript.md").read_text()
-    return [json.loads(b) for b in re.findall(r"```json vectors\n(.*?)```", text, re.S)]
-
-
-def test_the_transcript_vector_of_docs_transcript_md_passes_the_protocol_checks():
-    vectors = [v for v in _doc_vectors() if v["vector"] == "transcript"]
-    assert vectors
-    for v in vectors:
-        receipts = [(i, h) for i, h in enumerate(v["receipts"], start=1)]
-        report = verify_transcript(v["transcript"], key=v["public_key_text"], receipts=receipts)
-        s = statuses(report)
-        for cid in ("protocol", "signature-start", "signature-transcript", "header", "commitment", "client-seeds",
-                    "hash-chain", "receipts"):
-            assert s[cid] == "pass", (cid, report.check(cid).detail)
-        assert v["game_seed"] in report.check("client-seeds").detail[:200] or \
-            v["game_seed"][:16] in report.check("client-seeds").detail
+def test_the_fairdeal_1_example_is_the_one_its_script_made_byte_for_byte():
+    # fairdeal/1 transcripts keep verifying as they are: the writer still makes exactly the bytes it made then
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_example_game", ROOT / "scripts" / "make_example_game.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    for name, text in script.examples().items():
+        assert (DOCS / "examples" / name).read_text(encoding="utf-8") == text, name
 
 
 def _paths(obj, path=()):
@@ -259,7 +313,8 @@ def test_a_broken_link_names_its_record_and_the_replay_still_runs():
     t["records"][7]["prev"] = "0" * 64
     report = verify_transcript(t, key=SERVER_PUBLIC)
     chain = report.check("hash-chain")
-    assert chain.status == "fail" and chain.seq == 8 and "record 8" in chain.detail.lower()
+    assert chain.status == "fail" and chain.seq == 8 and chain.code == "prev-broken"
+    assert "record 8" in chain.detail.lower()
     # the moves themselves are untouched: the replay checks still pass
     s = statuses(report)
     assert s["deals"] == s["moves-legal"] == s["bot-moves"] == s["result"] == "pass"
@@ -270,6 +325,6 @@ def test_a_salt_the_seed_does_not_derive_fails_the_chain_and_the_replay_goes_on(
     t["records"][3]["salt"] = "ab" * 32
     report = verify_transcript(resign(t, keep_salts=True), key=SERVER_PUBLIC)
     chain = report.check("hash-chain")
-    assert chain.status == "fail" and chain.seq == 4 and "salt" in chain.detail
+    assert chain.status == "fail" and chain.seq == 4 and chain.code == "salt-wrong" and chain.fields["place"] == 4
     assert [c.id for c in report.failed] == ["hash-chain"]
     assert statuses(report)["result"] == "pass"

@@ -40,9 +40,7 @@ def test_every_hand_is_told_and_the_story_ends_with_the_result(rule_set):
     game = LiveGame(t["start"], game_seed(server_seed_from_hex(t["end"]["server_seed"]), seeds))
     for r in t["records"]:
         game.apply_record(r)
-    view = game.state.view(None)
-    hands = view.get("hand_number", view.get("deal"))
-    assert story.count("\nHand ") == hands
+    assert story.count("\nHand ") == len(game.state.deals)
     winners = " & ".join(t["start"]["seats"][w]["name"] for w in t["end"]["result"]["winners"])
     assert story.rstrip().splitlines()[-1].startswith(f"The game is over: {winners} won.")
     assert "Score:" in story
@@ -79,3 +77,29 @@ def test_twenty_down_tells_who_dropped_out_or_stayed():
     story = explain_game(valid_transcript("twenty-down"))
     assert "drops out" in story or "stays in" in story
     assert "Tricks taken:" in story
+
+
+def test_the_story_tells_each_failed_check_where_it_happened_from_the_structured_result():
+    from fairdeal.verifier.checks import verify_transcript
+    from tests.verifier.test_tamper_kit import SERVER_PUBLIC, resign
+    t = valid_transcript("spades")
+    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "bot" and r["move"]["kind"] == "bid")
+    t["records"][i]["move"]["value"] = (t["records"][i]["move"]["value"] + 1) % 14
+    t["end"]["result"]["scores"][0] += 1
+    resign(t)
+    report = verify_transcript(t, key=SERVER_PUBLIC)
+    bot = report.check("bot-moves")
+    story = explain_game(t, checks=report.checks)
+    lines = story.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("  >> bot-moves fails here:"))
+    assert lines[at] == f"  >> bot-moves fails here: {bot.detail}."
+    assert f"bids {t['records'][i]['move']['value']}" in lines[at - 1], "told right after the record it is about"
+    if report.check("result").failed:
+        assert lines[-1] == f">> result fails: {report.check('result').detail}."
+    assert ">>" not in explain_game(valid_transcript("spades"), checks=[])
+
+
+def test_a_table_that_never_started_tells_who_did_not_reveal():
+    from tests.verifier.test_tamper_kit import aborted_transcript
+    story = explain_game(aborted_transcript("spades"))
+    assert story.startswith("The table never started: player 2 (seat 2) did not reveal the client seed committed to")

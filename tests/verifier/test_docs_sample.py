@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMAND = "$ fairdeal-verify --key docs/examples/example-key.txt docs/examples/120s-auction-game.json"
+COMMAND = "$ fairdeal-verify --key docs/examples/example-key.txt docs/examples/120s-auction-game-fairdeal-2.json"
 
 
 def test_the_sample_report_in_verify_md_is_what_the_command_prints():

@@ -14,7 +14,9 @@ from fairdeal.verifier.cards import PACK_52, RANK_TEXT, Card, card_from_str, car
 from fairdeal.verifier.games import available
 from fairdeal.verifier.games.tricks import Trick, TrickPlay
 from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.transcript import TranscriptError, check_chain, parse_transcript, record_hash, transcript_body
+from fairdeal.verifier.integrity import check_chain
+from fairdeal.verifier.reader import TranscriptError, parse_transcript
+from fairdeal.verifier.transcript import record_hash, transcript_body
 
 KEY = keys.private_key_from_hex("3c" * 32)
 
@@ -76,7 +78,7 @@ def test_a_parsed_transcript_hashes_and_signs_to_the_same_bytes(games):
         parsed = parse_transcript(json.dumps(t).encode())
         assert canonical_json_of_parsed(parsed) == canonical_json(parsed)
         assert transcript_body(parsed, parsed=True) == transcript_body(parsed)
-        for record in parsed["records"] + [parsed["start"], parsed["end"]]:
+        for record in parsed["records"] + [parsed["seating"], parsed["start"], parsed["end"]]:
             assert canonical_json_of_parsed(record) == canonical_json(record)
         assert check_chain(parsed, parsed=True) == check_chain(parsed) == []
 
@@ -130,3 +132,25 @@ def test_a_complete_tricks_json_is_made_once_and_stays_right():
     assert fresh == done and fresh.to_json() == first   # the cache is no field: == ignores it
     done.plays.append((0, card_from_str("3H")))         # a changed trick is never served from the cache
     assert done.to_json()["plays"][-1] == [0, "3H"]
+
+
+def test_the_one_form_check_of_a_played_card_agrees_with_the_general_one():
+    from hypothesis import given, settings, strategies as st
+    from fairdeal.verifier.games.base import GameError, Move
+    from fairdeal.verifier.replay import is_canonical
+    texts = [str(c) for c in PACK_52] + ["TH", "th", "10h", "ah", " AS", "10S "]
+    extra = st.dictionaries(st.sampled_from(["value", "cards", "seat", "x"]), st.integers(0, 3), max_size=2)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(texts), extra)
+    def check(card, more):
+        data = {"kind": "play", "card": card, **more}
+        try:
+            move = Move.from_json(data)
+        except GameError:
+            return
+        if more:   # a member a play does not have: never its one form (transcript.md, "Moves")
+            assert not is_canonical(move, data)
+        else:
+            assert is_canonical(move, data) == (move.to_json() == data) == (card in [str(c) for c in PACK_52])
+    check()

@@ -7,7 +7,7 @@ import sys
 
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.transcript import sign_record, sign_transcript
+from fairdeal.verifier.writer import sign_record, sign_transcript
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 EXAMPLE_KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"

@@ -42,6 +42,24 @@ class HttpApi:
         api.identity = {"id": p["id"], "name": p["name"], "token": p["token"]}
         return api
 
+    # fairdeal/2: sit down with a commitment to a client seed, reveal it when the table starts
+    def open_table(self, body: dict, seed: str | None = None) -> dict:
+        table = self.post("/tables", body)
+        if seed is not None:
+            self.commit(table["id"], seed)
+        return table
+
+    def commit(self, table_id: str, seed: str, seat: int | None = None) -> dict:
+        from fairdeal.verifier import fairness
+        self.seed, self.nonce = seed, fairness.new_nonce()
+        body = {"client_seed_commitment": fairness.client_seed_commitment(table_id, seed, self.nonce)}
+        if seat is not None:
+            body["seat"] = seat
+        return self.post(f"/tables/{table_id}/join", body)
+
+    def reveal(self, table_id: str) -> dict:
+        return self.post(f"/tables/{table_id}/reveal", {"client_seed": self.seed, "nonce": self.nonce})
+
     def move(self, game_id: str, seq: int, move: dict):
         return self.post(f"/games/{game_id}/moves", {"seq": seq, "move": move},
                          {"Idempotency-Key": uuid.uuid4().hex})

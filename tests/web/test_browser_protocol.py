@@ -30,13 +30,18 @@ RUN_VECTORS = """async (vectors) => {
       switch (x.vector) {
         case "pack": r.cards = x.name === "PACK_52" ? f.PACK_52 : f.PACK_32; break;
         case "commitment":
-          r.commitment = await f.commitment("fairdeal/1", x.server_seed, x.game_id, x.rules);
-          r.preimage = c.canonicalText({ type: "commitment", protocol: "fairdeal/1", game_id: x.game_id,
+          r.commitment = await f.commitment(x.protocol, x.server_seed, x.game_id, x.rules);
+          r.preimage = c.canonicalText({ type: "commitment", protocol: x.protocol, game_id: x.game_id,
             rules: x.rules, server_seed: x.server_seed });
           break;
+        case "client-seed-commitment":
+          r.client_seed_commitment = await f.clientSeedCommitment(x.protocol, x.game_id, x.client_seed, x.nonce);
+          r.preimage = c.canonicalText({ type: "client-seed", protocol: x.protocol, game_id: x.game_id,
+            client_seed: x.client_seed, nonce: x.nonce });
+          break;
         case "game-seed":
-          r.game_seed = b.toHex(await f.gameSeed("fairdeal/1", x.server_seed, x.client_seeds));
-          r.message = c.canonicalText({ type: "game-seed", protocol: "fairdeal/1", client_seeds: x.client_seeds });
+          r.game_seed = b.toHex(await f.gameSeed(x.protocol, x.server_seed, x.client_seeds));
+          r.message = c.canonicalText({ type: "game-seed", protocol: x.protocol, client_seeds: x.client_seeds });
           break;
         case "stream": {
           const key = await f.seedKey(b.fromHex(x.game_seed));
@@ -80,7 +85,8 @@ RUN_VECTORS = """async (vectors) => {
           const report = await v.verifyTranscript(JSON.stringify(x.transcript), { keys: [x.public_key_text], receipts });
           r.checks = Object.fromEntries(report.checks.map((ch) => [ch.id, ch.status]));
           r.error = report.error;
-          r.game_seed_prefix = report.checks.find((ch) => ch.id === "client-seeds").detail;
+          r.client_seeds = report.checks.find((ch) => ch.id === "client-seeds").detail;
+          r.hands = report.deals && report.deals.deals.length ? report.deals.deals[0].hands : null;
           break;
         }
         default: r.unknown = true;
@@ -126,6 +132,8 @@ def test_the_browser_computes_every_documented_test_vector(page):
             assert r["cards"] == x["cards"]
         elif kind == "commitment":
             assert (r["commitment"], r["preimage"]) == (x["commitment"], x["preimage"])
+        elif kind == "client-seed-commitment":
+            assert (r["client_seed_commitment"], r["preimage"]) == (x["client_seed_commitment"], x["preimage"])
         elif kind == "game-seed":
             assert (r["game_seed"], r["message"]) == (x["game_seed"], x["message"])
         elif kind == "stream":
@@ -149,12 +157,19 @@ def test_the_browser_computes_every_documented_test_vector(page):
             assert (r["key_id"], r["public_key_hex"]) == (x["key_id"], x["public_key_hex"])
         elif kind == "transcript":
             assert r["error"] is None
-            assert {c: s for c, s in r["checks"].items() if s not in ("pass", "fairdeal-verify")} == {}, r["checks"]
-            assert x["game_seed"][:16] in r["game_seed_prefix"]
+            failed = {c: s for c, s in r["checks"].items() if s == "fail"}
+            assert failed == {}, (x["protocol"], r["checks"])
+            if "start" in x["transcript"]:
+                assert x["game_seed"][:16] in r["client_seeds"]
+                assert {c for c, s in r["checks"].items() if s != "pass"} <= {"moves-legal", "bot-moves",
+                                                                                "timeout-moves", "result"}
+            if "hands" in x:     # deal 0, dealt again in the browser from the seed and the layout alone
+                assert [sorted(h) for h in r["hands"]] == [sorted(h) for h in x["hands"]]
     # every kind of vector the documents hold is checked here
     assert kinds == {v["vector"] for v in vectors}
-    assert {"commitment", "game-seed", "stream", "randbelow", "shuffle", "reshuffle", "first-dealer",
-            "canonical-json", "record-hash", "ed25519", "transcript"} <= kinds
+    assert {"commitment", "client-seed-commitment", "game-seed", "stream", "randbelow", "shuffle", "reshuffle",
+            "first-dealer", "canonical-json", "record-hash", "ed25519", "transcript"} <= kinds
+    assert {x["protocol"] for x in vectors if x["vector"] == "transcript"} == {"fairdeal/1", "fairdeal/2"}
 
 
 def test_the_browser_checks_have_the_verifiers_ids_and_titles(page):
@@ -182,24 +197,20 @@ GAMES = [
 
 
 def engine_deals(transcript: dict, server_seed: bytes) -> list[dict]:
-    """Each deal as the rules engine made it: its pack index, dealer, the hands dealt, and its records."""
+    """Each deal as the rules engine made it: its number (the view's hand_number), dealer, the hands dealt, and
+    its records."""
     seeds = [s["client_seed"] for s in transcript["start"]["seats"]]
-    gs = game_seed(server_seed, seeds)
+    gs = game_seed(server_seed, seeds, transcript["protocol"])
     game = LiveGame(transcript["start"], gs)
     chance = SeedChance(gs)
     st = game.state
     deals: list[dict] = []
 
-    def index() -> int:
-        for name in ("deal_index", "hand_index", "shuffle_no"):
-            if hasattr(st, name):
-                return getattr(st, name)
-        raise AssertionError("no pack index")
-
     def note() -> None:
-        i = index()
+        view = st.view(None)
+        i = view["hand_number"]
         if not deals or deals[-1]["index"] != i:
-            deals.append({"index": i, "dealer": st.dealer, "records": [], "hands": None,
+            deals.append({"index": i, "dealer": view["dealer"], "records": [], "hands": None,
                           "deck": [str(c) for c in chance.deck(i, _pack(transcript))]})
         d = deals[-1]
         if d["hands"] is None:
@@ -270,7 +281,7 @@ def test_a_card_the_deal_did_not_give_the_seat_fails_the_deals(page):
     others = [c for c in _pack(t) if str(c) != play["move"]["card"]]
     # a card of another seat's hand: the deal re-derived from the seed did not give it to this seat
     seeds = [s["client_seed"] for s in t["start"]["seats"]]
-    live = LiveGame(t["start"], game_seed(bytes(range(32)), seeds))
+    live = LiveGame(t["start"], game_seed(bytes(range(32)), seeds, t["protocol"]))
     mine = set(live.state.view(play["seat"])["hand"])
     foreign = next(str(c) for c in others if str(c) not in mine)
     problem = page.evaluate(TAMPER, [t, play["seq"], foreign])

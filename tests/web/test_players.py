@@ -172,9 +172,11 @@ def test_pointing_at_or_holding_a_card_that_cannot_be_played_says_why(pages, ser
 def test_a_dropped_connection_reconnects_and_loses_no_move(pages, server):
     base = server.api()
     host, other = base.player("offline"), base.player("online")
-    t = host.post("/tables", {"rule_set": "spades", "clocks": "off", "client_seed": "offline seed"})
-    other.post(f"/tables/{t['id']}/join", {"seat": 1, "client_seed": "online seed"})
+    t = host.open_table({"rule_set": "spades", "clocks": "off"}, seed="offline seed")
+    other.commit(t["id"], "online seed", seat=1)
     host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
+    other.reveal(t["id"])
     gid = t["id"]
     page = pages.new()
     as_player(page, host.identity)

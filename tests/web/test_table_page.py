@@ -11,8 +11,9 @@ from tests.web.driver import TURN, as_player, make_move, open_table, sign_up, wa
 
 def test_the_clock_counts_down_and_the_table_moving_for_you_is_said_plainly(pages, server):
     api = server.api().player("slow")
-    t = api.post("/tables", {"rule_set": "spades", "clocks": {"card": 5, "other": 5}, "client_seed": "tick tock"})
+    t = api.open_table({"rule_set": "spades", "clocks": {"card": 5, "other": 5}}, seed="tick tock")
     api.post(f"/tables/{t['id']}/start")
+    api.reveal(t["id"])
     page = pages.new()
     as_player(page, api.identity)
     page.goto(f"{server.url}/table/{t['id']}")
@@ -36,8 +37,8 @@ def test_the_clock_counts_down_and_the_table_moving_for_you_is_said_plainly(page
 
 def test_a_spectator_sees_the_teaser_card_the_bots_and_the_tables_reminder(pages, server):
     host = server.api().player("host")
-    t = host.post("/tables", {"rule_set": "120s-auction", "settings": {"kitty_teaser": True}, "clocks": "off",
-                              "client_seed": "host seed"})
+    t = host.open_table({"rule_set": "120s-auction", "settings": {"kitty_teaser": True}, "clocks": "off"},
+                        seed="host seed")
     page = pages.new()                                       # nobody in particular: no sign-up needed to watch
     page.goto(f"{server.url}/table/{t['id']}#watch")
     page.wait_for_selector("#waiting:not([hidden])")
@@ -45,6 +46,7 @@ def test_a_spectator_sees_the_teaser_card_the_bots_and_the_tables_reminder(pages
     assert page.inner_text("#commitment") == t["commitment"]
     assert "Kitty Teaser: on" in page.inner_text("#reminder")
     host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
     page.wait_for_selector("#felt:not([hidden])")
     view = host.get(f"/games/{t['id']}")
     assert view["view"]["teaser"]

@@ -20,8 +20,9 @@ EXAMPLE_KEY = (ROOT / "docs" / "examples" / "example-key.txt").read_text().strip
 def finished(server, tmp_path_factory):
     """A finished 120s-auction game (one human seat with a client seed, three bots), its receipts."""
     api = server.api().player("verifier")
-    t = api.post("/tables", {"rule_set": "120s-auction", "clocks": "off", "client_seed": "my own words"})
+    t = api.open_table({"rule_set": "120s-auction", "clocks": "off"}, seed="my own words")
     api.post(f"/tables/{t['id']}/start")
+    api.reveal(t["id"])
     receipts = {}
     while True:
         g = api.get(f"/games/{t['id']}")

@@ -58,7 +58,10 @@ def post_move(game_id):
             raise ApiError(403, "not-your-seat", f"Your token holds seat {seat}, not seat {body['seat']!r}.")
         if table["status"] == "open":
             raise ApiError(409, "not-started", "This table has not started yet.")
-        return s.games.player_move(c, table, seat, body["seq"], body["move"], idem)
+        if table["status"] == "revealing":
+            raise ApiError(409, "not-started", "The table is waiting for its seats to reveal their client seeds; "
+                                               "no card exists yet.")
+        return s.games.player_move(c, table, seat, body["seq"], body["move"], idem, p["id"])
     table, c, ack = s.tables.act_fast(game_id, act, body["seq"])
     s.metrics.observe("fairdeal_move_seconds", time.perf_counter() - started)
     out = dict(ack)
@@ -83,14 +86,17 @@ def _wait_arg(default: float) -> float:
 
 @bp.get("/games/<game_id>/events")
 def events(game_id):
-    """Long-poll: answers as soon as the game is past `after` (or has ended), else after `wait` seconds."""
+    """Long-poll: answers as soon as the game is past `after`, has started (its last seed revealed) or has ended,
+    else after `wait` seconds."""
     s = svc()
     p = player_ref(required=False)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
     deadline = time.monotonic() + wait
+    started = None
     while True:
         table, c = s.tables.touch(game_id)
-        if c.seq > after or c.ended or time.monotonic() >= deadline:
+        started = c.started if started is None else started
+        if c.seq > after or c.ended or c.started != started or time.monotonic() >= deadline:
             break
         time.sleep(s.config.poll_interval)
     seat = _seat(table, p)
@@ -140,8 +146,10 @@ def transcript(game_id):
 
 @bp.get("/games/<game_id>/start")
 def start_record(game_id):
-    """The signed commit and start records (the commitment exists from the table's creation)."""
+    """The signed header records: the commit (from the table's creation), the seating with every seat's
+    commitment (from the host's start: a seat checks its commitment there before it reveals), and the start."""
     s = svc()
     _, c = s.tables.touch(game_id)
     t = c.transcript
-    return {k: t.get(k) for k in ("protocol", "commit", "commit_signature", "start", "start_signature")}
+    names = ("commit", "seating", "start") if t.get("protocol") != "fairdeal/1" else ("commit", "start")
+    return {"protocol": t.get("protocol"), **{m: t.get(m) for n in names for m in (n, f"{n}_signature")}}

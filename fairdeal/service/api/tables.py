@@ -1,4 +1,4 @@
-"""Tables: create, read, join, watch, start, leave, cancel.
+"""Tables: create, read, join, watch, start, reveal, leave, cancel.
 
 Every answer is the table as anyone may see it, plus `you` when the request carries a token: the caller's seat
 (or null), whether they host it and whether they watch it, which a client needs to offer the right buttons."""
@@ -60,6 +60,12 @@ def watch(table_id):
 def start(table_id):
     p = player()
     return _answer(svc().tables.start(p, table_id), p["id"])
+
+
+@bp.post("/tables/<table_id>/reveal")
+def reveal(table_id):
+    p = player()
+    return _answer(svc().tables.reveal(p, table_id, json_body()), p["id"])
 
 
 @bp.post("/tables/<table_id>/leave")

@@ -3,13 +3,15 @@
 The model is small on purpose:
 - documents: JSON objects with a version, replaced only by compare-and-set on the version;
 - game logs: an append-only list of records, appended only by compare-and-append on the length, with
-  idempotency keys so a retried request is acknowledged once;
+  idempotency keys so a retried request is acknowledged once. A key belongs to whoever sent it (its scope: the
+  player): the same key text from another player is another request;
 - secrets: the server seed of a game, stored apart;
 - indexes: named sorted sets of ids (lobby, deadline schedule, finished games).
 """
 from __future__ import annotations
 
 import abc
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +28,11 @@ class AppendResult:
     seq: int | None = None   # the index the record (or the duplicate's original) has in the log
 
 
+def idem_field(scope: str, key: str) -> str:
+    """How an idempotency key is stored: with its scope, unambiguously (no scope text can end another's)."""
+    return json.dumps([scope, key], separators=(",", ":"), ensure_ascii=False)
+
+
 class Store(abc.ABC):
     # ---- documents
     @abc.abstractmethod
@@ -39,8 +46,10 @@ class Store(abc.ABC):
     # ---- game logs
     @abc.abstractmethod
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
-        """Append `record` at index `expected_length` atomically; all checks happen before any write."""
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+        """Append `record` at index `expected_length` atomically; all checks happen before any write.
+        With `idem_key`: a key already used in this game by the same `idem_scope` (the player who sent it) with
+        the same `body_hash` is DUPLICATE, with another body KEY_REUSED; nothing is appended then."""
 
     @abc.abstractmethod
     def records(self, game_id: str, start: int = 0) -> list[str]:

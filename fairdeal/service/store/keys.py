@@ -25,7 +25,7 @@ def log_meta(game_id: str) -> str:
 
 
 def idem(game_id: str) -> str:
-    """Hash: idempotency key -> "<body hash> <seq>"."""
+    """Hash: the idempotency key with its scope (store.base.idem_field) -> "<body hash> <seq>"."""
     return f"{PREFIX}:{{{game_id}}}:idem"
 
 

@@ -13,7 +13,7 @@ import redis as redis_lib
 from redis.cluster import RedisCluster
 
 from fairdeal.service.store import keys
-from fairdeal.service.store.base import AppendResult, Store
+from fairdeal.service.store.base import AppendResult, Store, idem_field
 
 PUT_DOC = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
@@ -78,10 +78,11 @@ class RedisStore(Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
         status, length, seq = self._append(
             keys=[keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)],
-            args=[expected_length, record, repr(float(at)), idem_key or "", body_hash or ""])
+            args=[expected_length, record, repr(float(at)),
+                  "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or ""])
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
     def records(self, game_id: str, start: int = 0) -> list[str]:

@@ -12,13 +12,14 @@ import sqlite3
 import threading
 from typing import Any
 
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, idem_field
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
                                  body TEXT NOT NULL, PRIMARY KEY (kind, id));
 CREATE TABLE IF NOT EXISTS log (game_id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL,
                                 at REAL NOT NULL, PRIMARY KEY (game_id, seq));
+-- idem.key is the key with its scope (the player who sent it): store.base.idem_field
 CREATE TABLE IF NOT EXISTS idem (game_id TEXT NOT NULL, key TEXT NOT NULL, body_hash TEXT NOT NULL,
                                  seq INTEGER NOT NULL, PRIMARY KEY (game_id, key));
 CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -81,7 +82,9 @@ class SqliteStore(Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None) -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+        if idem_key is not None:
+            idem_key = idem_field(idem_scope, idem_key)
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
             if idem_key is not None:

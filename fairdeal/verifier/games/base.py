@@ -15,9 +15,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, Sequence
+from itertools import combinations
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
-from fairdeal.verifier.cards import Card, BadCard, card_from_str, cards_to_str
+from fairdeal.verifier.cards import PACK_52, BadCard, Card, card_from_str, cards_to_str
+from fairdeal.verifier.games.seats import Sides
 
 
 # --------------------------------------------------------------------------------------------- errors
@@ -39,7 +41,8 @@ class BadSettings(GameError):
 
 
 class MalformedMove(GameError):
-    """A move whose JSON form cannot be read at all."""
+    """A move that is not well formed: its JSON form is not its kind's one form, or its fields do not fit its kind
+    (see MOVE_FORMS), or it is no Move at all."""
 
     code = "malformed-move"
 
@@ -54,34 +57,122 @@ class NotYourTurn(IllegalMove):
     code = "not-your-turn"
 
 
+class NoSuchSeat(IllegalMove):
+    """A seat that is not a seat of this table (the service never sends one: seats come from the players)."""
+
+    code = "no-such-seat"
+
+
 class GameOver(IllegalMove):
     code = "game-over"
 
 
 # ---------------------------------------------------------------------------------------------- moves
 
-MOVE_KINDS = frozenset({
-    "play",     # play a card to the trick: card
-    "bid",      # a bid: value (int)
-    "pass",     # pass in the bidding (or any "no" decision)
-    "mine",     # 120s traditional: the dealer takes the standing bid ("Mine"); 120s house: dealer holds
-    "redeal",   # 120s auction dealer-picks: the dealer calls a redeal
-    "trump",    # name the trump suit: value ("C" "D" "H" "S"), or "next"/"blind" in Twenty Down
-    "throw",    # throw cards (and be dealt back up): cards (may be empty)
-    "stay",     # Twenty Down: stay in
-    "drop",     # Twenty Down: drop out
-    "newdeal",  # Twenty Down three-first-cards: demand a new deal
-})
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One decision of one seat. JSON form: {"kind": ..., and only the fields it uses}."""
+@dataclass(frozen=True)
+class MoveForm:
+    """The one JSON form of a move kind: `{"kind": ...}` and at most one more member, of one type."""
 
     kind: str
-    card: Card | None = None
-    cards: tuple[Card, ...] | None = None
-    value: int | str | None = None
+    member: str | None           # "card", "cards" or "value"; None: the kind has no other member
+    value_type: type | None      # for "value": int (a bid) or str (a suit or a word)
+    form: str                    # the form as the refusals and docs/transcript.md write it
+    meaning: str
+
+    def refuse(self, problem: str) -> "MalformedMove":
+        return MalformedMove(f"{problem}; its form is {self.form}.")
+
+
+# Each kind's form, once: Move checks its fields against it, from_json reads exactly this form, and the service,
+# the verifier and docs/transcript.md ("Moves") say the same. C is a card text such as "10H".
+MOVE_FORMS: dict[str, MoveForm] = {f.kind: f for f in (
+    MoveForm("play", "card", None, '{"kind":"play","card":C}', "play card C to the trick"),
+    MoveForm("bid", "value", int, '{"kind":"bid","value":N}', "bid N (a whole number)"),
+    MoveForm("pass", None, None, '{"kind":"pass"}',
+             "pass in the bidding (Twenty Down's blind decision: look at the cards)"),
+    MoveForm("mine", None, None, '{"kind":"mine"}', "120s: the dealer takes the standing bid"),
+    MoveForm("redeal", None, None, '{"kind":"redeal"}', "120s-auction dealer-picks: the dealer calls a redeal"),
+    MoveForm("trump", "value", str, '{"kind":"trump","value":S}',
+             "name the trump suit S (C, D, H or S; Twenty Down also \"next\" and \"blind\")"),
+    MoveForm("throw", "cards", None, '{"kind":"throw","cards":[C,...]}',
+             "throw these cards, possibly none, in canonical order (and be dealt back)"),
+    MoveForm("stay", None, None, '{"kind":"stay"}', "Twenty Down: stay in"),
+    MoveForm("drop", None, None, '{"kind":"drop"}', "Twenty Down: drop out"),
+    MoveForm("newdeal", None, None, '{"kind":"newdeal"}', "Twenty Down: demand a new deal"),
+)}
+MOVE_KINDS = frozenset(MOVE_FORMS)
+_KINDS_TEXT = ", ".join(sorted(MOVE_FORMS))
+_PLACE = {c: i for i, c in enumerate(PACK_52)}   # a card's place in canonical order (suit C D H S, then rank)
+_place = _PLACE.__getitem__
+_set = object.__setattr__
+
+
+class Move:
+    """One decision of one seat: a small immutable value (python-chess's Move). Its fields are checked when it is
+    made, against its kind's form (MOVE_FORMS): a kind it does not know, a member its kind does not use, a card
+    that is not one of the 52, cards that are not a tuple of distinct cards or a value of the wrong type raise
+    MalformedMove at once. A throw's cards are kept in canonical order (they are a set), so one throw has one
+    value and one JSON form."""
+
+    __slots__ = ("kind", "card", "cards", "value")
+    kind: str
+    card: Card | None
+    cards: tuple[Card, ...] | None
+    value: int | str | None
+
+    def __init__(self, kind: str, card: Card | None = None, cards: tuple[Card, ...] | None = None,
+                 value: int | str | None = None):
+        form = MOVE_FORMS.get(kind) if type(kind) is str else None
+        if form is None:
+            raise MalformedMove(f"Unknown move kind {kind!r}; the kinds are {_KINDS_TEXT}.")
+        member = form.member
+        if card is not None and member != "card":
+            raise form.refuse(f"A {kind} move has no 'card'")
+        if cards is not None and member != "cards":
+            raise form.refuse(f"A {kind} move has no 'cards'")
+        if value is not None and member != "value":
+            raise form.refuse(f"A {kind} move has no 'value'")
+        if member == "card":
+            if card.__class__ is not Card or card not in _PLACE:
+                raise form.refuse(f"A {kind} move's 'card' is a card, not {card!r}")
+        elif member == "cards":
+            if cards.__class__ is not tuple:
+                raise form.refuse(f"A {kind} move's 'cards' is a tuple of cards, not {cards!r}")
+            for c in cards:
+                if c.__class__ is not Card or c not in _PLACE:
+                    raise form.refuse(f"A {kind} move's 'cards' are cards, not {c!r}")
+            if len(set(cards)) != len(cards):
+                raise MalformedMove("The same card is named twice in one throw.")
+            cards = tuple(sorted(cards, key=_place))
+        elif member == "value" and value.__class__ is not form.value_type:
+            what = "a whole number" if form.value_type is int else "a word such as \"H\""
+            raise form.refuse(f"A {kind} move's 'value' is {what}, not {value!r}")
+        _set(self, "kind", kind)
+        _set(self, "card", card)
+        _set(self, "cards", cards)
+        _set(self, "value", value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Move cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a Move cannot be changed")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Move:
+            return NotImplemented
+        return (self.kind == other.kind and self.card == other.card and self.cards == other.cards
+                and self.value == other.value)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.card, self.cards, self.value))
+
+    def __reduce__(self):
+        return (Move, (self.kind, self.card, self.cards, self.value))
+
+    def __repr__(self) -> str:
+        member = MOVE_FORMS[self.kind].member
+        return f"Move({self.kind!r}" + (f", {member}={getattr(self, member)!r})" if member else ")")
 
     # convenient constructors
     @staticmethod
@@ -102,48 +193,63 @@ class Move:
 
     @staticmethod
     def throw(cards: Sequence[Card]) -> "Move":
-        # Thrown cards are a set: a canonical order keeps the JSON form (and the record hash) unique.
-        return Move("throw", cards=tuple(sorted(cards, key=lambda c: (c.suit, c.rank))))
+        return Move("throw", cards=tuple(cards))
+
+    @staticmethod
+    def throws(cards: Sequence[Card], sizes: Iterable[int]) -> list["Move"]:
+        """Every throw of `sizes` cards out of `cards`, smallest first, each combination in canonical order:
+        [Move.throw(c) for k in sizes for c in combinations(cards, k)], with the cards checked once for all of
+        them (a bidder's nine cards have 382 throws, listed at every throw decision)."""
+        held = Move("throw", cards=tuple(cards)).cards      # checked: distinct cards, in canonical order
+        out = []
+        for k in sizes:
+            for combo in combinations(held, k):             # subsets of a canonical tuple are canonical
+                m = object.__new__(Move)
+                _set(m, "kind", "throw")
+                _set(m, "card", None)
+                _set(m, "cards", combo)
+                _set(m, "value", None)
+                out.append(m)
+        return out
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         if self.card is not None:
             out["card"] = str(self.card)
-        if self.cards is not None:
+        elif self.cards is not None:
             out["cards"] = cards_to_str(self.cards)
-        if self.value is not None:
+        elif self.value is not None:
             out["value"] = self.value
         return out
 
     @staticmethod
     def from_json(data: Any) -> "Move":
+        """The move of exactly its kind's form (MOVE_FORMS), or MalformedMove naming what is wrong."""
         if not isinstance(data, Mapping):
             raise MalformedMove("A move is a JSON object such as {\"kind\": \"play\", \"card\": \"5H\"}.")
-        unknown = set(data) - {"kind", "card", "cards", "value"}
-        if unknown:
-            raise MalformedMove(f"A move has no field {sorted(unknown)[0]!r}; its fields are kind, card, cards, value.")
         kind = data.get("kind")
-        if kind not in MOVE_KINDS:
-            raise MalformedMove(f"Unknown move kind {kind!r}; the kinds are {', '.join(sorted(MOVE_KINDS))}.")
+        form = MOVE_FORMS.get(kind) if isinstance(kind, str) else None
+        if form is None:
+            raise MalformedMove(f"Unknown move kind {kind!r}; the kinds are {_KINDS_TEXT}.")
+        member = form.member
+        for name in data:
+            if name != "kind" and name != member:
+                raise form.refuse(f"A {kind} move has no {name!r}")
+        if member is None:
+            return Move(kind)
+        if member not in data:
+            raise form.refuse(f"A {kind} move needs {member!r}")
+        raw = data[member]
         try:
-            card = card_from_str(data["card"]) if data.get("card") is not None else None
-            cards = None
-            if data.get("cards") is not None:
-                if not isinstance(data["cards"], list):
-                    raise MalformedMove("'cards' is a list of cards such as [\"2C\", \"10D\"].")
-                cards = tuple(card_from_str(c) for c in data["cards"])
+            if member == "card":
+                return Move(kind, card=card_from_str(raw))
+            if member == "cards":
+                if not isinstance(raw, list):
+                    raise form.refuse("'cards' is a list of cards such as [\"2C\", \"10D\"]")
+                return Move(kind, cards=tuple(card_from_str(c) for c in raw))
         except BadCard as exc:
-            raise MalformedMove(str(exc)) from None
-        value = data.get("value")
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, str))):
-            raise MalformedMove("A move's 'value' is a number (a bid) or a word (a suit such as \"H\").")
-        if kind == "throw":
-            if cards is None:
-                cards = ()
-            if len(set(cards)) != len(cards):
-                raise MalformedMove("The same card is named twice in one throw.")
-            return Move.throw(cards)
-        return Move(kind, card=card, cards=cards, value=value)
+            raise form.refuse(str(exc).rstrip(".")) from None
+        return Move(kind, value=raw)
 
     def __str__(self) -> str:
         if self.kind == "play":
@@ -240,6 +346,7 @@ class Rules:
     title: ClassVar[str] = ""
     trump_word: ClassVar[str] = "trump"           # 000 says "drumpf"
     table_sizes: ClassVar[tuple[int, ...]] = (4,)
+    partnership_sizes: ClassVar[tuple[int, ...]] = ()  # the table sizes played by partners sitting opposite
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
     # The version of this rule set's engine and of its bot and timeout policies. A change that would replay an
     # old game differently (a rule, a deal order, a bot's choice) must raise it: the version is committed with
@@ -251,6 +358,7 @@ class Rules:
             sizes = " or ".join(str(n) for n in self.table_sizes)
             raise BadSettings(f"{self.title} is played by {sizes} players, not {players}.")
         self.players = players
+        self.sides = Sides(players, players in self.partnership_sizes)   # who plays with whom
         self.settings = self.validate_settings(settings or {})
 
     @classmethod
@@ -282,6 +390,13 @@ class Rules:
     def new_game(self, chance: Chance) -> "GameState":
         raise NotImplementedError
 
+    @property
+    def deal_layout(self) -> str:
+        """The id of this table's deal layout: which deck index goes to which seat, kitty or stock. Each id is
+        spelled out in the rule set's docs/rules page ("Deal layout"), so a verifier can re-derive every hand
+        from the deck alone."""
+        raise NotImplementedError
+
     def describe(self) -> str:
         """The table's rules in full, as one readable text (the lobby's room line)."""
         raise NotImplementedError
@@ -305,40 +420,179 @@ class Rules:
         return {"id": self.id, "players": self.players, "settings": dict(self.settings), "version": self.version}
 
 
+class Deal(NamedTuple):
+    """One deal of a game: its number (every deal from 0, redeals included: the `hand` of Chance.deck) and dealer."""
+
+    hand_number: int
+    dealer: int
+
+
 class GameState:
-    """One game in progress. Subclasses implement everything; this class only documents the contract."""
+    """One game in progress. Subclasses implement the rules; this class owns what every game shares.
+
+    An engine keeps, as plain attributes: `phase` ("over" once the game has ended), `dealer`, `scores` (per side),
+    `trump` (a suit letter or None), `hands` (indexable by seat), `last_hand` (the previous hand's summary or None);
+    and implements `to_move`, `result`, `_trick_play`, `_shown_hand` and `_view`.
+    """
 
     rules: Rules
+    trump: str | None = None
 
+    def __init__(self, rules: Rules, chance: Chance):
+        self.rules = rules
+        self.chance = chance
+        self.deals: list[Deal] = []      # every deal so far, in order (the protocol's deal records)
+
+    def _shuffled_deck(self, dealer: int, pack: Sequence[Card]) -> list[Card]:
+        """A new deal by `dealer`: recorded in `deals`, its deck from the Chance (top card first)."""
+        deal = Deal(len(self.deals), dealer)
+        self.deals.append(deal)
+        return self.chance.deck(deal.hand_number, pack)
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the deal in play (from 0, redeals included)."""
+        return len(self.deals) - 1
+
+    # --- the template: one checked predicate, one unchecked step -------------------------------------
+    def why_not(self, seat: int, move: Move) -> str | None:
+        """None if `seat` may make `move` now, else the sentence a player needs."""
+        refusal = self._refusal(seat, move)
+        return None if refusal is None else refusal.message
+
+    def is_legal(self, seat: int, move: Move) -> bool:
+        return self._refusal(seat, move) is None
+
+    def apply(self, seat: int, move: Move) -> None:
+        """Make a move: the checks of `why_not`, then `push`. A refused move raises its GameError (GameOver,
+        NoSuchSeat, MalformedMove, NotYourTurn, IllegalMove) with the why_not sentence and changes nothing."""
+        if seat.__class__ is int and move.__class__ is Move and seat == self.to_move \
+                and self._why_not(seat, move) is None:
+            self._push(seat, move)      # the usual case, a legal move of the seat to move: _refusal's first test
+            return
+        refusal = self._refusal(seat, move)
+        if refusal is not None:
+            raise refusal
+        self._push(seat, move)
+
+    def push(self, seat: int, move: Move) -> None:
+        """Make a move without any check (python-chess's push): only for a move known to be legal, such as one
+        taken from legal_moves(seat). An illegal one leaves the state undefined."""
+        self._push(seat, move)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every move `seat` may make now ([] when it is not that seat's turn, or the game is over)."""
+        turn = self.to_move
+        if turn is None or seat.__class__ is bool or seat != turn:
+            return []
+        return self._legal_moves(seat)
+
+    def _refusal(self, seat: Any, move: Any) -> GameError | None:
+        """The refusal of `move` by `seat` now, or None. The order is every game's: the game is over, there is no
+        such seat, it is not a Move, a rule that refuses it whoever's turn it is, not the seat's turn, then the
+        game's own rules for the seat to move."""
+        turn = self.to_move
+        if seat.__class__ is not int or seat != turn or move.__class__ is not Move:
+            if self.is_over:
+                return GameOver("The game is over.")
+            n = self.rules.players
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                return NoSuchSeat(f"There is no seat {seat!r} at this table; the seats are 0 to {n - 1}.")
+            if not isinstance(move, Move):
+                return MalformedMove("That is not a move.")
+            if seat != turn:
+                reason = self._standing_refusal(seat, move)
+                if reason is not None:
+                    return IllegalMove(reason)
+                return NotYourTurn(f"It is not your turn: seat {turn} is to {self._task()}.")
+        reason = self._why_not(seat, move)
+        return None if reason is None else IllegalMove(reason)
+
+    # --- what each engine implements ------------------------------------------------------------------
     @property
     def to_move(self) -> int | None:
         """The seat whose decision the game waits for, or None when it is over."""
         raise NotImplementedError
 
-    def legal_moves(self, seat: int) -> list[Move]:
-        """Every move `seat` may make now ([] when it is not that seat's turn). Throws list the sensible
-        shapes only when enumeration would explode; `why_not` is the authority."""
+    def _why_not(self, seat: int, move: Move) -> str | None:
+        """The game's rules for the seat to move (the base has checked the game, the seat, the Move and the
+        turn): None if the move is legal, else the sentence."""
         raise NotImplementedError
 
-    def why_not(self, seat: int, move: Move) -> str | None:
-        """None if the move is legal now, else the sentence a player needs."""
+    def _push(self, seat: int, move: Move) -> None:
+        """The game's own step for a legal move: no checks."""
         raise NotImplementedError
 
-    def apply(self, seat: int, move: Move) -> None:
-        """Apply a move, or raise IllegalMove (NotYourTurn, GameOver) with the why_not sentence; an
-        illegal move changes nothing."""
+    def _legal_moves(self, seat: int) -> list[Move]:
+        """Every legal move of the seat to move. Throws list the sensible shapes only when enumeration would
+        explode; `why_not` is the authority."""
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready."""
+    def _standing_refusal(self, seat: int, move: Move) -> str | None:
+        """A rule that refuses the move whoever's turn it is (Twenty Down: a player who may not drop out), or None.
+        The base asks it for a seat that is not to move; an engine that has such rules asks it in _why_not too."""
+        return None
+
+    def _task(self) -> str:
+        """What the seat to move is to do now, for "It is not your turn: seat 2 is to <task>."."""
         raise NotImplementedError
 
     @property
     def is_over(self) -> bool:
-        raise NotImplementedError
+        return self.phase == "over"
 
     @property
     def result(self) -> dict[str, Any] | None:
         """When over: {"scores": [...], "winners": [seats...]} (scores per side or per player as the
         rule set keeps them; "sides": [[seats...]...] when scores are per side)."""
         raise NotImplementedError
+
+    # --- views ---------------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready. The common keys mean
+        the same in every rule set (docs/rules/views.md); the game's own keys follow them."""
+        if seat is not None:
+            self._check_seat(seat)
+        rules = self.rules
+        play = self._trick_play()
+        shown = None if seat is None else self._shown_hand(seat)
+        out: dict[str, Any] = {
+            "rule_set": rules.id,
+            "settings": dict(rules.settings),
+            "seat": seat,
+            "players": rules.players,
+            "sides": rules.sides.to_json(),
+            "trump_word": rules.trump_word,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "hand": None if shown is None else cards_to_str(shown),
+            "hand_sizes": [len(self.hands[s]) for s in range(rules.players)],
+            "scores": list(self.scores),
+            "trump": self.trump,
+            "trick": play.current.to_json() if play is not None else None,
+            "tricks": [t.to_json() for t in play.done] if play is not None else [],
+            "last_hand": self.last_hand,
+            "result": self.result,
+        }
+        out.update(self._view(seat))
+        return out
+
+    def _check_seat(self, seat: Any) -> None:
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise NoSuchSeat(f"There is no seat {seat!r} at this table; the seats are 0 to {n - 1}.")
+
+    def _trick_play(self):
+        """The TrickPlay whose tricks the views show now (the trick in progress and this hand's completed
+        tricks), or None when no trick is being played."""
+        raise NotImplementedError
+
+    def _shown_hand(self, seat: int) -> Sequence[Card] | None:
+        """`seat`'s own cards in the order its view lists them, or None while it may not see them."""
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game's own view keys, after the common ones."""
+        return {}

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
-from fairdeal.verifier.games.base import (Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules)
-from fairdeal.verifier.games.tricks import TrickPlay, left_of, partnership
+from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
+from fairdeal.verifier.games.seats import Sides, left_of
+from fairdeal.verifier.games.tricks import TrickPlay
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -27,16 +28,7 @@ FLOOR = -200          # a team at -200 or less after a hand ends the game
 BAG_LIMIT = 10        # each time a team reaches 10 bags: -100 and those 10 are crossed out
 BAG_PENALTY = 100
 NIL_POINTS = 100
-SIDES = ((0, 2), (1, 3))
 SPADE = "S"
-
-
-def team_of(seat: int) -> int:
-    return partnership(seat, PLAYERS)
-
-
-def partner_of(seat: int) -> int:
-    return left_of(seat, PLAYERS, 2)
 
 
 # ------------------------------------------------------------------------------------------- scoring
@@ -235,14 +227,15 @@ def _cheapest_winner(seen: _Seen, rng: Rng | None) -> Card | None:
     return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng) if winners else None
 
 
-def safe_card(view: Mapping[str, Any], rng: Rng | None = None) -> Card:
+def safe_card(view: Mapping[str, Any], sides: Sides, rng: Rng | None = None) -> Card:
     """The timeout card (docs/rules/spades.md, "The safe card")."""
     seen = _Seen.of(view)
     seat = view["seat"]
     if view["bids"][seat] == 0:
         return _duck(seen, rng)
     win = seen.winning()
-    if win is not None and win[0] == partner_of(seat) and view["bids"][partner_of(seat)] != 0:
+    partner = sides.partner_of(seat)
+    if win is not None and win[0] == partner and view["bids"][partner] != 0:
         return _pick(seen.legal, _low_key, rng)
     return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
 
@@ -253,11 +246,11 @@ def _is_master(card: Card, seen: _Seen) -> bool:
                for r in range(card.rank + 1, 15))
 
 
-def bot_card(view: Mapping[str, Any], rng: Rng) -> Card:
+def bot_card(view: Mapping[str, Any], sides: Sides, rng: Rng) -> Card:
     """The bot's card (docs/rules/spades.md, "The bot")."""
     seen = _Seen.of(view)
     seat = view["seat"]
-    partner = partner_of(seat)
+    partner = sides.partner_of(seat)
     bids = seen.bids
     if bids[seat] == 0:                                     # keep our own nil
         return _duck(seen, rng)
@@ -284,12 +277,12 @@ def bot_card(view: Mapping[str, Any], rng: Rng) -> Card:
 # ---------------------------------------------------------------------------------------------- state
 
 class SpadesState(GameState):
+    trump = SPADE                     # spades are always trump
+
     def __init__(self, rules: "SpadesRules", chance: Chance):
-        self.rules = rules
-        self.chance = chance
+        super().__init__(rules, chance)
         self.scores = [0, 0]
         self.bags = [0, 0]
-        self.hand_index = -1          # hand k uses chance.deck(k, PACK_52); shown as hand_number k + 1
         self.dealer = chance.first_dealer(PLAYERS) - 1   # _deal moves it on to the first dealer
         self.tie_pending = False
         self.over = False
@@ -299,9 +292,8 @@ class SpadesState(GameState):
 
     # --- the flow of a game -------------------------------------------------------------------------
     def _deal(self) -> None:
-        self.hand_index += 1
         self.dealer = left_of(self.dealer, PLAYERS)
-        deck = self.chance.deck(self.hand_index, PACK_52)
+        deck = self._shuffled_deck(self.dealer, PACK_52)
         self.hands: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
         for i, card in enumerate(deck[:PLAYERS * HAND_SIZE]):      # one at a time from the dealer's left
             self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
@@ -332,12 +324,12 @@ class SpadesState(GameState):
         assert self.play is not None
         taken = [self.play.tricks_won(s) for s in range(PLAYERS)]
         teams = []
-        for t, side in enumerate(SIDES):
+        for t, side in enumerate(self.rules.sides.groups):
             res = score_team({s: self.bids[s] for s in side}, {s: taken[s] for s in side},
                              self.scores[t], self.bags[t])
             self.scores[t], self.bags[t] = res.score_after, res.bags_after
             teams.append(res.to_json())
-        self.last_hand = {"hand_number": self.hand_index + 1, "dealer": self.dealer, "bids": list(self.bids),
+        self.last_hand = {"hand_number": self.hand_number, "dealer": self.dealer, "bids": list(self.bids),
                           "tricks_taken": taken, "teams": teams, "scores": list(self.scores)}
         self.history.append(self.last_hand)
         if game_ends(self.scores, self.tie_pending):
@@ -348,44 +340,28 @@ class SpadesState(GameState):
         self._deal()
 
     # --- moves -------------------------------------------------------------------------------------
-    def why_not(self, seat: int, move: Move) -> str | None:
-        return self._refusal(seat, move)[1]
+    def _task(self) -> str:
+        return "bid" if self.play is None else "play a card"
 
-    def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMove], str | None]:
-        if self.over:
-            return GameOver, "The game is over."
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            return IllegalMove, f"There is no seat {seat!r}; the seats are 0 to 3."
-        if not isinstance(move, Move):
-            return IllegalMove, "That is not a move."
-        if seat != self.to_move:
-            return NotYourTurn, f"It is not your turn; it is seat {self.to_move}'s turn."
+    def _why_not(self, seat: int, move: Move) -> str | None:
         if self.play is None:
             if move.kind != "bid":
-                return IllegalMove, "It is time to bid: say how many tricks you expect to take, 0 (nil) to 13."
-            v = move.value
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= HAND_SIZE:
-                return IllegalMove, "A bid is a whole number of tricks from 0 (nil) to 13."
-            return IllegalMove, None
+                return "It is time to bid: say how many tricks you expect to take, 0 (nil) to 13."
+            if not 0 <= move.value <= HAND_SIZE:
+                return "A bid is a whole number of tricks from 0 (nil) to 13."
+            return None
         if move.kind != "play":
-            return IllegalMove, "The bidding is over: play a card."
-        if not isinstance(move.card, Card):
-            return IllegalMove, "Name the card to play."
+            return "The bidding is over: play a card."
         trick = [c for _, c in self.play.current.plays]
-        return IllegalMove, why_not_card(self.hands[seat], move.card, trick, self.spades_broken)
+        return why_not_card(self.hands[seat], move.card, trick, self.spades_broken)
 
-    def legal_moves(self, seat: int) -> list[Move]:
-        if self.over or seat != self.to_move:
-            return []
+    def _legal_moves(self, seat: int) -> list[Move]:
         if self.play is None:
             return [Move.bid(v) for v in range(HAND_SIZE + 1)]
         trick = [c for _, c in self.play.current.plays]
         return [Move.play(c) for c in sort_cards(legal_cards(self.hands[seat], trick, self.spades_broken))]
 
-    def apply(self, seat: int, move: Move) -> None:
-        error, reason = self._refusal(seat, move)
-        if reason is not None:
-            raise error(reason)
+    def _push(self, seat: int, move: Move) -> None:
         if self.play is None:
             self.bids[seat] = move.value
             if all(b is not None for b in self.bids):
@@ -404,46 +380,31 @@ class SpadesState(GameState):
                 taken[t.winner] += 1
         return taken
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        play = self.play
-        current = play.current.to_json() if play else {"leader": None, "plays": [], "winner": None,
-                                                       "winning_card": None}
+    def _trick_play(self) -> TrickPlay | None:
+        return self.play                # the last hand's tricks stay on view once the game is over
+
+    def _shown_hand(self, seat: int) -> list[Card]:
+        return sort_cards(self.hands[seat])
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "rule_set": self.rules.id,
-            "seat": seat,
-            "players": PLAYERS,
-            "sides": [list(s) for s in SIDES],
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "hand_number": self.hand_index + 1,
-            "hand": None if seat is None else cards_to_str(sort_cards(self.hands[seat])),
-            "hand_sizes": [len(self.hands[s]) for s in range(PLAYERS)],
             "bids": list(self.bids),
             "tricks_taken": self._tricks_taken(),
-            "trick": current,
-            "tricks": [t.to_json() for t in play.done] if play else [],
             "spades_broken": self.spades_broken,
-            "scores": list(self.scores),
             "bags": list(self.bags),
             "tie_pending": self.tie_pending,
-            "last_hand": self.last_hand,
-            "result": self.result,
         }
         if seat is not None and seat == self.to_move:
             out["legal"] = [m.to_json() for m in self.legal_moves(seat)]
         return out
 
     @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
     def result(self) -> dict[str, Any] | None:
         if not self.over:
             return None
+        sides = self.rules.sides
         best = 0 if self.scores[0] > self.scores[1] else 1
-        return {"scores": list(self.scores), "sides": [list(s) for s in SIDES], "winners": list(SIDES[best])}
+        return {"scores": list(self.scores), "sides": sides.to_json(), "winners": list(sides.seats_of(best))}
 
 
 # ---------------------------------------------------------------------------------------------- rules
@@ -452,7 +413,10 @@ class SpadesRules(Rules):
     id = "spades"
     title = "Spades"
     table_sizes = (4,)
+    partnership_sizes = (4,)
     SETTINGS = ()   # the seed names no options; the clocks belong to the service
+
+    deal_layout = "spades-4"      # 13 each, one at a time from the dealer's left (docs/rules/spades.md)
 
     def new_game(self, chance: Chance) -> SpadesState:
         return SpadesState(self, chance)
@@ -477,9 +441,9 @@ class SpadesRules(Rules):
     def timeout_move(self, view: Mapping[str, Any]) -> Move:
         if view["phase"] == "bid":
             return Move.bid(suggested_bid(_cards(view["hand"])))
-        return Move.play(safe_card(view))
+        return Move.play(safe_card(view, self.sides))
 
     def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
         if view["phase"] == "bid":
             return Move.bid(suggested_bid(_cards(view["hand"])))
-        return Move.play(bot_card(view, rng))
+        return Move.play(bot_card(view, self.sides, rng))

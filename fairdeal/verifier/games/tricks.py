@@ -1,8 +1,8 @@
-"""The trick-taking core shared by every rule set: seats, partnerships, tricks, trick winners.
+"""The trick-taking core shared by every rule set: tricks and trick winners (seats and sides: seats.py).
 
 What differs between games is data handed in here: which seats play, who leads, and a `strength` function that
 ranks a card given the card led (trump-aware, -1 for a card that cannot win). Following rules differ per game and
-live with each game; they use `holding` and the `TrickPlay` state below.
+live with each game; they use the `TrickPlay` state below.
 """
 from __future__ import annotations
 
@@ -14,21 +14,6 @@ from fairdeal.verifier.cards import _TEXT, Card
 
 # strength(card, led_card) -> int; higher wins; a card that cannot win the trick returns -1
 Strength = Callable[[Card, Card], int]
-
-
-def left_of(seat: int, players: int, steps: int = 1) -> int:
-    """Seats are numbered clockwise from 0; the player to the left of s is s+1 (DECISIONS.md, Seats)."""
-    return (seat + steps) % players
-
-
-def clockwise_from(start: int, players: int) -> list[int]:
-    """All seats in turn order, beginning with `start`."""
-    return [(start + i) % players for i in range(players)]
-
-
-def partnership(seat: int, players: int) -> int:
-    """Side index: with 4 players in partnerships seats 0 and 2 are side 0, seats 1 and 3 side 1."""
-    return seat % 2 if players == 4 else seat
 
 
 def rank_table(order_high_to_low: Sequence[int]) -> dict[int, int]:
@@ -78,13 +63,10 @@ def trick_winner(plays: Sequence[tuple[int, Card]], strength: Strength) -> tuple
     return best_seat, best_card
 
 
-def holding(hand: Iterable[Card], pred: Callable[[Card], bool]) -> list[Card]:
-    return [c for c in hand if pred(c)]
-
 
 @lru_cache(maxsize=None)
 def _next_seats(seats: tuple[int, ...]) -> dict[int, int]:
-    """Each seat's next seat in turn (TrickPlay.to_move is asked for every move); shared, never changed."""
+    """Each seat's next seat in turn; shared, never changed."""
     return {s: seats[(i + 1) % len(seats)] for i, s in enumerate(seats)}
 
 
@@ -106,15 +88,7 @@ class TrickPlay:
         self.current = Trick(leader)
         self.done: list[Trick] = []
         self.next_seat = _next_seats(tuple(self.seats))     # seat -> the next seat in turn (read only)
-
-    @property
-    def to_move(self) -> int | None:
-        if len(self.done) == self.tricks_in_hand:
-            return None
-        plays = self.current.plays
-        if not plays:
-            return self.current.leader
-        return self.next_seat[plays[-1][0]]
+        self.to_move: int | None = leader       # the seat to play next; None once the hand's tricks are done
 
     @property
     def finished(self) -> bool:
@@ -127,11 +101,13 @@ class TrickPlay:
         plays = cur.plays
         plays.append((seat, card))
         if len(plays) < len(self.seats):
+            self.to_move = self.next_seat[seat]
             return None
         winner = self.winner
         cur.winner, cur.winning_card = trick_winner(plays, self.strength) if winner is None else winner(plays)
         self.done.append(cur)
         self.current = Trick(cur.winner)
+        self.to_move = cur.winner if len(self.done) < self.tricks_in_hand else None
         return cur
 
     def tricks_won(self, seat: int) -> int:

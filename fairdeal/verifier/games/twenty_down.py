@@ -19,10 +19,9 @@ from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_str
-from fairdeal.verifier.games.base import (
-    Chance, FirstChoiceRng, GameOver, GameState, IllegalMove, Move, NotYourTurn, Rng, Rules, Setting,
-)
-from fairdeal.verifier.games.tricks import TrickPlay, clockwise_from, left_of, rank_table
+from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
+from fairdeal.verifier.games.seats import clockwise_from, left_of
+from fairdeal.verifier.games.tricks import TrickPlay, rank_table
 
 SUITS = ("C", "D", "H", "S")
 START_SCORE = 20
@@ -114,6 +113,12 @@ class TwentyDownRules(Rules):
     def force_suit(self) -> str:
         """The trump suit that keeps everyone in."""
         return "C" if self.settings["clubs_force_stay"] else "D"
+
+    @property
+    def deal_layout(self) -> str:
+        """"twenty-down-2-3" (packets of two, then three) or "twenty-down-3-2" (three first cards):
+        docs/rules/twenty-down.md, "Deal layout"."""
+        return "twenty-down-3-2" if self.settings["three_first_cards"] else "twenty-down-2-3"
 
     def new_game(self, chance: Chance) -> "TwentyDownState":
         return TwentyDownState(self, chance)
@@ -284,20 +289,17 @@ _PHASE_KINDS = {
     "stay": {"stay", "drop"},
     "play": {"play"},
 }
-_FIELDS = {"play": "card", "throw": "cards", "trump": "value"}  # the one field each kind uses; others use none
 
 
 class TwentyDownState(GameState):
     def __init__(self, rules: TwentyDownRules, chance: Chance):
-        self.rules = rules
-        self.chance = chance
+        super().__init__(rules, chance)
         self.n = rules.players
         self.scores = [START_SCORE] * self.n
         self.dealer = chance.first_dealer(self.n)
         self.deal_no = 0              # counted deals (a new-deal demand does not count)
-        self.shuffle_no = -1          # Chance.deck index: every shuffle, new deals included
         self.dropped_last = [False] * self.n
-        self.last_deal: dict[str, Any] | None = None
+        self.last_hand: dict[str, Any] | None = None
         self.winners: list[int] | None = None
         self._start_deal(counted=True)
 
@@ -317,8 +319,7 @@ class TwentyDownState(GameState):
     def _start_deal(self, counted: bool) -> None:
         if counted:
             self.deal_no += 1
-        self.shuffle_no += 1
-        self.deck = self.chance.deck(self.shuffle_no, PACK_32)
+        self.deck = self._shuffled_deck(self.dealer, PACK_32)
         self.hands: dict[int, list[Card]] = {s: [] for s in range(self.n)}
         self.pos = 0                  # next card of the deck to deal; after the deal the stock starts here
         self._deal_packets(self.first_packet)
@@ -416,8 +417,8 @@ class TwentyDownState(GameState):
                 change[s] = self.multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
         before = list(self.scores)
         self.scores = [a + b for a, b in zip(self.scores, change)]
-        self.last_deal = {
-            "deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
+        self.last_hand = {
+            "hand_number": self.hand_number, "counted_deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
             "blind": self.blind, "turned_up": str(self.turned_up) if self.turned_up else None,
             "stayed": [s for s in range(self.n) if self.status[s] == "in"],
             "dropped": [s for s in range(self.n) if self.status[s] == "out"],
@@ -447,10 +448,6 @@ class TwentyDownState(GameState):
         if self.phase == "play":
             return self.tricks.to_move
         return self.order_left[0]
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -483,27 +480,20 @@ class TwentyDownState(GameState):
         return (self.phase == "trump" and self.rules.settings["three_first_cards"] and not self.blind
                 and all(c.rank in (7, 8) for c in self.hands[self.trump_maker]))
 
-    def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMove], str] | None:
-        if self.phase == "over":
-            return GameOver, "The game is over."
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            return IllegalMove, f"There is no seat {seat!r}; the seats are 0 to {self.n - 1}."
-        if not isinstance(move, Move):
-            return IllegalMove, "That is not a move."
-        field = _FIELDS.get(move.kind)
-        for name in ("card", "cards", "value"):
-            if name != field and getattr(move, name) is not None:
-                return IllegalMove, f"A {move.kind} move has no {name}."
-        if move.kind == "drop":
-            reason = self._drop_forbidden(seat)
-            if reason:
-                return IllegalMove, reason
-        if seat != self.to_move:
-            return NotYourTurn, f"It is seat {self.to_move}'s turn, not yours."
+    def _standing_refusal(self, seat: int, move: Move) -> str | None:
+        """A player who may not drop out is told why, whoever's turn it is."""
+        return self._drop_forbidden(seat) if move.kind == "drop" else None
+
+    def _task(self) -> str:
+        return _PHASE_TASK[self.phase]
+
+    def _why_not(self, seat: int, move: Move) -> str | None:
+        reason = self._standing_refusal(seat, move)
+        if reason is not None:
+            return reason
         if move.kind not in _PHASE_KINDS[self.phase]:
-            return IllegalMove, f"Now you {_PHASE_TASK[self.phase]}."
-        reason = getattr(self, "_refuse_" + self.phase)(seat, move)
-        return (IllegalMove, reason) if reason else None
+            return f"Now you {_PHASE_TASK[self.phase]}."
+        return getattr(self, "_refuse_" + self.phase)(seat, move)
 
     def _refuse_blind(self, seat: int, move: Move) -> str | None:
         if move.kind == "trump" and move.value != "blind":
@@ -536,31 +526,20 @@ class TwentyDownState(GameState):
         return None
 
     def _refuse_exchange(self, seat: int, move: Move) -> str | None:
-        cards = move.cards or ()
-        if len(cards) > MAX_THROW:
+        if len(move.cards) > MAX_THROW:
             return "You may throw at most three cards."
-        for i, c in enumerate(cards):
+        for c in move.cards:
             if c not in self.hands[seat]:
                 return f"You do not hold {c}."
-            if c in cards[:i]:
-                return f"You name {c} twice: throw each card once."
         return None
 
     def _refuse_stay(self, seat: int, move: Move) -> str | None:
         return None  # a forbidden drop was refused above; a stay is always allowed when asked
 
     def _refuse_play(self, seat: int, move: Move) -> str | None:
-        if move.card is None:
-            return "Name the card you play."
         return play_refusal(self.hands[seat], self.tricks.current.plays, self.trump, move.card)
 
-    def why_not(self, seat: int, move: Move) -> str | None:
-        r = self._refusal(seat, move)
-        return r[1] if r else None
-
-    def legal_moves(self, seat: int) -> list[Move]:
-        if self.phase == "over" or seat != self.to_move:
-            return []
+    def _legal_moves(self, seat: int) -> list[Move]:
         hand = self.hands[seat]
         if self.phase == "blind":
             cands = [Move("pass"), Move.trump("blind")]
@@ -572,23 +551,20 @@ class TwentyDownState(GameState):
             cands = [Move("stay"), Move("drop")]
         else:
             cands = [Move.play(c) for c in hand]
-        return [m for m in cands if self._refusal(seat, m) is None]
+        return [m for m in cands if self._why_not(seat, m) is None]
 
-    # --- applying ---------------------------------------------------------------------------------
-    def apply(self, seat: int, move: Move) -> None:
-        r = self._refusal(seat, move)
-        if r:
-            raise r[0](r[1])
-        getattr(self, "_apply_" + self.phase)(seat, move)
+    # --- the step ---------------------------------------------------------------------------------
+    def _push(self, seat: int, move: Move) -> None:
+        getattr(self, "_push_" + self.phase)(seat, move)
 
-    def _apply_blind(self, seat: int, move: Move) -> None:
+    def _push_blind(self, seat: int, move: Move) -> None:
         if move.kind == "trump":
             self.blind = True       # trumps are named next, still without looking
         else:
             self.looked = True
         self.phase = "trump"
 
-    def _apply_trump(self, seat: int, move: Move) -> None:
+    def _push_trump(self, seat: int, move: Move) -> None:
         if move.kind == "newdeal":
             self._start_deal(counted=False)   # same dealer, new shuffle, not one of the eight
             return
@@ -599,8 +575,8 @@ class TwentyDownState(GameState):
             return
         self._name_trump(move.value)
 
-    def _apply_exchange(self, seat: int, move: Move) -> None:
-        cards = list(move.cards or ())
+    def _push_exchange(self, seat: int, move: Move) -> None:
+        cards = list(move.cards)
         for c in cards:
             self.hands[seat].remove(c)
         self.discards.extend(cards)
@@ -611,12 +587,12 @@ class TwentyDownState(GameState):
         if not self.order_left:
             self._after_exchange()
 
-    def _apply_stay(self, seat: int, move: Move) -> None:
+    def _push_stay(self, seat: int, move: Move) -> None:
         self.status[seat] = "in" if move.kind == "stay" else "out"
         self.order_left.pop(0)
         self._skip_forced()
 
-    def _apply_play(self, seat: int, move: Move) -> None:
+    def _push_play(self, seat: int, move: Move) -> None:
         self.tricks.play(seat, move.card)
         if self.tricks.finished:
             self._end_deal()
@@ -625,9 +601,15 @@ class TwentyDownState(GameState):
     def _hand_hidden(self, seat: int) -> bool:
         return seat == self.trump_maker and not self.looked
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        order = self.rules.order
-        current = self.tricks.current.to_json() if self.tricks and self.phase == "play" else None
+    def _trick_play(self) -> TrickPlay | None:
+        return self.tricks if self.phase == "play" else None
+
+    def _shown_hand(self, seat: int) -> list[Card] | None:
+        if self._hand_hidden(seat):
+            return None                 # the trump maker has not looked (three first cards: blind or not)
+        return sorted(self.hands[seat], key=self.rules.order.sort_key(self.trump))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         seats = []
         for s in range(self.n):
             seats.append({
@@ -635,37 +617,17 @@ class TwentyDownState(GameState):
                 "forced": self.forced[s], "exchanged": self.exchanged[s],
                 "tricks": self.tricks.tricks_won(s) if self.tricks else 0,
             })
-        own = seat is not None
-        hidden = own and self._hand_hidden(seat)
-        hand = None
-        if own:
-            hand = [] if hidden else cards_to_str(sorted(self.hands[seat], key=order.sort_key(self.trump)))
-        mine = own and self.to_move == seat
+        mine = seat is not None and self.to_move == seat
         return {
-            "rule_set": self.rules.id,
-            "settings": dict(self.rules.settings),
-            "seat": seat,
-            "players": self.n,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
             "trump_maker": self.trump_maker,
-            "deal": self.deal_no,
-            "shuffle": self.shuffle_no,
+            "counted_deal": self.deal_no,
             "endgame": self.endgame,
-            "trump": self.trump,
             "blind": self.blind,
             "looked": self.looked,
             "turned_up": str(self.turned_up) if self.turned_up else None,
-            "hand": hand,
-            "hand_hidden": hidden,
+            "hand_hidden": seat is not None and self._hand_hidden(seat),
             "seats": seats,
-            "scores": list(self.scores),
             "stock": len(self.stock),
-            "trick": current,
-            "tricks": [t.to_json() for t in self.tricks.done] if self.tricks and self.phase == "play" else [],
             "may_drop": bool(mine and self.phase == "stay" and self._drop_forbidden(seat) is None),
             "newdeal_allowed": bool(mine and self.newdeal_allowed),
-            "last_deal": self.last_deal,
-            "result": self.result,
         }

@@ -138,8 +138,8 @@ def play_out(game) -> None:
     """Play the hand's remaining tricks: a leader plays its strongest legal card, the others their weakest."""
     from fairdeal.verifier.games.onetwenty.ranks import power_table
     power = power_table(game.trump, game.v.aces_low)
-    start = game.deal_index
-    while game.phase == "play" and game.deal_index == start:
+    start = game.hand_number
+    while game.phase == "play" and game.hand_number == start:
         s = game.to_move
         legal = game.playable(s)
         lead = not game.play.current.plays

@@ -154,7 +154,7 @@ def test_everybody_passes_default_the_same_dealer_deals_again_with_a_new_shuffle
     second = cards("5H JH AH KH QH")
     g = new_game(more=[second + [c for c in PACK_52 if c not in second]])
     pass_round(g, 1, 2, 3, 0)
-    assert g.dealer == 0 and g.deal_index == 1 and g.phase == "bidding"
+    assert g.dealer == 0 and g.hand_number == 1 and g.phase == "bidding"
     assert g.last_hand["thrown_in"] is True and g.scores == [0, 0]
     assert cards("5H")[0] in g.hands[1] and cards("JH")[0] in g.hands[2]      # dealt from the second deck
 
@@ -172,7 +172,7 @@ def test_everybody_passes_dealer_picks_the_dealer_must_bid_or_call_a_redeal():
     assert kinds == {("bid", 15), ("bid", 20), ("bid", 25), ("bid", 30), ("redeal", None)}
     assert g.why_not(0, PASS) == "Everybody else has passed: you must pick a bid or call a redeal."
     g.apply(0, Move("redeal"))
-    assert g.dealer == 0 and g.deal_index == 1 and g.last_hand["redeal_called"] is True
+    assert g.dealer == 0 and g.hand_number == 1 and g.last_hand["redeal_called"] is True
 
 
 def test_dealer_picks_the_dealer_may_bid():

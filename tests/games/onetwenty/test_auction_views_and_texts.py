@@ -54,7 +54,7 @@ def test_kitty_teaser_off_by_default_all_four_kitty_cards_face_down():
     assert all(g.view(s)["teaser"] is None for s in (None, 0, 1, 2, 3))
 
 
-def test_kitty_teaser_on_the_top_card_the_last_dealt_to_the_kitty_is_face_up_for_everyone():
+def test_kitty_teaser_on_the_top_card_the_last_handt_to_the_kitty_is_face_up_for_everyone():
     rules = make_rules("120s-auction", {"kitty_teaser": True})
     g = rules.new_game(FixedChance([list(PACK_52)], first_dealer=0))
     top = str(PACK_52[19])                        # the fourth kitty card: the 20th card of the deal

@@ -56,7 +56,7 @@ def test_stick_the_dealer_on_if_everyone_passes_the_dealer_must_bid_20():
 def test_stick_the_dealer_off_if_everyone_passes_the_cards_are_dealt_again():
     g = new_game(H, settings={"stick_the_dealer": False})
     pass_round(g, 1, 2, 3, 0)
-    assert g.deal_index == 1 and g.dealer == 0 and g.phase == "bidding"
+    assert g.hand_number == 1 and g.dealer == 0 and g.phase == "bidding"
 
 
 def test_dealer_can_take_it_off_the_dealer_has_to_bid_higher():

@@ -166,8 +166,8 @@ def test_any_explicit_deck_deals_a_full_hand_that_conserves_cards_and_is_worth_3
     g = rules.new_game(FixedChance([deck] * 60, first_dealer=dealer))
     assert g.dealer == dealer % players
     rng = random.Random(dealer)
-    start = g.deal_index
-    while not g.is_over and (g.deal_index == start):
+    start = g.hand_number
+    while not g.is_over and (g.hand_number == start):
         assert sorted(g.all_cards()) == sorted(PACK_52)
         s = g.to_move
         g.apply(s, rng.choice(g.legal_moves(s)))

@@ -73,7 +73,7 @@ def test_only_the_dealer_says_mine():
 def test_all_pass_the_hand_is_thrown_in_and_the_deal_passes_left():
     g = new_game(T)
     pass_round(g, 1, 2, 3, 0)
-    assert g.dealer == 1 and g.deal_index == 1
+    assert g.dealer == 1 and g.hand_number == 1
 
 
 def test_everyone_throws_from_the_dealers_left_the_bidder_down_from_eight():

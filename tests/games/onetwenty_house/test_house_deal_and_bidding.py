@@ -142,7 +142,7 @@ def test_stick_the_dealer_off_if_everyone_passes_the_cards_are_dealt_again():
     assert bids(g, 2) == [20, 25, 30, "pass"]
     g.apply(2, PASS)
     # dealt again: the same dealer (DECISIONS.md), a new deck
-    assert g.deal_index == 1 and g.dealer == 2 and g.phase == "bidding" and g.to_move == 3
+    assert g.hand_number == 1 and g.dealer == 2 and g.phase == "bidding" and g.to_move == 3
     assert g.last_hand["thrown_in"] and g.scores == [0, 0]
     assert set(g.hands[3]) == {second[i] for i in (0, 4, 8, 12, 16)}
 

@@ -21,7 +21,7 @@ seeds = st.integers(0, 2**32 - 1)
 
 def expected_scores(v, start, hand):
     """The text's scoring of one hand from the scores at its start (see docs/rules/120s-house.md)."""
-    side = v.side_of(hand["bidder"])
+    side = v.sides.side_of(hand["bidder"])
     made = hand["points"][side] >= hand["bid"]
     out = []
     for s, old in enumerate(start):
@@ -54,11 +54,11 @@ def play_random_game(players, sets, seed, policy):
         # that the scores sink and a game rarely ends)
         bot = policy == "bots" or g.phase in ("bidding", "trump")
         m = rules.bot_move(g.view(s), bot_rng) if bot else rng.choice(g.legal_moves(s))
-        deal = g.deal_index
+        deal = g.hand_number
         if g.phase == "bidding" and m.kind == "pass":
             passed.add(s)
         g.apply(s, m)
-        if g.deal_index != deal or g.is_over:              # a hand ended (played out or thrown in)
+        if g.hand_number != deal or g.is_over:              # a hand ended (played out or thrown in)
             passed = set()
             h = g.last_hand
             assert sorted(c for c in g.all_cards()) == sorted(PACK_52)
@@ -73,9 +73,9 @@ def play_random_game(players, sets, seed, policy):
     assert g.is_over
     res = g.result
     assert "sides" not in res if players < 4 else res["sides"] == [[0, 2], [1, 3]]
-    winner_side = v.side_of(res["winners"][0])
+    winner_side = v.sides.side_of(res["winners"][0])
     assert res["scores"][winner_side] >= v.target
-    assert res["winners"] == list(v.seats_of(winner_side))
+    assert res["winners"] == list(v.sides.seats_of(winner_side))
     return g, hands
 
 

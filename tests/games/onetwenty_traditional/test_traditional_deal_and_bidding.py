@@ -5,7 +5,7 @@ import pytest
 
 from fairdeal.verifier.cards import PACK_52, card_from_str
 from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, Move
+from fairdeal.verifier.games.base import BadSettings, FixedChance, MalformedMove, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
 from tests.games.onetwenty_house.scenes import bids, ready
@@ -71,7 +71,8 @@ def test_bids_can_be_20_25_or_30_with_no_suit_mentioned():
     g = new_game(T, FIVES)
     assert bids(g) == [20, 25, 30, "pass"]
     assert g.why_not(1, bid(15)) == "The bids are 20, 25 and 30."
-    assert g.why_not(1, Move("bid", value="H")) == "The bids are 20, 25 and 30."
+    with pytest.raises(MalformedMove, match="'value' is a whole number"):
+        Move("bid", value="H")                              # no suit mentioned: a bid is a number
 
 
 def test_each_bid_must_be_higher_than_the_preceding_bid():
@@ -88,7 +89,7 @@ def test_all_pass_the_hand_is_thrown_in_and_the_next_dealer_deals():
     g = rules.new_game(FixedChance([list(PACK_52), second], first_dealer=0))
     pass_round(g, 1, 2, 3, 0)
     assert g.last_hand["thrown_in"] and g.scores == [0, 0]
-    assert g.dealer == 1 and g.deal_index == 1 and g.to_move == 2
+    assert g.dealer == 1 and g.hand_number == 1 and g.to_move == 2
     assert set(g.hands[2]) == {second[i] for i in (0, 4, 8, 12, 16)}
 
 

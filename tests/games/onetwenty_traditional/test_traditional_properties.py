@@ -41,9 +41,9 @@ def play_game(sets, seed, random_bids):
         if m.kind in ("bid", "mine") and rules.variant.need_five:
             value = m.value if m.kind == "bid" else g.bidding.high
             assert value < 25 or has_five[s], (s, m)
-        deal = g.deal_index
+        deal = g.hand_number
         g.apply(s, m)
-        if g.deal_index != deal or g.is_over:
+        if g.hand_number != deal or g.is_over:
             h = g.last_hand
             assert sorted(g.all_cards()) == sorted(PACK_52)
             if h["thrown_in"]:

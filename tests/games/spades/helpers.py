@@ -67,8 +67,8 @@ def play(game: SpadesState, *cards: str) -> None:
 
 def play_out(game: SpadesState) -> None:
     """Finish the hand, each seat playing its first legal card (the SUITED deal's tricks do not depend on it)."""
-    hand = game.hand_index
-    while not game.is_over and game.hand_index == hand and game.phase == "play":
+    hand = game.hand_number
+    while not game.is_over and game.hand_number == hand and game.phase == "play":
         seat = game.to_move
         game.apply(seat, game.legal_moves(seat)[0])
 

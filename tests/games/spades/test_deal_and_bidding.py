@@ -3,7 +3,7 @@ import pytest
 
 from fairdeal.verifier.cards import cards_from_str
 from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.base import BadSettings, FixedChance, IllegalMove, MalformedMove, Move, NotYourTurn
 from fairdeal.verifier.games.spades import SpadesRules
 
 from .helpers import MIXED, SUITED, bid, deck_for, new_game, play_out
@@ -60,12 +60,12 @@ def test_first_dealer_comes_from_the_chance():
 
 def test_deal_moves_one_seat_left_every_hand_with_the_next_deck():
     game = new_game(SUITED, SUITED, first_dealer=3)
-    assert (game.view(None)["dealer"], game.view(None)["hand_number"]) == (3, 1)
+    assert (game.view(None)["dealer"], game.view(None)["hand_number"]) == (3, 0)
     bid(game, {0: 1, 1: 1, 2: 1, 3: 1})
     play_out(game)
     view = game.view(None)
-    assert (view["dealer"], view["hand_number"], view["phase"]) == (0, 2, "bid")
-    # hand 2 was dealt from the second deck, with seat 0 as dealer: SUITED again, seat by seat
+    assert (view["dealer"], view["hand_number"], view["phase"]) == (0, 1, "bid")
+    # hand 1 was dealt from the second deck, with seat 0 as dealer: SUITED again, seat by seat
     assert set(game.view(3)["hand"]) == set(SUITED[3].split())
 
 
@@ -86,11 +86,14 @@ def test_bidding_starts_on_the_dealers_left_and_everyone_bids_once():
 def test_bids_are_from_0_to_13():
     game = new_game(MIXED)
     assert game.legal_moves(1) == [Move.bid(v) for v in range(14)]
-    for bad in (14, -1, "3", 2.5, True):
+    for bad in (14, -1):
         reason = game.why_not(1, Move("bid", value=bad))
         assert reason == "A bid is a whole number of tricks from 0 (nil) to 13."
         with pytest.raises(IllegalMove, match="from 0 \\(nil\\) to 13"):
             game.apply(1, Move("bid", value=bad))
+    for bad in ("3", 2.5, True):                        # not a whole number: no bid at all
+        with pytest.raises(MalformedMove, match="'value' is a whole number"):
+            Move("bid", value=bad)
     assert game.view(None)["bids"] == [None] * 4
 
 
@@ -103,14 +106,14 @@ def test_a_bid_of_zero_is_nil_and_needs_no_other_word():
 def test_no_blind_nil_cards_are_seen_before_any_bid_and_only_bids_are_taken():
     game = new_game(MIXED)
     assert len(game.view(1)["hand"]) == 13            # the bidder sees the hand before bidding
-    for kind in ("pass", "mine", "trump", "play"):
-        reason = game.why_not(1, Move(kind, card=cards_from_str("AH")[0] if kind == "play" else None))
+    for move in (Move.pass_(), Move("mine"), Move.trump("S"), Move.play(cards_from_str("AH")[0])):
+        reason = game.why_not(1, move)
         assert reason and reason.startswith("It is time to bid")
 
 
 def test_each_player_bids_only_once_in_turn():
     game = new_game(MIXED)
     game.apply(1, Move.bid(3))
-    with pytest.raises(NotYourTurn, match="it is seat 2's turn"):
+    with pytest.raises(NotYourTurn, match="It is not your turn: seat 2 is to bid."):
         game.apply(1, Move.bid(4))
     assert game.view(None)["bids"] == [None, 3, None, None]

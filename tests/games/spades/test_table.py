@@ -6,7 +6,7 @@ import pytest
 
 from fairdeal.verifier.cards import card_from_str
 from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FirstChoiceRng, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.base import FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
 from fairdeal.verifier.games.spades import suggested_bid
 
 from .helpers import MIXED, FixedRng, bid, new_game, play, view_for
@@ -67,12 +67,14 @@ def test_why_a_card_cannot_be_played_now():
     game = new_game(MIXED)
     bid(game, EVEN)
     play(game, "AH")
-    assert game.why_not(3, Move.play(card_from_str("2D"))) == "It is not your turn; it is seat 2's turn."
+    assert game.why_not(3, Move.play(card_from_str("2D"))) == "It is not your turn: seat 2 is to play a card."
     assert game.why_not(2, Move.play(card_from_str("AS"))) == "You do not hold the Ace of spades."
     assert game.why_not(2, Move.bid(3)) == "The bidding is over: play a card."
-    assert game.why_not(2, Move("play")) == "Name the card to play."
-    assert game.why_not(2, Move("play", card="2H")) == "Name the card to play."   # text, not a Card
-    assert game.why_not(7, Move.play(card_from_str("2H"))) == "There is no seat 7; the seats are 0 to 3."
+    with pytest.raises(MalformedMove, match="A play move's 'card' is a card"):
+        Move("play")                                     # a play names its card, a Card (not text)
+    with pytest.raises(MalformedMove, match="A play move's 'card' is a card"):
+        Move("play", card="2H")
+    assert game.why_not(7, Move.play(card_from_str("2H"))) == "There is no seat 7 at this table; the seats are 0 to 3."
     assert game.why_not(2, Move.play(card_from_str("2H"))) is None
 
 

@@ -139,4 +139,4 @@ def test_thirteen_tricks_make_a_hand():
     play_out(game)
     summary = game.view(None)["last_hand"]
     assert sum(summary["tricks_taken"]) == 13
-    assert game.view(None)["hand_number"] == 2 and game.view(None)["tricks"] == []
+    assert game.view(None)["hand_number"] == 1 and game.view(None)["tricks"] == []

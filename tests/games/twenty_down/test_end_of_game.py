@@ -37,7 +37,7 @@ def test_after_eight_deals_scores_are_doubled():
     while state.deal_no == 9 and not state.is_over:
         seat = state.to_move
         state.apply(seat, state.rules.timeout_move(state.view(seat)))
-    last = state.last_deal
+    last = state.last_hand
     assert last["trump"] == "H" and last["multiplier"] == 2
     assert last["changes"] == [-2 * w if w else 10 for w in last["tricks_won"]]
 

@@ -100,7 +100,7 @@ def test_each_trick_takes_one_point_off_and_no_trick_adds_five():
     to_play(state, "S")
     play(state, "AS", "JC", "10D", "10H", "10S", "QC", "JD", "JH", "KS", "KC", "QD", "QH",
          "7C", "AC", "AD", "AH", "10C", "KD", "KH", "8C")
-    assert state.last_deal["tricks_won"] == [0, 3, 2, 0]
+    assert state.last_hand["tricks_won"] == [0, 3, 2, 0]
     assert state.scores == [25, 17, 18, 25]
 
 
@@ -114,6 +114,6 @@ def test_example_hearts_trumps_score_double():
          "KH", "JH", "QS", "QD",
          "7C", "8H", "JS", "JD",
          "7H", "10S", "10D", "8C")
-    assert state.last_deal["tricks_won"] == [2, 0, 0, 3]
+    assert state.last_hand["tricks_won"] == [2, 0, 0, 3]
     assert state.scores[ANNA] == 14 and state.scores[BEN] == 16
     assert state.scores[CARLA] == 30 and state.scores[DAN] == 30

@@ -38,7 +38,7 @@ def all_cards(state):
 def check_views(state):
     for seat in (None, 0, 1, 2, 3):
         view = state.view(seat)
-        view.pop("last_deal")                  # the previous deal's cards: reshuffled since, public then
+        view.pop("last_hand")                  # the previous deal's cards: reshuffled since, public then
         text = json.dumps(view)
         hidden = set(state.deck[state.pos:]) | set(state.discards)
         for other in range(4):
@@ -86,9 +86,9 @@ def run(table, seed, mode, check):
             if not state.is_over:
                 assert sorted(all_cards(state)) == sorted(PACK_32)
             check_views(state)
-        if state.last_deal and state.last_deal["deal"] != deals_seen:
-            deals_seen = state.last_deal["deal"]
-            check_deal_scores(state.last_deal, scores_before)
+        if state.last_hand and state.last_hand["counted_deal"] != deals_seen:
+            deals_seen = state.last_hand["counted_deal"]
+            check_deal_scores(state.last_hand, scores_before)
             scores_before = list(state.scores)
     return rules, state, log
 
@@ -111,14 +111,14 @@ def test_a_bot_game_that_ends_has_one_winner_and_one_that_runs_on_is_in_the_endg
         assert low <= 0 and result["winners"] == [result["scores"].index(low)]
         assert result["scores"].count(low) == 1
     elif not table["no_endgame"]:
-        assert state.last_deal["deal"] > 8 and state.last_deal["trump"] == "H" and not state.last_deal["dropped"]
+        assert state.last_hand["counted_deal"] > 8 and state.last_hand["trump"] == "H" and not state.last_hand["dropped"]
 
 
 def test_bot_games_with_the_default_rules_end_within_seventy_deals():
     # Thirty fixed seeds: with the eight-deal endgame every one of them ends, most within 15 deals.
     for seed in range(30):
         _, state, _ = run({s: False for s in SETTING_NAMES}, seed, "bots", check=False)
-        assert state.is_over and state.last_deal["deal"] <= 70, seed
+        assert state.is_over and state.last_hand["counted_deal"] <= 70, seed
 
 
 @settings(max_examples=30, deadline=None)

@@ -5,7 +5,7 @@ import pytest
 
 from fairdeal.verifier.cards import card_from_str, cards_from_str
 from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FirstChoiceRng, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.base import BadSettings, FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
 
 from .helpers import answer_stay, deck_for, exchange_nothing, game, name_trump, play, to_play
 from .test_deal_and_trumps import DEAL
@@ -44,7 +44,7 @@ def test_spectator_view_is_the_public_part():
     assert [p["cards"] for p in view["seats"]] == [5, 5, 5, 5]
 
 
-def test_view_shows_stays_drops_exchanges_tricks_and_the_last_deal():
+def test_view_shows_stays_drops_exchanges_tricks_and_the_last_hand():
     state = game(DEAL)
     name_trump(state, "S")
     state.apply(1, Move.throw(cards_from_str("KS")))
@@ -59,8 +59,8 @@ def test_view_shows_stays_drops_exchanges_tricks_and_the_last_deal():
     assert view["trick"] == {"leader": 1, "plays": [], "winner": None, "winning_card": None}
     assert view["seats"][1]["tricks"] == 1
     play(state, "10S", "10D", "QH", "7S", "JD", "KH", "QS", "QD", "AH", "JS", "KD", "7H")
-    last = state.view(None)["last_deal"]
-    assert last["deal"] == 1 and last["trump"] == "S" and last["dropped"] == [2]
+    last = state.view(None)["last_hand"]
+    assert last["counted_deal"] == 1 and last["hand_number"] == 0 and last["trump"] == "S" and last["dropped"] == [2]
     assert last["changes"] == [5, -5, 0, 5] and len(last["tricks"]) == 5
 
 
@@ -68,7 +68,7 @@ def test_view_shows_stays_drops_exchanges_tricks_and_the_last_deal():
 
 def test_a_move_out_of_turn_is_refused_with_not_your_turn():
     state = game(DEAL)
-    with pytest.raises(NotYourTurn, match="It is seat 1's turn, not yours."):
+    with pytest.raises(NotYourTurn, match="It is not your turn: seat 1 is to name trumps."):
         state.apply(0, Move.trump("S"))
 
 
@@ -81,12 +81,17 @@ def test_a_move_with_a_field_it_does_not_use_is_refused():
     state = game(DEAL)
     name_trump(state, "S")
     exchange_nothing(state)
-    assert state.why_not(2, Move("stay", value=1)) == "A stay move has no value."
-    assert state.why_not(2, Move("drop", card=card_from_str("7C"))) == "A drop move has no card."
+    with pytest.raises(MalformedMove, match="A stay move has no 'value'; its form is {\"kind\":\"stay\"}."):
+        Move("stay", value=1)
+    with pytest.raises(MalformedMove, match="A drop move has no 'card'"):
+        Move("drop", card=card_from_str("7C"))
+    with pytest.raises(MalformedMove, match="A stay move has no 'value'"):
+        Move.from_json({"kind": "stay", "value": 1})
+    assert state.why_not(2, Move("stay")) is None
 
 
 def test_an_unknown_seat_is_refused():
-    assert game(DEAL).why_not(7, Move.trump("S")) == "There is no seat 7; the seats are 0 to 3."
+    assert game(DEAL).why_not(7, Move.trump("S")) == "There is no seat 7 at this table; the seats are 0 to 3."
 
 
 def test_an_illegal_card_changes_nothing():

@@ -66,7 +66,7 @@ def test_without_three_first_cards_there_is_no_next_blind_or_new_deal():
 def test_blind_is_chosen_before_the_trump_maker_sees_any_card():
     state = game(THREE_FIRST, three_first_cards=True)
     view = state.view(1)
-    assert view["phase"] == "blind" and view["hand"] == [] and view["hand_hidden"]
+    assert view["phase"] == "blind" and view["hand"] is None and view["hand_hidden"]
     assert "7S" not in str(view)
     assert hand(state, 2) == {"7C", "8C", "9C"}           # the others see their own cards
     assert set(state.legal_moves(1)) == {Move("pass"), Move.trump("blind")}
@@ -80,7 +80,7 @@ def test_blind_is_chosen_before_the_trump_maker_sees_any_card():
 def test_after_blind_there_is_no_next_and_no_new_deal_and_the_cards_stay_hidden():
     state = game(SEVENS_AND_EIGHTS, three_first_cards=True)
     state.apply(1, Move.trump("blind"))
-    assert state.view(1)["hand"] == [] and state.phase == "trump"
+    assert state.view(1)["hand"] is None and state.phase == "trump"
     assert state.why_not(1, Move.trump("next")) == "With blind trumps there is no next."
     assert state.why_not(1, Move("newdeal")) == "With blind trumps there is no new deal."
     assert {m.value for m in state.legal_moves(1)} == {"C", "D", "H", "S"}
@@ -106,7 +106,7 @@ def test_blind_doubles_the_penalty_for_no_trick():
     while not (state.deal_no == 2):
         seat = state.to_move
         state.apply(seat, Move("stay") if state.phase == "stay" else state.rules.timeout_move(state.view(seat)))
-    won, changes = state.last_deal["tricks_won"], state.last_deal["changes"]
+    won, changes = state.last_hand["tricks_won"], state.last_hand["changes"]
     assert changes == [-2 * w if w else 10 for w in won]
 
 
@@ -124,7 +124,7 @@ def test_only_sevens_and_eights_may_demand_a_new_deal_by_the_same_dealer():
     state.apply(1, Move("pass"))
     assert state.view(1)["newdeal_allowed"]
     state.apply(1, Move("newdeal"))
-    assert state.dealer == 0 and state.deal_no == 1 and state.shuffle_no == 1
+    assert state.dealer == 0 and state.deal_no == 1 and state.hand_number == 1
     assert state.phase == "blind"
     state.apply(1, Move("pass"))
     assert hand(state, 1) == {"7S", "8S", "9S"}          # the second deck: a new shuffle
@@ -143,7 +143,7 @@ def test_a_new_deal_is_not_counted_as_one_of_the_eight():
     state.apply(1, Move("newdeal"))
     for _ in range(8):
         walkover_deal(state, "S")
-    assert state.deal_no == 9 and state.shuffle_no == 9
+    assert state.deal_no == 9 and state.hand_number == 9
     assert state.trump == "H" and state.phase == "exchange"   # from the ninth deal: no choice at all, no blind
 
 
@@ -167,7 +167,7 @@ def test_drop_out_first_with_all_others_out_nobody_exchanges():
     state = game(KING_AND_TEN, drop_out_first=True)
     name_trump(state, "C")
     answer_stay(state, drops=[2, 3, 0])
-    assert state.last_deal["walkover"] and state.scores == [20, 15, 20, 20]
+    assert state.last_hand["walkover"] and state.scores == [20, 15, 20, 20]
     assert state.deal_no == 2
 
 
@@ -224,7 +224,7 @@ def test_without_at_least_two_players_all_others_may_drop():
     name_trump(state, "C")
     exchange_nothing(state)
     answer_stay(state, drops=[2, 3, 0])
-    assert state.last_deal["walkover"]
+    assert state.last_hand["walkover"]
 
 
 # --- no dropping twice in a row, nor at 5 or less ----------------------------------------------------
@@ -339,5 +339,5 @@ def test_blind_clubs_with_the_clubs_variant_keeps_everyone_in_and_doubles():
     while state.deal_no == 1:
         seat = state.to_move
         state.apply(seat, state.rules.timeout_move(state.view(seat)))
-    last = state.last_deal
+    last = state.last_hand
     assert last["multiplier"] == 2 and last["changes"] == [-2 * w if w else 10 for w in last["tricks_won"]]

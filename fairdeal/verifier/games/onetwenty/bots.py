@@ -47,7 +47,7 @@ def card_value(c: Card, trump: str, aces_low: bool) -> float:
 
 
 def suit_values(hand: Sequence[Card], v: Variant) -> dict[str, float]:
-    extra = PARTNER_AND_KITTY if v.partnerships else ALONE_AND_KITTY
+    extra = PARTNER_AND_KITTY if v.sides.partners else ALONE_AND_KITTY
     return {s: extra + sum(card_value(c, s, v.aces_low) for c in hand) for s in SUITS}
 
 
@@ -81,7 +81,7 @@ def _hand(view: Mapping[str, Any]) -> list[Card]:
 def partner_holds_bid(view: Mapping[str, Any], v: Variant) -> bool:
     """The standing bid is this seat's partner's (only at a 4-player table: with 2 or 3 everyone is alone)."""
     holder, seat = view["bidding"]["holder"], view["seat"]
-    return v.partnerships and holder is not None and holder != seat and v.side_of(holder) == v.side_of(seat)
+    return v.sides.partners and holder is not None and holder != seat and v.sides.same_side(holder, seat)
 
 
 def bid_choice(view: Mapping[str, Any], v: Variant, allow_thirty: bool) -> Move:
@@ -180,7 +180,7 @@ def play_choice(view: Mapping[str, Any], v: Variant, safe: bool) -> Move:
     for s, c in plays[1:]:
         if strength(c, led) > strength(win_card, led):
             win_seat, win_card = s, c
-    if v.partnerships and v.side_of(win_seat) == v.side_of(seat):
+    if v.sides.partners and v.sides.same_side(win_seat, seat):
         # Seats still to play after this one: at a partnership table the next seat is always an opponent.
         opponent_after = len(plays) + 1 < v.players
         return Move.play(support_card(legal, win_card, led, opponent_after, power, v.aces_low))

@@ -16,6 +16,7 @@ from .variant import Variant
 
 class OneTwentyRules(Rules):
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    partnership_sizes = (4,)        # four players: two sides of partners; two or three: everyone alone
 
     def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
         super().__init__(settings, players)
@@ -30,6 +31,15 @@ class OneTwentyRules(Rules):
 
     def new_game(self, chance: Chance, scores=None, made_bid=None) -> OneTwentyState:
         return OneTwentyState(self, chance, scores, made_bid)
+
+    @property
+    def deal_layout(self) -> str:
+        """"120s-auction-4" (a kitty card after each of the first four rounds) or "120s-five-then-kitty<k>-<n>"
+        (five each, then k to the kitty): docs/rules/<rule set>.md, "Deal layout"."""
+        v = self.variant
+        if v.deal == "auction":
+            return f"120s-auction-{v.players}"
+        return f"120s-five-then-kitty{v.kitty_size}-{v.players}"
 
     def settings_line(self) -> str:
         return "; ".join(f"{s.text}: {s.label(self.settings[s.name])}" for s in self.SETTINGS)
@@ -76,7 +86,7 @@ class AuctionRules(OneTwentyRules):
     def make_variant(self) -> Variant:
         s = self.settings
         return Variant(**{**_COMMON, **dict(
-            rule_set=self.id, players=self.players, trump_word="drumpf", bids=(15, 20, 25, 30), kitty_size=4,
+            rule_set=self.id, players=self.players, sides=self.sides, trump_word="drumpf", bids=(15, 20, 25, 30), kitty_size=4,
             deal="auction", teaser=s["kitty_teaser"], all_pass=s["everybody_passes"], min_bid_from_90=True,
             reshuffle_thrown=s["shuffle_thrown_back"], bidder_leads=True, thirty_leads_trump=True,
             made_thirty_scores=30, cap_unmade=True, floor_zero=s["scores_below_zero"] == "floored")})
@@ -105,7 +115,7 @@ class HouseRules(OneTwentyRules):
     def make_variant(self) -> Variant:
         s = self.settings
         return Variant(**{**_COMMON, **dict(
-            rule_set=self.id, players=self.players, trump_word="trump", bidding="until-one-left",
+            rule_set=self.id, players=self.players, sides=self.sides, trump_word="trump", bidding="until-one-left",
             all_pass="stick" if s["stick_the_dealer"] else "redeal",
             dealer_mine="house" if s["dealer_can_take_it"] else "", bidder_discards_first=True,
             others_draw=s["throw_and_draw"], thirty_leads_trump=True, aces_low=s["plain_aces_low"],
@@ -129,6 +139,6 @@ class TraditionalRules(OneTwentyRules):
     def make_variant(self) -> Variant:
         s = self.settings
         return Variant(**{**_COMMON, **dict(
-            rule_set=self.id, players=self.players, trump_word="trump", kitty_size=4 if s["teaser"] else 3,
+            rule_set=self.id, players=self.players, sides=self.sides, trump_word="trump", kitty_size=4 if s["teaser"] else 3,
             teaser=s["teaser"], all_pass="next-dealer", dealer_mine="traditional", need_five=s["need_a_five"],
             void_must_trump=False)})

@@ -33,8 +33,8 @@ def points_taken(winners: Sequence[int], winning_cards: Sequence[Card], power: d
                  v: Variant) -> tuple[list[int], int]:
     """Points per side from the tricks' winning seats and cards; also the 10-point trick's index."""
     ten = ten_trick(winning_cards, power)
-    side_of = v.seat_sides
-    points = [0] * v.sides
+    side_of = v.sides.side
+    points = [0] * v.sides.count
     for seat in winners:
         points[side_of[seat]] += TRICK_POINTS
     if winners:
@@ -75,7 +75,7 @@ def score_hand(v: Variant, scores: Sequence[int], made_bid: Sequence[bool], bidd
         if score < 0 and v.floor_zero:
             score = 0
         new.append(score)
-    reached = [s for s in range(v.sides) if new[s] >= target]
+    reached = [s for s in range(v.sides.count) if new[s] >= target]
     if not reached:
         winners: tuple[int, ...] = ()
     elif bidder_side in reached:

@@ -9,12 +9,11 @@ stored bottom first, so its top card is pack[-1] and drawing is a pop().
 """
 from __future__ import annotations
 
-from itertools import combinations
 from operator import attrgetter
 from typing import Any
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
-from fairdeal.verifier.games.base import Chance, GameOver, GameState, IllegalMove, Move, NotYourTurn
+from fairdeal.verifier.games.base import Chance, GameState, Move
 from fairdeal.verifier.games.tricks import TrickPlay
 
 from .bidding import Bidding
@@ -108,23 +107,11 @@ class _Dealing:
         self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
 
 
-# Moves are immutable values: the hot path hands out shared ones instead of building new ones.
+# Moves are immutable values: legal_moves hands out shared ones instead of building new ones.
 PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
 BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
 PASS_MOVE, MINE_MOVE, REDEAL_MOVE = Move("pass"), Move("mine"), Move("redeal")
 TRUMP_MOVES = tuple(Move("trump", value=s) for s in SUITS)
-_KIND, _CARD, _CARDS, _VALUE = (Move.__dict__[f] for f in ("kind", "card", "cards", "value"))
-
-
-def _throw_move(cards: tuple[Card, ...]) -> Move:
-    """Move.throw(cards) for cards already in canonical order, without the frozen dataclass's slower __init__
-    (a bidder's nine cards have 382 legal throws)."""
-    m = object.__new__(Move)
-    _KIND.__set__(m, "throw")
-    _CARD.__set__(m, None)
-    _CARDS.__set__(m, cards)
-    _VALUE.__set__(m, None)
-    return m
 
 
 BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
@@ -136,14 +123,12 @@ class OneTwentyState(GameState):
     def __init__(self, rules, chance: Chance, scores=None, made_bid=None):
         """`scores` / `made_bid` (per side) start a game from a position other than 0-0: for analysis and for
         scenario tests of the endgame. A game the service runs always starts from 0-0."""
-        self.rules = rules
+        super().__init__(rules, chance)
         self.v: Variant = rules.variant
-        self.chance = chance
         v = self.v
-        self.scores = list(scores) if scores is not None else [0] * v.sides
-        self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides
+        self.scores = list(scores) if scores is not None else [0] * v.sides.count
+        self.made_bid = list(made_bid) if made_bid is not None else [False] * v.sides.count
         self.dealer = chance.first_dealer(v.players)
-        self.deal_index = -1
         self.hands_played = 0
         self.last_hand = None
         self.winners: list[int] | None = None
@@ -156,8 +141,7 @@ class OneTwentyState(GameState):
     def _deal(self) -> None:
         v = self.v
         n = v.players
-        self.deal_index += 1
-        deck = self.chance.deck(self.deal_index, PACK_52)
+        deck = self._shuffled_deck(self.dealer, PACK_52)
         plan = self._plans.get(self.dealer)
         if plan is None:
             plan = self._plans[self.dealer] = _Dealing(deal_plan(v, self.dealer), n)
@@ -180,7 +164,7 @@ class OneTwentyState(GameState):
         self.thrown: list[Card] = []
         self.start_scores = list(self.scores)
         if v.min_bid_from_90:
-            min_bid = [20 if self.scores[v.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
+            min_bid = [20 if self.scores[v.sides.side_of(s)] >= 90 else v.lowest_bid for s in range(n)]
         else:
             min_bid = [v.lowest_bid] * n
         has_five = [5 in map(_rank, h) for h in hands]
@@ -193,7 +177,7 @@ class OneTwentyState(GameState):
         self.throw_order: list[int] = []
         self.throws: list[tuple[int, int, int]] = []     # (seat, threw, drew): counts only are public
         self.play: TrickPlay | None = None
-        self.first_lead_trump = False
+        self.first_lead_trump = False      # True until the first card of a hand bid at 30 (it must be a trump)
         self._follow: Following | None = None       # the following rules under this hand's trump suit
         self._playable_key: tuple | None = None
         self._playable: list[Card] = []
@@ -225,19 +209,15 @@ class OneTwentyState(GameState):
     @property
     def to_move(self) -> int | None:
         ph = self.phase
+        if ph == "play":                        # the usual case first
+            return self.play.to_move
         if ph == "bidding":
             return self.bidding.turn
-        if ph in ("trump", "kitty"):
+        if ph == "trump" or ph == "kitty":
             return self.bidder
         if ph == "throw":
             return self.throw_order[0]
-        if ph == "play":
-            return self.play.to_move
         return None
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -245,9 +225,9 @@ class OneTwentyState(GameState):
             return None
         v = self.v
         out: dict[str, Any] = {"scores": list(self.scores),
-                               "winners": sorted(s for side in self.winners for s in v.seats_of(side))}
-        if v.partnerships:
-            out["sides"] = [[0, 2], [1, 3]]
+                               "winners": sorted(s for side in self.winners for s in v.sides.seats_of(side))}
+        if v.sides.partners:
+            out["sides"] = v.sides.to_json()
         return out
 
     # ------------------------------------------------------------------------------------- legality
@@ -257,22 +237,16 @@ class OneTwentyState(GameState):
             return self.v.kitty_size, self.v.kitty_size
         return max(0, held - HAND), held
 
-    def _lead_trump(self) -> bool:
-        p = self.play
-        return self.first_lead_trump and not p.done and not p.current.plays
-
     def playable(self, seat: int) -> list[Card]:
         """The cards `seat` may play now (cached for the current position: legal_moves and apply both ask)."""
         p = self.play
         key = (seat, len(p.done), len(p.current.plays))
         if self._playable_key != key:
             self._playable_key = key
-            self._playable = self._follow.legal(self.hands[seat], p.current.led, self._lead_trump())
+            self._playable = self._follow.legal(self.hands[seat], p.current.led, self.first_lead_trump)
         return self._playable
 
-    def legal_moves(self, seat: int) -> list[Move]:
-        if seat != self.to_move:
-            return []
+    def _legal_moves(self, seat: int) -> list[Move]:
         ph = self.phase
         if ph == "play":
             return [PLAY_MOVES[c] for c in self.playable(seat)]
@@ -289,140 +263,73 @@ class OneTwentyState(GameState):
         if ph == "trump":
             return list(TRUMP_MOVES)
         lo, hi = self._throw_bounds(seat)
-        hand = self.hands[seat]     # sorted by (suit, rank): every combination is already in canonical order
-        return [_throw_move(combo) for k in range(lo, hi + 1) for combo in combinations(hand, k)]
+        return Move.throws(self.hands[seat], range(lo, hi + 1))
 
-    def _phase_words(self) -> str:
+    def _task(self) -> str:
         return PHASE_VERB[self.phase].format(w=self.v.trump_word)
 
-    def why_not(self, seat: int, move: Move) -> str | None:
-        return self._check(seat, move)[1]
-
-    def _check(self, seat: int, move: Move) -> tuple[type, str | None]:
-        v = self.v
-        if self.phase == "over":
-            return GameOver, "The game is over."
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players:
-            return IllegalMove, f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}."
-        if not isinstance(move, Move):
-            return IllegalMove, "That is not a move."
-        turn = self.to_move
-        if seat != turn:
-            return NotYourTurn, f"It is not your turn: seat {turn} is to {self._phase_words()}."
+    def _why_not(self, seat: int, move: Move) -> str | None:
         ph, kind = self.phase, move.kind
+        if ph == "play":                        # the usual case first: a card to the trick
+            if kind != "play":
+                return "It is time to play a card to the trick."
+            plays = self.play.current.plays
+            led = plays[0][1] if plays else None
+            hand = self.hands[seat]
+            if self._follow.allows(hand, move.card, led, self.first_lead_trump):
+                return None
+            v = self.v
+            return why_not_card(hand, move.card, led, self.trump, v.trump_word, void_must_trump=v.void_must_trump,
+                                aces_low=v.aces_low, lead_trump=self.first_lead_trump)
+        v = self.v
         if ph == "bidding":
-            if kind not in ("bid", "pass", "mine", "redeal"):
+            if kind not in BIDDING_KINDS:
                 doing = KIND_WORDS.get(kind, kind).format(w=v.trump_word)
-                return IllegalMove, f"It is time to bid: bid, pass{self._extra_bid_words()}, not {doing}."
-            return IllegalMove, self.bidding.why_not(seat, kind, move.value)
+                return f"It is time to bid: bid, pass{self._extra_bid_words()}, not {doing}."
+            return self.bidding.why_not(seat, kind, move.value)
         if ph == "trump":
             if kind != "trump":
-                return IllegalMove, f"You won the bidding: name the {v.trump_word} suit first."
+                return f"You won the bidding: name the {v.trump_word} suit first."
             if move.value not in SUITS:
-                return IllegalMove, f"Name the {v.trump_word} suit as one of C, D, H or S."
-            return IllegalMove, None
-        if ph in ("kitty", "throw"):
-            if kind != "throw":
-                lo = self._throw_bounds(seat)[0]
-                if ph == "kitty":               # 001: the bidder with the kitty throws exactly three, no draw
-                    return IllegalMove, f"It is time to throw away {lo} cards to come back to five."
-                if ph == "throw" and lo:        # the bidder (000: nine cards, 002: eight) cannot throw nothing
-                    return IllegalMove, f"It is time to throw away at least {lo} cards and be dealt back up to five."
-                return IllegalMove, "It is time to throw away cards (possibly none) and be dealt back up to five."
-            cards = move.cards or ()
-            if len(set(cards)) != len(cards):
-                return IllegalMove, "The same card is named twice in one throw."
-            hand = self.hands[seat]
-            for c in cards:
-                if c not in hand:
-                    return IllegalMove, f"You do not hold {card_name(c, self.trump, v.trump_word)}."
-            lo, hi = self._throw_bounds(seat)
-            if ph == "kitty" and len(cards) != lo:
-                return IllegalMove, (f"You hold {len(hand)} cards with the kitty: throw exactly {lo} to come back "
-                                     f"to five.")
-            if len(cards) < lo:
-                return IllegalMove, (f"You hold {len(hand)} cards and must throw at least {lo} to come back "
-                                     f"down to five.")
-            return IllegalMove, None
-        # play
-        if kind != "play" or move.card is None:
-            return IllegalMove, "It is time to play a card to the trick."
-        if move.card in self.playable(seat):
-            return IllegalMove, None
-        return IllegalMove, why_not_card(self.hands[seat], move.card, self.play.current.led, self.trump,
-                                         v.trump_word, void_must_trump=v.void_must_trump, aces_low=v.aces_low,
-                                         lead_trump=self._lead_trump())
+                return f"Name the {v.trump_word} suit as one of C, D, H or S."
+            return None
+        # "kitty" (001: the bidder throws back to five, no draw) or "throw" (throw and be dealt back up)
+        lo, hi = self._throw_bounds(seat)
+        if kind != "throw":
+            if ph == "kitty":
+                return f"It is time to throw away {lo} cards to come back to five."
+            if lo:                              # the bidder (000: nine cards, 002: eight) cannot throw nothing
+                return f"It is time to throw away at least {lo} cards and be dealt back up to five."
+            return "It is time to throw away cards (possibly none) and be dealt back up to five."
+        hand = self.hands[seat]
+        for c in move.cards:
+            if c not in hand:
+                return f"You do not hold {card_name(c, self.trump, v.trump_word)}."
+        n = len(move.cards)
+        if ph == "kitty" and n != lo:
+            return f"You hold {len(hand)} cards with the kitty: throw exactly {lo} to come back to five."
+        if n < lo:
+            return f"You hold {len(hand)} cards and must throw at least {lo} to come back down to five."
+        return None
 
     def _extra_bid_words(self) -> str:
         v = self.v
         return (" or Mine" if v.dealer_mine else "") + (" or redeal" if v.all_pass == "dealer-picks" else "")
 
-    # ------------------------------------------------------------------------------------- apply
-    def apply(self, seat: int, move: Move) -> None:
-        # The usual case, a legal move of the seat to move, is applied right here without building any sentence
-        # (the checks below are _check's, for the legal case only). Anything else, or anything unusual (a seat
-        # that is no plain int, a card that is no Card, a throw's cards not in a tuple), goes the general way:
-        # _apply_checked, which finds the refusal's sentence.
-        if type(move) is Move and type(seat) is int:
-            ph, kind = self.phase, move.kind
-            if ph == "play":
-                c = move.card
-                p = self.play
-                cur = p.current
-                plays = cur.plays
-                # p.to_move, read directly (the hand is not over while the phase is "play")
-                if kind == "play" and type(c) is Card and seat == (p.next_seat[plays[-1][0]] if plays else cur.leader):
-                    if self._follow.allows(self.hands[seat], c, plays[0][1] if plays else None,
-                                           self.first_lead_trump and not plays and not p.done):
-                        if p.play(seat, c) is not None and p.finished:
-                            self._end_hand()
-                        return
-            elif ph == "bidding":
-                b = self.bidding
-                if seat == b.turn and kind in BIDDING_KINDS and b.why_not(seat, kind, move.value) is None:
-                    self._bid(seat, move)
-                    return
-            elif ph == "trump":
-                if kind == "trump" and seat == self.bidder and move.value in SUITS:
-                    self._name_trump(move.value)
-                    return
-            elif (ph == "throw" or ph == "kitty") and kind == "throw" and self._throw_if_legal(seat, move):
-                return
-        self._apply_checked(seat, move)
-
-    def _apply_checked(self, seat: int, move: Move) -> None:
-        """The general path: every check of _check, in its order, and the refusal's sentence."""
-        err, reason = self._check(seat, move)
-        if reason is not None:
-            raise err(reason)
+    # ------------------------------------------------------------------------------------- the step
+    def _push(self, seat: int, move: Move) -> None:
         ph = self.phase
         if ph == "play":
-            self._play(seat, move.card)
+            self.first_lead_trump = False           # the hand's first card is down
+            p = self.play
+            if p.play(seat, move.card) is not None and p.to_move is None:     # the hand's last trick
+                self._end_hand()
         elif ph == "bidding":
             self._bid(seat, move)
         elif ph == "trump":
             self._name_trump(move.value)
         else:
-            self._throw(seat, move.cards or ())
-
-    def _throw_if_legal(self, seat: int, move: Move) -> bool:
-        """apply's fast path for a throw: applied (True) if it is plainly legal, else nothing changes (False)."""
-        ph = self.phase
-        if seat != (self.bidder if ph == "kitty" else self.throw_order[0]):       # to_move
-            return False
-        cards = move.cards or ()
-        if type(cards) is not tuple:
-            return False
-        n = len(cards)
-        hand = self.hands[seat]
-        lo = self.v.kitty_size if ph == "kitty" else max(0, len(hand) - HAND)     # _throw_bounds
-        if n < lo or (ph == "kitty" and n != lo) or len(set(cards)) != n:
-            return False
-        for c in cards:
-            if c not in hand:
-                return False
-        self._throw(seat, cards)
-        return True
+            self._throw(seat, move.cards)
 
     def _bid(self, seat: int, move: Move) -> None:
         b = self.bidding
@@ -436,9 +343,9 @@ class OneTwentyState(GameState):
     def _all_passed(self, redeal_call: bool) -> None:
         v = self.v
         moves_on = v.all_pass == "next-dealer"
-        self.last_hand = {"hand_number": self.deal_index + 1, "dealer": self.dealer, "thrown_in": True,
+        self.last_hand = {"hand_number": self.hand_number, "dealer": self.dealer, "thrown_in": True,
                           "redeal_called": redeal_call, "bidder": None, "bid": None,
-                          "changes": [0] * v.sides, "scores": list(self.scores)}
+                          "changes": [0] * v.sides.count, "scores": list(self.scores)}
         if moves_on:
             self.dealer = (self.dealer + 1) % v.players
         self._deal()
@@ -472,7 +379,7 @@ class OneTwentyState(GameState):
             self._after_throws()
             return
         if cards and self.v.reshuffle_thrown:
-            back = self.chance.reshuffle(self.deal_index, len(self.throws), list(cards))
+            back = self.chance.reshuffle(self.hand_number, len(self.throws), list(cards))
             self.pack[0:0] = back[::-1]     # under the pack; back[0] is the first of them to be dealt
         else:
             self.thrown.extend(cards)
@@ -506,21 +413,16 @@ class OneTwentyState(GameState):
         self._follow = rules[0]
         self.play = TrickPlay(self.hands, self._seats, leader, rules[1], TRICKS, rules[2])   # hands: by seat
 
-    def _play(self, seat: int, c: Card) -> None:
-        p = self.play
-        if p.play(seat, c) is not None and p.finished:      # a trick completed: maybe the hand's last
-            self._end_hand()
-
     def _end_hand(self) -> None:
         v = self.v
         p = self.play
         done = p.done
         points, ten = points_taken([t.winner for t in done], [t.winning_card for t in done], self._follow.power, v)
-        hs = score_hand(v, self.scores, self.made_bid, v.seat_sides[self.bidder], self.bid, points)
+        hs = score_hand(v, self.scores, self.made_bid, v.sides.side[self.bidder], self.bid, points)
         # The last hand's summary is written when somebody first reads it (a replay never does): its facts
         # never change (hs is frozen, completed tricks are never touched again).
         self._last_hand = None
-        self._last_facts = (self.deal_index + 1, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+        self._last_facts = (self.hand_number, self.dealer, self.bidder, self.bid, self.trump, points, ten,
                             p.done, hs)
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
@@ -547,46 +449,29 @@ class OneTwentyState(GameState):
             return {"throw_min": lo, "throw_max": hi}
         return {"cards": cards_to_str(self.playable(seat))}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _trick_play(self) -> TrickPlay | None:
+        return self.play if self.phase == "play" else None
+
+    def _shown_hand(self, seat: int) -> list[Card]:
+        return self.hands[seat]             # kept sorted
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         v = self.v
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < v.players):
-            raise IllegalMove(f"There is no seat {seat!r} at this table; the seats are 0 to {v.players - 1}.")
-        p = self.play if self.phase == "play" else None
-        over = self.phase == "over"
-        out: dict[str, Any] = {
-            "rule_set": v.rule_set,
-            "settings": dict(self.rules.settings),
-            "seat": seat,
-            "players": v.players,
-            "sides": [[0, 2], [1, 3]] if v.partnerships else None,
-            "trump_word": v.trump_word,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "hand_number": self.deal_index + 1,
-            "hand": cards_to_str(self.hands[seat]) if seat is not None else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "scores": list(self.scores),
+        return {
             "start_scores": list(self.start_scores),
             "made_bid": list(self.made_bid),
             "target": v.target,
             "bidding": self.bidding.to_json(),
             "bidder": self.bidder,
             "bid": self.bid,
-            "trump": self.trump,
             "teaser": str(self.teaser) if self.teaser is not None else None,
             "kitty_count": len(self.kitty),
             "kitty": (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
                       and self.kitty_cards else None),
             "pack_count": len(self.pack),
             "throws": [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
-            "trick": p.current.to_json() if p else None,
-            "tricks": [t.to_json() for t in p.done] if p else [],
-            "last_hand": self.last_hand,
-            "options": self.options(seat) if seat is not None and not over else None,
-            "result": self.result,
+            "options": self.options(seat) if seat is not None and self.phase != "over" else None,
         }
-        return out
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:

@@ -13,7 +13,7 @@ def _bids(v: Variant) -> str:
 def describe(v: Variant, settings_line: str) -> str:
     w, ws = v.trump_word, v.trump_word + "s"
     parts: list[str] = []
-    if v.partnerships:
+    if v.sides.partners:
         parts.append("4 players in two sides of two, partners opposite; scores are kept by side.")
     else:
         parts.append(f"{v.players} players, each playing alone with an own score.")
@@ -76,8 +76,8 @@ def describe(v: Variant, settings_line: str) -> str:
     parts.append("Every trick is worth 5; the trick of the highest card that wins a trick is worth 10: 30 a hand.")
     thirty = " A made 30 scores 60." if v.made_thirty_scores == 60 else " A made 30 scores 30."
     # 001 with two or three players: each plays alone, so the sentences speak of players, not sides.
-    side = "side" if v.partnerships else "player"
-    others = "the other side keeps what it took" if v.partnerships else "the others keep what they took"
+    side = "side" if v.sides.partners else "player"
+    others = "the other side keeps what it took" if v.sides.partners else "the others keep what they took"
     parts.append(f"A bidding {side} that makes its bid scores all it took; short of it, it goes Down the amount "
                  f"bid; {others}." + thirty)
     if v.floor_zero:
@@ -91,7 +91,7 @@ def describe(v: Variant, settings_line: str) -> str:
         parts.append(f"Bid to go out: with {v.target - 20} or more at the start of a hand, a {side} goes out only "
                      f"by winning the bid and making it; otherwise it stops at {v.target - 5}.")
     parts.append(f"The first side to reach {v.target} at the end of a hand wins; if both do, the bidder wins."
-                 if v.partnerships else
+                 if v.sides.partners else
                  f"The first player to reach {v.target} at the end of a hand wins; the bidder wins if among them.")
     if settings_line:
         parts.append("Table settings: " + settings_line + ".")

@@ -6,13 +6,15 @@ a `Variant` (see rules.py) and there is one engine for all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+
+from fairdeal.verifier.games.seats import Sides
 
 
 @dataclass(frozen=True)
 class Variant:
     rule_set: str
     players: int
+    sides: Sides                    # partners opposite at four players; at 2 or 3 (001) everyone alone
     trump_word: str                 # "drumpf" in 000, "trump" in 001 and 002
     bids: tuple[int, ...]           # the bids that exist, lowest first
     kitty_size: int
@@ -35,25 +37,6 @@ class Variant:
     bid_to_go_out: bool             # 001: from target-20 at the start of a hand only a made bid goes out
     floor_zero: bool                # 000 "scores below zero: floored"
     target: int
-
-    @property
-    def partnerships(self) -> bool:
-        return self.players == 4
-
-    @property
-    def sides(self) -> int:
-        return 2 if self.players == 4 else self.players
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
-
-    @cached_property
-    def seat_sides(self) -> tuple[int, ...]:
-        """side_of(seat) for every seat, looked up once (scoring asks for every trick)."""
-        return tuple(self.side_of(s) for s in range(self.players))
-
-    def seats_of(self, side: int) -> tuple[int, ...]:
-        return (side, side + 2) if self.players == 4 else (side,)
 
     @property
     def lowest_bid(self) -> int:

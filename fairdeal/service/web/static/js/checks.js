@@ -8,21 +8,22 @@ import { gameSeed, recordSalt, seedKey } from "./fairness.js";
 import { keyId, NoEd25519, verifier } from "./keys.js";
 import { canonicalBytes } from "./canonical.js";
 import {
-  checkChain, checkCommitment, checkHeader, namedProtocol, parseTranscript, PROTOCOLS, recordHash, transcriptBody,
+  checkChain, checkClientSeeds, checkCommitment, checkHeader, headers, namedProtocol, parseTranscript, PROTOCOLS,
+  recordHash, transcriptBody,
 } from "./transcript.js";
 
 export const CHECKS = [
   ["protocol", "the transcript names a protocol version this verifier knows"],
-  ["signature-start", "the commitment and the start record are signed by the server's key"],
+  ["signature-start", "the commitment, the seating and the start record are signed by the server's key"],
   ["signature-transcript", "the whole transcript is signed by the server's key"],
-  ["header", "the start record repeats the committed game, rules and key, and seats the rules' players"],
+  ["header", "the seating and start records repeat the committed game, rules and key, and seat the rules' players"],
   ["commitment", "the revealed server seed matches the commitment published before the game"],
-  ["client-seeds", "the players' client seeds are valid and bound into the game seed"],
+  ["client-seeds", "every revealed client seed is the one its seat committed to, and all are bound into the game seed"],
   ["hash-chain", "every record carries the hash of the record before it, numbered without gaps, with the salt the seed derives"],
   ["deals", "the first dealer and every deal, re-derived from the seed, hold the cards the moves use"],
-  ["moves-legal", "every move was legal in its turn"],
+  ["moves-legal", "every move was legal in its turn, written in its one form"],
   ["bot-moves", "every bot move is what the bot policy chooses from that bot's own view"],
-  ["timeout-moves", "every timeout move is what the timeout policy chooses"],
+  ["timeout-moves", "every timeout move is what the timeout policy chooses, at a table with a clock"],
   ["result", "the final scores and winner are the replay's"],
   ["receipts", "the receipts given are in the hash chain"],
 ];
@@ -128,10 +129,11 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   if (key) await checkSignatures(run, t, key);
 
   // --- header, commitment, chain, receipts
-  const { header, seeds } = checkHeader(t);
+  const header = checkHeader(t);
   if (header.length) run.fail("header", header.join(" "));
-  else run.set("header", PASS, start ? "the start record repeats the committed game, rules and key"
-    : "the game was cancelled before it started (no start record)");
+  else run.set("header", PASS, start ? `the ${t.seating ? "seating and start records repeat" : "start record repeats"} the committed game, rules and key`
+    : t.seating ? "the seating record repeats the committed game, rules and key; the table never started"
+      : "the game was cancelled before it started (no start record)");
   const chain = await checkChain(t);
   const chainStatus = () => {
     if (chain.length) {
@@ -152,8 +154,11 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   if (receipts.length) await checkReceipts(run, records, receipts);
 
   // --- client seeds, game seed, salts, deals
+  const seeds = await checkClientSeeds(t, clientSeeds);
   if (!start) {
-    run.set("client-seeds", PASS, "the game never started: no client seeds");
+    if (seeds.length) run.fail("client-seeds", seeds.join("; "));
+    else run.set("client-seeds", PASS, t.seating ? `the table never started: ${t.end.reveals.length} reveal(s), each opening its seat's commitment; not revealed: ${t.end.unrevealed.length ? `seat(s) ${t.end.unrevealed.join(", ")}` : "none"}`
+      : "the game never started: no client seeds");
     for (const id of ["deals", "moves-legal", "bot-moves", "timeout-moves"]) {
       run.set(id, SKIP, "the game was cancelled before it started: nothing was dealt or played");
     }
@@ -162,30 +167,28 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
     return;
   }
   const seedsOfSeats = start.seats.map((s) => s.client_seed);
-  for (const [seat, seed] of clientSeeds) {
-    if (!(seat >= 0 && seat < seedsOfSeats.length)) seeds.push(`there is no seat ${seat}`);
-    else if (seedsOfSeats[seat] !== seed) {
-      seeds.push(`seat ${seat}'s client seed in the transcript is ${JSON.stringify(seedsOfSeats[seat])}, not the ${JSON.stringify(seed)} you gave`);
-    }
-  }
   const seed = await gameSeed(t.protocol, end.server_seed, seedsOfSeats);
   if (seeds.length) run.fail("client-seeds", seeds.join("; "));
   else {
     const given = seedsOfSeats.filter((s) => s !== null).length;
+    const opened = t.protocol === "fairdeal/1" ? "" : ", each opening the commitment its seat gave before the seeds were revealed";
     const mine = clientSeeds.length ? `; yours (${clientSeeds.map(([s]) => `seat ${s}`).join(", ")}) among them` : "";
-    run.set("client-seeds", PASS, `${given} client seed(s) bound with the server seed into game seed ${toHex(seed).slice(0, 16)}...${mine}`);
+    run.set("client-seeds", PASS, `${given} client seed(s)${opened}, bound with the server seed into game seed ${toHex(seed).slice(0, 16)}...${mine}`);
   }
   const keyed = await seedKey(seed);
   await checkSalts(run, keyed, records);
-  if (!layout(start.rules)) {
-    run.set("deals", SKIP, `this page does not know how rule set '${start.rules.id}' deals: fairdeal-verify checks it`);
+  const lay = layout(start.rules);
+  if (!lay || (t.commit.deal_layout && t.commit.deal_layout !== lay.id)) {
+    const named = t.commit.deal_layout ? ` (deal layout '${t.commit.deal_layout}')` : "";
+    run.set("deals", SKIP, `this page does not know how rule set '${start.rules.id}' deals${named}: fairdeal-verify checks it`);
   } else {
     const dealt = await dealGame(t, keyed);
     report.deals = dealt;
     if (dealt.problem) run.fail("deals", dealt.problem.text, dealt.problem.seq);
     else {
       const first = records.length ? `; seat ${records[0].seat} moved first as the seed's dealer requires` : "";
-      run.set("deals", PASS, `${dealt.deals.length} hand(s) dealt from the revealed seed; every card played or thrown was in the mover's hand${first}`);
+      const listed = Array.isArray(end.deals) ? "; the end record lists these deals" : "";
+      run.set("deals", PASS, `${dealt.deals.length} hand(s) dealt from the revealed seed; every card played or thrown was in the mover's hand${first}${listed}`);
     }
   }
   engineChecks(run, t);
@@ -194,6 +197,12 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
 function engineChecks(run, t) {
   const counts = { bot: 0, timeout: 0, player: 0 };
   for (const r of t.records) counts[r.by]++;
+  // fairdeal/2: at a table without a clock nobody's time runs out, so no move may be a timeout (no engine needed)
+  const clocks = Object.values(t.start.clocks || {});
+  if (t.protocol !== "fairdeal/1" && counts.timeout && clocks.every((c) => c === null)) {
+    const first = t.records.find((r) => r.by === "timeout");
+    run.fail("timeout-moves", `record ${first.seq} is a timeout move, but this table has no clock: nobody's time can run out`, first.seq);
+  }
   const what = {
     "moves-legal": `${t.records.length} move(s): whether each was legal in its turn`,
     "bot-moves": `${counts.bot} bot move(s): whether each is the bot policy's choice`,
@@ -214,13 +223,14 @@ async function checkSignatures(run, t, key) {
     return;
   }
   const kid = await keyId(key);
-  if (!await v.verify(canonicalBytes(t.commit), t.commit_signature)) {
-    run.fail("signature-start", `the commit record's signature is not valid under key ${kid}`);
+  const names = headers(t);
+  for (const name of names) {
+    if (!await v.verify(canonicalBytes(t[name]), t[`${name}_signature`])) {
+      run.fail("signature-start", `the ${name} record's signature is not valid under key ${kid}`);
+    }
   }
-  if (t.start && !await v.verify(canonicalBytes(t.start), t.start_signature)) {
-    run.fail("signature-start", `the start record's signature is not valid under key ${kid}`);
-  }
-  run.set("signature-start", PASS, `the commit${t.start ? " and start records are" : " record is"} signed by key ${kid}`);
+  const list = names.length === 1 ? "commit record is" : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} records are`;
+  run.set("signature-start", PASS, `the ${list} signed by key ${kid}`);
   if (!Object.hasOwn(t, "signature")) {
     run.fail("signature-transcript", "the game has ended but the transcript has no final signature");
   } else if (!await v.verify(transcriptBody(t), t.signature)) {

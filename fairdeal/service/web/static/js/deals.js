@@ -25,18 +25,21 @@ export function layout(rules) {
   const s = rules.settings || {};
   switch (rules.id) {
     case "120s-auction":
-      return { family: "onetwenty", n, pack: PACK_52, kitty: 4, kittyDealt: "between-rounds", teaser: !!s.kitty_teaser,
+      return { id: "120s-auction-4", family: "onetwenty", n, pack: PACK_52, kitty: 4, kittyDealt: "between-rounds", teaser: !!s.kitty_teaser,
         reshuffleThrown: !!s.shuffle_thrown_back, thrownInMovesDealer: s.everybody_passes === "next-dealer" };
     case "120s-house":
-      return { family: "onetwenty", n, pack: PACK_52, kitty: 3, kittyDealt: "after", teaser: false,
+      return { id: `120s-five-then-kitty3-${n}`, family: "onetwenty", n, pack: PACK_52, kitty: 3, kittyDealt: "after", teaser: false,
         reshuffleThrown: false, thrownInMovesDealer: false };
     case "120s-traditional":
-      return { family: "onetwenty", n, pack: PACK_52, kitty: s.teaser ? 4 : 3, kittyDealt: "after", teaser: !!s.teaser,
+      return { id: `120s-five-then-kitty${s.teaser ? 4 : 3}-${n}`, family: "onetwenty", n, pack: PACK_52,
+        kitty: s.teaser ? 4 : 3, kittyDealt: "after", teaser: !!s.teaser,
         reshuffleThrown: false, thrownInMovesDealer: true };
     case "spades":
-      return { family: "spades", n, pack: PACK_52 };
-    case "twenty-down":
-      return { family: "twentydown", n, pack: PACK_32, firstPacket: s.three_first_cards ? 3 : 2 };
+      return { id: `spades-${n}`, family: "spades", n, pack: PACK_52 };
+    case "twenty-down": {
+      const first = s.three_first_cards ? 3 : 2;
+      return { id: `twenty-down-${first}-${HAND - first}`, family: "twentydown", n, pack: PACK_32, firstPacket: first };
+    }
     default:
       return null;
   }
@@ -132,9 +135,11 @@ function sortCards(cards, pack) {
 }
 
 // Every deal of a game re-derived from the game seed (key: seedKey(game seed)), and the first record whose cards
-// do not fit the deal. -> {deals: [...], firstDealer, problem: null | {seq, text}}
+// do not fit the deal; in fairdeal/2 also the end record's list of deals, which must be these, and which names
+// the deals no move was made in. -> {deals: [...], firstDealer, problem: null | {seq, text}}
 export async function dealGame(t, key) {
   const lay = layout(t.start.rules);
+  const listed = t.end && Array.isArray(t.end.deals) ? t.end.deals : null;
   const n = lay.n;
   const dealerZero = await firstDealer(key, n);
   const deals = [];
@@ -143,8 +148,7 @@ export async function dealGame(t, key) {
   const tracker = new HandTracker(lay);
   const fail = (seq, text) => ({ deals, firstDealer: dealerZero, problem: { seq, text } });
 
-  const open = async () => {
-    const index = deals.length;
+  const open = async (index = deals.length) => {
     const deck = await dealDeck(key, index, lay.pack);
     const plan = dealPlan(lay, dealer);
     const hands = Array.from({ length: n }, () => []);
@@ -207,6 +211,23 @@ export async function dealGame(t, key) {
       if (end.dealerMoves) dealer = left(dealer, n);
       deal = null;
       fresh = true;
+    }
+  }
+  if (listed) {
+    if (!deal && listed.length > deals.length) await open();    // dealt after the last hand ended; no move yet
+    for (const d of deals) {
+      const say = listed[d.index];
+      if (!say || say.hand !== d.index || say.dealer !== d.dealer) {
+        return fail(d.records[0] ?? null, `the end record lists deal ${d.index} as ${say ? `dealt by seat ${say.dealer}` : "never made"}; the moves and the seed make it dealt by seat ${d.dealer}`);
+      }
+    }
+    for (let i = deals.length; i < listed.length; i++) {
+      if (listed[i].hand !== i) return fail(null, `the end record's deal ${i} is numbered ${listed[i].hand}`);
+      dealer = listed[i].dealer;
+      await open(i);
+    }
+    if (listed.length !== deals.length) {
+      return fail(null, `the end record lists ${listed.length} deal(s); the moves were made in ${deals.length}`);
     }
   }
   for (const d of deals) delete d.holding;

@@ -97,7 +97,10 @@ export function renderFacts(box, game) {
   const facts = [];
   const fact = (text, ...rest) => facts.push(el("span", { class: "fact" }, text, ...rest));
   const no = handNumber(v);
-  if (no !== null) fact(`${v.rule_set === "twenty-down" ? "Deal" : "Hand"} ${no}`);
+  if (Number.isInteger(v.counted_deal)) {     // Twenty Down counts its deals (a new deal asked for does not count)
+    const eight = !(v.settings && v.settings.no_endgame) && v.counted_deal <= 8;
+    fact(`Deal ${v.counted_deal}${eight ? " of 8" : ""}`);
+  } else if (no !== null) fact(`Hand ${no}`);
   if (v.trump) fact(`${word.charAt(0).toUpperCase() + word.slice(1)}s: ${SUIT_SYMBOLS[v.trump] || ""} ${suitName(v.trump)}`);
   else if (v.rule_set === "spades") fact("Spades are trumps");
   if (v.bidder !== null && v.bidder !== undefined && v.bid) fact(`Bid: ${game.seats[v.bidder].name} ${v.bid}`);

@@ -4,7 +4,7 @@
 import { get, me, post, Problem, signUp } from "./api.js";
 import { clear, el } from "./dom.js";
 import { randomClientSeed } from "./fairness.js";
-import { rememberSeat, seatRequest } from "./seating.js";
+import { commitSeat } from "./seating.js";
 
 const $ = (id) => document.getElementById(id);
 const CLOCKS = { on: { card: 25, other: 30 }, relaxed: { card: 60, other: 90 }, off: "off" };
@@ -97,9 +97,9 @@ async function openTable(event) {
   say("open-status", "Opening the table…");
   try {
     const clientSeed = $("client-seed").value;
-    const table = await post("/tables", await seatRequest(body, seat === null ? null : clientSeed));
-    if (seat !== null) rememberSeat(table, clientSeed);
-    if (now) await post(`/tables/${table.id}/start`);
+    const table = await post("/tables", body);
+    if (seat !== null) await commitSeat(table.id, clientSeed);      // the commitment binds the new table's id
+    if (now) await post(`/tables/${table.id}/start`);              // the table page reveals our seed
     location.assign(`/table/${encodeURIComponent(table.id)}`);
   } catch (exc) {
     say("open-status", exc.message, true);

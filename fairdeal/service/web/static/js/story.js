@@ -4,12 +4,13 @@
 
 import { cardName, cardsText, SUIT_NAMES } from "./cards.js";
 
+// The hand as people count it: the view's hand_number counts every deal from 0 (docs/rules/views.md).
 export function handNumber(v) {
-  return v ? (v.hand_number ?? v.deal ?? null) : null;
+  return v && Number.isInteger(v.hand_number) ? v.hand_number + 1 : null;
 }
 
 export function lastHand(v) {
-  return v ? (v.last_hand ?? v.last_deal ?? null) : null;
+  return v ? v.last_hand ?? null : null;
 }
 
 export function trumpWord(v) {
@@ -117,7 +118,7 @@ function scoresText(scores, v, names) {
 // One hand's result in a few sentences (the hand's bid, the points each side took, the scores after it).
 export function handSummary(last, v, names) {
   if (!last) return [];
-  const n = last.hand_number ?? last.deal;
+  const n = Number.isInteger(last.hand_number) ? last.hand_number + 1 : "?";
   const out = [];
   const family = v.rule_set === "spades" ? "spades" : v.rule_set === "twenty-down" ? "twentydown" : "onetwenty";
   if (family === "onetwenty") {
@@ -142,8 +143,8 @@ export function handSummary(last, v, names) {
         + `${t.bags ? `, ${t.bags} bag(s)` : ""}${t.penalties ? `, -100 for ten bags` : ""}${nils ? `; ${nils}` : ""}.`);
     });
   } else {
-    if (last.walkover) out.push(`Deal ${n}: everybody else dropped out; ${names.of(last.trump_maker)} takes all five tricks.`);
-    else out.push(`Deal ${n} (${SUIT_NAMES[last.trump] || last.trump} trumps${last.multiplier > 1 ? `, counting ×${last.multiplier}` : ""}) over.`);
+    if (last.walkover) out.push(`Hand ${n}: everybody else dropped out; ${names.of(last.trump_maker)} takes all five tricks.`);
+    else out.push(`Hand ${n} (${SUIT_NAMES[last.trump] || last.trump} trumps${last.multiplier > 1 ? `, counting ×${last.multiplier}` : ""}) over.`);
     if (Array.isArray(last.changes)) {
       const parts = last.changes.map((c, s) => (last.stayed || []).includes(s)
         ? `${names.of(s)} ${last.tricks_won ? last.tricks_won[s] : "?"} trick(s), ${c > 0 ? "+" : ""}${c}` : `${names.of(s)} out`);

@@ -10,7 +10,7 @@ import { randomClientSeed } from "./fairness.js";
 import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
-import { joinRequest, rememberSeat } from "./seating.js";
+import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
 import * as sound from "./sound.js";
 import { handSummary, lastHand, Names, recordSentence, resultSentence, trickSentence } from "./story.js";
 
@@ -72,7 +72,18 @@ function renderWaiting() {
   const t = S.table;
   const you = t.you || { seat: null, host: false, watching: false };
   $("waiting").hidden = false;
+  $("waiting-title").textContent = t.status === "revealing" ? "Revealing the client seeds" : "Waiting for players";
   $("room-line").textContent = `${t.title}, hosted by ${t.host}. ${t.rules}`;
+  if (t.status === "revealing") {
+    const until = t.reveal_deadline ? ` (until ${new Date(t.reveal_deadline).toLocaleTimeString()})` : "";
+    clear($("open-seats")).append(...t.seats.map((s) => el("li", { class: "table-line", dataset: { seat: String(s.seat) } },
+      el("strong", { text: `Seat ${s.seat}: ` }), s.name || "",
+      s.bot ? " (bot)" : s.committed ? (s.revealed ? " — seed revealed" : " — revealing its seed…") : " — gave no seed")));
+    $("join-box").hidden = true;
+    clear($("open-actions")).append(el("span", { class: "muted",
+      text: `The table has started: each seat that committed to a client seed reveals it now${until}. The first card is dealt when every seed is in.` }));
+    return;
+  }
   const list = clear($("open-seats"));
   for (const s of t.seats) {
     const mine = you.seat === s.seat;
@@ -117,9 +128,7 @@ async function ensureMe() {
 async function sit(seat) {
   try {
     if (!await ensureMe()) return;
-    const seed = $("join-seed").value;
-    const table = await post(`/tables/${encodeURIComponent(tableId)}/join`, await joinRequest(tableId, seat, seed));
-    rememberSeat(table, seed);
+    const table = await commitSeat(tableId, $("join-seed").value, seat);
     S.table = table;
     say("waiting-status", `You sit at seat ${table.you.seat}.`);
     renderWaiting();
@@ -141,7 +150,7 @@ async function watch() {
 async function start() {
   try {
     S.table = await post(`/tables/${encodeURIComponent(tableId)}/start`);
-    beginPlay();
+    renderWaiting();          // the waiting loop reveals our seed and starts the game when every seed is in
   } catch (exc) {
     say("waiting-status", exc.message, true);
   }
@@ -173,16 +182,45 @@ async function waitForStart() {
     const b = document.querySelector("button.sit");
     if (b) b.focus();
   }
-  while (S.table.status === "open") {
-    await new Promise((r) => setTimeout(r, 1500));
+  while (S.table.status === "open" || S.table.status === "revealing") {
+    if (S.table.status === "revealing") await reveal();
+    await new Promise((r) => setTimeout(r, S.table.status === "revealing" ? 500 : 1500));
     try {
       await loadTable();
     } catch {
       continue;
     }
-    if (S.table.status === "open") renderWaiting();
+    if (S.table.status === "open" || S.table.status === "revealing") renderWaiting();
+  }
+  if (S.table.status === "distrusted") return;        // we did not reveal: the table is cancelled at its deadline
+  if (S.table.status === "over" && !S.table.started) {
+    neverStarted();
+    return;
   }
   beginPlay();
+}
+
+// The host started the table: every committed seat reveals its seed; ours is revealed by this page.
+async function reveal() {
+  try {
+    const { table, note } = await revealIfAsked(S.table);
+    S.table = table;
+    if (note) say("waiting-status", note);
+  } catch (exc) {
+    const why = exc instanceof Distrust ? `Not revealing your client seed: ${exc.message}. The table is cancelled at its deadline, with its signed trail.` : exc.message;
+    say("waiting-status", why, true);
+    S.table.status = "distrusted";
+  }
+}
+
+function neverStarted() {
+  $("waiting").hidden = false;
+  $("waiting-title").textContent = "This table never started";
+  $("room-line").textContent = S.table.end_reason === "not-revealed"
+    ? "A seat did not reveal its client seed in time, so no card was dealt. The table's seed is revealed, and its signed record names the seat."
+    : `The table was ${S.table.end_reason} before its first card.`;
+  clear($("open-seats"));
+  clear($("open-actions")).append(el("a", { class: "button primary", href: `/verify/${encodeURIComponent(tableId)}` }, "Verify this table's record"));
 }
 
 // ------------------------------------------------------------------------------------------------- playing
@@ -224,14 +262,15 @@ function onBatch(records, game) {
       const text = trickSentence(trick, S.names, v);
       if (text) entries.push({ text, cls: "trick" });
     }
+    if (end) S.handsEnded = (S.handsEnded || 0) + 1;         // every deal ends, a new deal asked for too
     if (end && end.how === "new-deal") entries.push({ text: "A new deal: the same dealer shuffles again.", cls: "hand-over first" });
-    else if (end) entries.push({ hand: (S.handsEnded = (S.handsEnded || 0) + 1) });
+    else if (end) entries.push({ hand: S.handsEnded });     // that hand's hand_number + 1
   }
   // The view describes only the latest finished hand: its summary goes where that hand ended.
   const lastEnd = entries.map((e) => e.hand).filter(Boolean).pop();
   for (const e of entries) {
     if (!e.hand) log(e.text, e.cls, e.seq ?? null);
-    else if (e.hand === lastEnd && last && (last.hand_number ?? last.deal) === e.hand) {
+    else if (e.hand === lastEnd && last && last.hand_number + 1 === e.hand) {
       handSummary(last, v, S.names).forEach((line, i) => log(line, i ? "hand-over" : "hand-over first"));
     } else log(`Hand ${e.hand} is over.`, "hand-over first");
   }
@@ -615,7 +654,8 @@ async function init() {
     say("waiting-status", exc instanceof Problem && exc.status === 404 ? "There is no such table." : exc.message, true);
     return;
   }
-  if (S.table.status === "open") await waitForStart();
+  if (S.table.status === "open" || S.table.status === "revealing") await waitForStart();
+  else if (S.table.status === "over" && !S.table.started) neverStarted();
   else beginPlay();
 }
 

@@ -1,0 +1,265 @@
+"""Reading a transcript: `parse_transcript` turns bytes, text or a decoded object into a structurally valid
+transcript of a known protocol (fairdeal/1 or fairdeal/2), or raises TranscriptError saying why it is unreadable.
+
+What it checks is the form only: JSON as the format allows it (UTF-8, integers only, no key twice, canonical
+values), the members of every record and their kinds, which records may be present together. Hashes, signatures,
+commitments and the replay are the checks' (fairdeal.verifier.checks), which report instead of raising.
+The schemas below are the member tables of docs/transcript.md, as data.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any, Mapping
+
+from fairdeal.verifier.canonical import MAX_SAFE_INT, canonical_json
+from fairdeal.verifier.fairness import PROTOCOLS, is_hex64
+from fairdeal.verifier.transcript import BY, HEADERS, REASONS, TranscriptError
+
+__all__ = ["parse_transcript", "TranscriptError"]
+
+# ------------------------------------------------------------------------------------------- JSON
+
+
+def _reject_number(text: str) -> Any:
+    raise TranscriptError(f"A transcript holds integers only; {text} is not one.")
+
+
+class _BigInts:
+    """parse_int hook: reads integers as json does and notes whether one is outside +-(2**53 - 1), so that the
+    canonical-form walk (which words that refusal) only runs when it has something to find."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, text: str) -> int:
+        value = int(text)
+        if len(text) > 15 and not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            self.seen = True
+        return value
+
+
+# A JSON escape that reads as a surrogate (U+D800..U+DFFF): a lone one has no UTF-8 form.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):      # a key repeated: name the first repeat
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise TranscriptError(f"The key {k!r} appears twice in one object.")
+            seen.add(k)
+    return out
+
+
+def _load(data: bytes | str, big_ints: _BigInts | None = None) -> Any:
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TranscriptError(f"A transcript is UTF-8 JSON; byte {exc.start} is not UTF-8.") from None
+    if not data.strip():
+        raise TranscriptError("The transcript is empty.")
+    try:
+        return json.loads(data, parse_float=_reject_number, parse_constant=_reject_number,
+                          object_pairs_hook=_no_duplicates, parse_int=big_ints or int)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(data.rstrip()):
+            raise TranscriptError("The transcript is not complete JSON: it ends early (truncated?).") from None
+        raise TranscriptError(f"The transcript is not valid JSON: {exc.msg} at line {exc.lineno} "
+                              f"column {exc.colno}.") from None
+    except RecursionError:
+        raise TranscriptError("The transcript is nested too deeply to be one.") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python reads
+        raise TranscriptError(f"The transcript could not be read as JSON: {exc}.") from None
+
+
+# ------------------------------------------------------------------------------------------- schemas
+
+STR, INT, BOOL, OBJ, LIST, HEX = "text", "integer", "true or false", "object", "list", "64 hex digits"
+NULL = None
+_KIND_TEST = {STR: lambda v: isinstance(v, str), INT: lambda v: type(v) is int, BOOL: lambda v: isinstance(v, bool),
+              OBJ: lambda v: isinstance(v, dict), LIST: lambda v: isinstance(v, list), HEX: is_hex64,
+              NULL: lambda v: v is None}
+
+Schema = tuple[dict, dict]   # (required members, optional members): name -> kind or a tuple of kinds
+
+_RULES: Schema = ({"id": STR, "players": INT, "settings": OBJ, "version": INT}, {})
+_MOVE: Schema = ({"type": STR, "seq": INT, "prev": HEX, "seat": INT, "by": STR, "move": OBJ, "salt": HEX},
+                 {"at": STR})
+_HEADER = {"type": STR, "protocol": STR, "game_id": STR, "rules": OBJ, "commitment": HEX, "key": STR}
+_END = {"type": STR, "seq": INT, "prev": HEX, "reason": STR, "server_seed": HEX, "result": (OBJ, NULL),
+        "ended": STR}
+
+SCHEMAS: dict[str, dict[str, Schema]] = {
+    "fairdeal/1": {
+        "transcript": ({"protocol": STR, "commit": OBJ, "commit_signature": STR, "records": LIST},
+                       {"start": OBJ, "start_signature": STR, "end": OBJ, "signature": STR}),
+        "commit": ({**_HEADER, "created": STR}, {}),
+        "start": ({**_HEADER, "seats": LIST, "clocks": OBJ, "started": STR}, {}),
+        "start.seat": ({"seat": INT, "name": STR, "bot": BOOL, "client_seed": (STR, NULL)}, {}),
+        "move": _MOVE,
+        "end": (_END, {}),
+    },
+    "fairdeal/2": {
+        "transcript": ({"protocol": STR, "commit": OBJ, "commit_signature": STR, "records": LIST},
+                       {"seating": OBJ, "seating_signature": STR, "start": OBJ, "start_signature": STR,
+                        "end": OBJ, "signature": STR, "log": OBJ}),
+        "commit": ({**_HEADER, "deal_layout": STR, "created": STR}, {}),
+        "seating": ({**_HEADER, "seats": LIST, "reveal_deadline": (STR, NULL), "seated": STR}, {}),
+        "seating.seat": ({"seat": INT, "name": STR, "bot": BOOL, "client_seed_commitment": (HEX, NULL)}, {}),
+        "start": ({**_HEADER, "seats": LIST, "clocks": OBJ, "started": STR}, {}),
+        "start.seat": ({"seat": INT, "name": STR, "bot": BOOL, "client_seed_commitment": (HEX, NULL),
+                        "client_seed": (STR, NULL), "nonce": (HEX, NULL)}, {}),
+        "move": _MOVE,
+        "end": ({**_END, "deals": LIST}, {"reveals": LIST, "unrevealed": LIST}),
+        "end.deal": ({"hand": INT, "dealer": INT}, {}),
+        "end.reveal": ({"seat": INT, "client_seed": STR, "nonce": HEX}, {}),
+    },
+}
+
+
+def _fields(obj: Any, where: str, schema: Schema) -> None:
+    """Checks an object's members and their kinds (a tuple of kinds allows each)."""
+    required, optional = schema
+    if not isinstance(obj, dict):
+        raise TranscriptError(f"{where} is not a JSON object.")
+    for key in obj:
+        if key not in required and key not in optional:
+            raise TranscriptError(f"{where} has an unknown field {key!r}.")
+    for key, kinds in {**required, **optional}.items():
+        if key not in obj:
+            if key in required:
+                raise TranscriptError(f"{where} has no {key!r}.")
+            continue
+        kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+        if not any(_KIND_TEST[k](obj[key]) for k in kinds):
+            names = " or ".join("null" if k is None else k for k in kinds)
+            raise TranscriptError(f"{where}.{key} should be {names}.")
+
+
+def _check_type(obj: dict, where: str, expected: str) -> None:
+    if obj.get("type") != expected:
+        raise TranscriptError(f"{where}.type should be {expected!r}, not {obj.get('type')!r}.")
+
+
+def _items(obj: dict, member: str, where: str, schema: Schema) -> None:
+    for i, item in enumerate(obj[member]):
+        _fields(item, f"{where}.{member}[{i}]", schema)
+
+
+_MOVE_MUST = frozenset(_MOVE[0])
+_MOVE_MAY = _MOVE_MUST | frozenset(_MOVE[1])
+
+
+def _plain_move_record(rec: Any) -> bool:
+    """True when a move record passes every check the reader makes of it (a quick test, for the records are
+    most of a transcript). Anything else takes the full checks, whose messages say what is wrong."""
+    return (type(rec) is dict and _MOVE_MUST <= rec.keys() <= _MOVE_MAY and rec["type"] == "move"
+            and type(rec["type"]) is str and type(rec["seq"]) is int and type(rec["seat"]) is int
+            and type(rec["by"]) is str and rec["by"] in BY and type(rec["move"]) is dict
+            and is_hex64(rec["prev"]) and is_hex64(rec["salt"]) and type(rec.get("at", "")) is str)
+
+
+# ------------------------------------------------------------------------------------------- reading
+
+def _decode(data: Any) -> Any:
+    """The JSON value of the input, every value with a canonical form (or hashing it later would fail)."""
+    # JSON bytes need no walk over every value unless they hold an integer out of range or a surrogate escape:
+    # the parser refuses floats, NaN and Infinity, and object keys are always texts.
+    walk = True
+    if isinstance(data, Mapping):
+        try:
+            obj = copy.deepcopy(dict(data))
+        except RecursionError:
+            raise TranscriptError("The transcript is nested too deeply to be one.") from None
+    elif isinstance(data, (bytes, bytearray, str)):
+        big_ints = _BigInts()
+        obj = _load(data, big_ints)
+        walk = big_ints.seen or not isinstance(data, (bytes, bytearray)) or _SURROGATE_ESCAPE.search(data) is not None
+    else:
+        raise TranscriptError(f"A transcript is JSON text or an object, not {type(data).__name__}.")
+    try:
+        if walk:
+            canonical_json(obj)
+    except ValueError as exc:
+        raise TranscriptError(f"The transcript holds a value that has no canonical JSON form: {exc}.") from None
+    except RecursionError:
+        raise TranscriptError("The transcript is nested too deeply to be one.") from None
+    return obj
+
+
+def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
+    """Reads and structurally validates a transcript (JSON bytes, text, or an already-decoded object).
+    Returns the transcript as a dict (a deep copy for dict input). Raises TranscriptError with a clear message
+    for anything that is not a readable transcript of a protocol this verifier knows."""
+    obj = _decode(data)
+    if not isinstance(obj, dict) or ("protocol" not in obj and "commit" not in obj):
+        raise TranscriptError("This is not a fairdeal transcript (no \"protocol\" and no \"commit\").")
+    protocol = obj.get("protocol")
+    if protocol not in PROTOCOLS:
+        raise TranscriptError(f"This transcript uses protocol {protocol!r}; this verifier knows "
+                              f"{' and '.join(repr(p) for p in PROTOCOLS)}.")
+    schema = SCHEMAS[protocol]
+    _fields(obj, "The transcript", schema["transcript"])
+    headers = HEADERS[protocol]
+    for name in headers:
+        if (name in obj) != (f"{name}_signature" in obj):
+            raise TranscriptError(f"The transcript has a {name} record without its signature, or the other way "
+                                  f"round.")
+    for before, name in zip(headers, headers[1:]):
+        if name in obj and before not in obj:
+            raise TranscriptError(f"The transcript has a {name} record but no {before} record.")
+
+    for name in headers:
+        if name not in obj:
+            continue
+        record = obj[name]
+        _fields(record, name, schema[name])
+        _check_type(record, name, name)
+        _fields(record["rules"], f"{name}.rules", _RULES)
+        if f"{name}.seat" in schema:
+            _items(record, "seats", name, schema[f"{name}.seat"])
+    if "start" in obj:
+        for key, value in obj["start"]["clocks"].items():
+            if not (value is None or type(value) is int):
+                raise TranscriptError(f"start.clocks.{key} should be an integer or null.")
+    elif obj["records"]:
+        raise TranscriptError("The transcript has moves but no start record.")
+
+    for i, rec in enumerate(obj["records"]):
+        if _plain_move_record(rec):
+            continue
+        where = f"records[{i}]"
+        _fields(rec, where, schema["move"])
+        _check_type(rec, where, "move")
+        if rec["by"] not in BY:
+            raise TranscriptError(f"{where}.by should be one of {', '.join(BY)}, not {rec['by']!r}.")
+
+    if "end" in obj:
+        _parse_end(obj, protocol)
+    elif "signature" in obj:
+        raise TranscriptError("The transcript has a final signature but no end record.")
+    return obj
+
+
+def _parse_end(obj: dict, protocol: str) -> None:
+    end, schema = obj["end"], SCHEMAS[protocol]
+    _fields(end, "end", schema["end"])
+    _check_type(end, "end", "end")
+    if end["reason"] not in REASONS[protocol]:
+        raise TranscriptError(f"end.reason should be one of {', '.join(REASONS[protocol])}, not {end['reason']!r}.")
+    if protocol == "fairdeal/1":
+        return
+    _items(end, "deals", "end", schema["end.deal"])
+    between = obj.get("seating") is not None and obj.get("start") is None
+    if between != ("reveals" in end) or ("reveals" in end) != ("unrevealed" in end):
+        raise TranscriptError("The end record names reveals and unrevealed seats exactly when the table ended "
+                              "after its seating and before its start.")
+    if between:
+        _items(end, "reveals", "end", schema["end.reveal"])
+        if not all(type(s) is int for s in end["unrevealed"]):
+            raise TranscriptError("end.unrevealed should be a list of seat numbers.")

@@ -1,0 +1,34 @@
+"""The 120s engine's own data structures: the last hand's summary written when first read keeps its key order,
+and hands sorted by their place in the pack equal hands sorted by (suit, rank)."""
+import random
+
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games import make_rules
+
+from tests.games.onetwenty.helpers import RandomChance
+
+
+def test_last_hand_keeps_its_keys_in_order():
+    """The last hand's summary is written when first read, its keys in the order they always had."""
+    rules = make_rules("120s-house", {}, 2)
+    game = rules.new_game(RandomChance(5))
+    rng = random.Random(5)
+    while game.hands_played == 0:
+        game.apply(game.to_move, rng.choice(game.legal_moves(game.to_move)))
+    tricks = [t.to_json() for t in game._last_facts[7]]
+    assert list(game.last_hand) == ["hand_number", "dealer", "thrown_in", "bidder", "bid", "trump", "points",
+                                    "ten_trick", "ten_card", "made", "changes", "scores", "tricks"]
+    assert game.last_hand["tricks"] == tricks and len(tricks) == 5
+
+
+def test_sort_hand_sorts_by_suit_then_rank_even_with_a_card_outside_the_pack():
+    from fairdeal.verifier.cards import Card
+    from fairdeal.verifier.games.onetwenty.state import _sort_key, sort_hand, sorted_cards
+    rng = random.Random(7)
+    for _ in range(50):
+        hand = rng.sample(PACK_52, rng.randrange(1, 10))
+        assert sorted_cards(hand) == sorted(hand, key=_sort_key)
+    odd = rng.sample(PACK_52, 4) + [Card(1, "X"), Card(20, "C")]      # the quick key fails: sorted as ever
+    expected = sorted(odd, key=_sort_key)
+    sort_hand(odd)
+    assert odd == expected
