@@ -55,7 +55,9 @@ function takenMarks(v, seat, bid) {
   for (let i = 0; i < won; i++) box.append(el("span", { class: "trick" }));
   const missing = bid && typeof bid.tricks === "number" && bid.tricks > 0 ? Math.max(0, bid.tricks - won) : 0;
   for (let i = 0; i < missing; i++) box.append(el("span", { class: "pencil" }));
-  box.setAttribute("aria-label", `${won} trick${won === 1 ? "" : "s"} taken${missing ? `, ${missing} more to make the bid` : ""}`);
+  const label = `${won} trick${won === 1 ? "" : "s"} taken${missing ? `, ${missing} more to make the bid` : ""}`;
+  box.setAttribute("aria-label", label);
+  box.title = label;               // pointing at a seat's tricks reads them too
   return box;
 }
 

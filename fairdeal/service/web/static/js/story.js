@@ -80,27 +80,23 @@ function capital(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-const VERBS = ["pass", "say", "call", "name", "throw", "keep", "stay", "drop", "ask", "bid", "turn", "go"];
+// The verbs moveText starts with: [itself, third person, past]; a text without one is a card, which is played.
+const VERBS = {
+  pass: ["pass", "passes", "passed"], say: ["say", "says", "said"], call: ["call", "calls", "called"],
+  name: ["name", "names", "named"], throw: ["throw", "throws", "threw"], keep: ["keep", "keeps", "kept"],
+  stay: ["stay", "stays", "stayed"], drop: ["drop", "drops", "dropped"], ask: ["ask", "asks", "asked"],
+  bid: ["bid", "bids", "bid"], turn: ["turn", "turns", "turned"], go: ["go", "goes", "went"],
+  play: ["play", "plays", "played"],
+};
 
-function firstPerson(text) {
-  return VERBS.includes(text.split(" ")[0]) ? text : `play ${text}`;
-}
-
-function thirdPerson(text) {
+function conjugate(text, form) {
   const [verb, ...rest] = text.split(" ");
-  const map = { pass: "passes", say: "says", call: "calls", name: "names", throw: "throws", keep: "keeps",
-    stay: "stays", drop: "drops", ask: "asks", bid: "bids", turn: "turns", go: "goes" };
-  if (map[verb]) return [map[verb], ...rest].join(" ");
-  return `plays ${text}`;
+  return VERBS[verb] ? [VERBS[verb][form], ...rest].join(" ") : `${VERBS.play[form]} ${text}`;
 }
 
-function pastTense(text) {
-  const [verb, ...rest] = text.split(" ");
-  const map = { pass: "passed", say: "said", call: "called", name: "named", throw: "threw", keep: "kept",
-    stay: "stayed", drop: "dropped", ask: "asked", bid: "bid", turn: "turned", go: "went" };
-  if (map[verb]) return [map[verb], ...rest].join(" ");
-  return `played ${text}`;
-}
+const firstPerson = (text) => conjugate(text, 0);
+const thirdPerson = (text) => conjugate(text, 1);
+const pastTense = (text) => conjugate(text, 2);
 
 export function trickSentence(trick, names, v) {
   if (!trick || trick.winner === null || trick.winner === undefined) return null;
