@@ -37,6 +37,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Terminate the processes a benchmark started (killed if they do not stop within 10 s)."""
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
 def wait_http(port: int, path: str, proc: subprocess.Popen, timeout: float = 30) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -172,6 +183,10 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=4.0, help="per phase")
     ap.add_argument("--rounds", type=int, default=3, help="alternating bare/service phases per app")
     ap.add_argument("--max-moves", type=int, default=100_000, help="per connection and phase")
+    ap.add_argument("--rate-limits", action="store_true",
+                    help="keep the service's rate limits on (raised so that no request is refused: the figure "
+                         "then includes their cost, one Redis call per limit); off by default, as the bare app "
+                         "has none and one address plays every seat here")
     args = ap.parse_args()
     if not shutil.which("redis-server"):
         print("redis-server is not installed", file=sys.stderr)
@@ -183,7 +198,10 @@ def main() -> int:
     try:
         time.sleep(0.3)
         env = dict(os.environ, FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0", FAIRDEAL_DATA=tmp,
-                   PYTHONPATH=ROOT)
+                   PYTHONPATH=ROOT, FAIRDEAL_RATE_LIMITS="on" if args.rate_limits else "off")
+        if args.rate_limits:
+            env.update({f"FAIRDEAL_LIMIT_{k}": "10000000/minute"
+                        for k in ("PLAYERS", "TABLES", "MOVES", "WAITS", "ADDRESS", "BAD_TOKENS")})
         ports = {}
         for name, app, probe in (("bare", "bench.bare_app:app", "/games/probe"),
                                  ("service", "fairdeal.service.wsgi:app", "/healthz")):
@@ -203,7 +221,8 @@ def main() -> int:
         bare, svc = results["bare"], results["service"]
         ratio = svc["throughput"] / bare["throughput"]
         print(f"move endpoint, gunicorn 2 gthread workers, {args.connections} connections, {args.rounds} rounds "
-              f"of {args.seconds:.0f} s per app (median shown), loopback, redis-server {rport}")
+              f"of {args.seconds:.0f} s per app (median shown), loopback, redis-server {rport}, "
+              f"rate limits {'on' if args.rate_limits else 'off'}")
         print(f"{'':10} {'moves':>7} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
         for name in ("bare", "service"):
             r = results[name]
@@ -217,13 +236,7 @@ def main() -> int:
                 print(f"{name} first error: {results[name]['first_error']}")
         return 0 if ok_ratio and ok_p99 else 1
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+        stop(procs)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

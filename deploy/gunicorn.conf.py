@@ -1,13 +1,18 @@
 # gunicorn settings for the fairdeal API: `gunicorn -c deploy/gunicorn.conf.py fairdeal.service.wsgi:app`
 # The event feed (long-poll /games/{id}/events and server-sent events /games/{id}/stream) holds a request
 # open while it waits, so the worker class is gthread: each worker serves `threads` requests at once.
-import multiprocessing
-import os
+import sys
 
-bind = os.environ.get("FAIRDEAL_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("FAIRDEAL_WORKERS", min(4, multiprocessing.cpu_count() * 2)))
+from fairdeal.service.config import Config, ConfigError
+
+try:  # the service's one config path: FAIRDEAL_BIND, FAIRDEAL_WORKERS, FAIRDEAL_THREADS, checked, its defaults
+    _config = Config.from_env()
+except ConfigError as e:
+    sys.exit(f"fairdeal: {e}")
+bind = _config.bind
+workers = _config.workers
 worker_class = "gthread"
-threads = int(os.environ.get("FAIRDEAL_THREADS", 32))
+threads = _config.threads
 timeout = 60                 # above the longest long-poll (FAIRDEAL_LONG_POLL_MAX, 25 s by default)
 graceful_timeout = 30
 keepalive = 5
@@ -24,7 +29,9 @@ def post_fork(server, worker):
 
 
 def on_starting(server):
-    # Create the signing key (on first run) once, in the master, before any worker starts.
-    from fairdeal.service.config import Config
+    # Create the signing key (on first run) once, in the master, before any worker starts; answer gunicorn's
+    # own refusals (a request line or headers too long, ...) as problem JSON, not HTML.
+    from fairdeal.service import gunicorn_problems
     from fairdeal.service.signing import KeyRing
-    KeyRing(Config.from_env().data_dir)
+    KeyRing(_config.data_dir)
+    gunicorn_problems.install()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from flask import Flask, g, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from fairdeal.service import errors, logs
 from fairdeal.service.config import Config
@@ -27,6 +28,8 @@ class Services:
     games: Games
     tables: Tables
     metrics: Metrics
+    outage: errors.OutageLog | None = None      # set by create_app: the store-outage log
+    limits: object | None = None                # set by create_app: ratelimits.RateLimits
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
@@ -40,17 +43,22 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
 def create_app(config: Config | None = None, store: Store | None = None,
                now: Callable[[], float] = time.time) -> Flask:
     config = config or Config.from_env()
-    logs.setup()
+    logs.setup(config.log_level)
     app = Flask("fairdeal")
     app.config["MAX_CONTENT_LENGTH"] = config.max_content_length
     app.json.sort_keys = False
-    app.extensions["fairdeal"] = build_services(config, store, now)
-    errors.install(app)
+    if config.trusted_proxies:  # the client address (rate limits) is the one the proxies in front name
+        n = config.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=0, x_port=0, x_prefix=0)
+    services = app.extensions["fairdeal"] = build_services(config, store, now)
+    services.outage = errors.install(app, services.store)
 
     from fairdeal.service.api import register
+    from fairdeal.service.ratelimits import RateLimits
     from fairdeal.service.web import bp as web_pages
     register(app)
     app.register_blueprint(web_pages)
+    services.limits = RateLimits(app, config, services.store)
 
     @app.before_request
     def _start_timer():

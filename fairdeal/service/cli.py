@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime, timezone
 
 import click
 
-from fairdeal.service.config import Config
+from fairdeal.service.config import Config, ConfigError, without_password
 
 EVENT_FEED_NOTE = ("The event feed (long-poll and server-sent events) holds a request open while it waits, "
                    "so the app runs under gunicorn's threaded worker class (gthread).")
@@ -17,26 +18,48 @@ def services(obj):
     return build_services(config(obj))
 
 
-def config(obj) -> Config:
-    return Config.from_env(data_dir=obj.data_dir, redis_url=obj.redis_url)
+class BadConfig(click.ClickException):
+    """A setting the service cannot use: one line naming the variable, exit status 2, no traceback."""
+    exit_code = 2
+
+
+def config(obj, **options) -> Config:
+    try:
+        return Config.from_env(data_dir=obj.data_dir, redis_url=obj.redis_url, **options)
+    except ConfigError as e:
+        raise BadConfig(str(e)) from None
+
+
+def _bind(bind: str, host: str | None, port: int | None) -> str:
+    """FAIRDEAL_BIND (or --bind) with --host and --port replacing its parts when given."""
+    h, _, p = ("127.0.0.1", "", "8000") if bind.startswith("unix:") else bind.rpartition(":")
+    return f"{host if host is not None else h}:{port if port is not None else p}"
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", "-p", default=8000, show_default=True, type=int)
-@click.option("--workers", "-w", default=2, show_default=True, type=int)
-@click.option("--threads", default=16, show_default=True, type=int, help="Threads per gunicorn worker.")
+@click.option("--bind", "-b", default=None, help="host:port or unix:/path. Env: FAIRDEAL_BIND. "
+                                                 "[default: 127.0.0.1:8000]")
+@click.option("--host", default=None, help="The host part of the bind address.")
+@click.option("--port", "-p", default=None, type=int, help="The port part of the bind address.")
+@click.option("--workers", "-w", default=None, type=int,
+              help="gunicorn worker processes. Env: FAIRDEAL_WORKERS. [default: 2 per CPU, at most 4]")
+@click.option("--threads", default=None, type=int,
+              help="Threads per gunicorn worker. Env: FAIRDEAL_THREADS. [default: 32]")
 @click.option("--dev", is_flag=True, help="Use Flask's threaded development server instead of gunicorn.")
 @click.pass_obj
-def serve(obj, host: str, port: int, workers: int, threads: int, dev: bool) -> None:
+def serve(obj, bind: str | None, host: str | None, port: int | None, workers: int | None, threads: int | None,
+          dev: bool) -> None:
     """Run the API (under gunicorn with gthread workers when available)."""
-    cfg = config(obj)
+    cfg = config(obj, bind=bind, workers=workers, threads=threads)
+    if host is not None or port is not None:
+        cfg = config(obj, bind=_bind(cfg.bind, host, port), workers=workers, threads=threads)
+    bind, workers, threads = cfg.bind, cfg.workers, cfg.threads
     os.environ["FAIRDEAL_DATA"] = cfg.data_dir
     if cfg.redis_url:
         os.environ["FAIRDEAL_REDIS_URL"] = cfg.redis_url
     services(obj)  # create the data dir and the signing key before any worker starts
-    store = "Redis " + cfg.redis_url if cfg.redis_url else "embedded SQLite in " + os.path.abspath(cfg.data_dir)
-    click.echo(f"fairdeal: store {store}; http://{host}:{port}/", err=True)
+    store = "Redis " + without_password(cfg.redis_url) if cfg.redis_url else "embedded SQLite in " + os.path.abspath(cfg.data_dir)
+    click.echo(f"fairdeal: store {store}; listening on {bind}", err=True)
     click.echo(EVENT_FEED_NOTE, err=True)
     try:
         if dev:
@@ -45,31 +68,36 @@ def serve(obj, host: str, port: int, workers: int, threads: int, dev: bool) -> N
     except ImportError:
         click.echo("fairdeal: running Flask's threaded server (one process).", err=True)
         from fairdeal.service.app import create_app
-        create_app(cfg).run(host=host, port=port, threaded=True)
+        host, _, port = bind.rpartition(":")
+        create_app(cfg).run(host=host.strip("[]"), port=int(port), threaded=True)
         return
 
     class App(BaseApplication):
         def load_config(self):
-            for k, v in {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
+            for k, v in {"bind": bind, "workers": workers, "threads": threads,
                          "worker_class": "gthread", "timeout": 60, "accesslog": None}.items():
                 self.cfg.set(k, v)
 
         def load(self):
+            from fairdeal.service import gunicorn_problems
             from fairdeal.service.app import create_app
+            gunicorn_problems.install()
             return create_app(Config.from_env())
 
     App().run()
 
 
 @click.command()
-@click.option("--interval", default=1.0, show_default=True, help="Seconds between sweeps.")
+@click.option("--interval", default=None, type=float,
+              help="Seconds between sweeps. Env: FAIRDEAL_SWEEP_INTERVAL. [default: 1]")
 @click.option("--once", is_flag=True, help="Sweep once and exit.")
 @click.pass_obj
-def sweep(obj, interval: float, once: bool) -> None:
+def sweep(obj, interval: float | None, once: bool) -> None:
     """Advance games nobody calls: apply timeout moves and abandon silent games."""
     from fairdeal.service import logs, sweeper
-    logs.setup()
-    sweeper.run(services(obj), interval, once)
+    cfg = config(obj, sweep_interval=interval)
+    logs.setup(cfg.log_level)
+    sweeper.run(services(obj), cfg.sweep_interval, once)
 
 
 @click.group(invoke_without_command=True)
@@ -99,9 +127,34 @@ def rotate(obj) -> None:
     click.echo(f"new current key {entry['key']} (id {entry['key_id']})")
 
 
+class Moment(click.ParamType):
+    """A point in time: a date (UTC midnight), an ISO 8601 time (UTC unless it says otherwise) or Unix
+    seconds; converted to Unix seconds."""
+    name = "TIME"
+
+    def convert(self, value, param, ctx) -> float:
+        if isinstance(value, (int, float)):
+            return float(value)
+        text = value.strip()
+        try:
+            return float(text)
+        except ValueError:
+            pass
+        try:
+            moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1:] in "zZ" and text else text)
+        except ValueError:
+            self.fail(f"{value!r} is not a date (2026-11-01), an ISO 8601 time (2026-11-01T18:30:00Z) "
+                      "or Unix seconds (1793491200).", param, ctx)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return moment.timestamp()
+
+
 @click.command()
 @click.option("--output", "-o", type=click.File("w"), default="-", help="File to write (default: stdout).")
-@click.option("--since", type=float, default=None, help="Only games finished after this Unix time.")
+@click.option("--since", type=Moment(), default=None,
+              help="Only games finished after this time: a date (2026-11-01, UTC), an ISO 8601 time "
+                   "(2026-11-01T18:30:00Z) or Unix seconds.")
 @click.option("--limit", type=int, default=None)
 @click.pass_obj
 def export(obj, output, since: float | None, limit: int | None) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 import time
 
@@ -19,8 +18,8 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
-def setup(level: str | None = None) -> None:
-    level = level or os.environ.get("FAIRDEAL_LOG_LEVEL", "INFO").upper()
+def setup(level: str) -> None:
+    """JSON lines on standard error for the `fairdeal` loggers, at `level` (Config.log_level, checked)."""
     root = logging.getLogger("fairdeal")
     if not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
         handler = logging.StreamHandler(sys.stderr)

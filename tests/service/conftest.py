@@ -52,8 +52,12 @@ def make_app(tmp_path, store_kind: str, request, now=None, **cfg):
     return create_app(config, store=store, now=now or time.time)
 
 
-@pytest.fixture(params=["redis", "sqlite"])
+STORES = ("sqlite", "redis")   # the embedded default first
+
+
+@pytest.fixture(params=STORES)
 def app(request, tmp_path):
+    """The app on each store in turn (a test may pin one: parametrize "app" indirectly with a store's name)."""
     return make_app(tmp_path, request.param, request)
 
 
@@ -63,5 +67,6 @@ def redis_app(request, tmp_path):
 
 
 @pytest.fixture
-def api(redis_app):
-    return Api(redis_app.test_client())
+def api(app):
+    """A client of `app`: every test written with it runs on SQLite and on Redis."""
+    return Api(app.test_client())

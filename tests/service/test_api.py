@@ -87,9 +87,10 @@ def test_a_move_answers_with_its_receipt(api: Api):
 
 
 def test_start_record_and_keys_are_served_and_signed(api: Api):
+    SEED = "my seed words"  # not hex: "abc" turned up in a signature by chance
     p = api.player()
     t = api.table(p, rule_set="spades")
-    nonce = api.commit(p, t["id"], "abc")
+    nonce = api.commit(p, t["id"], SEED)
     before = api.get(f"/games/{t['id']}/start").get_json()
     assert before["seating"] is None and before["start"] is None
     assert before["commit"]["commitment"] == t["commitment"]
@@ -98,19 +99,19 @@ def test_start_record_and_keys_are_served_and_signed(api: Api):
     seating = api.get(f"/games/{t['id']}/start").get_json()
     assert seating["start"] is None, "no start record, so no card, before the reveal"
     assert keys_verify(keys["current"], seating["seating"], seating["seating_signature"])
-    assert seating["seating"]["seats"][0]["client_seed_commitment"] == fairness.client_seed_commitment(t["id"], "abc",
+    assert seating["seating"]["seats"][0]["client_seed_commitment"] == fairness.client_seed_commitment(t["id"], SEED,
                                                                                                        nonce)
-    assert "abc" not in json.dumps(seating)
-    api.reveal(p, t["id"], "abc", nonce)
+    assert SEED not in json.dumps(seating)
+    api.reveal(p, t["id"], SEED, nonce)
     s = api.get(f"/games/{t['id']}/start").get_json()
     assert s["start"]["key"] == keys["current"]
     assert keys_verify(keys["current"], s["start"], s["start_signature"])
-    assert s["start"]["seats"][0]["client_seed"] == "abc" and s["start"]["seats"][0]["nonce"] == nonce
+    assert s["start"]["seats"][0]["client_seed"] == SEED and s["start"]["seats"][0]["nonce"] == nonce
 
 
-def test_key_rotation_keeps_old_keys_published_and_signing_their_games(redis_app):
-    api = Api(redis_app.test_client())
-    svc = redis_app.extensions["fairdeal"]
+def test_key_rotation_keeps_old_keys_published_and_signing_their_games(app):
+    api = Api(app.test_client())
+    svc = app.extensions["fairdeal"]
     p = api.player()
     t = api.table(p, rule_set="spades")
     old = api.get("/keys").get_json()["current"]
@@ -134,7 +135,7 @@ def test_health_readiness_metrics_and_openapi(api: Api):
     assert doc.startswith("openapi: 3.")
 
 
-def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
+def test_logs_carry_no_token_card_or_seed(app, caplog):
     handler_records = []
 
     class Keep(logging.Handler):
@@ -146,7 +147,7 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
     root.addHandler(keep)
     root.setLevel(logging.DEBUG)  # every request line too
     try:
-        api = Api(redis_app.test_client())
+        api = Api(app.test_client())
         p = api.player()
         t = api.table(p, rule_set="spades")
         nonce = api.commit(p, t["id"], "secretish")
@@ -158,7 +159,7 @@ def test_logs_carry_no_token_card_or_seed(redis_app, caplog):
         root.removeHandler(keep)
         root.setLevel(old_level)
     text = "\n".join(handler_records)
-    seed = redis_app.extensions["fairdeal"].store.get_secret(t["id"])
+    seed = app.extensions["fairdeal"].store.get_secret(t["id"])
     assert "table created" in text and '"route": "/games/<game_id>/moves"' in text and '"status": 409' in text
     assert p["token"] not in text and seed not in text and "secretish" not in text and nonce not in text
     assert not any(card in text for card in v["view"]["hand"])

@@ -23,7 +23,7 @@ def suggested_or_first(v):
 
 
 @pytest.fixture
-def game(api: Api, redis_app):
+def game(api: Api, app):
     """Spades: two humans (seats 0 and 1), two bots, a spectator; played until a human must play a card
     and holds a card it may not play."""
     a, b, watcher = api.player("a"), api.player("b"), api.player("w")
@@ -40,7 +40,7 @@ def game(api: Api, redis_app):
             other = "b" if mover == "a" else "a"
             players = {"a": a, "b": b}
             return {"gid": gid, "mover": players[mover], "other": players[other], "view": v,
-                    "watcher": watcher, "store": redis_app.extensions["fairdeal"].store}
+                    "watcher": watcher, "store": app.extensions["fairdeal"].store}
         assert api.move({"a": a, "b": b}[mover], gid, v["seq"], suggested_or_first(v)).status_code == 201
     pytest.fail("no position with an unplayable card came up")
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
+import socket
 import subprocess
 import sys
 import time
@@ -104,15 +106,29 @@ class Http:
         return self._req("GET", path, None, headers)
 
 
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux: /proc), waiting a little for gunicorn to fork them all."""
+    path = pathlib.Path(f"/proc/{pid}/task/{pid}/children")
+    if not path.exists():
+        pytest.skip("no /proc children list on this system")
+    for _ in range(50):
+        kids = path.read_text().split()
+        if len(kids) >= 2:
+            break
+        time.sleep(0.1)
+    return kids
+
+
 @pytest.fixture(params=["redis", "sqlite"])
 def served(request, tmp_path):
     port = free_port()
-    env = dict(os.environ, FAIRDEAL_DATA=str(tmp_path))
+    # the address and the worker count from the environment, as in a container (FAIRDEAL_BIND, _WORKERS)
+    env = dict(os.environ, FAIRDEAL_DATA=str(tmp_path), FAIRDEAL_BIND=f"127.0.0.1:{port}", FAIRDEAL_WORKERS="2")
     env.pop("FAIRDEAL_REDIS_URL", None)
     if request.param == "redis":  # else the embedded store, shared by the two workers
         env["FAIRDEAL_REDIS_URL"] = request.getfixturevalue("redis_url")
     log = open(tmp_path / "serve.log", "wb")  # a file, not a pipe: a full pipe would block the server
-    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", "--port", str(port), "--workers", "2"],
+    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve"],
                             env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -124,6 +140,8 @@ def served(request, tmp_path):
                 if proc.poll() is not None:
                     pytest.fail("fairdeal serve exited: " + (tmp_path / "serve.log").read_text()[-2000:])
                 time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) == 2, f"FAIRDEAL_WORKERS=2, yet gunicorn runs {len(workers)} workers"
         yield base
     finally:
         proc.terminate()
@@ -162,3 +180,110 @@ def test_processes_starting_together_create_one_key(tmp_path):
         p.join(20)
     assert len({out.get() for _ in procs}) == 1
     assert len(list((tmp_path / "keys").glob("*.pem"))) == 1
+
+
+def raw_http(base: str, request: bytes) -> tuple[int, dict, bytes]:
+    """Send bytes as they are (no client library would send these) and read the whole answer."""
+    host, port = base.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize("served", ["sqlite"], indirect=True)
+def test_gunicorns_own_refusals_are_problem_json(served):
+    """gunicorn answers these before the app sees them; they were HTML pages."""
+    cases = {
+        414: b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        431: b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n",
+        400: b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Name: 1\r\n\r\n",
+    }
+    for status, request in cases.items():
+        code, headers, body = raw_http(served, request)
+        assert code == status, (status, body[:200])
+        assert headers["Content-Type"] == "application/problem+json"
+        problem = json.loads(body)
+        assert problem["status"] == status and problem["type"] == "urn:fairdeal:problem:" + problem["code"]
+        assert b"<html" not in body and b"bbbb" not in body and b"aaaa" not in body
+
+
+def test_serve_takes_bind_workers_and_threads_from_the_environment_and_options(tmp_path, monkeypatch):
+    """Without starting anything: the settings `fairdeal serve` hands gunicorn."""
+    from gunicorn.app.base import BaseApplication
+    seen = {}
+    monkeypatch.setattr(BaseApplication, "run", lambda self: seen.update(
+        bind=self.cfg.bind, workers=self.cfg.workers, threads=self.cfg.threads))
+    monkeypatch.setenv("FAIRDEAL_BIND", "0.0.0.0:9001")
+    monkeypatch.setenv("FAIRDEAL_WORKERS", "3")
+    monkeypatch.setenv("FAIRDEAL_THREADS", "8")
+    r = CliRunner().invoke(main, ["-d", str(tmp_path), "serve"])
+    assert r.exit_code == 0, r.output
+    assert seen == {"bind": ["0.0.0.0:9001"], "workers": 3, "threads": 8}
+    r = CliRunner().invoke(main, ["-d", str(tmp_path), "serve", "--port", "9002", "-w", "1"])
+    assert r.exit_code == 0, r.output
+    assert seen == {"bind": ["0.0.0.0:9002"], "workers": 1, "threads": 8}
+    monkeypatch.delenv("FAIRDEAL_BIND")
+    r = CliRunner().invoke(main, ["-d", str(tmp_path), "serve"])
+    assert seen["bind"] == ["127.0.0.1:8000"]  # the code's default: loopback (the image sets 0.0.0.0:8000)
+
+
+def finished_games(tmp_path, request, at: list[float]) -> list[str]:
+    """Spades games played to the end at the given times (the app's clock)."""
+    from tests.service.conftest import Clock
+    clock = Clock(at[0])
+    app = make_app(tmp_path, "sqlite", request, now=clock)
+    api = Api(app.test_client())
+    p = api.player()
+    out = []
+    for t in at:
+        clock.t = t
+        table = api.table(p, rule_set="spades", clocks="off")
+        api.start(p, table["id"])
+        play_to_end(api, table["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
+                    else v["legal_moves"][0])
+        out.append(table["id"])
+    return out
+
+
+def test_export_since_takes_a_date_an_iso_time_or_unix_seconds(tmp_path, request):
+    import datetime as dt
+    nov1 = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc).timestamp()
+    old, new = finished_games(tmp_path, request, [nov1 - 3600, nov1 + 3600])
+    for since in ("2026-11-01", "2026-11-01T00:00:00Z", "2026-11-01T01:00:00+01:00", str(int(nov1))):
+        r = CliRunner().invoke(main, ["-d", str(tmp_path / "data"), "export", "--since", since])
+        assert r.exit_code == 0, r.output
+        games = [json.loads(x)["commit"]["game_id"] for x in r.stdout.splitlines() if x.startswith("{")]
+        assert games == [new], since
+    r = CliRunner().invoke(main, ["-d", str(tmp_path / "data"), "export", "--since", "1 Nov"])
+    assert r.exit_code == 2 and "is not a date (2026-11-01)" in r.output
+
+
+def test_a_verifier_only_install_says_to_install_the_service_extras():
+    """flask and redis blocked (as if not installed): the service commands say what to install; play and
+    --version still work."""
+    block = "import sys; sys.modules['flask'] = None; sys.modules['redis'] = None; " \
+            "from fairdeal.cli import main; main()"
+    r = subprocess.run([sys.executable, "-c", block, "serve"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert "needs the service extras" in r.stderr and "pip install 'fairdeal[service]'" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-c", block, "--version"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("fairdeal")
+    r = subprocess.run([sys.executable, "-c", block, "play", "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+
+
+def test_help_and_version():
+    from fairdeal import __version__
+    r = CliRunner().invoke(main, ["-h"])
+    assert r.exit_code == 0 and all(c in r.output for c in ("serve", "sweep", "keys", "export", "play"))
+    r = CliRunner().invoke(main, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"fairdeal, version {__version__}"
+    r = CliRunner().invoke(main, ["serve", "-h"])
+    assert r.exit_code == 0 and "FAIRDEAL_BIND" in r.output and "FAIRDEAL_WORKERS" in r.output

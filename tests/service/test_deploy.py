@@ -1,43 +1,186 @@
-"""deploy/: redis.conf is a configuration redis-server accepts, with the stated durability; gunicorn runs the
-threaded worker class the event feed needs; compose runs Redis, the app and the sweeper."""
+"""deploy/: redis.conf is a configuration redis-server accepts, with the stated durability, no anonymous access and
+no open bind; gunicorn runs the threaded worker class the event feed needs; compose runs Redis (password from the
+environment, on an internal network), the app and the sweeper (with no HTTP health check); the image's build
+context leaves secrets and bulk out."""
 from __future__ import annotations
 
+import fnmatch
 import pathlib
 import re
 import runpy
+import subprocess
 
+import pytest
 import redis
+import redis.backoff
+import redis.retry
+import yaml
 
+from fairdeal.service.store.redis import RedisStore
 from tests.service import redis_servers
 
-DEPLOY = pathlib.Path(__file__).resolve().parents[2] / "deploy"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
 
 
-def test_redis_conf_is_accepted_and_durable(tmp_path):
+def compose() -> dict:
+    return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+
+
+def redis_user_args() -> list[str]:
+    """The `--user ...` arguments docker-compose.yml gives redis-server, with its password variable filled in."""
+    command = " ".join(compose()["services"]["redis"]["command"])
+    words = command.split("--user", 1)[1].split()
+    return ["--user"] + [w.strip('"').replace("$$FAIRDEAL_REDIS_PASSWORD", "pw-for-the-test") for w in words]
+
+
+@pytest.fixture
+def deployed_redis(tmp_path):
+    """redis-server with deploy/redis.conf and compose's ACL user, on a loopback port."""
     exe = redis_servers.require_redis_server()
     port = redis_servers.free_port()
-    import subprocess
-    proc = subprocess.Popen([exe, str(DEPLOY / "redis.conf"), "--port", str(port), "--bind", "127.0.0.1",
-                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([exe, str(DEPLOY / "redis.conf"), "--port", str(port), "--dir", str(tmp_path),
+                             *redis_user_args()], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        redis_servers._wait_ping(port)
-        r = redis.Redis(host="127.0.0.1", port=port, decode_responses=True)
-        assert r.config_get("appendonly")["appendonly"] == "yes"
-        assert r.config_get("appendfsync")["appendfsync"] == "everysec"
-        assert r.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
+        yield port
     finally:
         redis_servers.stop([proc])
 
 
-def test_gunicorn_uses_threaded_workers():
+def _wait_auth_ping(port: int) -> redis.Redis:
+    import time
+    r = redis.Redis(host="127.0.0.1", port=port, username="fairdeal", password="pw-for-the-test",
+                    decode_responses=True)
+    for _ in range(200):
+        try:
+            r.ping()
+            return r
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    raise AssertionError("redis-server with deploy/redis.conf did not start")
+
+
+def test_the_whole_service_runs_as_the_acl_user(deployed_redis, tmp_path):
+    """A game from its commit to its signed end, rate limits counting (fd:rl:*), through the user compose
+    creates: no command the service or Flask-Limiter sends is refused by the ACL."""
+    from fairdeal.service.app import create_app
+    from fairdeal.service.config import Config
+    from tests.service.checks import check_ended, run_verifier
+    from tests.service.client import Api
+    r = _wait_auth_ping(deployed_redis)
+    app = create_app(Config(data_dir=str(tmp_path / "data"),
+                            redis_url=f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0"))
+    api = Api(app.test_client())
+    p = api.player()
+    t = api.table(p, rule_set="spades", clocks="off")
+    api.start(p, t["id"])
+    for _ in range(10):  # some moves (bots' too), then the host ends it: signed, seed revealed
+        v = api.view(p, t["id"])
+        assert api.move(p, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
+    assert api.post(f"/tables/{t['id']}/cancel", p).status_code == 200
+    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    check_ended(transcript, "cancelled")
+    run_verifier(transcript)
+    assert api.c.get("/readyz").status_code == 200
+    assert any(k.startswith("fd:rl:") for k in r.scan_iter("fd:*"))
+
+
+def test_redis_conf_is_accepted_durable_and_closed(deployed_redis):
+    r = _wait_auth_ping(deployed_redis)
+    # anonymous clients are refused
+    with pytest.raises(redis.AuthenticationError):
+        redis.Redis(host="127.0.0.1", port=deployed_redis,
+                    retry=redis.retry.Retry(redis.backoff.NoBackoff(), 0)).ping()  # no retries: refused at once
+    # the service's user does everything the store does, on its own keys only, and nothing dangerous
+    store = RedisStore(f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0")
+    assert store.put_doc("table", "0123456789abcdef", {"a": 1}, 0)
+    assert store.append("0123456789abcdef", 0, "{}", 1.0, "k", "h").status == "ok"
+    store.index_set("lobby", "0123456789abcdef", 1.0)
+    with pytest.raises(redis.exceptions.NoPermissionError):
+        r.set("someone-else", 1)
+    with pytest.raises(redis.exceptions.NoPermissionError):
+        r.flushall()
+    with pytest.raises(redis.exceptions.NoPermissionError):
+        r.config_get("appendfsync")
+
+
+def test_redis_conf_states_its_durability_and_binds_no_open_address():
+    text = (DEPLOY / "redis.conf").read_text()
+    settings = {line.split()[0]: line.split(None, 1)[1] for line in text.splitlines()
+                if line.strip() and not line.startswith("#")}
+    assert settings["appendonly"] == "yes" and settings["appendfsync"] == "always"
+    assert settings["maxmemory-policy"] == "noeviction"
+    assert settings["protected-mode"] == "yes" and "0.0.0.0" not in settings["bind"] and "*" not in settings["bind"]
+    assert settings["user"] == "default off"
+    # docs/operations.md says the same as the file
+    ops = (ROOT / "docs" / "operations.md").read_text()
+    assert "appendfsync always" in ops and "bench/bench_aof.py" in ops
+
+
+def test_gunicorn_uses_threaded_workers_and_the_services_settings(monkeypatch):
+    monkeypatch.setenv("FAIRDEAL_BIND", "127.0.0.1:9123")
+    monkeypatch.setenv("FAIRDEAL_WORKERS", "3")
     conf = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert conf["worker_class"] == "gthread" and conf["threads"] >= 8
     assert conf["timeout"] > 25  # longer than the longest long-poll
+    assert conf["bind"] == "127.0.0.1:9123" and conf["workers"] == 3
 
 
-def test_compose_runs_redis_with_aof_the_app_and_the_sweeper():
-    text = (DEPLOY / "docker-compose.yml").read_text()
-    services = re.findall(r"^  (\w+):$", text.split("\nvolumes:")[0], re.M)
-    assert services == ["redis", "app", "sweeper"]
-    assert "redis.conf" in text and '"fairdeal", "sweep"' in text and "FAIRDEAL_REDIS_URL" in text
-    assert "gunicorn.conf.py" in (DEPLOY / "Dockerfile").read_text()
+def test_gunicorn_conf_refuses_a_bad_setting_in_one_line(monkeypatch):
+    monkeypatch.setenv("FAIRDEAL_WORKERS", "many")
+    with pytest.raises(SystemExit) as e:
+        runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert "FAIRDEAL_WORKERS='many'" in str(e.value)
+
+
+def test_compose_runs_redis_closed_the_app_and_the_sweeper():
+    c = compose()
+    services = c["services"]
+    assert list(services) == ["redis", "app", "sweeper"]
+    assert "redis.conf" in " ".join(services["redis"]["volumes"]) and services["sweeper"]["command"][:2] == [
+        "fairdeal", "sweep"]
+    # Redis: no published port, only on the internal network, its password from the environment (required)
+    assert "ports" not in services["redis"] and services["redis"]["networks"] == ["store"]
+    assert c["networks"]["store"]["internal"] is True
+    command = " ".join(services["redis"]["command"])
+    assert "--bind 127.0.0.1 $$(hostname -i)" in command and '">$$FAIRDEAL_REDIS_PASSWORD"' in command
+    for name in ("app", "sweeper"):
+        url = services[name]["environment"]["FAIRDEAL_REDIS_URL"]
+        assert url.startswith("redis://fairdeal:${FAIRDEAL_REDIS_PASSWORD:?") and url.endswith("@redis:6379/0")
+    # the sweeper serves no HTTP: the image's health check (the API's /readyz) is not its own
+    assert services["sweeper"]["healthcheck"] == {"disable": True}
+    assert services["app"]["environment"]["FAIRDEAL_BIND"] == "0.0.0.0:8000"
+
+
+def test_the_image_copies_what_exists_and_checks_the_apis_readiness():
+    text = (DEPLOY / "Dockerfile").read_text()
+    sources = [w for line in text.splitlines() if line.startswith("COPY") for w in line.split()[1:-1]]
+    assert sources and all((ROOT / s).exists() for s in sources), sources
+    assert "/readyz" in text and "FAIRDEAL_BIND" in text
+
+
+def ignored(path: str, patterns: list[str]) -> bool:
+    """Whether .dockerignore's patterns (no negations here) leave `path` out of the build context."""
+    for p in patterns:
+        p = p.rstrip("/")
+        if fnmatch.fnmatch(path, p) or fnmatch.fnmatch(path, p + "/*") or \
+                (p.startswith("**/") and any(fnmatch.fnmatch(part, p[3:]) for part in path.split("/"))):
+            return True
+    return False
+
+
+def test_the_build_context_leaves_keys_store_git_and_caches_out():
+    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+                if line.strip() and not line.startswith("#")]
+    for path in ("var/keys/ed25519-x.pem", "var/fairdeal.sqlite3", ".git/config", ".venv/test/bin/python",
+                 "fairdeal/service/__pycache__/app.cpython-311.pyc", ".pytest_cache/v", ".hypothesis/examples",
+                 "deploy/.env"):
+        assert ignored(path, patterns), path
+    for path in ("fairdeal/service/app.py", "pyproject.toml", "README.md", "LICENSE", "deploy/gunicorn.conf.py"):
+        assert not ignored(path, patterns), path
+
+
+def test_the_license_is_the_mit_license_the_metadata_names():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License") and "Permission is hereby granted, free of charge" in text
+    assert re.search(r'license = \{ text = "MIT" \}', (ROOT / "pyproject.toml").read_text())

@@ -9,6 +9,7 @@ from fairdeal.verifier import fairness, writer
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.games import make_rules
 from fairdeal.service.games import entry_text, iso
+from fairdeal.service.tables import new_id
 from tests.service.client import Api, play_to_end
 from tests.service.conftest import make_app
 
@@ -23,7 +24,7 @@ def old_table(svc, host: dict, client_seed: str, started: bool) -> str:
     """A table as the fairdeal/1 service left it: its commit (and, started, its start) in the log, the seeds in
     clear in the table document, which has no "protocol" member."""
     rules = make_rules("spades", {}, 4)
-    gid = f"old{host['id'][:8]}{int(started)}"
+    gid = new_id()  # the service refuses ids that are not its own (16 hex digits), old games' included
     seed = fairness.new_server_seed()
     svc.store.put_secret(gid, seed.hex())
     key = svc.keyring.current_key

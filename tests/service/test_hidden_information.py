@@ -14,6 +14,7 @@ import pytest
 from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import available
 from tests.service.client import Api
+from tests.service.conftest import STORES
 
 CARD_TEXTS = {str(c) for c in PACK_52}
 
@@ -52,11 +53,13 @@ VARIANTS = [(r, {}, None) for r in available()] + [v for v in [
 ] if v[0] in available()]
 
 
-@pytest.mark.parametrize("rule_set,settings,players", VARIANTS,
-                         ids=[f"{r}-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}-{n or ''}"
-                              for r, s, n in VARIANTS])
-def test_no_endpoint_shows_a_seat_what_it_may_not_know(api: Api, redis_app, rule_set, settings, players):
-    svc = redis_app.extensions["fairdeal"]
+# the variants take the two stores in turn: what a seat sees does not depend on the store, and each store
+# serves whole games of several rule sets here (playing every variant on both would double the suite's longest test)
+@pytest.mark.parametrize("rule_set,settings,players,app", [v + (STORES[i % 2],) for i, v in enumerate(VARIANTS)],
+                         ids=[f"{r}-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}-{n or ''}-{STORES[i % 2]}"
+                              for i, (r, s, n) in enumerate(VARIANTS)], indirect=["app"])
+def test_no_endpoint_shows_a_seat_what_it_may_not_know(api: Api, app, rule_set, settings, players):
+    svc = app.extensions["fairdeal"]
     a, b, w = api.player("a"), api.player("b"), api.player("w")
     # clocks off: a timeout move applied by a GET between the snapshot below and the answers would look like a leak
     t = api.table(a, rule_set=rule_set, settings=settings, clocks="off", **({"players": players} if players else {}))

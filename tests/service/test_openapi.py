@@ -15,10 +15,10 @@ def test_docs_copy_is_the_served_document():
     assert (ROOT / "docs" / "openapi.yaml").read_text() == doc_text()
 
 
-def test_every_route_is_documented(redis_app):
+def test_every_route_is_documented(app):
     """Every route of the JSON API; the browser pages (the web blueprint) are HTML, described in docs/web.md."""
     documented = set(re.findall(r"^  (/[^:\s]*):$", doc_text(), re.M))
-    routes = {re.sub(r"<(\w+)>", r"{\1}", r.rule) for r in redis_app.url_map.iter_rules()
+    routes = {re.sub(r"<(\w+)>", r"{\1}", r.rule) for r in app.url_map.iter_rules()
               if r.endpoint != "static" and not r.endpoint.startswith("web.")}
     assert routes == documented
 
@@ -62,3 +62,44 @@ def test_responses_match_their_documented_schemas(api):
         validate_against(spec, "Move", move)
     refused = api.move(p, table["id"], view["seq"] + 3, view["legal_moves"][0]).get_json()
     validate_against(spec, "Problem", refused)
+
+
+def spec() -> dict:
+    import yaml
+    return yaml.safe_load(doc_text())
+
+
+def test_the_rule_set_enum_is_the_rule_sets_offered():
+    from fairdeal.verifier.games import available
+    assert spec()["components"]["schemas"]["RuleSet"]["enum"] == list(available())
+
+
+def test_the_documents_patterns_are_the_codes():
+    """What the document says a name and an id are is what the service checks (schemathesis holds the service
+    to the document; these hold the document to the code)."""
+    from fairdeal.service.api.common import ID
+    from fairdeal.service.api.players import NAME, NAME_MAX
+    doc = spec()["components"]
+    assert doc["schemas"]["Name"]["pattern"] == NAME.pattern and doc["schemas"]["Name"]["maxLength"] == NAME_MAX
+    for name in ("GameId", "TableId"):
+        assert doc["parameters"][name]["schema"]["pattern"] == "^" + ID.pattern + "$"
+
+
+def test_every_operation_documents_the_refusals_it_can_give():
+    """Store outages on every operation that reads the store; 401 and 429 wherever a token is read; 415 wherever
+    a body may be sent; 404 wherever a path takes an id."""
+    storeless = {"/healthz", "/metrics", "/openapi.yaml", "/keys", "/rule-sets"}
+    for path, item in spec()["paths"].items():
+        for method, op in item.items():
+            if method == "parameters":
+                continue
+            codes = set(op["responses"])
+            where = f"{method.upper()} {path}"
+            if path not in storeless:
+                assert "503" in codes, where
+            if op.get("security", [{"bearer": []}]) != []:
+                assert {"401", "429"} <= codes, where
+            if method in ("post", "put", "delete"):
+                assert "415" in codes, where
+            if "{game_id}" in path or "{table_id}" in path:
+                assert "404" in codes, where

@@ -35,7 +35,7 @@ def test_pages_are_html_with_a_strict_content_security_policy(client, path):
 
 
 def test_every_file_a_page_loads_is_served_with_its_type(client):
-    for page in ("/", "/table/x"):
+    for page in ("/", "/table/0123456789abcdef"):
         html = client.get(page).get_data(as_text=True)
         refs = re.findall(r'(?:src|href)="(/assets/[^"]+)"', html)
         assert refs
@@ -47,6 +47,12 @@ def test_every_file_a_page_loads_is_served_with_its_type(client):
     for js in (STATIC / "js").glob("*.js"):
         for dep in re.findall(r'from "\./([\w.]+)"', js.read_text()):
             assert (STATIC / "js" / dep).is_file(), f"{js.name} imports {dep}"
+
+
+def test_a_malformed_table_address_gets_a_page_not_problem_json(client):
+    r = client.get("/table/not-an-id")
+    assert r.status_code == 404 and r.mimetype == "text/html"
+    assert "There is no such table" in r.get_data(as_text=True) and "Content-Security-Policy" in r.headers
 
 
 def test_the_verify_page_is_one_self_contained_file(client):

@@ -1,10 +1,18 @@
 """One blueprint per resource."""
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, request
 
 
 def register(app: Flask) -> None:
-    from fairdeal.service.api import games, health, keys, lobby, players, tables
-    for bp in (players.bp, lobby.bp, tables.bp, games.bp, keys.bp, health.bp):
+    from fairdeal.service.api import common, games, health, keys, lobby, players, tables, tokens
+    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, health.bp)
+    for bp in blueprints:
         app.register_blueprint(bp)
+    api = {bp.name for bp in blueprints}
+
+    @app.before_request
+    def _door():
+        if request.blueprint in api:  # the API's bodies are JSON; a blueprint of pages may take forms
+            common.check_body()
+    app.url_value_preprocessor(common.check_ids)

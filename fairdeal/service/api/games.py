@@ -10,7 +10,7 @@ import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from fairdeal.service.api.common import json_body, player_ref, svc
+from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.errors import ApiError
 from fairdeal.service.tables import seat_of
 from fairdeal.service.views import game_summary, game_view, public_transcript, visible_records
@@ -70,18 +70,11 @@ def post_move(game_id):
 
 
 def _after_arg() -> int:
-    try:
-        return int(request.args.get("after", "0"))
-    except ValueError:
-        raise ApiError(400, "bad-request", "'after' is a sequence number.") from None
+    return int_arg("after", 0)
 
 
 def _wait_arg(default: float) -> float:
-    try:
-        wait = float(request.args.get("wait", default))
-    except ValueError:
-        raise ApiError(400, "bad-request", "'wait' is a number of seconds.") from None
-    return max(0.0, min(wait, svc().config.long_poll_max))
+    return max(0.0, min(number_arg("wait", default), svc().config.long_poll_max))
 
 
 @bp.get("/games/<game_id>/events")
@@ -112,7 +105,7 @@ def stream(game_id):
     s = svc()
     p = player_ref(required=False)
     last_id = request.headers.get("Last-Event-ID", "")
-    after = int(last_id) if last_id.isdigit() else _after_arg()
+    after = int(last_id) if last_id.isascii() and last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
     seat = _seat(table, p)
     limit = time.monotonic() + s.config.long_poll_max

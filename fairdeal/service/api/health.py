@@ -6,7 +6,7 @@ import os
 from flask import Blueprint, Response
 
 from fairdeal.service.api.common import svc
-from fairdeal.service.errors import ApiError
+from fairdeal.service.errors import STORE_RETRY_AFTER, ApiError, store_unavailable
 
 bp = Blueprint("health", __name__)
 OPENAPI = os.path.join(os.path.dirname(os.path.dirname(__file__)), "openapi.yaml")
@@ -19,11 +19,16 @@ def healthz():
 
 @bp.get("/readyz")
 def readyz():
+    """Ready when the store answers; else 503 saying why (the same reason the outage log line gives)."""
+    s = svc()
     try:
-        svc().store.ping()
-    except Exception:
-        raise ApiError(503, "not-ready", "The store does not answer.") from None
-    return {"status": "ready", "store": type(svc().store).__name__}
+        s.store.ping()
+    except Exception as e:
+        reason = store_unavailable(e) or f"{type(e).__name__}: {e}"[:300]
+        s.outage.failed(reason)
+        raise ApiError(503, "store-unavailable", f"Not ready: the store does not answer ({reason}).",
+                       "Store unavailable", headers={"Retry-After": str(STORE_RETRY_AFTER)}, reason=reason) from None
+    return {"status": "ready", "store": type(s.store).__name__}
 
 
 @bp.get("/metrics")

@@ -1,30 +1,51 @@
 """Players: identities with bearer tokens; saved table preferences per rule set."""
 from __future__ import annotations
 
-import time
+import re
 
 from flask import Blueprint, request
 
 from fairdeal.service import player_games
-from fairdeal.service.api.common import json_body, player, player_ref, svc
-from fairdeal.service.auth import new_token, token_hash
+from fairdeal.service.api.common import int_arg, json_body, player, player_ref, svc
+from fairdeal.service.auth import new_token, token_doc, token_hash
 from fairdeal.service.errors import ApiError
+from fairdeal.service.games import iso
 from fairdeal.service.tables import new_id
 
 bp = Blueprint("players", __name__)
 
 
+# the same pattern as openapi.yaml's Name (a test holds them together): not only spaces, no control characters
+# (a name is shown in other players' terminals: an escape sequence must never reach one)
+NAME = re.compile(r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F\uFEFF]"
+                  r"[^\u0000-\u001F\u007F-\u009F]*$")
+NAME_MAX = 40
+
+
 @bp.post("/players")
 def create_player():
     body = json_body(required=False)
+    unknown = set(body) - {"name"}
+    if unknown:
+        raise ApiError(422, "unknown-field", f"A player has no field {sorted(unknown)[0]!r}; its one field is name.")
     name = body.get("name", "Player")
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
-        raise ApiError(422, "bad-name", "A player's name is 1 to 40 characters.")
-    store = svc().store
+    if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX or not NAME.match(name):
+        raise ApiError(422, "bad-name", f"A player's name is 1 to {NAME_MAX} characters, not only spaces, "
+                                        "without control characters.")
+    s = svc()
+    now = s.tables.now()
     pid, token = new_id(), new_token()
-    store.put_doc("player", pid, {"id": pid, "name": name.strip(), "created": time.time(), "prefs": {}}, 0)
-    store.put_doc("token", token_hash(token), {"player": pid}, 0)
-    return {"id": pid, "name": name.strip(), "token": token}, 201
+    h = token_hash(token)
+    doc = token_doc(pid, now, s.config.token_ttl)
+    s.store.put_doc("token", h, doc, 0)
+    s.store.put_doc("player", pid, {"id": pid, "name": name.strip(), "created": now, "prefs": {},
+                                    "tokens": [h]}, 0)
+    return token_answer(pid, name.strip(), token, doc), 201
+
+
+def token_answer(pid: str, name: str, token: str, doc: dict) -> dict:
+    """A player with a token: shown once, only its hash is kept."""
+    return {"id": pid, "name": name, "token": token, "expires": iso(doc["expires"]) if doc["expires"] else None}
 
 
 @bp.get("/players/me")
@@ -37,10 +58,7 @@ def me():
 def my_games():
     """The tables the caller holds a seat at, newest first: open, playing and over (with the transcript link)."""
     me_ = player_ref()
-    try:
-        limit = int(request.args.get("limit", "50"))
-    except ValueError:
-        raise ApiError(400, "bad-request", "'limit' is a whole number of games.") from None
+    limit = int_arg("limit", 50, 1, player_games.MAX_LIST)
     return {"games": player_games.games_of(svc().store, me_["id"], limit)}
 
 

@@ -29,11 +29,33 @@ CREATE INDEX IF NOT EXISTS idx_score ON idx (name, score);
 """
 
 
+FILE_MODE = 0o600      # the database holds every running game's seed, so its hidden cards: the owner only
+FOLDER_MODE = 0o700
+COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+def private_files(path: str) -> None:
+    """Create the database file 0600 (in a 0700 folder when the folder is new) before SQLite opens it:
+    SQLite gives its -wal and -shm files the database file's mode. Files an older version left readable by
+    others are made 0600."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        os.makedirs(folder, mode=FOLDER_MODE, exist_ok=True)
+        os.chmod(folder, FOLDER_MODE)  # makedirs' mode is masked by the umask
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE))
+    for suffix in COMPANIONS:
+        try:
+            if os.stat(path + suffix).st_mode & 0o077:
+                os.chmod(path + suffix, FILE_MODE)
+        except FileNotFoundError:
+            pass
+
+
 class SqliteStore(Store):
     def __init__(self, path: str):
         self.path = path
         if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            private_files(path)
         self._local = threading.local()
         self._conn().executescript(SCHEMA)
 

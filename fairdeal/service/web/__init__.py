@@ -12,6 +12,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response
 
+from fairdeal.service.errors import ApiError
 from fairdeal.service.web.inline import inline_page
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +60,14 @@ def table(table_id):
 def verify(game_id=None):
     page = inline_page(PAGES / "verify.html", STATIC)
     return _html(page.html, page.scripts, page.styles)
+
+
+@bp.errorhandler(ApiError)
+def _refused(exc: ApiError):
+    """A page for a person, not problem JSON: only a malformed id in a page's address gets here."""
+    resp = _page("missing.html")
+    resp.status_code = exc.status
+    return resp
 
 
 @bp.after_request
