@@ -9,6 +9,7 @@ command that repeats it.
 """
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import getpass
 import json
@@ -27,8 +28,8 @@ from fairdeal.client.prompt import TIMEOUT, read_line
 from fairdeal.client.seating import Distrust, check_seating, new_client_seed
 from fairdeal.verifier import fairness
 from fairdeal.client.text import (LIST_AT_MOST, Table, examples, hand_summary, last_hand, move_text, parse_move,
-                                  record_line, result_lines, state_lines, suggested_or_first, throw_hint,
-                                  trick_line, trump_word)
+                                  record_line, result_lines, spades_trick, state_lines, suggested_or_first,
+                                  throw_hint, trick_line, trump_word)
 
 __all__ = ["play", "Table", "parse_move", "state_lines", "throw_hint", "Session", "parse_setting", "Distrust",
            "check_seating", "new_client_seed"]
@@ -72,6 +73,7 @@ class Session:
         self.seq = 0          # the last record shown
         self.table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
+        self.plays: list = []   # the plays of the trick in progress, as the records told them
         self.receipts: dict[int, str] = {}    # seq -> the hash the server gave back for each of my moves
 
     def feed(self, wait: float) -> dict:
@@ -83,37 +85,51 @@ class Session:
             self.table = Table(game)
         view = game.get("view") or {}
         records = [r for r in ev.get("records") or [] if r.get("seq", 0) > self.seq]
-        ends = []
-        lines: list[str | tuple] = []
-        for rec in records:
+        for line in self._story(records, view):
+            click.echo(line)
+        self.seq = max(self.seq, ev["seq"])
+        return game
+
+    def _story(self, records: list[dict], view: dict) -> list[str]:
+        """The lines of a batch of records. The view after them knows the tricks of the hand in play and, in
+        last_hand, those of the hand that ended last: a trick of an earlier hand of the same batch (a deal
+        played out while this seat sat out) is told only where the plays alone tell it (Spades)."""
+        last = last_hand(view)
+        ends = [i for i, end in enumerate(_ends(self.tracker, records)) if end is not None]
+        last_end = ends[-1] if ends else None          # after it: the hand in play; up to it: last_hand's hand
+        first_of_last = (ends[-2] + 1) if len(ends) > 1 else 0
+        lines = []
+        for i, rec in enumerate(records):
             line = record_line(rec, self.table, view)
             if line:
                 lines.append(line)
+            if (rec.get("move") or {}).get("kind") == "play":
+                self.plays.append([rec["seat"], rec["move"]["card"]])
             end = self.tracker.step(rec)
             if self.tracker.trick_done is not None:
-                tricks = ((last_hand(view) or {}).get("tricks") if end else view.get("tricks")) or []
-                if self.tracker.trick_done < len(tricks):
-                    said = trick_line(tricks[self.tracker.trick_done], self.table)
-                    if said:
-                        lines.append(said)
+                if last_end is None or i > last_end:
+                    tricks = view.get("tricks") or []
+                elif i >= first_of_last:
+                    tricks = (last or {}).get("tricks") or []
+                else:
+                    tricks = []
+                done = self.tracker.trick_done
+                trick = tricks[done] if done < len(tricks) else None
+                if trick is None and view.get("rule_set") == "spades":
+                    trick = spades_trick(self.plays)
+                self.plays = []
+                said = trick_line(trick, self.table)
+                if said:
+                    lines.append(said)
             if end is not None and end.how == "new-deal":
                 lines.append("A new deal: the same dealer shuffles again.")
             elif end is not None:
-                ends.append(self.tracker.ended - 1)            # the hand_number of the hand that ended
-                lines.append(("hand", self.tracker.ended - 1))
-        last = last_hand(view)
-        for line in lines:
-            if isinstance(line, tuple):       # only the latest hand's result is in the view
-                number = line[1]
-                if last and number == ends[-1] and last.get("hand_number") == number:
-                    for text in hand_summary(last, view, self.table):
-                        click.echo(text)
+                number = self.tracker.ended - 1                  # the hand_number of the hand that ended
+                if i == last_end and last and last.get("hand_number") == number:
+                    lines += hand_summary(last, view, self.table)   # only the latest hand's result is in the view
                 else:
-                    click.echo(f"Hand {number + 1} over.")
-            else:
-                click.echo(line)
-        self.seq = max(self.seq, ev["seq"])
-        return game
+                    lines.append(f"Hand {number + 1} over.")
+        return lines
 
     def run(self) -> dict:
         game = self.feed(0)
@@ -211,6 +227,12 @@ class Session:
                 return parse_move(text, numbered, legal, trump_word(view))
             except ValueError as exc:
                 click.echo(str(exc))
+
+
+def _ends(tracker: HandTracker, records: list[dict]) -> list:
+    """What `tracker` would say of each record (a copy steps through them): a HandEnd or None."""
+    probe = copy.deepcopy(tracker)
+    return [probe.step(rec) for rec in records]
 
 
 # ------------------------------------------------------------------------------------------ the end

@@ -206,6 +206,22 @@ def record_line(rec: dict, table: Table, view: dict) -> str | None:
     return f"  {table.who(rec['seat'])}: {move_text(rec['move'], word, rid)}"
 
 
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def spades_trick(plays: list) -> dict:
+    """A finished Spades trick from its plays [[seat, card], ...]: "the highest spade takes the trick; with no spade
+    in it, the highest card of the led suit does" (docs/rules/spades.md). Spades' last_hand lists no tricks, so
+    the last trick of a hand is told from its plays."""
+    led = plays[0][1][-1]
+
+    def power(play) -> int:
+        card = play[1]
+        return (100 if card[-1] == "S" else 0 if card[-1] == led else -100) + RANKS.index(card[:-1])
+    winner, card = max(plays, key=power)
+    return {"leader": plays[0][0], "plays": plays, "winner": winner, "winning_card": card}
+
+
 def trick_line(trick: dict | None, table: Table) -> str | None:
     if not trick or trick.get("winner") is None:
         return None

@@ -85,3 +85,40 @@ def test_each_hands_result_is_told_after_its_last_move_and_before_the_next_hands
         assert re.search(r"\n    you & bot 2: bid \d+, took \d+, (made|set)", text)
     if rule_set == "twenty-down":
         assert re.search(r"\n    you (\d trick\(s\), [+-]\d+|out); bot 1 ", text)
+
+
+@pytest.mark.parametrize("rule_set", ["120s-auction", "spades", "twenty-down"])
+def test_every_tricks_winner_is_told_the_last_of_each_hand_too(rule_set):
+    seed = bytes([3 + len(rule_set)] * 32)
+    t = selfplay(rule_set, KEY, seed, bots=(1, 2, 3), timeout_every=0)
+    # the engine's count: a card that completes a trick grows this hand's tricks, or ends the hand
+    game, done = live_game(t, seed), 0
+    for rec in t["records"]:
+        before = game.state.view(None)
+        game.apply_record(rec, chain=False)
+        after = game.state.view(None)
+        if rec["move"]["kind"] == "play" and (len(after["tricks"]) > len(before["tricks"]) or game.state.is_over
+                                              or after["hand_number"] != before["hand_number"]):
+            done += 1
+    feed = Feed(t, seed)
+    session = Session(feed, "g", rule_set=rule_set, players=4)
+
+    @click.command()
+    def tell():
+        while session.feed(0)["status"] != "over":
+            pass
+    out = CliRunner().invoke(tell).output
+    assert len(re.findall(r"takes? the trick", out)) == done
+
+
+def test_a_spades_trick_is_taken_by_the_highest_spade_else_the_highest_of_the_suit_led():
+    from fairdeal.client.text import spades_trick
+    t = selfplay("spades", KEY, bytes([9] * 32), bots=(1, 2, 3), timeout_every=0)
+    game, checked = live_game(t, bytes([9] * 32)), 0
+    for rec in t["records"]:
+        game.apply_record(rec, chain=False)
+        for trick in game.state.view(None)["tricks"]:
+            assert spades_trick(trick["plays"])["winner"] == trick["winner"]
+            assert spades_trick(trick["plays"])["winning_card"] == trick["winning_card"]
+            checked += 1
+    assert checked > 100

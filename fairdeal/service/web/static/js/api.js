@@ -47,7 +47,10 @@ export async function call(method, path, body = undefined, { headers = {}, signa
     data = null;
   }
   if (!resp.ok) {
-    if (resp.status === 401 && player && data && data.code === "unauthorized") forget();   // the service forgot us
+    if (resp.status === 401 && player) {
+      forget();                     // the service no longer knows this token (expired, ended, or a new store)
+      if (method === "GET") return call(method, path, body, { headers, signal });   // what anyone may see
+    }
     throw new Problem(resp.status, data);
   }
   return data;

@@ -77,6 +77,11 @@ export class HandTracker {
     this.begin();
   }
 
+  // A copy that steps on without moving this one (to look ahead through a batch of records).
+  clone() {
+    return Object.assign(Object.create(HandTracker.prototype), this);
+  }
+
   begin() {
     this.trickDone = null;     // set by step(): the index (in its hand) of the trick the record completed
     this.moves = 0;

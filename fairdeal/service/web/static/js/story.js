@@ -98,6 +98,19 @@ const firstPerson = (text) => conjugate(text, 0);
 const thirdPerson = (text) => conjugate(text, 1);
 const pastTense = (text) => conjugate(text, 2);
 
+const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+// A finished Spades trick from its plays ([[seat, card], ...]): "the highest spade takes the trick; with no spade
+// in it, the highest card of the led suit does" (docs/rules/spades.md). Spades' last_hand lists no tricks, so the
+// last trick of a hand is told from its plays.
+export function spadesTrick(plays) {
+  const rank = (c) => RANK_ORDER.indexOf(c.slice(0, -1));
+  const led = plays[0][1].slice(-1);
+  const power = ([, c]) => (c.endsWith("S") ? 100 : c.endsWith(led) ? 0 : -100) + rank(c);
+  const [winner, card] = plays.reduce((best, p) => (power(p) > power(best) ? p : best));
+  return { leader: plays[0][0], plays, winner, winning_card: card };
+}
+
 export function trickSentence(trick, names, v) {
   if (!trick || trick.winner === null || trick.winner === undefined) return null;
   const card = trick.winning_card ? ` with ${cardsText([trick.winning_card])}` : "";

@@ -12,7 +12,7 @@ import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
 import * as sound from "./sound.js";
-import { handSummary, lastHand, Names, recordSentence, resultSentence, trickSentence } from "./story.js";
+import { handSummary, lastHand, Names, recordSentence, resultSentence, spadesTrick, trickSentence } from "./story.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -26,6 +26,7 @@ const S = {
   selected: new Set(),    // cards chosen to throw
   sending: false,
   tracker: null,
+  plays: [],              // the plays of the trick in progress, as the records told them
   turnSeq: null,          // the seq at which our current turn began
   ticker: null,
 };
@@ -249,31 +250,36 @@ function onBatch(records, game) {
   S.names = new Names(game);
   const v = game.view || {};
   const last = lastHand(v);
-  const entries = [];      // log lines in order; a hand's end is filled in once the whole batch is read
   let movedForMe = null;
-  for (const rec of records) {
-    entries.push({ text: recordSentence(rec, S.names, v), cls: rec.by === "timeout" ? "timeout" : "", seq: rec.seq });
+  // The view knows the tricks of the hand in play and, in last_hand, those of the hand that ended last in this
+  // batch; a trick of an earlier hand of the same batch is told only where the plays alone tell it (Spades).
+  const probe = S.tracker ? S.tracker.clone() : null;
+  const endsAt = probe ? records.map((rec, i) => (probe.step(rec) ? i : -1)).filter((i) => i >= 0) : [];
+  const lastEnd = endsAt.length ? endsAt[endsAt.length - 1] : null;
+  const firstOfLast = endsAt.length > 1 ? endsAt[endsAt.length - 2] + 1 : 0;
+  records.forEach((rec, i) => {
+    log(recordSentence(rec, S.names, v), rec.by === "timeout" ? "timeout" : "", rec.seq);
     if (rec.by === "timeout" && rec.seat === game.seat) movedForMe = recordSentence(rec, S.names, v);
     if (!first && rec.move.kind === "play" && rec.seat !== game.seat) sound.cardPlayed();
-    if (!S.tracker) continue;
+    if (!S.tracker) return;
+    if (rec.move.kind === "play") S.plays.push([rec.seat, rec.move.card]);
     const end = S.tracker.step(rec);
     if (S.tracker.trickDone !== null) {
-      const trick = end ? ((last && last.tricks) || [])[S.tracker.trickDone] : (v.tricks || [])[S.tracker.trickDone];
+      const tricks = lastEnd === null || i > lastEnd ? v.tricks : i >= firstOfLast ? (last && last.tricks) : null;
+      let trick = (tricks || [])[S.tracker.trickDone];
+      if (!trick && v.rule_set === "spades") trick = spadesTrick(S.plays);
+      S.plays = [];
       const text = trickSentence(trick, S.names, v);
-      if (text) entries.push({ text, cls: "trick" });
+      if (text) log(text, "trick");
     }
-    if (end) S.handsEnded = (S.handsEnded || 0) + 1;         // every deal ends, a new deal asked for too
-    if (end && end.how === "new-deal") entries.push({ text: "A new deal: the same dealer shuffles again.", cls: "hand-over first" });
-    else if (end) entries.push({ hand: S.handsEnded });     // that hand's hand_number + 1
-  }
-  // The view describes only the latest finished hand: its summary goes where that hand ended.
-  const lastEnd = entries.map((e) => e.hand).filter(Boolean).pop();
-  for (const e of entries) {
-    if (!e.hand) log(e.text, e.cls, e.seq ?? null);
-    else if (e.hand === lastEnd && last && last.hand_number + 1 === e.hand) {
-      handSummary(last, v, S.names).forEach((line, i) => log(line, i ? "hand-over" : "hand-over first"));
-    } else log(`Hand ${e.hand} is over.`, "hand-over first");
-  }
+    if (!end) return;
+    S.handsEnded = (S.handsEnded || 0) + 1;                  // every deal ends, a new deal asked for too
+    const number = S.handsEnded - 1;                         // the hand_number of the hand that ended
+    if (end.how === "new-deal") log("A new deal: the same dealer shuffles again.", "hand-over first");
+    else if (i === lastEnd && last && last.hand_number === number) {
+      handSummary(last, v, S.names).forEach((line, k) => log(line, k ? "hand-over" : "hand-over first"));
+    } else log(`Hand ${number + 1} is over.`, "hand-over first");
+  });
   if (movedForMe) showMovedForMe(movedForMe);
   if (game.seq !== S.turnSeq) {
     S.lift = null;
