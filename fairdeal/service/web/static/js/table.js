@@ -3,7 +3,7 @@
 
 import { get, me, post, Problem, sendMove, signUp } from "./api.js";
 import { cardFace, cardName } from "./cards.js";
-import { choicesOf, legalThrow, playLabel, sameMove, throwHint } from "./choices.js";
+import { choicesOf, legalThrow, playLabel, throwHint } from "./choices.js";
 import { HandTracker, layout } from "./deals.js";
 import { clear, el } from "./dom.js";
 import { randomClientSeed } from "./fairness.js";
@@ -11,7 +11,7 @@ import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
-import * as sound from "./sound.js";
+import { cardPlayed, setSound, soundOn, warning, yourTurn } from "./sound.js";
 import { handSummary, lastHand, Names, recordSentence, resultSentence, spadesTrick, trickSentence } from "./story.js";
 
 const $ = (id) => document.getElementById(id);
@@ -260,7 +260,7 @@ function onBatch(records, game) {
   records.forEach((rec, i) => {
     log(recordSentence(rec, S.names, v), rec.by === "timeout" ? "timeout" : "", rec.seq);
     if (rec.by === "timeout" && rec.seat === game.seat) movedForMe = recordSentence(rec, S.names, v);
-    if (!first && rec.move.kind === "play" && rec.seat !== game.seat) sound.cardPlayed();
+    if (!first && rec.move.kind === "play" && rec.seat !== game.seat) cardPlayed();
     if (!S.tracker) return;
     if (rec.move.kind === "play") S.plays.push([rec.seat, rec.move.card]);
     const end = S.tracker.step(rec);
@@ -289,7 +289,7 @@ function onBatch(records, game) {
   if (myTurnBegins) S.turnSeq = game.seq;
   render();
   if (myTurnBegins) {
-    sound.yourTurn();
+    yourTurn();
     focusTurn();
   }
 }
@@ -298,7 +298,7 @@ function showMovedForMe(text) {
   const box = $("moved-for-you");
   box.textContent = text;
   box.hidden = false;
-  sound.warning();
+  warning();
   clearTimeout(S.movedTimer);
   S.movedTimer = setTimeout(() => { box.hidden = true; }, 12000);
 }
@@ -598,7 +598,7 @@ async function send(move) {
     S.sentSeq = game.seq;
     S.lift = null;
     S.selected = new Set();
-    if (move.kind === "play") sound.cardPlayed();
+    if (move.kind === "play") cardPlayed();
   } catch (exc) {
     if (exc instanceof Problem && exc.status === 409) say("why", `${exc.message} The table has moved on.`);
     else say("why", exc.message, true);
@@ -636,15 +636,15 @@ function tick() {
 function soundButton() {
   const b = $("sound");
   const show = () => {
-    b.textContent = sound.soundOn() ? "Sound on (M)" : "Sound off (M)";
-    b.setAttribute("aria-pressed", sound.soundOn() ? "true" : "false");
+    b.textContent = soundOn() ? "Sound on (M)" : "Sound off (M)";
+    b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
   };
-  b.addEventListener("click", () => { sound.setSound(!sound.soundOn()); show(); });
+  b.addEventListener("click", () => { setSound(!soundOn()); show(); });
   document.addEventListener("keydown", (e) => {
     if ((e.key === "m" || e.key === "M") && !typing(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      sound.setSound(!sound.soundOn());
+      setSound(!soundOn());
       show();
-      say("why", sound.soundOn() ? "Sound on." : "Sound off.");
+      say("why", soundOn() ? "Sound on." : "Sound off.");
     }
   });
   show();
