@@ -1,87 +1,45 @@
-"""`fairdeal play`: sit down at a table against bots in the terminal, play, and verify the finished game.
+"""`fairdeal play`: a table in the terminal. Sit down against bots (or open a table and wait for people), join
+someone else's table, or watch one; play with a live clock; and verify the finished game on the spot.
 
 A client of the HTTP API (docs/api.md) that uses only the standard library for HTTP, so it runs wherever the
-service's extras are installed. The verification at the end runs the verifier's own code in-process and prints
-the `fairdeal-verify` command that repeats it.
+verifier is installed. The game is told as the web table tells it: every move in order, "the table played 7H for
+you" when the clock runs out, each trick's winner, each hand's result (the points each side took) right after its
+last move. The verification at the end runs the verifier's own code in-process and prints the `fairdeal-verify`
+command that repeats it.
 """
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import getpass
 import json
 import os
-import secrets
 import shlex
 import sys
-import urllib.error
-import urllib.request
-import uuid
+import time
 from typing import Any
 
 import click
 
+from fairdeal.client import seating
+from fairdeal.client.hands import HandTracker
+from fairdeal.client.http import Client, Problem, Unreachable
+from fairdeal.client.prompt import TIMEOUT, read_line
+from fairdeal.client.seating import Distrust, check_seating, new_client_seed
 from fairdeal.verifier import fairness
-from fairdeal.verifier.cards import BadCard, card_from_str
+from fairdeal.client.text import (LIST_AT_MOST, Table, examples, hand_summary, last_hand, move_text, parse_move,
+                                  record_line, result_lines, spades_trick, state_lines, suggested_or_first,
+                                  throw_hint, trick_line, trump_word)
+
+__all__ = ["play", "Table", "parse_move", "state_lines", "throw_hint", "Session", "parse_setting", "Distrust",
+           "check_seating", "new_client_seed"]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 NOT_RUNNING = "Is the service running? Start it with: fairdeal serve"
 LONG_POLL = 20            # seconds one wait on the event feed may last (the server caps it at 25)
-LIST_AT_MOST = 24         # more legal moves than this (a big throw) are typed, not listed
-SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-WORD_MOVES = ("pass", "mine", "redeal", "stay", "drop", "newdeal")
 
 
-# ------------------------------------------------------------------------------------------ HTTP
-
-class Problem(Exception):
-    """The service refused a request: its problem JSON (docs/api.md, Errors)."""
-
-    def __init__(self, status: int, body: dict):
-        self.status, self.code = status, body.get("code", "")
-        self.detail = body.get("detail") or body.get("title") or f"HTTP {status}"
-        super().__init__(self.detail)
-
-
-class Unreachable(Exception):
-    """No answer from the service at all."""
-
-
-class Distrust(Exception):
-    """The service's answer does not hold what it must (a seating it did not sign): we stop, revealing nothing."""
-
-
-class Client:
-    def __init__(self, base: str, token: str | None = None):
-        self.base, self.token = base.rstrip("/"), token
-
-    def call(self, method: str, path: str, body: Any = None, headers: dict | None = None,
-             timeout: float = 30) -> Any:
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.base + path, data=data, method=method, headers=dict(headers or {}))
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        if self.token:
-            req.add_header("Authorization", "Bearer " + self.token)
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                return json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as exc:
-            try:
-                problem = json.loads(exc.read())
-            except ValueError:
-                problem = {}
-            raise Problem(exc.code, problem if isinstance(problem, dict) else {}) from None
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise Unreachable(str(getattr(exc, "reason", exc))) from None
-
-    def get(self, path: str, timeout: float = 30) -> Any:
-        return self.call("GET", path, timeout=timeout)
-
-    def post(self, path: str, body: Any = None, headers: dict | None = None) -> Any:
-        return self.call("POST", path, body if body is not None else {}, headers)
-
-
-# ------------------------------------------------------------------------------------ reading input
+# ------------------------------------------------------------------------------------------ reading input
 
 def parse_setting(text: str) -> tuple[str, Any]:
     """NAME=VALUE; the value is JSON when it reads as JSON (true, 3, "x"), else the text itself."""
@@ -94,217 +52,84 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name.strip(), raw
 
 
-def _card(text: str) -> str:
-    try:
-        return str(card_from_str(text.upper()))
-    except BadCard as exc:
-        raise ValueError(str(exc)) from None
-
-
-def parse_move(text: str, numbered: list[dict], legal: list[dict], trump_word: str = "trump") -> dict:
-    """A number from the list, or a move typed out: 10H, play 10H, bid 20, pass, trump H, throw 2C 3D.
-    ValueError with the sentence when it reads as no move at all; whether the move is legal is the server's
-    to say (its sentence is the one the player sees)."""
-    words = text.strip().split()
-    if not words:
-        raise ValueError("Type a number from the list, or a move.")
-    head, rest = words[0].lower(), words[1:]
-    if head.isdigit() and not rest:
-        i = int(head)
-        if 1 <= i <= len(numbered):
-            return numbered[i - 1]
-        if not numbered:
-            raise ValueError("Type the move itself; there is no list to choose from.")
-        raise ValueError(f"There is no move {i}: choose 1 to {len(numbered)}.")
-    if head in WORD_MOVES and not rest:
-        return {"kind": head}
-    if head == "bid" and len(rest) == 1:
-        try:
-            return {"kind": "bid", "value": int(rest[0])}
-        except ValueError:
-            raise ValueError(f"A bid is a number, as in 'bid 20', not {rest[0]!r}.") from None
-    if head in ("trump", "drumpf") and len(rest) == 1:
-        suit = rest[0].upper()[:1]
-        if suit not in SUITS:
-            raise ValueError("Name the suit as C, D, H or S (or clubs, diamonds, hearts, spades).")
-        return {"kind": "trump", "value": suit}
-    if head == "throw":
-        cards = sorted(_card(w) for w in rest)
-        same = [m for m in legal if m.get("kind") == "throw" and sorted(m.get("cards") or []) == cards]
-        return same[0] if same else {"kind": "throw", "cards": cards}   # the server's own order when it has one
-    if head == "play" and len(rest) == 1:
-        return {"kind": "play", "card": _card(rest[0])}
-    if not rest:
-        try:
-            return {"kind": "play", "card": _card(head)}
-        except ValueError:
-            pass
-    raise ValueError(f"{text.strip()!r} is no move I know: type a number from the list, or a move such as "
-                     f"10H, bid 20, pass, {trump_word} H, throw 2C 3D.")
-
-
-def throw_hint(legal: list[dict]) -> str:
-    """Too many throws to list: how many cards may go, with one legal throw as the example."""
-    throws = sorted((m for m in legal if m.get("kind") == "throw"), key=lambda m: len(m["cards"]))
-    least, most = len(throws[0]["cards"]), len(throws[-1]["cards"])
-    example = next((m for m in throws if m["cards"]), throws[0])
-    return (f"type 'throw' and {least} to {most} of your cards, e.g. '{move_text(example)}'"
-            + (" ('throw' alone keeps them all)" if least == 0 else ""))
-
-
-def suggested_or_first(game: dict) -> dict:
-    return game["suggested"] if game.get("suggested") in game["legal_moves"] else game["legal_moves"][0]
-
-
-# -------------------------------------------------------------------------------------------- text
-
-def move_text(move: dict, trump_word: str = "trump") -> str:
-    kind = move.get("kind")
-    if kind == "play":
-        return move["card"]
-    if kind == "bid":
-        return f"bid {move['value']}"
-    if kind == "trump":
-        return f"{trump_word} {SUITS.get(move.get('value'), move.get('value'))}"
-    if kind == "throw":
-        if "cards" not in move:
-            return f"throw {move.get('count', '?')} card(s) face down"
-        return "throw " + (" ".join(move["cards"]) if move["cards"] else "nothing")
-    return str(kind)
-
-
-class Table:
-    """Who sits where: names by seat, and which seat is mine ("you")."""
-
-    def __init__(self, game: dict):
-        self.seat = game.get("seat")
-        self.names = {s["seat"]: (s["name"] or f"seat {s['seat']}") for s in game["seats"]}
-
-    def who(self, seat: int | None) -> str:
-        if seat is None:
-            return "-"
-        return "you" if seat == self.seat else self.names.get(seat, f"seat {seat}")
-
-    def group(self, seats) -> str:
-        return " & ".join(self.who(s) for s in seats)
-
-
-def _word(view: dict) -> str:
-    return view.get("trump_word") or "trump"
-
-
-def state_lines(game: dict, table: Table) -> list[str]:
-    """The public state, readably: scores, bidding, trump, the trick, the last trick, your hand."""
-    v = game.get("view") or {}
-    hand_no = v.get("hand_number")
-    head = f"-- {v.get('rule_set', '')}"
-    if hand_no is not None:
-        head += f", hand {hand_no + 1}"           # hand numbers count from 0
-    if v.get("dealer") is not None:
-        head += f", {table.who(v['dealer'])} dealt"
-    lines = [head + f", move {game.get('seq')} --"]
-    scores, sides = v.get("scores"), v.get("sides")
-    if scores is not None:
-        lines.append("Scores: " + scores_text(scores, sides, table))
-    if isinstance(v.get("bidding"), dict) and v["bidding"].get("log"):
-        said = [f"{table.who(s)} {'bid ' + str(val) if kind == 'bid' else kind}" for s, kind, val in v["bidding"]["log"]]
-        lines.append("Bidding: " + ", ".join(said))
-    if v.get("bidder") is not None:
-        lines.append(f"Bid: {table.who(v['bidder'])} {v.get('bid')}")
-    if isinstance(v.get("bids"), list):
-        taken = v.get("tricks_taken") or [None] * len(v["bids"])
-        lines.append("Bids (tricks taken): " + ", ".join(
-            f"{table.who(i)} {'-' if b is None else b} ({t})" for i, (b, t) in enumerate(zip(v["bids"], taken))))
-    if isinstance(v.get("seats"), list) and v["seats"] and isinstance(v["seats"][0], dict):
-        lines.append("Players: " + ", ".join(
-            f"{table.who(s['seat'])} {s.get('status') or '?'} ({s.get('tricks', 0)} tricks)" for s in v["seats"]))
-    if v.get("trump"):
-        lines.append(f"{_word(v).capitalize()}: {SUITS.get(v['trump'], v['trump'])}")
-    for key, label in (("teaser", "Kitty teaser (face up)"), ("turned_up", "Turned up")):
-        if isinstance(v.get(key), str):
-            lines.append(f"{label}: {v[key]}")
-    done = v.get("tricks") or []
-    if done and done[-1].get("winner") is not None:
-        last = done[-1]
-        lines.append(f"Last trick: {' '.join(c for _, c in last['plays'])}, won by {table.who(last['winner'])}"
-                     + (f" with {last['winning_card']}" if last.get("winning_card") else ""))
-    trick = v.get("trick")
-    if trick and trick.get("plays"):
-        lines.append("Trick: " + ", ".join(f"{table.who(s)} {c}" for s, c in trick["plays"]))
-    if v.get("hand") is not None:
-        lines.append("Your hand: " + (" ".join(v["hand"]) or "(empty)"))
-    return lines
-
-
-def scores_text(scores: list, sides: list | None, table: Table) -> str:
-    if sides and len(sides) == len(scores):
-        return ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores))
-    return ", ".join(f"{table.who(i)} {s}" for i, s in enumerate(scores))
-
-
-def hand_over_line(view: dict, table: Table) -> str | None:
-    """One line when a hand (a deal) has ended: the bid made or not, and the scores after it."""
-    last = view.get("last_hand")
-    if not isinstance(last, dict):
-        return None
-    n = last["hand_number"] + 1 if isinstance(last.get("hand_number"), int) else "?"
-    text = f"Hand {n} over"
-    if last.get("thrown_in"):
-        text += ": thrown in"
-    elif last.get("bidder") is not None:
-        text += f": {table.who(last['bidder'])} bid {last.get('bid')}"
-        if "made" in last:
-            text += ", made" if last["made"] else ", went down"
-    if isinstance(last.get("scores"), list):
-        text += ". Scores: " + scores_text(last["scores"], view.get("sides"), table)
-    return text
-
-
-def record_line(rec: dict, table: Table, trump_word: str) -> str | None:
-    """Another seat's move, or a move the clock made for you."""
-    if rec.get("type") != "move" or (rec.get("seat") == table.seat and rec.get("by") != "timeout"):
-        return None
-    how = " (clock ran out)" if rec.get("by") == "timeout" else ""
-    return f"  {table.who(rec['seat'])}{how}: {move_text(rec['move'], trump_word)}"
-
-
-def seconds_left(deadline: str | None) -> int | None:
+def seconds_left(deadline: str | None) -> float | None:
     if not deadline:
         return None
     try:
         when = dt.datetime.fromisoformat(deadline.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return max(0, int((when - dt.datetime.now(dt.timezone.utc)).total_seconds()))
+    return max(0.0, (when - dt.datetime.now(dt.timezone.utc)).total_seconds())
 
 
-# -------------------------------------------------------------------------------------------- play
+# -------------------------------------------------------------------------------------------- the game
 
 class Session:
-    def __init__(self, client: Client, game_id: str, auto: bool, hands: int | None):
+    """One game followed through the event feed: prints it in order and, for a seated player, asks for moves."""
+
+    def __init__(self, client: Client, game_id: str, auto: bool = False, hands: int | None = None,
+                 rule_set: str = "", players: int = 4):
         self.c, self.id, self.auto, self.hands = client, game_id, auto, hands
         self.seq = 0          # the last record shown
         self.table: Table | None = None
-        self.last_hand: str | None = None
+        self.tracker = HandTracker(rule_set, players)
+        self.plays: list = []   # the plays of the trick in progress, as the records told them
         self.receipts: dict[int, str] = {}    # seq -> the hash the server gave back for each of my moves
 
     def feed(self, wait: float) -> dict:
-        """The long-poll feed: the records after the last one shown and the seat's view."""
+        """The records after the last one shown, told in order (each trick's winner and each hand's result right
+        after its last move), and the seat's view after them."""
         ev = self.c.get(f"/games/{self.id}/events?after={self.seq}&wait={wait:g}", timeout=wait + 30)
         game = ev["game"]
         if self.table is None:
             self.table = Table(game)
-        word = _word(game.get("view") or {})
-        for rec in ev.get("records") or []:
-            line = record_line(rec, self.table, word)
-            if line:
-                click.echo(line)
-        self.seq = ev["seq"]
-        over = hand_over_line(game.get("view") or {}, self.table)
-        if over and over != self.last_hand:
-            click.echo(over)
-            self.last_hand = over
+        view = game.get("view") or {}
+        records = [r for r in ev.get("records") or [] if r.get("seq", 0) > self.seq]
+        for line in self._story(records, view):
+            click.echo(line)
+        self.seq = max(self.seq, ev["seq"])
         return game
+
+    def _story(self, records: list[dict], view: dict) -> list[str]:
+        """The lines of a batch of records. The view after them knows the tricks of the hand in play and, in
+        last_hand, those of the hand that ended last: a trick of an earlier hand of the same batch (a deal
+        played out while this seat sat out) is told only where the plays alone tell it (Spades)."""
+        last = last_hand(view)
+        ends = [i for i, end in enumerate(_ends(self.tracker, records)) if end is not None]
+        last_end = ends[-1] if ends else None          # after it: the hand in play; up to it: last_hand's hand
+        first_of_last = (ends[-2] + 1) if len(ends) > 1 else 0
+        lines = []
+        for i, rec in enumerate(records):
+            line = record_line(rec, self.table, view)
+            if line:
+                lines.append(line)
+            if (rec.get("move") or {}).get("kind") == "play":
+                self.plays.append([rec["seat"], rec["move"]["card"]])
+            end = self.tracker.step(rec)
+            if self.tracker.trick_done is not None:
+                if last_end is None or i > last_end:
+                    tricks = view.get("tricks") or []
+                elif i >= first_of_last:
+                    tricks = (last or {}).get("tricks") or []
+                else:
+                    tricks = []
+                done = self.tracker.trick_done
+                trick = tricks[done] if done < len(tricks) else None
+                if trick is None and view.get("rule_set") == "spades":
+                    trick = spades_trick(self.plays)
+                self.plays = []
+                said = trick_line(trick, self.table)
+                if said:
+                    lines.append(said)
+            if end is not None and end.how == "new-deal":
+                lines.append("A new deal: the same dealer shuffles again.")
+            elif end is not None:
+                number = self.tracker.ended - 1                  # the hand_number of the hand that ended
+                if i == last_end and last and last.get("hand_number") == number:
+                    lines += hand_summary(last, view, self.table)   # only the latest hand's result is in the view
+                else:
+                    lines.append(f"Hand {number + 1} over.")
+        return lines
 
     def run(self) -> dict:
         game = self.feed(0)
@@ -315,43 +140,52 @@ class Session:
                 self.c.post(f"/tables/{self.id}/leave")
                 return self.feed(0)
             if game.get("your_turn"):
-                if not self.turn(game):
+                done = self.turn(game)
+                if done is None:
                     click.echo("Leaving the table.")
                     self.c.post(f"/tables/{self.id}/leave")
                     return self.feed(0)
-                game = self.feed(0)
+                # after our move the feed has it at once; after our clock ran out it answers with the table's move
+                game = self.feed(0 if done == "moved" else LONG_POLL)
             else:
                 game = self.feed(LONG_POLL)
         return game
 
-    def turn(self, game: dict) -> bool:
-        """Make one move, asking again after a refusal. False: the player leaves."""
+    def turn(self, game: dict) -> str | None:
+        """Make one move, asking again after a refusal: "moved", "timeout" (the clock ran out first, the table
+        moves) or None (the player leaves)."""
         numbered = None if self.auto else self.show(game)
+        view = game.get("view") or {}
         while True:
             if self.auto:
                 move = suggested_or_first(game)
-                click.echo(f"> {move_text(move, _word(game['view']))}")
+                click.echo(f"> {move_text(move, trump_word(view), view.get('rule_set', ''))}")
             else:
                 move = self.ask(game, numbered)
+                if move is TIMEOUT:
+                    click.echo("Your time is up: the table moves for you.")
+                    return "timeout"
                 if move is None:
-                    return False
+                    return None
             try:
-                ack = self.c.post(f"/games/{self.id}/moves", {"seq": game["seq"], "move": move},
-                                  {"Idempotency-Key": f"{self.id}-{uuid.uuid4().hex}"})
+                ack = self.c.move(self.id, game["seq"], move, on_retry=lambda n, exc: click.echo(
+                    f"No answer from the service ({exc}); sending the same move again ({n})..."))
                 if isinstance(ack, dict) and ack.get("receipt"):
                     self.receipts[ack["seq"]] = ack["receipt"]
-                return True
+                return "moved"
             except Problem as exc:
+                if exc.status == 409:
+                    click.echo("The table has moved on (did your clock run out?):")
+                    return "moved"          # the feed shows what happened
                 click.echo(f"Refused: {exc.detail}")
                 if self.auto:
                     raise
-                if exc.status == 409:
-                    return True          # the game moved on (a timeout move?): look again
                 # a refused move changes nothing: the same choices stand
 
     def show(self, game: dict) -> list[dict]:
         """The state and the numbered legal moves; the cards you may not play dimmed, with the reason."""
-        word = _word(game["view"])
+        view = game.get("view") or {}
+        word, rid = trump_word(view), view.get("rule_set", "")
         for line in state_lines(game, self.table):
             click.echo(line)
         legal, suggested = game["legal_moves"], game.get("suggested")
@@ -360,49 +194,51 @@ class Session:
         click.echo("Your move:")
         for i, m in enumerate(numbered, 1):
             mark = "   <- suggested" if m == suggested else ""
-            click.echo(f"  {i:>2}. {move_text(m, word)}{mark}")
+            click.echo(f"  {i:>2}. {move_text(m, word, rid)}{mark}")
         if len(numbered) < len(legal):
             click.echo(("  or " if numbered else "  ") + throw_hint(legal))
         for card, why in (game.get("why_not") or {}).items():
             click.echo(click.style(f"   -  {card}: {why}", dim=True))
         return numbered
 
-    def ask(self, game: dict, numbered: list[dict]) -> dict | None:
-        """Read a choice. None: the player leaves (q, or the end of input)."""
+    def ask(self, game: dict, numbered: list[dict]) -> Any:
+        """Read a choice (the clock counting down in the prompt). None: the player leaves (q, or the end of
+        input); TIMEOUT: the clock ran out first."""
         legal, suggested = game["legal_moves"], game.get("suggested")
+        view = game.get("view") or {}
         hint = ("number or move" if numbered else "move") + (", Enter = suggested" if suggested in legal else "") \
             + ", q = leave"
+        typed = f"  (you may type: {examples(legal, trump_word(view))})"
+        click.echo(typed)
+        left = seconds_left(game.get("deadline"))
+        deadline = None if left is None else time.time() + left
+
+        def prompt(seconds: int | None) -> str:
+            return f"[{hint}]" + (f" ({seconds} s left)" if seconds is not None else "") + ": "
         while True:
-            left = seconds_left(game.get("deadline"))
-            clock = f" ({left} s left)" if left is not None else ""
-            try:
-                text = click.prompt(f"[{hint}]{clock}", default="", show_default=False)
-            except click.Abort:
-                return None      # end of input (Ctrl-D)
+            text = read_line(prompt, deadline)
+            if text is TIMEOUT or text is None:
+                return text
             if text.strip().lower() in ("q", "quit", "leave"):
                 return None
             if not text.strip() and suggested in legal:
                 return suggested
             try:
-                return parse_move(text, numbered, legal, _word(game.get("view") or {}))
+                return parse_move(text, numbered, legal, trump_word(view))
             except ValueError as exc:
                 click.echo(str(exc))
 
 
+def _ends(tracker: HandTracker, records: list[dict]) -> list:
+    """What `tracker` would say of each record (a copy steps through them): a HandEnd or None."""
+    probe = copy.deepcopy(tracker)
+    return [probe.step(rec) for rec in records]
+
+
 # ------------------------------------------------------------------------------------------ the end
 
-def result_lines(game: dict, table: Table) -> list[str]:
-    lines = [f"Game over: {game.get('end_reason')}."]
-    result = game.get("result") or {}
-    if result.get("winners"):
-        lines.append("Winners: " + table.group(result["winners"]))
-    if result.get("scores") is not None:
-        lines.append("Final scores: " + scores_text(result["scores"], result.get("sides"), table))
-    return lines
-
-
-def verify_saved(client: Client, game_id: str, out: str, seat: int, client_seed: str, table_key: str | None,
-                 receipts: dict[int, str]) -> bool:
+def verify_saved(client: Client, game_id: str, out: str, seat: int | None, client_seed: str | None,
+                 table_key: str | None, receipts: dict[int, str]) -> bool:
     """Save the published transcript, verify it here with the verifier's own code (the key from /keys, your
     client seed, the receipts of your moves) and print the command that repeats the check."""
     from fairdeal.verifier.checks import verify_transcript
@@ -414,12 +250,13 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int, client_seed:
     published = client.get("/keys")
     known = {k.get("key") for k in published.get("keys", []) if isinstance(k, dict)}
     key = table_key if table_key in known else published["current"]
-    report = verify_transcript(data, key=key, client_seeds=[(seat, client_seed)], receipts=sorted(receipts.items()))
+    seeds = [(seat, client_seed)] if seat is not None and client_seed is not None else []
+    report = verify_transcript(data, key=key, client_seeds=seeds, receipts=sorted(receipts.items()))
     click.echo(render_report(report, out))
     click.echo("\nCheck it yourself, offline:")
     last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
-    click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key} "
-               f"--client-seed {shlex.quote(f'{seat}:{client_seed}')}{last}")
+    mine = f" --client-seed {shlex.quote(f'{seat}:{client_seed}')}" if seeds else ""
+    click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key}{mine}{last}")
     return report.ok
 
 
@@ -454,19 +291,40 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 @click.option("--name", default=None, help="Your name at the table (default: your login name).")
 @click.option("--clocks", default=None, metavar="off|CARD,OTHER", callback=_clocks_option,
               help="Seconds to play a card and for other moves, or 'off' (default: the table's).")
+@click.option("--wait", "wait_for_players", is_flag=True,
+              help="Open the table and wait for others to join (they use --join); Enter starts it, bots take the "
+                   "empty seats.")
+@click.option("--join", "join_id", default=None, metavar="TABLE", help="Sit down at someone else's table.")
+@click.option("--seat", type=int, default=None, help="With --join: the seat to take (default: the first free one).")
+@click.option("--watch", "watch_id", default=None, metavar="TABLE", help="Watch a table (any table, any time).")
+@click.option("--lobby", is_flag=True, help="List the open tables and leave.")
 @click.option("--auto", is_flag=True, help="Play the table's suggestion (else the first legal move): for demos.")
 @click.option("--hands", type=click.IntRange(min=1), default=None,
               help="Leave the table after this many hands (the game then ends as abandoned).")
 @click.option("--out", default=None, help="Where to save the transcript (default: fairdeal-game-<id>.json).")
-def play(url, rule_set, settings, players, client_seed, name, clocks, auto, hands, out) -> None:
-    """Sit down at a table against bots, play a game, and verify it when it ends."""
+def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_players, join_id, seat, watch_id,
+         lobby, auto, hands, out) -> None:
+    """Sit down at a table (against bots, or with people), play a game, and verify it when it ends."""
     if client_seed is not None:
         try:
             fairness.validate_client_seed(client_seed)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--client-seed") from None
+    c = Client(url)
     try:
-        ok = _play(url, rule_set, settings, players, client_seed, name, clocks, auto, hands, out)
+        if lobby:
+            ok = _lobby(c)
+        elif watch_id:
+            ok = _watch(c, watch_id, name, out)
+        else:
+            client_seed = client_seed if client_seed is not None else new_client_seed()
+            _sign_up(c, name)
+            if join_id:
+                table, nonce = _join(c, join_id, seat, client_seed)
+            else:
+                table, nonce = _open(c, rule_set, settings, players, clocks, client_seed, wait_for_players)
+            table = _until_dealt(c, table, client_seed, nonce)
+            ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out)
     except Unreachable as exc:
         click.echo(f"No answer from {url} ({exc}). {NOT_RUNNING}", err=True)
         sys.exit(2)
@@ -483,39 +341,31 @@ def play(url, rule_set, settings, players, client_seed, name, clocks, auto, hand
     sys.exit(0 if ok else 1)
 
 
-def new_client_seed() -> str:
-    """The seed `fairdeal play` gives when the player names none: 128 random bits."""
-    return secrets.token_hex(16)
-
-
-def commit(c: Client, game_id: str, client_seed: str) -> dict:
-    """The commit half of commit-then-reveal for the seat we hold (docs/fairness.md): a fresh nonce and the
-    commitment, sent while the table is open. Returns {"table", "nonce"}: the nonce is kept for the reveal."""
-    nonce = fairness.new_nonce()
-    table = c.post(f"/tables/{game_id}/join",
-                   {"client_seed_commitment": fairness.client_seed_commitment(game_id, client_seed, nonce)})
-    return {"table": table, "nonce": nonce}
-
-
-def check_seating(c: Client, game_id: str, seat: int, commitment: str, key: str | None) -> None:
-    """Before revealing: the server has signed the seating, and it holds our commitment unchanged. A seat that
-    reveals only after this holds the server's signature on every commitment it revealed against."""
-    from fairdeal.verifier import keys
-    from fairdeal.verifier.canonical import canonical_json
-    header = c.get(f"/games/{game_id}/start")
-    seating = header.get("seating") or {}
-    if key is None or not keys.verify(key, canonical_json(seating), header.get("seating_signature") or ""):
-        raise Distrust("the seating record is not signed by the table's key")
-    seats = seating.get("seats") or []
-    if seat >= len(seats) or seats[seat].get("client_seed_commitment") != commitment:
-        raise Distrust("the signed seating does not hold this seat's commitment")
-
-
-def _play(url, rule_set, settings, players, client_seed, name, clocks, auto, hands, out) -> bool:
-    c = Client(url)
-    client_seed = client_seed if client_seed is not None else new_client_seed()
+def _sign_up(c: Client, name: str | None) -> dict:
     me = c.post("/players", {"name": (name or _login_name())[:40]})
     c.token = me["token"]
+    return me
+
+
+def _describe(table: dict) -> None:
+    click.echo(f"Table {table['id']}: {table['title']}, {table['players']} players, hosted by {table['host']}")
+    click.echo(f"Commitment (fingerprint of the server's secret seed, fixed before anyone sat down):\n"
+               f"  {table['commitment']}")
+    click.echo(f"Rules: {table['rules']}")
+    if table.get("reminder"):
+        click.echo(f"Reminder: {table['reminder']}")
+
+
+def _seats_line(table: dict) -> str:
+    you = (table.get("you") or {}).get("seat")
+    return "Seats: " + ", ".join(
+        f"{s['seat']} " + (f"{s['name']} (bot)" if s["bot"] else f"{s['name']} (you)" if s["seat"] == you
+                           else s["name"] if s["taken"] else "empty")
+        for s in table["seats"])
+
+
+def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players) -> tuple[dict, str]:
+    """Open a table, commit to our seed at our seat, wait for players if asked, start it. (table, nonce)"""
     body: dict[str, Any] = {"rule_set": rule_set}
     if settings:
         body["settings"] = settings
@@ -524,30 +374,112 @@ def _play(url, rule_set, settings, players, client_seed, name, clocks, auto, han
     if clocks is not None:
         body["clocks"] = clocks
     table = c.post("/tables", body)
+    _describe(table)
+    mine = seating.commit(c, table["id"], client_seed)
+    click.echo(f"Your client seed: {client_seed} (only its commitment goes to the table until the start)")
+    table = mine["table"]
+    if wait_for_players:
+        table = _wait_for_players(c, table)
+    return c.post(f"/tables/{table['id']}/start"), mine["nonce"]
+
+
+def _wait_for_players(c: Client, table: dict) -> dict:
+    """Until the host presses Enter (or every seat is taken): show who sits down."""
     gid = table["id"]
-    click.echo(f"Table {gid}: {table['title']}, {table['players']} players")
-    click.echo(f"Your client seed: {client_seed}")
-    click.echo(f"Commitment (fingerprint of the server's secret seed, fixed before you sat down):\n"
-               f"  {table['commitment']}")
-    click.echo(f"Rules: {table['rules']}")
-    if table.get("reminder"):
-        click.echo(f"Reminder: {table['reminder']}")
-    mine = commit(c, gid, client_seed)
-    my_seat = next(s["seat"] for s in mine["table"]["seats"] if s["committed"])
-    started = c.post(f"/tables/{gid}/start")
-    if started["status"] == "revealing":
-        check_seating(c, gid, my_seat, fairness.client_seed_commitment(gid, client_seed, mine["nonce"]),
-                      table.get("key"))
-        started = c.post(f"/tables/{gid}/reveal", {"client_seed": client_seed, "nonce": mine["nonce"]})
-        click.echo("Your client seed is revealed (it matches the commitment you gave when you sat down).")
-    click.echo("Seats: " + ", ".join(f"{s['seat']} {s['name']}{' (bot)' if s['bot'] else ' (you)'}"
-                                     for s in started["seats"]))
-    session = Session(c, gid, auto, hands)
+    click.echo(f"Waiting for players. They join with:\n  fairdeal play --server {c.base} --join {gid}")
+    click.echo("Press Enter to start (bots take the empty seats).")
+    shown = None
+    while True:
+        line = _seats_line(table)
+        if line != shown:
+            click.echo(line)
+            shown = line
+        if all(s["taken"] for s in table["seats"]):
+            click.echo("Every seat is taken.")
+            return table
+        answer = read_line(lambda _s: "", time.time() + 1.0)
+        if answer is not TIMEOUT:
+            return table
+        table = c.get(f"/tables/{gid}")
+
+
+def _join(c: Client, table_id: str, seat: int | None, client_seed: str) -> tuple[dict, str]:
+    """Sit down at someone else's table with a commitment to our seed, and wait for its host to start it."""
+    mine = seating.commit(c, table_id, client_seed, seat)
+    table = mine["table"]
+    _describe(table)
+    click.echo(f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed} (only its commitment goes "
+               f"to the table until the start)")
+    shown = None
+    while table["status"] == "open":
+        line = _seats_line(table)
+        if line != shown:
+            click.echo(line + "  (waiting for the host to start)")
+            shown = line
+        time.sleep(1.0)
+        table = c.get(f"/tables/{table_id}")
+    return table, mine["nonce"]
+
+
+def _until_dealt(c: Client, table: dict, client_seed: str, nonce: str) -> dict:
+    """Reveal our seed when the table asks for the reveals, then wait for everybody's: the last reveal deals."""
+    seat = table["you"]["seat"]
+    revealed = False
+    while table["status"] == "revealing":
+        if not revealed and not table["seats"][seat].get("revealed"):
+            table = seating.reveal(c, table, seat, client_seed, nonce)
+            click.echo("Your client seed is revealed (it matches the commitment you gave when you sat down).")
+            revealed = True
+            continue
+        time.sleep(0.5)
+        table = c.get(f"/tables/{table['id']}")
+    if table["status"] == "over":
+        click.echo(f"The table did not start: {table.get('end_reason')} (every seat's seed must be revealed in "
+                   f"time). Its seed is revealed in its signed transcript: {table['links']['transcript']}")
+        return table
+    click.echo(_seats_line(table))
+    return table
+
+
+def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands: int | None,
+                     out: str | None) -> bool:
+    gid = table["id"]
+    session = Session(c, gid, auto, hands, table["rule_set"], table["players"])
     game = session.run()
     for line in result_lines(game, session.table):
         click.echo(line)
     return verify_saved(c, gid, out or f"fairdeal-game-{gid}.json", session.table.seat, client_seed,
                         table.get("key"), session.receipts)
+
+
+def _watch(c: Client, table_id: str, name: str | None, out: str | None) -> bool:
+    _sign_up(c, name)
+    table = c.post(f"/tables/{table_id}/watch")
+    _describe(table)
+    click.echo("You are watching.")
+    while table["status"] in ("open", "revealing"):
+        time.sleep(1.0)
+        table = c.get(f"/tables/{table_id}")
+    click.echo(_seats_line(table))
+    session = Session(c, table_id, rule_set=table["rule_set"], players=table["players"])
+    game = session.run()
+    for line in result_lines(game, session.table):
+        click.echo(line)
+    return verify_saved(c, table_id, out or f"fairdeal-game-{table_id}.json", None, None, table.get("key"), {})
+
+
+def _lobby(c: Client) -> bool:
+    lobby = c.get("/lobby")
+    if not lobby["tables"]:
+        click.echo("No table is waiting for players. Open one: fairdeal play --wait")
+    for t in lobby["tables"]:
+        free = sum(1 for s in t["seats"] if not s["taken"])
+        click.echo(f"{t['id']}  {t['title']}, hosted by {t['host']}: {free} of {t['players']} seats free")
+        if t.get("reminder"):
+            click.echo(f"    plays differently: {t['reminder']}")
+        click.echo(f"    {t['rules']}")
+        click.echo(f"    join: fairdeal play --server {c.base} --join {t['id']}")
+    return True
 
 
 def _login_name() -> str:

@@ -58,7 +58,9 @@ def create_app(config: Config | None = None, store: Store | None = None,
 
     from fairdeal.service.api import register
     from fairdeal.service.ratelimits import RateLimits
+    from fairdeal.service.web import bp as web_pages
     register(app)
+    app.register_blueprint(web_pages)
     services.limits = RateLimits(app, config, services.store)
 
     @app.before_request

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
+import re
+import select
 import shlex
+import subprocess
+import sys
 import time
 
 import pytest
@@ -107,7 +113,7 @@ def test_interactive_choice_refused_with_the_servers_sentence_then_a_legal_one_t
                            input="2C\n1\n")
     assert r.exit_code == 0, r.output
     assert "Refused: It is time to bid: say how many tricks you expect to take, 0 (nil) to 13." in r.output
-    assert "   1. bid 0" in r.output and "<- suggested" in r.output
+    assert "   1. nil" in r.output and "<- suggested" in r.output
     mine = [rec["move"] for rec in json.loads(out.read_text())["records"] if rec["seat"] == 0]
     assert mine == [{"kind": "bid", "value": 0}]
     assert "Game over: abandoned." in r.output and "VERIFIED: all" in r.output
@@ -141,15 +147,17 @@ class SlowStdin(io.RawIOBase):
 
 
 @ON_SQLITE
-def test_a_move_after_the_clock_ran_out_is_refused_and_the_clocks_move_shown(served, tmp_path):
+def test_a_move_typed_after_the_clock_ran_out_is_told_as_the_tables_move_for_you(served, tmp_path):
+    # standard input without a file descriptor (the test runner's): the line is read whenever it comes
     out = tmp_path / "g.json"
     r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--clocks", "5,5", "--out", str(out)],
                            input=SlowStdin("1\n", 5.5))
     assert r.exit_code == 0, r.output
-    assert "Refused: The game is at move" in r.output
+    assert "The table has moved on (did your clock run out?)" in r.output
     timeout = [rec for rec in json.loads(out.read_text())["records"] if rec["seat"] == 0]
     assert [rec["by"] for rec in timeout] == ["timeout"]
-    assert f"you (clock ran out): bid {timeout[0]['move']['value']}" in r.output
+    value = timeout[0]["move"]["value"]
+    assert f"The clock ran out: the table {'bid nil' if value == 0 else f'bid {value}'} for you." in r.output
 
 
 def test_no_service_says_how_to_start_it():
@@ -211,9 +219,160 @@ def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
 
 def test_too_many_throws_to_list_are_described_with_a_legal_example():
     hint = throw_hint(LEGAL_THROWS)
-    assert "0 to 2 of your cards" in hint and "'throw KC 8S'" in hint and "'throw' alone" in hint
+    assert "0 to 2 of your cards" in hint and "'throw KC 8S'" in hint and "'keep' keeps them all" in hint
 
 
 def test_an_unknown_move_is_explained_in_the_tables_own_word_for_trump():
-    with pytest.raises(ValueError, match="drumpf H"):
-        parse_move("shuffle", LEGAL_THROWS, LEGAL_THROWS, "drumpf")
+    trumps = [{"kind": "trump", "value": s} for s in "CDHS"]
+    with pytest.raises(ValueError, match="drumpf S"):
+        parse_move("shuffle", trumps, trumps, "drumpf")
+
+
+# ------------------------------------------------------------------------- brought level with the web table
+
+@ON_SQLITE
+def test_a_spades_table_offers_its_own_moves_and_understands_nil(served, tmp_path):
+    out = tmp_path / "g.json"
+    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)],
+                           input="nil\n")
+    assert r.exit_code == 0, r.output
+    hint = next(line for line in r.output.splitlines() if "you may type:" in line)
+    assert "nil" in hint and "bid " in hint
+    assert "trump" not in hint and "throw" not in hint and "pass" not in hint
+    mine = [rec["move"] for rec in json.loads(out.read_text())["records"] if rec["seat"] == 0]
+    assert mine == [{"kind": "bid", "value": 0}]
+
+
+def _cli(*args):
+    return [sys.executable, "-m", "fairdeal.cli", "play", *args]
+
+
+def _read_until(fd: int, pattern: str, timeout: float, seen: bytearray) -> str:
+    """Read a pty's output until `pattern` (a regex) appears; the text so far."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        text = seen.decode("utf-8", "replace")
+        if re.search(pattern, text):
+            return text
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen.extend(os.read(fd, 4096))
+            except OSError:
+                break
+    raise AssertionError(f"{pattern!r} never came; the output was:\n{seen.decode('utf-8', 'replace')[-3000:]}")
+
+
+@ON_SQLITE
+def test_on_a_terminal_the_clock_counts_down_and_the_tables_move_is_said(served, tmp_path):
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(_cli("--server", served, "--rules", "spades", "--clocks", "5,5", "--out",
+                                 str(tmp_path / "g.json")), stdin=slave, stdout=slave, stderr=slave,
+                            env=dict(os.environ, COLUMNS="200"))
+    os.close(slave)
+    seen = bytearray()
+    try:
+        _read_until(master, r"\(5 s left\)|\(4 s left\)", 30, seen)
+        _read_until(master, r"\(2 s left\)", 10, seen)          # the same prompt, redrawn as the seconds go
+        os.write(master, b"x")                                  # typing does not stop the clock
+        _read_until(master, r"\(1 s left\): x", 5, seen)
+        text = _read_until(master, r"The clock ran out: the table (bid \d+|bid nil) for you\.", 20, seen)
+        assert "Your time is up: the table moves for you." in text
+        _read_until(master, r"\(\d+ s left\)", 30, seen)        # the next decision is ours again
+        os.write(master, b"q\r")
+        _read_until(master, r"VERIFIED", 60, seen)
+        assert proc.wait(30) == 0
+    finally:
+        proc.kill()
+        os.close(master)
+
+
+@ON_SQLITE
+def test_through_a_pipe_the_clock_still_ends_the_wait(served, tmp_path):
+    proc = subprocess.Popen(_cli("--server", served, "--rules", "spades", "--clocks", "5,5", "--out",
+                                 str(tmp_path / "g.json")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "The clock ran out: the table" in line:
+                break
+        assert any("Your time is up: the table moves for you." in x for x in lines)
+        out, _ = proc.communicate("q\n", timeout=60)
+        assert "VERIFIED" in out and proc.returncode == 0
+    finally:
+        proc.kill()
+
+
+@ON_SQLITE
+def test_a_host_waits_for_a_player_who_joins_while_a_third_watches(served, tmp_path):
+    host = subprocess.Popen(_cli("--server", served, "--rules", "120s-traditional", "--clocks", "off", "--wait",
+                                 "--auto", "--name", "host", "--out", str(tmp_path / "host.json")),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    procs = [host]
+    try:
+        head = []
+        for line in host.stdout:
+            head.append(line)
+            if "--join " in line:
+                break
+        gid = re.search(r"--join (\w+)", head[-1]).group(1)
+        lobby = CliRunner().invoke(play, ["--server", served, "--lobby"])
+        assert gid in lobby.output and f"--join {gid}" in lobby.output
+        guest = subprocess.Popen(_cli("--server", served, "--join", gid, "--seat", "2", "--auto", "--name", "guest",
+                                      "--out", str(tmp_path / "guest.json")),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        fan = subprocess.Popen(_cli("--server", served, "--watch", gid, "--name", "fan",
+                                    "--out", str(tmp_path / "fan.json")),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        procs += [guest, fan]
+        for line in host.stdout:
+            head.append(line)
+            if re.search(r"2 guest", line):
+                break
+        host.stdin.write("\n")                                  # Enter starts the table
+        host.stdin.flush()
+        outs = [p.communicate(timeout=120)[0] for p in procs]
+        host_out = "".join(head) + outs[0]
+        assert [p.returncode for p in procs] == [0, 0, 0], outs
+        assert "Waiting for players" in host_out and "Seats: 0 host (you), 1 Bot 1 (bot), 2 guest" in host_out
+        assert "You sit at seat 2." in outs[1] and "waiting for the host to start" in outs[1]
+        assert "You are watching." in outs[2]
+        for out in outs:
+            assert "Game over: finished." in out and "VERIFIED" in out
+        t = json.loads((tmp_path / "fan.json").read_text())
+        assert {r["seat"] for r in t["records"] if r["by"] == "player"} == {0, 2}
+        # the watcher was told every move of both players
+        assert outs[2].count("  host: ") == sum(1 for r in t["records"] if r["seat"] == 0)
+        assert outs[2].count("  guest: ") == sum(1 for r in t["records"] if r["seat"] == 2)
+    finally:
+        for p in procs:
+            p.kill()
+
+
+@ON_SQLITE
+def test_a_move_whose_answer_was_lost_is_sent_again_with_the_same_key_and_recorded_once(served):
+    from fairdeal.client.http import Client, Unreachable
+    c = Client(served, sleep=lambda s: None)
+    c.token = c.post("/players", {"name": "flaky"})["token"]
+    t = c.post("/tables", {"rule_set": "spades", "clocks": "off"})
+    c.post(f"/tables/{t['id']}/start")
+    g = c.get(f"/games/{t['id']}")
+    keys = []
+    real_post = c.post
+
+    def lossy_post(path, body=None, headers=None):
+        answer = real_post(path, body, headers)
+        if path.endswith("/moves"):
+            keys.append(headers["Idempotency-Key"])
+            if len(keys) == 1:
+                raise Unreachable("connection reset")     # the move is in; its answer never came
+        return answer
+    c.post = lossy_post
+    retries = []
+    ack = c.move(t["id"], g["seq"], g["legal_moves"][0], on_retry=lambda n, exc: retries.append(n))
+    assert retries == [1] and len(keys) == 2 and keys[0] == keys[1]
+    assert ack["replayed"] is True
+    records = c.get(f"/games/{t['id']}/transcript")["transcript"]["records"]
+    assert [r["seq"] for r in records if r["seat"] == 0] == [g["seq"] + 1]

@@ -16,8 +16,8 @@ def rule_set_info(rid: str) -> dict:
     rules = cls(None, default_size(rid))
     return {"id": rid, "title": cls.title, "table_sizes": list(cls.table_sizes), "default_size": default_size(rid),
             "rules": rules.describe(),
-            "settings": [{"name": s.name, "default": s.default, "choices": list(s.choices), "text": s.text}
-                         for s in cls.SETTINGS]}
+            "settings": [{"name": s.name, "default": s.default, "choices": list(s.choices),
+                          "labels": [s.label(c) for c in s.choices], "text": s.text} for s in cls.SETTINGS]}
 
 
 @bp.get("/lobby")

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint
+from flask import Blueprint, request
 
-from fairdeal.service.api.common import json_body, player, svc
+from fairdeal.service import player_games
+from fairdeal.service.api.common import int_arg, json_body, player, player_ref, svc
 from fairdeal.service.auth import new_token, token_doc, token_hash
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso
@@ -51,6 +52,14 @@ def token_answer(pid: str, name: str, token: str, doc: dict) -> dict:
 def me():
     p = player()
     return {"id": p["id"], "name": p["name"], "preferences": p.get("prefs", {})}
+
+
+@bp.get("/players/me/games")
+def my_games():
+    """The tables the caller holds a seat at, newest first: open, playing and over (with the transcript link)."""
+    me_ = player_ref()
+    limit = int_arg("limit", 50, 1, player_games.MAX_LIST)
+    return {"games": player_games.games_of(svc().store, me_["id"], limit)}
 
 
 @bp.get("/players/me/preferences/<rule_set>")

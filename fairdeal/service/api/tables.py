@@ -1,57 +1,84 @@
-"""Tables: create, read, join, watch, start, reveal, leave, cancel."""
+"""Tables: create, read, join, watch, start, reveal, leave, cancel.
+
+Every answer is the table as anyone may see it, plus `you` when the request carries a token: the caller's seat
+(or null), whether they host it and whether they watch it, which a client needs to offer the right buttons."""
 from __future__ import annotations
 
 from flask import Blueprint
 
-from fairdeal.service.api.common import json_body, player, svc
+from fairdeal.service import player_games
+from fairdeal.service.api.common import json_body, player, player_ref, svc
 
 bp = Blueprint("tables", __name__)
+
+
+def _seat(table: dict, player_id: str) -> int | None:
+    return next((i for i, s in enumerate(table["seats"]) if s["player"] == player_id), None)
+
+
+def _answer(table: dict, player_id: str | None) -> dict:
+    out = svc().tables.public(table)
+    if player_id is not None:
+        out["you"] = {"seat": _seat(table, player_id), "host": table["host"] == player_id,
+                      "watching": player_id in table["spectators"]}
+    return out
 
 
 @bp.post("/tables")
 def create_table():
     t = svc().tables
-    return t.public(t.create(player(), json_body(required=False))), 201
+    p = player()
+    table = t.create(p, json_body(required=False))
+    if _seat(table, p["id"]) is not None:
+        player_games.note_seat(svc().store, p["id"], table["id"], t.now())
+    return _answer(table, p["id"]), 201
 
 
 @bp.get("/tables/<table_id>")
 def get_table(table_id):
-    t = svc().tables
-    table, _ = t.touch(table_id)
-    return t.public(table)
+    p = player_ref(required=False)
+    table, _ = svc().tables.touch(table_id)
+    return _answer(table, p and p["id"])
 
 
 @bp.post("/tables/<table_id>/join")
 def join(table_id):
     t = svc().tables
-    return t.public(t.join(player(), table_id, json_body(required=False)))
+    p = player()
+    table = t.join(p, table_id, json_body(required=False))
+    player_games.note_seat(svc().store, p["id"], table_id, t.now())
+    return _answer(table, p["id"])
 
 
 @bp.post("/tables/<table_id>/watch")
 def watch(table_id):
-    t = svc().tables
-    return t.public(t.watch(player(), table_id))
+    p = player()
+    return _answer(svc().tables.watch(p, table_id), p["id"])
 
 
 @bp.post("/tables/<table_id>/start")
 def start(table_id):
-    t = svc().tables
-    return t.public(t.start(player(), table_id))
+    p = player()
+    return _answer(svc().tables.start(p, table_id), p["id"])
 
 
 @bp.post("/tables/<table_id>/reveal")
 def reveal(table_id):
-    t = svc().tables
-    return t.public(t.reveal(player(), table_id, json_body()))
+    p = player()
+    return _answer(svc().tables.reveal(p, table_id, json_body()), p["id"])
 
 
 @bp.post("/tables/<table_id>/leave")
 def leave(table_id):
     t = svc().tables
-    return t.public(t.leave(player(), table_id))
+    p = player()
+    table = t.leave(p, table_id)
+    if table["status"] == "open" and _seat(table, p["id"]) is None:
+        player_games.forget_seat(svc().store, p["id"], table_id)   # a seat given back before the start
+    return _answer(table, p["id"])
 
 
 @bp.post("/tables/<table_id>/cancel")
 def cancel(table_id):
-    t = svc().tables
-    return t.public(t.cancel(player(), table_id))
+    p = player()
+    return _answer(svc().tables.cancel(p, table_id), p["id"])

@@ -1,0 +1,78 @@
+"""The service's HTTP API (docs/api.md) for the terminal client, with the standard library only: problem JSON as
+exceptions, and a move sent with one Idempotency-Key that every retry reuses, so a move whose answer was lost
+is recorded once (the service answers the retry with the first answer, "replayed": true)."""
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+import uuid
+from typing import Any, Callable
+
+RETRIES = 4               # a move is sent at most this many more times while the service does not answer
+RETRY_WAIT = 0.5          # seconds before the first retry; doubled each time
+
+
+class Problem(Exception):
+    """The service refused a request: its problem JSON (docs/api.md, Errors)."""
+
+    def __init__(self, status: int, body: dict):
+        self.status, self.code = status, body.get("code", "")
+        self.body = body
+        self.detail = body.get("detail") or body.get("title") or f"HTTP {status}"
+        super().__init__(self.detail)
+
+
+class Unreachable(Exception):
+    """No answer from the service at all."""
+
+
+class Client:
+    def __init__(self, base: str, token: str | None = None, sleep: Callable[[float], None] = time.sleep):
+        self.base, self.token, self.sleep = base.rstrip("/"), token, sleep
+
+    def call(self, method: str, path: str, body: Any = None, headers: dict | None = None,
+             timeout: float = 30) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=dict(headers or {}))
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if self.token:
+            req.add_header("Authorization", "Bearer " + self.token)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            try:
+                problem = json.loads(exc.read())
+            except ValueError:
+                problem = {}
+            raise Problem(exc.code, problem if isinstance(problem, dict) else {}) from None
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            raise Unreachable(str(getattr(exc, "reason", exc))) from None
+
+    def get(self, path: str, timeout: float = 30) -> Any:
+        return self.call("GET", path, timeout=timeout)
+
+    def post(self, path: str, body: Any = None, headers: dict | None = None) -> Any:
+        return self.call("POST", path, body if body is not None else {}, headers)
+
+    def move(self, game_id: str, seq: int, move: dict, on_retry: Callable[[int, Exception], None] | None = None,
+             key: str | None = None) -> dict:
+        """POST the move; while the service cannot be reached (or fails with 5xx) send it again with the same
+        Idempotency-Key, a few times, waiting longer each time."""
+        key = key or f"{game_id}-{seq}-{uuid.uuid4().hex}"
+        wait = RETRY_WAIT
+        for attempt in range(RETRIES + 1):
+            try:
+                return self.post(f"/games/{game_id}/moves", {"seq": seq, "move": move}, {"Idempotency-Key": key})
+            except (Unreachable, Problem) as exc:
+                retriable = isinstance(exc, Unreachable) or exc.status >= 500
+                if not retriable or attempt == RETRIES:
+                    raise
+                if on_retry:
+                    on_retry(attempt + 1, exc)
+                self.sleep(wait)
+                wait *= 2
+        raise AssertionError("unreachable")

@@ -1,0 +1,260 @@
+// The verify page: a transcript dropped in (or fetched by id from this service) checked in the browser, check
+// by check with fairdeal-verify's ids, every deal shown again, and the command that runs the rest.
+
+import { cardFace, cardName } from "./cards.js";
+import { ELSEWHERE, FAIL, parseClientSeed, parseReceipt, verifyCommand, verifyTranscript } from "./checks.js";
+import { clear, el } from "./dom.js";
+import { loadGameNotes } from "./notes.js";
+
+const $ = (id) => document.getElementById(id);
+const online = location.protocol === "http:" || location.protocol === "https:";
+let current = null;          // {text, name, gameId}
+
+function lines(id) {
+  return $(id).value.split("\n").map((s) => s.trim()).filter(Boolean);
+}
+
+function say(text, kind = "") {
+  const s = $("status");
+  s.textContent = text;
+  s.className = kind;
+}
+
+async function serviceKeys() {
+  if (!online) return [];
+  try {
+    const r = await fetch("/keys", { headers: { Accept: "application/json" } });
+    if (!r.ok) return [];
+    const body = await r.json();
+    return (body.keys || []).map((k) => k.key).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function prefill(gameId) {
+  const notes = gameId ? loadGameNotes(gameId) : null;
+  if (!notes) return;
+  if (notes.clientSeed && notes.seat !== null && notes.seat !== undefined && !$("seeds").value.trim()) {
+    $("seeds").value = `${notes.seat}:${notes.clientSeed}`;
+  }
+  const receipts = Object.entries(notes.receipts || {});
+  if (receipts.length && !$("receipts").value.trim()) {
+    $("receipts").value = receipts.map(([seq, hash]) => `${seq}:${hash}`).join("\n");
+  }
+}
+
+async function run() {
+  if (!current) return;
+  let clientSeeds;
+  let receipts;
+  try {
+    clientSeeds = lines("seeds").map(parseClientSeed);
+    receipts = lines("receipts").map(parseReceipt);
+  } catch (exc) {
+    say(exc.message, "error");
+    return;
+  }
+  say("Checking…");
+  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts });
+  show(report, clientSeeds, receipts);
+  say(report.error ? report.error : "Checked.", report.error ? "error" : "");
+}
+
+function statusText(status) {
+  return { pass: "PASS", fail: "FAIL", skip: "skip", [ELSEWHERE]: "fairdeal-verify" }[status] || status;
+}
+
+function show(report, clientSeeds, receipts) {
+  $("report").hidden = false;
+  const failed = report.checks.filter((c) => c.status === FAIL);
+  const verdict = $("verdict");
+  if (report.error && !report.game) {
+    verdict.textContent = "This transcript cannot be checked.";
+    verdict.className = "verdict bad";
+  } else if (failed.length) {
+    verdict.textContent = `FAILED: ${failed.map((c) => c.id).join(", ")}.`;
+    verdict.className = "verdict bad";
+  } else if (report.error) {
+    verdict.textContent = report.error;
+    verdict.className = "verdict";
+  } else {
+    verdict.textContent = "Every check this page makes passed.";
+    verdict.className = "verdict good";
+  }
+  facts(report);
+  const warnings = clear($("warnings"));
+  for (const w of report.warnings) warnings.append(el("li", { text: w }));
+  const body = clear($("checks"));
+  for (const c of report.checks) {
+    body.append(el("tr", { class: `check ${c.status}`, dataset: { check: c.id, status: c.status } },
+      el("td", {}, el("span", { class: `badge ${c.status}`, text: statusText(c.status) })),
+      el("th", { scope: "row" }, el("code", { text: c.id }), el("span", { class: "title", text: ` ${c.title}` })),
+      el("td", { text: c.detail + (c.seq ? ` (record ${c.seq})` : "") })));
+  }
+  elsewhere(report, clientSeeds, receipts);
+  deals(report);
+}
+
+function facts(report) {
+  const dl = clear($("game-facts"));
+  const g = report.game;
+  if (!g) return;
+  const add = (k, v) => dl.append(el("dt", { text: k }), el("dd", {}, v));
+  add("Game", el("code", { text: g.game_id }));
+  add("Rules", `${g.rule_set}, ${g.players} players` + (g.settings && Object.keys(g.settings).length
+    ? ` (${Object.entries(g.settings).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""));
+  add("Seats", g.seats.map((s) => `${s.seat} ${s.name}${s.bot ? " (bot)" : ""}`).join(", ") || "none");
+  add("Moves", `${g.moves}, ${g.reason || "not ended"}`);
+  add("Fingerprint (commitment)", el("code", { class: "hex", text: g.commitment }));
+  if (g.server_seed) add("Seed revealed", el("code", { class: "hex", text: g.server_seed }));
+  const notes = loadGameNotes(g.game_id);
+  if (notes && notes.commitment) {
+    const same = notes.commitment === g.commitment;
+    add("Fingerprint your table showed", el("span", { class: same ? "good" : "bad",
+      text: same ? "the same, before the first card" : `DIFFERENT: ${notes.commitment}` }));
+  }
+  if (g.result) add("Result", JSON.stringify(g.result));
+}
+
+function elsewhere(report, clientSeeds, receipts) {
+  const box = clear($("elsewhere"));
+  if (!report.game || !report.game.server_seed) return;
+  const engine = report.checks.filter((c) => c.status === ELSEWHERE).map((c) => c.id);
+  const name = current.name || `fairdeal-game-${report.game.game_id}.json`;
+  const last = receipts.length ? [receipts.reduce((a, b) => (a[0] > b[0] ? a : b))] : [];
+  const key = report.keySource === "service" ? report.key : null;     // else fairdeal-verify warns, as this page does
+  const command = verifyCommand(name, { key, clientSeeds, receipts: last });
+  box.append(
+    el("h3", { text: "What needs fairdeal-verify" }),
+    el("p", {}, engine.length ? `${engine.join(", ")}: replaying every move through the rules (was each legal? `
+      + "is each bot move the bot's choice, each timeout move the clock's?) needs the rules engine. Run "
+      + "fairdeal-verify (it comes with the fairdeal package and needs no server) on your own machine:" : "Run every check again on your own machine:"),
+    el("pre", { class: "command" }, el("code", { id: "command", text: command })),
+    el("button", { type: "button", onclick: () => copy(command) }, "Copy the command"));
+  if (current.fromService) {
+    const url = URL.createObjectURL(new Blob([current.text], { type: "application/json" }));
+    box.append(" ", el("a", { class: "button", href: url, download: name }, `Download ${name}`));
+  }
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say("Copied.");
+  } catch {
+    say("Select the command and copy it.");
+  }
+}
+
+function deals(report) {
+  const section = $("deals-section");
+  const box = clear($("deals"));
+  const d = report.deals;
+  section.hidden = !d;
+  if (!d) return;
+  const seats = report.game.seats;
+  const who = (s) => (seats[s] ? `${seats[s].name}${seats[s].bot ? " (bot)" : ""}` : `seat ${s}`);
+  box.append(el("p", { text: `The first dealer, drawn from the seed: ${who(d.firstDealer)} (seat ${d.firstDealer}).` }));
+  let number = 1;
+  for (const deal of d.deals) {
+    const ending = { played: "played out", "thrown-in": "thrown in (everybody passed)", walkover: "won without play",
+      "new-deal": "a new deal was asked for" }[deal.end] || "not finished";
+    const det = el("details", { class: "deal", open: deal.index === 0, dataset: { deal: String(deal.index) } },
+      el("summary", {}, `Hand ${number}`, el("span", { class: "muted", text: ` · pack ${deal.index}, dealt by ${who(deal.dealer)} · ${ending}` })));
+    const rows = deal.hands.map((cards, s) => el("tr", {},
+      el("th", { scope: "row", text: who(s) }), el("td", {}, cardRow(cards))));
+    if (deal.kitty.length) {
+      rows.push(el("tr", {}, el("th", { scope: "row", text: "Kitty" }), el("td", {}, cardRow(deal.kitty),
+        deal.teaser ? el("span", { class: "muted", text: ` (face up: ${cardName(deal.teaser)})` }) : "")));
+    }
+    for (const draw of deal.draws) {
+      rows.push(el("tr", {}, el("th", { scope: "row", text: `${who(draw.seat)} drew` }),
+        el("td", {}, draw.drew.length ? cardRow(draw.drew) : "nothing",
+          el("span", { class: "muted", text: ` for ${draw.threw.length} thrown (record ${draw.seq})` }))));
+    }
+    det.append(el("table", { class: "dealt" }, el("tbody", {}, rows)));
+    box.append(det);
+    if (deal.end !== "new-deal") number++;
+  }
+}
+
+function cardRow(cards) {
+  return el("span", { class: "card-row" }, cards.map((c) => cardFace(document, c, { small: true })));
+}
+
+async function load(text, name, fromService = false, gameId = null) {
+  current = { text, name, fromService };
+  let id = gameId;
+  if (!id) {
+    try {
+      id = JSON.parse(text).commit.game_id;
+    } catch {
+      id = null;
+    }
+  }
+  if (id) prefill(id);
+  await run();
+}
+
+async function openById(id) {
+  if (!online) {
+    say("Opening a game by id needs this service; offline, drop the transcript file instead.", "error");
+    return;
+  }
+  say("Fetching the transcript…");
+  const r = await fetch(`/games/${encodeURIComponent(id)}/transcript`, { headers: { Accept: "application/json" } });
+  const text = await r.text();
+  if (!r.ok) {
+    let detail = `HTTP ${r.status}`;
+    try { detail = JSON.parse(text).detail || detail; } catch { /* not JSON */ }
+    say(detail, "error");
+    return;
+  }
+  const body = JSON.parse(text);
+  if (body.complete === false) {
+    say("This game has not ended: its seed is revealed when it ends. Come back then.", "error");
+    return;
+  }
+  await load(text, `fairdeal-game-${id}.json`, true, id);
+}
+
+function readFile(file) {
+  const reader = new FileReader();
+  reader.onload = () => load(String(reader.result), file.name);
+  reader.onerror = () => say("The file could not be read.", "error");
+  reader.readAsText(file);
+}
+
+function init() {
+  if (!online) {
+    for (const a of [$("home-link"), $("lobby-link")]) a.removeAttribute("href");
+    $("by-id").hidden = true;
+  }
+  $("file").addEventListener("change", (e) => e.target.files[0] && readFile(e.target.files[0]));
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
+  });
+  $("by-id").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const id = $("game-id").value.trim();
+    if (id) openById(id);
+  });
+  $("recheck").addEventListener("click", run);
+  serviceKeys().then((keys) => {
+    if (keys.length && !$("keys").value.trim()) $("keys").value = keys.join("\n");
+    const fromPath = /^\/verify\/([^/]+)$/.exec(location.pathname);
+    const id = fromPath ? decodeURIComponent(fromPath[1]) : new URLSearchParams(location.search).get("game");
+    if (id) {
+      $("game-id").value = id;
+      openById(id);
+    }
+  });
+}
+
+init();

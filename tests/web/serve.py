@@ -1,0 +1,27 @@
+"""The service for the browser tests, in a process of its own (the test process drives the browsers; sharing one
+interpreter with the server made every move wait for the other). Prints its address, then serves until killed.
+
+    python -m tests.web.serve DATA_DIR
+"""
+from __future__ import annotations
+
+import logging
+import sys
+
+from werkzeug.serving import make_server
+
+from fairdeal.service.app import create_app
+from fairdeal.service.config import Config
+
+
+def main() -> None:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)   # no line per request
+    # poll the store often: a browser test waits on the event feed after every move
+    app = create_app(Config(data_dir=sys.argv[1], poll_interval=0.02, long_poll_max=10.0))
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    print(f"http://127.0.0.1:{httpd.server_port}", flush=True)
+    httpd.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""The browser's own protocol code (fairdeal/service/web/static/js/) against the test vectors of docs/fairness.md
+and docs/transcript.md, against the Python verifier's check ids, and its deals against the rules engine's: every
+rule set (and the settings that change how a deal goes) played by the policies, re-dealt in the browser."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fairdeal.verifier import checks as py_checks
+from fairdeal.verifier.fairness import SeedChance, game_seed
+from fairdeal.verifier.keys import private_key_from_hex
+from fairdeal.verifier.replay import LiveGame
+from fairdeal.verifier.selfplay import selfplay
+from tests.verifier.vectors import load_vectors
+
+KEY_HEX = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"   # RFC 8032 test 1
+
+RUN_VECTORS = """async (vectors) => {
+  const f = await import("/assets/js/fairness.js");
+  const c = await import("/assets/js/canonical.js");
+  const b = await import("/assets/js/bytes.js");
+  const k = await import("/assets/js/keys.js");
+  const t = await import("/assets/js/transcript.js");
+  const v = await import("/assets/js/checks.js");
+  const out = [];
+  for (const x of vectors) {
+    const r = { vector: x.vector };
+    try {
+      switch (x.vector) {
+        case "pack": r.cards = x.name === "PACK_52" ? f.PACK_52 : f.PACK_32; break;
+        case "commitment":
+          r.commitment = await f.commitment(x.protocol, x.server_seed, x.game_id, x.rules);
+          r.preimage = c.canonicalText({ type: "commitment", protocol: x.protocol, game_id: x.game_id,
+            rules: x.rules, server_seed: x.server_seed });
+          break;
+        case "client-seed-commitment":
+          r.client_seed_commitment = await f.clientSeedCommitment(x.protocol, x.game_id, x.client_seed, x.nonce);
+          r.preimage = c.canonicalText({ type: "client-seed", protocol: x.protocol, game_id: x.game_id,
+            client_seed: x.client_seed, nonce: x.nonce });
+          break;
+        case "game-seed":
+          r.game_seed = b.toHex(await f.gameSeed(x.protocol, x.server_seed, x.client_seeds));
+          r.message = c.canonicalText({ type: "game-seed", protocol: x.protocol, client_seeds: x.client_seeds });
+          break;
+        case "stream": {
+          const key = await f.seedKey(b.fromHex(x.game_seed));
+          r.first_80_bytes_hex = b.toHex(await new f.Stream(key, x.label).read(80));
+          break;
+        }
+        case "randbelow": {
+          const s = new f.Stream(await f.seedKey(b.fromHex(x.game_seed)), x.label);
+          r.values = [];
+          for (let i = 0; i < x.values.length; i++) r.values.push(await s.randbelow(x.n));
+          break;
+        }
+        case "shuffle":
+          r.deck = await f.shuffle(await f.seedKey(b.fromHex(x.game_seed)), x.label, x.pack === "PACK_52" ? f.PACK_52 : f.PACK_32);
+          break;
+        case "reshuffle":
+          r.result = await f.reshuffle(await f.seedKey(b.fromHex(x.game_seed)), x.hand, x.round, x.cards);
+          r.label = f.labels.reshuffle(x.hand, x.round);
+          break;
+        case "first-dealer":
+          r.first_dealer = await f.firstDealer(await f.seedKey(b.fromHex(x.game_seed)), x.players);
+          break;
+        case "canonical-json": r.canonical = c.canonicalText(x.value); break;
+        case "canonical-json-rejects":
+          r.refused = x.texts.map((text) => { try { c.readStrict(text); return false; } catch { return true; } });
+          break;
+        case "record-hash":
+          r.canonical = c.canonicalText(x.record);
+          r.hash = await t.recordHash(x.record);
+          break;
+        case "ed25519": {
+          const ver = await k.verifier(x.public_key_text);
+          r.valid = await ver.verify(b.utf8(x.message), x.signature);
+          r.tampered = await ver.verify(b.utf8(x.message + " "), x.signature);
+          r.key_id = await k.keyId(x.public_key_text);
+          r.public_key_hex = b.toHex(k.publicKeyBytes(x.public_key_text));
+          break;
+        }
+        case "transcript": {
+          const receipts = x.receipts.map((h, i) => [i + 1, h]);
+          const report = await v.verifyTranscript(JSON.stringify(x.transcript), { keys: [x.public_key_text], receipts });
+          r.checks = Object.fromEntries(report.checks.map((ch) => [ch.id, ch.status]));
+          r.error = report.error;
+          r.client_seeds = report.checks.find((ch) => ch.id === "client-seeds").detail;
+          r.hands = report.deals && report.deals.deals.length ? report.deals.deals[0].hands : null;
+          break;
+        }
+        default: r.unknown = true;
+      }
+    } catch (exc) {
+      r.error = String(exc && exc.stack || exc);
+    }
+    out.push(r);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+    pg.goto(server.url + "/verify")
+    yield pg
+    ctx.close()
+
+
+def all_vectors() -> list[dict]:
+    out = []
+    for doc in ("fairness.md", "transcript.md"):
+        for v in load_vectors(doc):
+            if v["vector"] == "canonical-json-rejects":   # the browser reads JSON text: give it the texts
+                v = dict(v, texts=[json.dumps(x) for x in v["values"]])
+            out.append(v)
+    return out
+
+
+def test_the_browser_computes_every_documented_test_vector(page):
+    vectors = all_vectors()
+    results = page.evaluate(RUN_VECTORS, vectors)
+    kinds = set()
+    for x, r in zip(vectors, results):
+        kinds.add(x["vector"])
+        assert "error" not in r or r["error"] is None, (x["vector"], r.get("error"))
+        assert not r.get("unknown"), x["vector"]
+        kind = x["vector"]
+        if kind == "pack":
+            assert r["cards"] == x["cards"]
+        elif kind == "commitment":
+            assert (r["commitment"], r["preimage"]) == (x["commitment"], x["preimage"])
+        elif kind == "client-seed-commitment":
+            assert (r["client_seed_commitment"], r["preimage"]) == (x["client_seed_commitment"], x["preimage"])
+        elif kind == "game-seed":
+            assert (r["game_seed"], r["message"]) == (x["game_seed"], x["message"])
+        elif kind == "stream":
+            assert r["first_80_bytes_hex"] == x["first_80_bytes_hex"]
+        elif kind == "randbelow":
+            assert r["values"] == x["values"], x["label"]
+        elif kind == "shuffle":
+            assert r["deck"] == x["deck"], x["label"]
+        elif kind == "reshuffle":
+            assert (r["result"], r["label"]) == (x["result"], x["label"])
+        elif kind == "first-dealer":
+            assert r["first_dealer"] == x["first_dealer"]
+        elif kind == "canonical-json":
+            assert r["canonical"] == x["canonical"]
+        elif kind == "canonical-json-rejects":
+            assert all(r["refused"]), x["texts"]
+        elif kind == "record-hash":
+            assert (r["canonical"], r["hash"]) == (x["canonical"], x["hash"])
+        elif kind == "ed25519":
+            assert r["valid"] and not r["tampered"]
+            assert (r["key_id"], r["public_key_hex"]) == (x["key_id"], x["public_key_hex"])
+        elif kind == "transcript":
+            assert r["error"] is None
+            failed = {c: s for c, s in r["checks"].items() if s == "fail"}
+            assert failed == {}, (x["protocol"], r["checks"])
+            if "start" in x["transcript"]:
+                assert x["game_seed"][:16] in r["client_seeds"]
+                assert {c for c, s in r["checks"].items() if s != "pass"} <= {"moves-legal", "bot-moves",
+                                                                                "timeout-moves", "result"}
+            if "hands" in x:     # deal 0, dealt again in the browser from the seed and the layout alone
+                assert [sorted(h) for h in r["hands"]] == [sorted(h) for h in x["hands"]]
+    # every kind of vector the documents hold is checked here
+    assert kinds == {v["vector"] for v in vectors}
+    assert {"commitment", "client-seed-commitment", "game-seed", "stream", "randbelow", "shuffle", "reshuffle",
+            "first-dealer", "canonical-json", "record-hash", "ed25519", "transcript"} <= kinds
+    assert {x["protocol"] for x in vectors if x["vector"] == "transcript"} == {"fairdeal/1", "fairdeal/2"}
+
+
+def test_the_browser_checks_have_the_verifiers_ids_and_titles(page):
+    js = page.evaluate("async () => (await import('/assets/js/checks.js')).CHECKS")
+    assert [tuple(c) for c in js] == list(py_checks.CHECKS)
+
+
+# ------------------------------------------------------------------------------------------------ deals
+
+GAMES = [
+    ("120s-auction", {}, 4),
+    ("120s-auction", {"everybody_passes": "next-dealer", "kitty_teaser": True}, 4),
+    ("120s-auction", {"everybody_passes": "dealer-picks", "shuffle_thrown_back": True}, 4),
+    ("120s-house", {}, 4),
+    ("120s-house", {"stick_the_dealer": False, "throw_and_draw": False}, 4),
+    ("120s-house", {}, 3),
+    ("120s-house", {"stick_the_dealer": False}, 2),
+    ("120s-traditional", {}, 4),
+    ("120s-traditional", {"teaser": True, "need_a_five": False}, 4),
+    ("spades", {}, 4),
+    ("twenty-down", {}, 4),
+    ("twenty-down", {"three_first_cards": True, "drop_out_first": True}, 4),
+    ("twenty-down", {"no_endgame": True, "at_least_two": True, "no_drop_twice": True}, 4),
+]
+
+
+def engine_deals(transcript: dict, server_seed: bytes) -> list[dict]:
+    """Each deal as the rules engine made it: its number (the view's hand_number), dealer, the hands dealt, and
+    its records."""
+    seeds = [s["client_seed"] for s in transcript["start"]["seats"]]
+    gs = game_seed(server_seed, seeds, transcript["protocol"])
+    game = LiveGame(transcript["start"], gs)
+    chance = SeedChance(gs)
+    st = game.state
+    deals: list[dict] = []
+
+    def note() -> None:
+        view = st.view(None)
+        i = view["hand_number"]
+        if not deals or deals[-1]["index"] != i:
+            deals.append({"index": i, "dealer": view["dealer"], "records": [], "hands": None,
+                          "deck": [str(c) for c in chance.deck(i, _pack(transcript))]})
+        d = deals[-1]
+        if d["hands"] is None:
+            hands = [sorted(st.view(s)["hand"] or []) for s in range(st.rules.players)]
+            full = 13 if transcript["start"]["rules"]["id"] == "spades" else 5
+            if all(len(h) == full for h in hands):
+                d["hands"] = hands
+    note()
+    for rec in transcript["records"]:
+        note()
+        deals[-1]["records"].append(rec["seq"])
+        game.apply_record(rec, chain=False)
+        st = game.state
+    return deals
+
+
+def _pack(transcript):
+    from fairdeal.verifier.cards import PACK_32, PACK_52
+    return PACK_32 if transcript["start"]["rules"]["id"] == "twenty-down" else PACK_52
+
+
+DEAL_GAME = """async (t) => {
+  const f = await import("/assets/js/fairness.js");
+  const d = await import("/assets/js/deals.js");
+  const seed = await f.gameSeed(t.protocol, t.end.server_seed, t.start.seats.map((s) => s.client_seed));
+  const out = await d.dealGame(t, await f.seedKey(seed));
+  return { problem: out.problem, firstDealer: out.firstDealer,
+    deals: out.deals.map((x) => ({ index: x.index, dealer: x.dealer, records: x.records, deck: x.deck,
+      hands: x.hands.map((h) => [...h].sort()), end: x.end })) };
+}"""
+
+
+@pytest.mark.parametrize("rule_set,settings,players", GAMES,
+                         ids=[f"{r}-{p}p-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}" for r, s, p in GAMES])
+def test_the_browser_deals_every_hand_as_the_rules_engine(page, rule_set, settings, players):
+    key = private_key_from_hex(KEY_HEX)
+    for n in range(2):
+        server_seed = bytes([len(rule_set) + n + players] * 32)
+        bots = tuple(range(1, players))
+        t = selfplay(rule_set, key, server_seed, settings=settings, players=players, bots=bots,
+                     timeout_every=0, variety_every=3)
+        expected = engine_deals(t, server_seed)
+        got = page.evaluate(DEAL_GAME, t)
+        assert got["problem"] is None, got["problem"]
+        assert [d["index"] for d in got["deals"]] == [d["index"] for d in expected]
+        assert len(expected) > 1 and all(e["hands"] for e in expected if e["records"])
+        for g, e in zip(got["deals"], expected):
+            assert g["dealer"] == e["dealer"], (g["index"], "dealer")
+            assert g["records"] == e["records"], (g["index"], "where the hand starts and ends")
+            assert g["deck"] == e["deck"], (g["index"], "the pack")
+            if e["hands"] is not None:
+                assert g["hands"] == e["hands"], (g["index"], "the hands dealt")
+
+
+TAMPER = """async ([t, seq, card]) => {
+  const f = await import("/assets/js/fairness.js");
+  const d = await import("/assets/js/deals.js");
+  const rec = t.records.find((r) => r.seq === seq);
+  rec.move.card = card;
+  const seed = await f.gameSeed(t.protocol, t.end.server_seed, t.start.seats.map((s) => s.client_seed));
+  return (await d.dealGame(t, await f.seedKey(seed))).problem;
+}"""
+
+
+def test_a_card_the_deal_did_not_give_the_seat_fails_the_deals(page):
+    t = selfplay("spades", private_key_from_hex(KEY_HEX), bytes(range(32)), timeout_every=0)
+    play = next(r for r in t["records"] if r["move"]["kind"] == "play")
+    others = [c for c in _pack(t) if str(c) != play["move"]["card"]]
+    # a card of another seat's hand: the deal re-derived from the seed did not give it to this seat
+    seeds = [s["client_seed"] for s in t["start"]["seats"]]
+    live = LiveGame(t["start"], game_seed(bytes(range(32)), seeds, t["protocol"]))
+    mine = set(live.state.view(play["seat"])["hand"])
+    foreign = next(str(c) for c in others if str(c) not in mine)
+    problem = page.evaluate(TAMPER, [t, play["seq"], foreign])
+    assert problem["seq"] == play["seq"]
+    assert f"used {foreign}, which the deal re-derived from the revealed seed did not give that seat" in problem["text"]

@@ -1,0 +1,176 @@
+"""The verify page: a good transcript passes every check the browser makes, a tampered one fails the checks it
+should, the player's own seed and receipts are checked, the docs' fairdeal/1 example verifies with its key, and
+the page saved to disk works offline (no request leaves the page)."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import shot
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "docs" / "examples" / "120s-auction-game.json"
+EXAMPLE_KEY = (ROOT / "docs" / "examples" / "example-key.txt").read_text().strip()
+
+
+@pytest.fixture(scope="module")
+def finished(server, tmp_path_factory):
+    """A finished 120s-auction game (one human seat with a client seed, three bots), its receipts."""
+    api = server.api().player("verifier")
+    t = api.open_table({"rule_set": "120s-auction", "clocks": "off"}, seed="my own words")
+    api.post(f"/tables/{t['id']}/start")
+    api.reveal(t["id"])
+    receipts = {}
+    while True:
+        g = api.get(f"/games/{t['id']}")
+        if g["status"] == "over":
+            break
+        move = g["suggested"] if g["suggested"] in g["legal_moves"] else g["legal_moves"][0]
+        ack = api.move(t["id"], g["seq"], move)
+        receipts[ack["seq"]] = ack["receipt"]
+    transcript = api.get(f"/games/{t['id']}/transcript")
+    folder = tmp_path_factory.mktemp("transcripts")
+    path = folder / f"fairdeal-game-{t['id']}.json"
+    path.write_text(json.dumps(transcript, indent=1))
+    return {"id": t["id"], "transcript": transcript, "path": path, "receipts": receipts, "folder": folder}
+
+
+def statuses(page) -> dict:
+    page.wait_for_selector("#checks tr[data-check=receipts]")
+    return {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
+
+
+def load(page, path, seeds="", receipts="", keys=None):
+    if not page.locator("#options[open]").count():
+        page.click("#options summary")
+    if keys is not None:
+        page.fill("#keys", keys)
+    page.fill("#seeds", seeds)
+    page.fill("#receipts", receipts)
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#status:has-text('Checked'), #status.error")
+
+
+BROWSER_CHECKS = ["protocol", "signature-start", "signature-transcript", "header", "commitment", "client-seeds",
+                  "hash-chain", "deals"]
+
+
+def test_a_good_transcript_passes_every_check_the_browser_makes(pages, server, finished):
+    page = pages.new()
+    page.goto(server.url + "/verify")
+    seq, digest = max(finished["receipts"].items())
+    load(page, finished["path"], seeds="0:my own words", receipts=f"{seq}:{digest}")
+    got = statuses(page)
+    assert {c: got[c] for c in BROWSER_CHECKS + ["receipts"]} == {c: "pass" for c in BROWSER_CHECKS + ["receipts"]}
+    # what needs the rules engine is named, with the command that runs it
+    assert {c for c, s in got.items() if s == "fairdeal-verify"} == {"moves-legal", "bot-moves", "timeout-moves", "result"}
+    command = page.inner_text("#command")
+    assert command.startswith(f"fairdeal-verify {finished['path'].name} --key ed25519:")
+    assert "--client-seed '0:my own words'" in command and f"--receipt {seq}:{digest}" in command
+    assert page.inner_text("#verdict") == "Every check this page makes passed."
+    # every deal, dealt again: the first hand's four seats and its kitty
+    first = page.locator("#deals details").first
+    assert first.locator("tr").count() >= 5
+    shot(page, "verify-good")
+
+
+def test_the_page_opens_a_finished_game_by_its_id(pages, server, finished):
+    page = pages.new()
+    page.goto(f"{server.url}/verify/{finished['id']}")
+    got = statuses(page)
+    assert all(got[c] == "pass" for c in BROWSER_CHECKS)
+    assert page.get_by_role("link", name=f"Download {finished['path'].name}").count() == 1
+
+
+def tampered(finished, change) -> Path:
+    t = copy.deepcopy(finished["transcript"])
+    change(t)
+    path = finished["folder"] / f"tampered-{change.__name__}.json"
+    path.write_text(json.dumps(t))
+    return path
+
+
+def test_a_tampered_transcript_fails_the_checks_it_should(pages, server, finished):
+    page = pages.new()
+    page.goto(server.url + "/verify")
+
+    def swap_a_played_card(t):      # a card another seat held, played instead
+        plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
+        a, b = plays[0], next(r for r in plays[1:4] if r["seat"] != plays[0]["seat"])
+        a["move"]["card"], b["move"]["card"] = b["move"]["card"], a["move"]["card"]
+    load(page, tampered(finished, swap_a_played_card))
+    got = statuses(page)
+    assert got["signature-transcript"] == "fail" and got["hash-chain"] == "fail" and got["deals"] == "fail"
+    assert got["signature-start"] == "pass" and got["commitment"] == "pass"
+    assert page.inner_text("#verdict").startswith("FAILED:")
+    shot(page, "verify-tampered")
+
+    def another_seed(t):            # a server seed other than the committed one
+        t["end"]["server_seed"] = "00" * 32
+    load(page, tampered(finished, another_seed))
+    got = statuses(page)
+    assert got["commitment"] == "fail" and got["signature-transcript"] == "fail"
+
+    def drop_a_record(t):
+        del t["records"][5]
+    load(page, tampered(finished, drop_a_record))
+    assert statuses(page)["hash-chain"] == "fail"
+
+
+def test_the_players_own_seed_and_receipts_are_checked(pages, server, finished):
+    page = pages.new()
+    page.goto(server.url + "/verify")
+    seq, digest = max(finished["receipts"].items())
+    wrong = ("0" if digest[0] != "0" else "1") + digest[1:]
+    load(page, finished["path"], seeds="0:not my words", receipts=f"{seq}:{wrong}")
+    got = statuses(page)
+    assert got["client-seeds"] == "fail" and got["receipts"] == "fail"
+    assert "not the \"not my words\" you gave" in page.inner_text("#checks tr[data-check=client-seeds]")
+
+
+def test_a_key_other_than_the_services_fails_the_signatures(pages, server, finished):
+    page = pages.new()
+    page.goto(server.url + "/verify")
+    load(page, finished["path"], keys=EXAMPLE_KEY)
+    got = statuses(page)
+    assert got["signature-start"] == "fail" and got["signature-transcript"] == "fail"
+    assert "which is not the service's" in page.inner_text("#checks tr[data-check=signature-start]")
+
+
+def test_the_saved_page_verifies_the_docs_fairdeal_1_example_offline(pages, server, tmp_path):
+    saved = tmp_path / "fairdeal-verify.html"
+    saved.write_text(_fetch(server.url + "/verify"))
+    page = pages.new()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(saved.as_uri())
+    assert page.locator("#by-id").is_hidden()          # no service to fetch from
+    load(page, EXAMPLE, keys=EXAMPLE_KEY)
+    got = statuses(page)
+    assert all(got[c] == "pass" for c in BROWSER_CHECKS), got
+    assert "7 hand(s) dealt" in page.inner_text("#checks tr[data-check=deals]")
+    assert [u for u in requests if not u.startswith("file:")] == []
+    shot(page, "verify-offline-example")
+
+
+def test_what_is_no_transcript_is_refused_with_a_reason(pages, server, tmp_path):
+    page = pages.new()
+    page.goto(server.url + "/verify")
+    bad = tmp_path / "not-json.json"
+    bad.write_text('{"protocol": "fairdeal/1", "commit": ')
+    load(page, bad)
+    assert "ends early" in page.inner_text("#status")
+    other = tmp_path / "other-protocol.json"
+    other.write_text(json.dumps({"protocol": "fairdeal/99", "commit": {}, "records": []}))
+    load(page, other)
+    assert statuses(page)["protocol"] == "fail"
+    assert "fairdeal/99" in page.inner_text("#status")
+
+
+def _fetch(url: str) -> str:
+    import urllib.request
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.read().decode()

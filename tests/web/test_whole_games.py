@@ -1,0 +1,89 @@
+"""A whole game of every rule set played through the table page against three bots (tabs played in turn),
+then checked: the page's result and revealed seed are the signed transcript's, and "Verify this game" passes
+every check the browser makes."""
+from __future__ import annotations
+
+import pytest
+
+from fairdeal.verifier.checks import verify_transcript
+from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
+from fairdeal.verifier.replay import LiveGame
+from tests.web.conftest import shot
+from tests.web.driver import open_table, play_to_end, sign_up
+
+# Two groups of about the same length (Spades to 500 is the longest game), so the two test workers share them.
+GROUPS = [["spades", "120s-traditional"], ["120s-auction", "120s-house", "twenty-down"]]
+
+
+@pytest.mark.parametrize("rule_sets", GROUPS, ids=["+".join(g) for g in GROUPS])
+def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_sets):
+    games = {}
+    for rid in rule_sets:
+        page = pages.new()
+        sign_up(page, server.url, f"player-{rid}")
+        if rid == "spades":
+            shot(page, "lobby")
+        games[rid] = (page, open_table(page, rid))
+        page.wait_for_selector("#felt:not([hidden])")
+
+    shot_at = {rid: 6 for rid in rule_sets}
+    by_page = {id(p): rid for rid, (p, _) in games.items()}
+
+    def on_move(page, n):
+        rid = by_page[id(page)]
+        shot_at[rid] -= 1
+        if shot_at[rid] == 0:
+            shot(page, f"table-{rid}")
+
+    play_to_end([p for p, _ in games.values()], on_move=on_move, real_every=7)
+
+    for rid, (page, gid) in games.items():
+        page.wait_for_selector("#seed-box:not([hidden])")
+        shot(page, f"table-{rid}-over")
+        transcript = server.api().get(f"/games/{gid}/transcript")
+        assert transcript["end"]["reason"] == "finished", rid
+        # the page showed the committed fingerprint, and now the seed the transcript reveals
+        assert page.inner_text("#commitment") == transcript["commit"]["commitment"]
+        assert page.inner_text("#server-seed") == transcript["end"]["server_seed"]
+        # its result sentence names the winners and the final scores of the transcript
+        text = page.inner_text("#over-text")
+        for score in transcript["end"]["result"]["scores"]:
+            assert str(score) in text, (rid, text)
+        # the Python verifier agrees the game was fair
+        seat = transcript["start"]["seats"][0]
+        assert not seat["bot"]
+        assert verify_transcript(transcript, client_seeds=[(0, seat["client_seed"])]).ok, rid
+
+        # the story told every trick's winner (the last trick of each hand too) and every hand's end
+        assert page.locator("#log li.trick").count() == tricks_done(transcript), rid
+        page.click("#verify-link")
+        page.wait_for_url(f"**/verify/{gid}")
+        page.wait_for_selector("#checks tr[data-check=deals]")
+        statuses = {row.get_attribute("data-check"): row.get_attribute("data-status")
+                    for row in page.locator("#checks tr").all()}
+        assert statuses == {
+            "protocol": "pass", "signature-start": "pass", "signature-transcript": "pass", "header": "pass",
+            "commitment": "pass", "client-seeds": "pass", "hash-chain": "pass", "deals": "pass",
+            "moves-legal": "fairdeal-verify", "bot-moves": "fairdeal-verify", "timeout-moves": "fairdeal-verify",
+            "result": "fairdeal-verify", "receipts": "pass"}, rid
+        # the player's own seed and receipts came from this browser's notes of the game
+        assert page.input_value("#seeds") == f"0:{seat['client_seed']}"
+        assert "yours (seat 0) among them" in page.inner_text("#checks tr[data-check=client-seeds]")
+        assert page.locator("#deals details").count() >= 1
+        if rid == "120s-auction":
+            shot(page, "verify-page")
+
+
+def tricks_done(t: dict) -> int:
+    """The engine's count of completed tricks: a card that grows its hand's tricks, or ends the hand."""
+    seeds = [s["client_seed"] for s in t["start"]["seats"]]
+    game = LiveGame(t["start"], game_seed(server_seed_from_hex(t["end"]["server_seed"]), seeds, t["protocol"]))
+    done = 0
+    for rec in t["records"]:
+        before = game.state.view(None)
+        game.apply_record(rec, chain=False)
+        after = game.state.view(None)
+        if rec["move"]["kind"] == "play" and (len(after["tricks"]) > len(before["tricks"]) or game.state.is_over
+                                              or after["hand_number"] != before["hand_number"]):
+            done += 1
+    return done
