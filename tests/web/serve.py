@@ -16,8 +16,7 @@ from fairdeal.service.config import Config
 
 def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)   # no line per request
-    # poll the store often: a browser test waits on the event feed after every move
-    app = create_app(Config(data_dir=sys.argv[1], poll_interval=0.02, long_poll_max=10.0))
+    app = create_app(Config(data_dir=sys.argv[1], long_poll_max=10.0))
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     print(f"http://127.0.0.1:{httpd.server_port}", flush=True)
     httpd.serve_forever()
