@@ -17,13 +17,17 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.fetch import InputError, read_file
+from fairdeal.verifier.keysets import KeySet
+from fairdeal.verifier.results import key_id_or_none
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
 FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
+KeyArg = Union[str, KeySet, None]                  # what verify_transcript takes as the keys given
+PinArg = Union[Mapping[str, str], KeySet, None]    # and as the pinned keys
 CHUNK = 16          # items per task: big enough to hide the pool's overhead, small enough to balance the cores
 
 
@@ -54,10 +58,13 @@ class Outcome:
     failed: list[dict[str, Any]] = field(default_factory=list)   # the failed checks: id, detail, seq
     error: str | None = None                      # why a broken item could not be used
     key_source: str | None = None
+    key_id: str | None = None                     # the key that signed it
+    key_status: str | None = None                 # whether it was current at the game's time (keysets)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"source": self.source, "status": self.status, "game_id": self.game_id,
-                               "rule_set": self.rule_set, "moves": self.moves}
+                               "rule_set": self.rule_set, "moves": self.moves, "key_id": self.key_id,
+                               "key_status": self.key_status}
         if self.failed:
             out["failed"] = self.failed
         if self.error:
@@ -152,7 +159,7 @@ def _read_item(item: Item) -> bytes | str:
         return fh.read(item.length)
 
 
-def check_item(item: Item, key: str | None, pins: Mapping[str, str]) -> Outcome:
+def check_item(item: Item, key: KeyArg, pins: PinArg) -> Outcome:
     """Verify one item; never raises (a crash is a broken item with the reason)."""
     try:
         obj = _read_item(item)
@@ -166,10 +173,11 @@ def check_item(item: Item, key: str | None, pins: Mapping[str, str]) -> Outcome:
         return Outcome(item.label, "broken", game.get("game_id"), game.get("rule_set"), error=report.unusable)
     failed = [c.to_json() for c in report.checks if c.status == "fail"]
     return Outcome(item.label, "failed" if failed else "passed", game.get("game_id"), game.get("rule_set"),
-                   game.get("moves", 0), failed, key_source=report.key_source)
+                   game.get("moves", 0), failed, key_source=report.key_source,
+                   key_id=key_id_or_none(report.key), key_status=(report.signer or {}).get("status"))
 
 
-def check_chunk(items: Sequence[Item], key: str | None, pins: Mapping[str, str]) -> list[Outcome]:
+def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg) -> list[Outcome]:
     return [check_item(item, key, pins) for item in items]
 
 
@@ -178,7 +186,7 @@ def _chunks(items: Sequence[Item], size: int) -> Iterator[list[Item]]:
         yield list(items[i:i + size])
 
 
-def run_checks(items: Sequence[Item], key: str | None, pins: Mapping[str, str], jobs: int,
+def run_checks(items: Sequence[Item], key: KeyArg, pins: PinArg, jobs: int,
                progress: Callable[[int], None] | None = None) -> list[Outcome]:
     """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
     if jobs <= 1 or len(items) <= CHUNK:
@@ -230,6 +238,11 @@ class AuditSummary:
     def moves(self) -> int:
         return sum(o.moves for o in self.outcomes)
 
+    def signers(self) -> list[dict[str, Any]]:
+        """How many games each key signed, by whether it was current at the game's time."""
+        c = Counter((o.key_id, o.key_status) for o in self.outcomes if o.key_id)
+        return [{"key_id": k, "status": s, "games": n} for (k, s), n in sorted(c.items(), key=str)]
+
     def failed_by_check(self) -> dict[str, int]:
         c = Counter(f["id"] for o in self.outcomes for f in o.failed)
         return dict(sorted(c.items()))
@@ -252,7 +265,7 @@ class AuditSummary:
         return {
             "games": self.games, "passed": self.count("passed"), "failed": self.count("failed"),
             "broken": self.count("broken"), "moves": self.moves, "failed_by_check": self.failed_by_check(),
-            "checked_only_against_own_key": self.only_own_key, "transcripts_found": self.found, "jobs": self.jobs,
+            "checked_only_against_own_key": self.only_own_key, "signed_by": self.signers(), "transcripts_found": self.found, "jobs": self.jobs,
             "seconds": round(self.seconds, 3), "ok": self.ok, "exit_code": self.exit_code,
             "problems": [o.to_json() for o in self.outcomes if o.status != "passed"],
         }
@@ -260,6 +273,11 @@ class AuditSummary:
     def text(self) -> str:
         lines = [f"audited {self.games} game(s) on {self.jobs} process(es) in {self.seconds:.1f} s: "
                  f"{self.count('passed')} passed, {self.count('failed')} failed, {self.count('broken')} broken"]
+        signers = self.signers()
+        if signers:
+            lines.append("signed by: " + ", ".join(
+                f"key {s['key_id']} {s['games']} game(s)" + (f" ({STATUS_WORDS[s['status']]})" if s["status"] else "")
+                for s in signers))
         by_check = self.failed_by_check()
         if by_check:
             lines.append("failed by check: " + ", ".join(f"{k} {v}" for k, v in by_check.items()))
@@ -278,6 +296,10 @@ class AuditSummary:
                         at = f" at record {f['seq']}" if f.get("seq") is not None else ""
                         lines.append(f"FAILED {o.source}{game}: {f['id']}{at}: {f['detail']}")
         return "\n".join(lines)
+
+
+STATUS_WORDS = {"current": "current at the game's time", "retired": "RETIRED at the game's time",
+                "not-yet-created": "made AFTER the game", "unknown": "times not known"}
 
 
 class Progress:
@@ -319,7 +341,7 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def audit(paths: Sequence[str], key: str | None = None, pins: Mapping[str, str] | None = None,
+def audit(paths: Sequence[str], key: KeyArg = None, pins: PinArg = None,
           jobs: int | None = None, progress: bool | None = None) -> AuditSummary:
     """Find and check every transcript under `paths`. progress=None: a bar when standard error is a terminal."""
     problems: list[Outcome] = []

@@ -15,6 +15,7 @@ from fairdeal.verifier import integrity
 from fairdeal.verifier.fairness import PROTOCOLS
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import GameError
+from fairdeal.verifier.keysets import RETIRED, KeySet
 from fairdeal.verifier.reader import TranscriptError, parse_transcript
 from fairdeal.verifier.replay import LiveGame, ReplayError, read_move
 from fairdeal.verifier.results import (CHECK_IDS, CHECKS, FAIL, PASS, REPLAY_CHECKS, SKIP, TITLES, Check, Report,
@@ -27,22 +28,33 @@ __all__ = ["CHECKS", "CHECK_IDS", "TITLES", "REPLAY_CHECKS", "PASS", "FAIL", "SK
 
 # ------------------------------------------------------------------------------------------ the key
 
-def choose_key(transcript_key: Any, given: str | None, pins: Mapping[str, str]
+def choose_key(transcript_key: Any, given: str | KeySet | None, pins: Mapping[str, str] | KeySet | None
                ) -> tuple[str | None, str, dict[str, Any] | None]:
     """Which key the signatures must verify under: (key, source, problem), the problem as the facts of a
-    "key-not-pinned" result.
+    "key-not-given" or "key-not-pinned" result.
 
-    --key wins; else a pinned key (the transcript's key must be one of the pinned keys: a transcript signed by any
-    other key fails, which is what catches a transcript re-signed by someone else); else only the transcript's own
-    key, which proves nothing about who signed it (the report warns)."""
-    if given is not None:
-        return given, "given", None
-    if pins:
-        if transcript_key in pins.values():
+    Keys given (--key, a key set) win: the transcript's key must be one of them (one key given: that key, and a
+    transcript naming another fails "key-differs"); else the pinned keys, of which the transcript's key must be
+    one (a transcript signed by any other key fails, which is what catches a transcript re-signed by someone
+    else); else only the transcript's own key, which proves nothing about who signed it (the report warns)."""
+    given_set, pinned = KeySet.of(given), KeySet.of_pins(pins)
+    if given_set is not None:
+        if transcript_key in given_set:
+            return transcript_key, "given", None
+        if given_set.only is not None:
+            return given_set.only.key, "given", None
+        return None, "given", {"key_id": key_id_or_none(transcript_key) or repr(transcript_key),
+                               "given": _names(given_set)}
+    if pinned is not None:
+        if transcript_key in pinned:
             return transcript_key, "pinned", None
-        names = ", ".join(f"{name} ({key_id_or_none(k)})" for name, k in sorted(pins.items()))
-        return None, "pinned", {"key_id": key_id_or_none(transcript_key) or repr(transcript_key), "pinned": names}
+        return None, "pinned", {"key_id": key_id_or_none(transcript_key) or repr(transcript_key),
+                                "pinned": _names(pinned)}
     return transcript_key if isinstance(transcript_key, str) else None, "transcript", None
+
+
+def _names(trusted: KeySet) -> str:
+    return ", ".join(f"{e.origin} ({key_id_or_none(e.key)})" for e in trusted)
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
@@ -99,7 +111,7 @@ class _Unusable(Exception):
         self.message = message
 
 
-def verify_transcript(data: Any, *, key: str | None = None, pins: Mapping[str, str] | None = None,
+def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mapping[str, str] | KeySet | None = None,
                       receipts: Sequence[tuple[int, str]] = (), client_seeds: Sequence[tuple[int, str]] = (),
                       ) -> Report:
     """Every check on one transcript (bytes, text or the decoded JSON object). Never raises for bad input: the
@@ -116,7 +128,7 @@ def verify_transcript(data: Any, *, key: str | None = None, pins: Mapping[str, s
     return report
 
 
-def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str],
+def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[str, str] | KeySet,
             receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]]) -> None:
     report = run.report
     try:
@@ -134,6 +146,7 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
     # --- signatures ------------------------------------------------------------------------------------
     key, source, key_problem = choose_key(commit.get("key"), given_key, pins)
     report.key, report.key_source = key, source
+    _note_signer(report, KeySet.of(given_key) or KeySet.of_pins(pins), key, commit.get("created"))
     if source == "transcript":
         report.warnings.append(
             "The signatures were checked only against the key the transcript carries, which anyone could have "
@@ -179,6 +192,18 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
 
     # --- the replay ------------------------------------------------------------------------------------
     _replay(run, t, seed)
+
+
+def _note_signer(report: Report, trusted: KeySet | None, key: str | None, when: Any) -> None:
+    """Which trusted key signed the game, and whether it was the service's current key at the game's time."""
+    signer = trusted.find(key) if trusted is not None else None
+    if signer is None:
+        return
+    report.signer = signer.to_json(when)
+    report.signer["game_time"] = when
+    if report.signer["status"] == RETIRED:
+        report.warnings.append(f"The game was committed at {when}, after its key {signer.key_id} was retired "
+                               f"({signer.retired}): a retired key should sign no new game.")
 
 
 def _named_protocol(data: Any) -> Any:

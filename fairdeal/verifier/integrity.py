@@ -31,8 +31,8 @@ def check_signatures(t: Mapping[str, Any], key: str | None = None,
     signature), under `key` — the one the user trusts (given or pinned) — or, when None, the transcript's own.
     `key_problem` holds the facts of why no trusted key could be chosen (checks.choose_key); it fails both."""
     if key_problem is not None:
-        return (failed("signature-start", "key-not-pinned", **key_problem),
-                failed("signature-transcript", "key-not-pinned", **key_problem))
+        code = "key-not-pinned" if "pinned" in key_problem else "key-not-given"
+        return (failed("signature-start", code, **key_problem), failed("signature-transcript", code, **key_problem))
     commit = t["commit"]
     key = key if key is not None else commit.get("key")
     if not isinstance(key, str):

@@ -114,6 +114,7 @@ MESSAGES: dict[str, Template] = {
     "headers-signed": _signed,
     "final-signed": "the whole transcript is signed by key {key_id}",
     "final-not-yet": "the game has not ended: the transcript is signed as a whole when it ends",
+    "key-not-given": "the transcript is signed by key {key_id}, which is not one of the keys you gave ({given})",
     "key-not-pinned": "the transcript is signed by key {key_id}, which is not a pinned key (pinned: {pinned})",
     "no-key": "the transcript names no usable key",
     "key-unreadable": "the key cannot be read: {reason}",
