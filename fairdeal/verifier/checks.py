@@ -23,7 +23,8 @@ from fairdeal.verifier.results import (CHECK_IDS, CHECKS, FAIL, PASS, REPLAY_CHE
 from fairdeal.verifier.transcript import record_hash
 
 __all__ = ["CHECKS", "CHECK_IDS", "TITLES", "REPLAY_CHECKS", "PASS", "FAIL", "SKIP", "Check", "Report",
-           "choose_key", "parse_receipt", "parse_client_seed", "verify_transcript", "replay_failures"]
+           "choose_key", "parse_receipt", "parse_commitment", "parse_client_seed", "verify_transcript",
+           "replay_failures"]
 
 
 # ------------------------------------------------------------------------------------------ the key
@@ -67,6 +68,19 @@ def parse_receipt(text: str) -> tuple[int, str]:
     return int(seq), digest
 
 
+def parse_commitment(text: str) -> str:
+    """A commitment a player noted: all 64 hex digits, or a prefix of at least 16 (64 bits: no server can make
+    another game's commitment share it). Returns it in lower case; ValueError with the sentence otherwise."""
+    digits = str(text).strip().lower()
+    if any(ch not in "0123456789abcdef" for ch in digits) or not MIN_NOTED <= len(digits) <= 64:
+        raise ValueError(f"--commitment takes the game's commitment as you noted it: {MIN_NOTED} to 64 hex digits "
+                         f"(the first ones of the 64), not {text!r}.")
+    return digits
+
+
+MIN_NOTED = 16
+
+
 def parse_client_seed(text: str) -> tuple[int, str]:
     """'SEAT:SEED' -> (seat, seed)."""
     seat, sep, seed = str(text).partition(":")
@@ -97,12 +111,16 @@ class _Run:
     def has_failed(self, cid: str) -> bool:
         return cid in self.done and self.done[cid].status == FAIL
 
-    def finish(self, receipts_asked: bool) -> None:
+    def finish(self, asked: Sequence[str]) -> None:
+        """Every check not done is skipped: an optional one not asked for says how to ask for it."""
         for cid in CHECK_IDS:
             if cid not in self.done:
-                self.done[cid] = skipped(cid, "no-receipt" if cid == "receipts" and not receipts_asked
-                                         else "not-checked")
+                code = OPTIONAL.get(cid) if cid not in asked else None
+                self.done[cid] = skipped(cid, code or "not-checked")
         self.report.checks = [self.done[cid] for cid in CHECK_IDS]
+
+
+OPTIONAL = {"receipts": "no-receipt", "commitment-noted": "no-commitment-noted"}   # check -> skipped unless asked
 
 
 class _Unusable(Exception):
@@ -113,23 +131,23 @@ class _Unusable(Exception):
 
 def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mapping[str, str] | KeySet | None = None,
                       receipts: Sequence[tuple[int, str]] = (), client_seeds: Sequence[tuple[int, str]] = (),
-                      ) -> Report:
+                      commitment: str | None = None) -> Report:
     """Every check on one transcript (bytes, text or the decoded JSON object). Never raises for bad input: the
     report says what failed, or (report.unusable) why the input could not be used at all."""
     report = Report()
     run = _Run(report)
     try:
-        _verify(run, data, key, pins or {}, receipts, client_seeds)
+        _verify(run, data, key, pins or {}, receipts, client_seeds, commitment)
     except _Unusable as exc:
         report.unusable = exc.message
     except Exception as exc:  # noqa: BLE001 - hostile input must give a report, never a traceback
         report.unusable = f"The transcript could not be checked: {type(exc).__name__}: {exc}"
-    run.finish(bool(receipts))
+    run.finish([cid for cid, asked in (("receipts", receipts), ("commitment-noted", commitment)) if asked])
     return report
 
 
 def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[str, str] | KeySet,
-            receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]]) -> None:
+            receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]], noted: str | None) -> None:
     report = run.report
     try:
         t = parse_transcript(data)
@@ -142,6 +160,8 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
     run.put(passed("protocol", "protocol-known", protocol=t["protocol"]))
     commit, start, end, records = t["commit"], t.get("start"), t.get("end"), t["records"]
     report.game = _game_summary(t)
+    if noted:
+        run.put(integrity.check_noted_commitment(t, noted))
 
     # --- signatures ------------------------------------------------------------------------------------
     key, source, key_problem = choose_key(commit.get("key"), given_key, pins)

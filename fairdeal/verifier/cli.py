@@ -17,8 +17,8 @@ import click
 
 from fairdeal.verifier import keys
 from fairdeal.verifier.audit import audit as run_audit, default_jobs
-from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_receipt,
-                             verify_transcript)
+from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_commitment,
+                                     parse_receipt, verify_transcript)
 from fairdeal.verifier.fetch import InputError, is_url, load_transcript
 from fairdeal.verifier.keysets import KeySet, KeySetError, read_key_options
 from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
@@ -158,13 +158,16 @@ def cli() -> None:
                                          "and every key given with it, when every check passes.")
 @click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH",
               help="Check a receipt the server gave you for move SEQ (repeatable).")
+@click.option("--commitment", "noted", metavar="HEX",
+              help="Check that the game is the one whose commitment you noted at the start: all 64 hex digits or "
+                   "the first 16 or more.")
 @click.option("--client-seed", "client_seeds", multiple=True, metavar="SEAT:SEED",
               help="Check that your client seed is the one bound into the game (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
 @click.option("--explain", is_flag=True, help="Tell the game hand by hand and trick by trick.")
 @click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
 def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pin: bool, receipts: Sequence[str],
-               client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
+               noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
     """Verify one game: every check with a pass or a fail and the reason.
 
     TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
@@ -174,6 +177,7 @@ def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pi
     try:
         parsed_receipts = [parse_receipt(r) for r in receipts]
         parsed_seeds = [parse_client_seed(s) for s in client_seeds]
+        commitment = parse_commitment(noted) if noted is not None else None
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
     try:
@@ -182,7 +186,8 @@ def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pi
         report = Report(unusable=exc.message)
         report_out(report, transcript, as_json)
         return 2
-    report = verify_transcript(data, key=given, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds)
+    report = verify_transcript(data, key=given, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds,
+                               commitment=commitment)
     story = None
     if (explain or seat is not None) and not report.unusable:
         story = _story(data, seat, report)

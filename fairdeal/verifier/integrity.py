@@ -17,7 +17,7 @@ from fairdeal.verifier.fairness import (client_seed_commitment, commitment as co
 from fairdeal.verifier.results import Check, failed, key_id_or_none, passed
 from fairdeal.verifier.transcript import HEADERS, anchor_name, parsed_record_hash, record_hash, transcript_body
 
-__all__ = ["check_signatures", "check_header", "check_commitment", "check_client_seeds", "check_chain",
+__all__ = ["check_signatures", "check_header", "check_commitment", "check_noted_commitment", "check_client_seeds", "check_chain",
            "check_salts", "check_transcript", "game_seed_of", "revealed_seeds"]
 
 _REPEATED = ("game_id", "rules", "commitment", "key")
@@ -125,6 +125,16 @@ def check_commitment(t: Mapping[str, Any]) -> list[Check]:
 
 def commitment_passed(t: Mapping[str, Any]) -> Check:
     return passed("commitment", "commitment-ok", commitment=t["commit"]["commitment"])
+
+
+def check_noted_commitment(t: Mapping[str, Any], noted: str) -> Check:
+    """"commitment-noted": the commitment a player noted before the game (all 64 hex digits or a prefix of at
+    least 16, lower case: checks.parse_commitment) is the one this transcript commits to. It ties the transcript
+    to the game the player was shown: a server cannot hand over another game's transcript."""
+    actual = t["commit"]["commitment"]
+    if not actual.startswith(noted):
+        return failed("commitment-noted", "commitment-noted-differs", noted=noted, commitment=actual)
+    return passed("commitment-noted", "commitment-noted-ok", noted=noted, digits=len(noted), commitment=actual)
 
 
 # ---------------------------------------------------------------------------------------- client seeds

@@ -133,6 +133,10 @@ MESSAGES: dict[str, Template] = {
     "reveal-deadline": "the seating record has a reveal deadline exactly when some seat committed to a client seed",
     "deal-layout": "the commit record names deal layout {named!r}; {rule_set} deals by {layout!r}",
     # commitment
+    "commitment-noted-ok": ("the transcript commits to {commitment}, whose first {digits} hex digits are the "
+                            "{noted} you noted"),
+    "commitment-noted-differs": ("the transcript commits to {commitment}, not to the {noted} you noted: this is not "
+                                 "the game you were shown"),
     "commitment-ok": "SHA-256 of the revealed seed, game id, rules and protocol is {commitment_short}, as committed",
     "not-ended": "the game has not ended: the server seed is not revealed yet, so the commitment cannot be checked",
     "commitment-unreadable": "the commitment cannot be recomputed: {reason}",
@@ -209,6 +213,7 @@ MESSAGES: dict[str, Template] = {
                         "{actual_short}: the record was changed after you got the receipt"),
     # skipped
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
+    "no-commitment-noted": "no commitment was given (--commitment HEX)",
     "not-checked": "not checked",
     "replay-stopped": "not checked: the replay stopped at record {stopped}",
     "no-game-seed": "no game seed: the client seeds are not valid",
