@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.fetch import InputError, read_file
 from fairdeal.verifier.keysets import KeySet
+from fairdeal.verifier.progress import Progress
 from fairdeal.verifier.results import key_id_or_none
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
@@ -302,38 +303,6 @@ STATUS_WORDS = {"current": "current at the game's time", "retired": "RETIRED at 
                 "not-yet-created": "made AFTER the game", "unknown": "times not known"}
 
 
-class Progress:
-    """A one-line progress bar on standard error, drawn only when it is a terminal."""
-
-    def __init__(self, total: int, stream=None, enabled: bool | None = None):
-        self.total = total
-        self.done = 0
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.start = time.monotonic()
-        self.last = 0.0
-
-    def __call__(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.last < 0.1 and self.done < self.total:
-            return
-        self.last = now
-        width = 30
-        filled = int(width * self.done / self.total) if self.total else width
-        rate = self.done / max(now - self.start, 1e-9)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games "
-                          f"{rate:.0f}/s")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -343,12 +312,15 @@ def default_jobs() -> int:
 
 def audit(paths: Sequence[str], key: KeyArg = None, pins: PinArg = None,
           jobs: int | None = None, progress: bool | None = None) -> AuditSummary:
-    """Find and check every transcript under `paths`. progress=None: a bar when standard error is a terminal."""
+    """Find and check every transcript under `paths`. progress=None: a progress line when standard output is a
+    terminal (fairdeal.verifier.progress)."""
     problems: list[Outcome] = []
     items = find_items(paths, problems)
     jobs = jobs or default_jobs()
     bar = Progress(len(items), enabled=progress)
     start = time.monotonic()
-    outcomes = run_checks(items, key, pins or {}, jobs, bar)
-    bar.close()
+    try:
+        outcomes = run_checks(items, key, pins or {}, jobs, bar)
+    finally:
+        bar.close()
     return AuditSummary(problems + outcomes, time.monotonic() - start, jobs, found=len(items))
