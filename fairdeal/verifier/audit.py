@@ -29,7 +29,8 @@ LINE_SUFFIXES = (".jsonl", ".ndjson")
 FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
 KeyArg = Union[str, KeySet, None]                  # what verify_transcript takes as the keys given
 PinArg = Union[Mapping[str, str], KeySet, None]    # and as the pinned keys
-CHUNK = 16          # items per task: big enough to hide the pool's overhead, small enough to balance the cores
+CHUNK = 16          # items per task at most: big enough to hide the pool's overhead (a few ms a task)
+TASKS_PER_JOB = 8   # at least this many tasks a process, so that the last ones leave no core idle for long
 
 
 @dataclass(frozen=True)
@@ -187,17 +188,22 @@ def _chunks(items: Sequence[Item], size: int) -> Iterator[list[Item]]:
         yield list(items[i:i + size])
 
 
+def chunk_size(items: int, jobs: int) -> int:
+    """Items per task: CHUNK, or fewer when that would give the processes fewer than TASKS_PER_JOB tasks each."""
+    return max(1, min(CHUNK, items // (jobs * TASKS_PER_JOB)))
+
+
 def run_checks(items: Sequence[Item], key: KeyArg, pins: PinArg, jobs: int,
                progress: Callable[[int], None] | None = None) -> list[Outcome]:
     """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
-    if jobs <= 1 or len(items) <= CHUNK:
+    if jobs <= 1 or len(items) < 2:
         out = []
         for item in items:
             out.append(check_item(item, key, pins))
             if progress:
                 progress(1)
         return out
-    chunks = list(_chunks(items, CHUNK))
+    chunks = list(_chunks(items, chunk_size(len(items), jobs)))
     results: dict[int, list[Outcome]] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending = {}

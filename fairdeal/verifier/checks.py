@@ -20,7 +20,7 @@ from fairdeal.verifier.reader import TranscriptError, parse_transcript
 from fairdeal.verifier.replay import LiveGame, ReplayError, read_move
 from fairdeal.verifier.results import (CHECK_IDS, CHECKS, FAIL, PASS, REPLAY_CHECKS, SKIP, TITLES, Check, Report,
                                        failed, key_id_or_none, passed, skipped)
-from fairdeal.verifier.transcript import record_hash
+from fairdeal.verifier.transcript import parsed_body_and_hashes, record_hash
 
 __all__ = ["CHECKS", "CHECK_IDS", "TITLES", "REPLAY_CHECKS", "PASS", "FAIL", "SKIP", "Check", "Report",
            "choose_key", "parse_receipt", "parse_commitment", "parse_client_seed", "verify_transcript",
@@ -172,19 +172,20 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
             "The signatures were checked only against the key the transcript carries, which anyone could have "
             "made: this shows the transcript is intact, not that the service signed it. Give the service's "
             "public key with --key (and --pin to remember it).")
-    run.put_all(integrity.check_signatures(t, key, key_problem))
+    body, hashes = parsed_body_and_hashes(t)      # each record encoded once, for the signature and the chain
+    run.put_all(integrity.check_signatures(t, key, key_problem, body))
 
     # --- the header, the commitment, the chain --------------------------------------------------------
     run.put_all(integrity.check_header(t) + _layout_problems(t))
     run.put(integrity.header_passed(t))
     if end is None:
-        run.put_all(integrity.check_chain(t, parsed=True))
+        run.put_all(integrity.check_chain(t, parsed=True, hashes=hashes))
         run.put(integrity.chain_passed(t))
         raise _Unusable("The game has not ended: the server seed is not revealed yet, so it cannot be verified. "
                         "Verify it once it has ended.")
     run.put_all(integrity.check_commitment(t))
     run.put(integrity.commitment_passed(t))
-    chain = integrity.check_chain(t, parsed=True)
+    chain = integrity.check_chain(t, parsed=True, hashes=hashes)
     if chain:
         first = chain[0]
         run.put(failed(first.id, first.code, first.seq, **{**first.fields, "more": len(chain) - 1}))
@@ -356,12 +357,12 @@ def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> Ch
     return as_is
 
 
-def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool
-          ) -> tuple[LiveGame, Check | None]:
+def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool,
+          game: LiveGame | None = None) -> tuple[LiveGame, Check | None]:
     """Replay every record; returns the game and the first failure, or None.
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
-    moves are wrong was at least dealt and played legally."""
-    game = LiveGame(start, seed)
+    moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
+    game = LiveGame(start, seed) if game is None else game
     for record in records:
         seq = record.get("seq")
         try:
@@ -382,12 +383,12 @@ def replay_failures(t: Mapping[str, Any], seed: bytes) -> list[Check]:
 def _replay(run: _Run, t: Mapping[str, Any], seed: bytes) -> None:
     start, records, end = t["start"], t["records"], t["end"]
     try:
-        LiveGame(start, seed)
+        fresh = LiveGame(start, seed)
     except GameError as exc:
         raise _Unusable(f"The game cannot be replayed: {exc.message}") from None
     except (ImportError, AttributeError, KeyError, TypeError) as exc:
         raise _Unusable(f"The game cannot be replayed by this verifier: {exc}") from None
-    game, failure = _walk(start, seed, records, policies=True)
+    game, failure = _walk(start, seed, records, policies=True, game=fresh)
     if failure is not None:
         run.put(failure)
         if failure.id in ("bot-moves", "timeout-moves"):

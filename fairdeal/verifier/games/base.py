@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from fairdeal.verifier.cards import PACK_52, BadCard, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.seats import Sides
@@ -427,6 +427,35 @@ class Deal(NamedTuple):
     dealer: int
 
 
+class LazyView(Mapping):
+    """A view whose entries are made when first read, each once (GameState.policy_view)."""
+
+    __slots__ = ("_makers", "_made")
+
+    def __init__(self, makers: Mapping[str, Callable[[], Any]]):
+        self._makers = makers
+        self._made: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        made = self._made
+        if key in made:
+            return made[key]
+        value = made[key] = self._makers[key]()
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._makers else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._makers
+
+    def __iter__(self):
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
 class GameState:
     """One game in progress. Subclasses implement the rules; this class owns what every game shares.
 
@@ -551,30 +580,51 @@ class GameState:
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready. The common keys mean
         the same in every rule set (docs/rules/views.md); the game's own keys follow them."""
+        return {key: make() for key, make in self._view_makers(seat).items()}
+
+    def policy_view(self, seat: int) -> "LazyView":
+        """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which
+        recomputes every bot and timeout move: a policy reads a few of the entries). The same makers as view's,
+        so the same values; read it before the state changes."""
+        return LazyView(self._view_makers(seat))
+
+    def _view_makers(self, seat: int | None) -> dict[str, Callable[[], Any]]:
+        """The view's entries, in order, each as a function that makes it."""
         if seat is not None:
             self._check_seat(seat)
         rules = self.rules
-        play = self._trick_play()
-        shown = None if seat is None else self._shown_hand(seat)
-        out: dict[str, Any] = {
-            "rule_set": rules.id,
-            "settings": dict(rules.settings),
-            "seat": seat,
-            "players": rules.players,
-            "sides": rules.sides.to_json(),
-            "trump_word": rules.trump_word,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "hand_number": self.hand_number,
-            "hand": None if shown is None else cards_to_str(shown),
-            "hand_sizes": [len(self.hands[s]) for s in range(rules.players)],
-            "scores": list(self.scores),
-            "trump": self.trump,
-            "trick": play.current.to_json() if play is not None else None,
-            "tricks": [t.to_json() for t in play.done] if play is not None else [],
-            "last_hand": self.last_hand,
-            "result": self.result,
+
+        def trick() -> Any:
+            play = self._trick_play()
+            return play.current.to_json() if play is not None else None
+
+        def tricks() -> Any:
+            play = self._trick_play()
+            return [t.to_json() for t in play.done] if play is not None else []
+
+        def hand() -> Any:
+            shown = None if seat is None else self._shown_hand(seat)
+            return None if shown is None else cards_to_str(shown)
+
+        out: dict[str, Callable[[], Any]] = {
+            "rule_set": lambda: rules.id,
+            "settings": lambda: dict(rules.settings),
+            "seat": lambda: seat,
+            "players": lambda: rules.players,
+            "sides": lambda: rules.sides.to_json(),
+            "trump_word": lambda: rules.trump_word,
+            "to_move": lambda: self.to_move,
+            "phase": lambda: self.phase,
+            "dealer": lambda: self.dealer,
+            "hand_number": lambda: self.hand_number,
+            "hand": hand,
+            "hand_sizes": lambda: [len(self.hands[s]) for s in range(rules.players)],
+            "scores": lambda: list(self.scores),
+            "trump": lambda: self.trump,
+            "trick": trick,
+            "tricks": tricks,
+            "last_hand": lambda: self.last_hand,
+            "result": lambda: self.result,
         }
         out.update(self._view(seat))
         return out
@@ -593,6 +643,6 @@ class GameState:
         """`seat`'s own cards in the order its view lists them, or None while it may not see them."""
         raise NotImplementedError
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game's own view keys, after the common ones."""
+    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
+        """The game's own view keys, after the common ones: each with the function that makes its value."""
         return {}

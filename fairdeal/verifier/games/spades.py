@@ -14,7 +14,7 @@ The module has four parts, each usable alone:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
@@ -386,16 +386,16 @@ class SpadesState(GameState):
     def _shown_hand(self, seat: int) -> list[Card]:
         return sort_cards(self.hands[seat])
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "bids": list(self.bids),
-            "tricks_taken": self._tricks_taken(),
-            "spades_broken": self.spades_broken,
-            "bags": list(self.bags),
-            "tie_pending": self.tie_pending,
+    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
+        out: dict[str, Callable[[], Any]] = {
+            "bids": lambda: list(self.bids),
+            "tricks_taken": self._tricks_taken,
+            "spades_broken": lambda: self.spades_broken,
+            "bags": lambda: list(self.bags),
+            "tie_pending": lambda: self.tie_pending,
         }
         if seat is not None and seat == self.to_move:
-            out["legal"] = [m.to_json() for m in self.legal_moves(seat)]
+            out["legal"] = lambda: [m.to_json() for m in self.legal_moves(seat)]
         return out
 
     @property

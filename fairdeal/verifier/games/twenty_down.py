@@ -16,7 +16,7 @@ Phases, in order (one of them is skipped where the table has no such decision):
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
@@ -609,25 +609,25 @@ class TwentyDownState(GameState):
             return None                 # the trump maker has not looked (three first cards: blind or not)
         return sorted(self.hands[seat], key=self.rules.order.sort_key(self.trump))
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        seats = []
-        for s in range(self.n):
-            seats.append({
-                "seat": s, "score": self.scores[s], "cards": len(self.hands[s]), "status": self.status[s],
-                "forced": self.forced[s], "exchanged": self.exchanged[s],
-                "tricks": self.tricks.tricks_won(s) if self.tricks else 0,
-            })
-        mine = seat is not None and self.to_move == seat
+    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
+        def seats() -> list[dict[str, Any]]:
+            return [{"seat": s, "score": self.scores[s], "cards": len(self.hands[s]), "status": self.status[s],
+                     "forced": self.forced[s], "exchanged": self.exchanged[s],
+                     "tricks": self.tricks.tricks_won(s) if self.tricks else 0} for s in range(self.n)]
+
+        def mine() -> bool:
+            return seat is not None and self.to_move == seat
+
         return {
-            "trump_maker": self.trump_maker,
-            "counted_deal": self.deal_no,
-            "endgame": self.endgame,
-            "blind": self.blind,
-            "looked": self.looked,
-            "turned_up": str(self.turned_up) if self.turned_up else None,
-            "hand_hidden": seat is not None and self._hand_hidden(seat),
+            "trump_maker": lambda: self.trump_maker,
+            "counted_deal": lambda: self.deal_no,
+            "endgame": lambda: self.endgame,
+            "blind": lambda: self.blind,
+            "looked": lambda: self.looked,
+            "turned_up": lambda: str(self.turned_up) if self.turned_up else None,
+            "hand_hidden": lambda: seat is not None and self._hand_hidden(seat),
             "seats": seats,
-            "stock": len(self.stock),
-            "may_drop": bool(mine and self.phase == "stay" and self._drop_forbidden(seat) is None),
-            "newdeal_allowed": bool(mine and self.newdeal_allowed),
+            "stock": lambda: len(self.stock),
+            "may_drop": lambda: bool(mine() and self.phase == "stay" and self._drop_forbidden(seat) is None),
+            "newdeal_allowed": lambda: bool(mine() and self.newdeal_allowed),
         }

@@ -10,7 +10,7 @@ stored bottom first, so its top card is pack[-1] and drawing is a pop().
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import Any, Callable
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move
@@ -455,22 +455,22 @@ class OneTwentyState(GameState):
     def _shown_hand(self, seat: int) -> list[Card]:
         return self.hands[seat]             # kept sorted
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
         v = self.v
         return {
-            "start_scores": list(self.start_scores),
-            "made_bid": list(self.made_bid),
-            "target": v.target,
-            "bidding": self.bidding.to_json(),
-            "bidder": self.bidder,
-            "bid": self.bid,
-            "teaser": str(self.teaser) if self.teaser is not None else None,
-            "kitty_count": len(self.kitty),
-            "kitty": (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
-                      and self.kitty_cards else None),
-            "pack_count": len(self.pack),
-            "throws": [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
-            "options": self.options(seat) if seat is not None and self.phase != "over" else None,
+            "start_scores": lambda: list(self.start_scores),
+            "made_bid": lambda: list(self.made_bid),
+            "target": lambda: v.target,
+            "bidding": lambda: self.bidding.to_json(),
+            "bidder": lambda: self.bidder,
+            "bid": lambda: self.bid,
+            "teaser": lambda: str(self.teaser) if self.teaser is not None else None,
+            "kitty_count": lambda: len(self.kitty),
+            "kitty": lambda: (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
+                              and self.kitty_cards else None),
+            "pack_count": lambda: len(self.pack),
+            "throws": lambda: [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
+            "options": lambda: self.options(seat) if seat is not None and self.phase != "over" else None,
         }
 
     # ------------------------------------------------------------------------------------- audit
