@@ -14,7 +14,7 @@ The module has four parts, each usable alone:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
@@ -386,17 +386,24 @@ class SpadesState(GameState):
     def _shown_hand(self, seat: int) -> list[Card]:
         return sort_cards(self.hands[seat])
 
-    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
-        out: dict[str, Callable[[], Any]] = {
-            "bids": lambda: list(self.bids),
-            "tricks_taken": self._tricks_taken,
-            "spades_broken": lambda: self.spades_broken,
-            "bags": lambda: list(self.bags),
-            "tie_pending": lambda: self.tie_pending,
-        }
-        if seat is not None and seat == self.to_move:
-            out["legal"] = lambda: [m.to_json() for m in self.legal_moves(seat)]
-        return out
+    OWN_VIEW = {
+        "bids": lambda st, seat: list(st.bids),
+        "tricks_taken": lambda st, seat: st._tricks_taken(),
+        "spades_broken": lambda st, seat: st.spades_broken,
+        "bags": lambda st, seat: list(st.bags),
+        "tie_pending": lambda st, seat: st.tie_pending,
+    }
+    _WITH_LEGAL: dict[str, Any] | None = None
+
+    def _view_table(self, seat: int | None) -> Mapping[str, Any]:
+        """The seat to move also sees its legal moves ("legal")."""
+        table = super()._view_table(seat)
+        if seat is None or seat != self.to_move:
+            return table
+        cls = type(self)
+        if cls._WITH_LEGAL is None:
+            cls._WITH_LEGAL = {**table, "legal": lambda st, seat: [m.to_json() for m in st.legal_moves(seat)]}
+        return cls._WITH_LEGAL
 
     @property
     def result(self) -> dict[str, Any] | None:

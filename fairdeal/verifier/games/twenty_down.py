@@ -16,7 +16,7 @@ Phases, in order (one of them is skipped where the table has no such decision):
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
@@ -609,25 +609,20 @@ class TwentyDownState(GameState):
             return None                 # the trump maker has not looked (three first cards: blind or not)
         return sorted(self.hands[seat], key=self.rules.order.sort_key(self.trump))
 
-    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
-        def seats() -> list[dict[str, Any]]:
-            return [{"seat": s, "score": self.scores[s], "cards": len(self.hands[s]), "status": self.status[s],
-                     "forced": self.forced[s], "exchanged": self.exchanged[s],
-                     "tricks": self.tricks.tricks_won(s) if self.tricks else 0} for s in range(self.n)]
-
-        def mine() -> bool:
-            return seat is not None and self.to_move == seat
-
-        return {
-            "trump_maker": lambda: self.trump_maker,
-            "counted_deal": lambda: self.deal_no,
-            "endgame": lambda: self.endgame,
-            "blind": lambda: self.blind,
-            "looked": lambda: self.looked,
-            "turned_up": lambda: str(self.turned_up) if self.turned_up else None,
-            "hand_hidden": lambda: seat is not None and self._hand_hidden(seat),
-            "seats": seats,
-            "stock": lambda: len(self.stock),
-            "may_drop": lambda: bool(mine() and self.phase == "stay" and self._drop_forbidden(seat) is None),
-            "newdeal_allowed": lambda: bool(mine() and self.newdeal_allowed),
-        }
+    OWN_VIEW = {
+        "trump_maker": lambda st, seat: st.trump_maker,
+        "counted_deal": lambda st, seat: st.deal_no,
+        "endgame": lambda st, seat: st.endgame,
+        "blind": lambda st, seat: st.blind,
+        "looked": lambda st, seat: st.looked,
+        "turned_up": lambda st, seat: str(st.turned_up) if st.turned_up else None,
+        "hand_hidden": lambda st, seat: seat is not None and st._hand_hidden(seat),
+        "seats": lambda st, seat: [
+            {"seat": s, "score": st.scores[s], "cards": len(st.hands[s]), "status": st.status[s],
+             "forced": st.forced[s], "exchanged": st.exchanged[s],
+             "tricks": st.tricks.tricks_won(s) if st.tricks else 0} for s in range(st.n)],
+        "stock": lambda st, seat: len(st.stock),
+        "may_drop": lambda st, seat: bool(seat is not None and st.to_move == seat and st.phase == "stay"
+                                          and st._drop_forbidden(seat) is None),
+        "newdeal_allowed": lambda st, seat: bool(seat is not None and st.to_move == seat and st.newdeal_allowed),
+    }

@@ -10,7 +10,7 @@ stored bottom first, so its top card is pack[-1] and drawing is a pop().
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move
@@ -455,23 +455,21 @@ class OneTwentyState(GameState):
     def _shown_hand(self, seat: int) -> list[Card]:
         return self.hands[seat]             # kept sorted
 
-    def _view(self, seat: int | None) -> dict[str, Callable[[], Any]]:
-        v = self.v
-        return {
-            "start_scores": lambda: list(self.start_scores),
-            "made_bid": lambda: list(self.made_bid),
-            "target": lambda: v.target,
-            "bidding": lambda: self.bidding.to_json(),
-            "bidder": lambda: self.bidder,
-            "bid": lambda: self.bid,
-            "teaser": lambda: str(self.teaser) if self.teaser is not None else None,
-            "kitty_count": lambda: len(self.kitty),
-            "kitty": lambda: (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
-                              and self.kitty_cards else None),
-            "pack_count": lambda: len(self.pack),
-            "throws": lambda: [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
-            "options": lambda: self.options(seat) if seat is not None and self.phase != "over" else None,
-        }
+    OWN_VIEW = {
+        "start_scores": lambda st, seat: list(st.start_scores),
+        "made_bid": lambda st, seat: list(st.made_bid),
+        "target": lambda st, seat: st.v.target,
+        "bidding": lambda st, seat: st.bidding.to_json(),
+        "bidder": lambda st, seat: st.bidder,
+        "bid": lambda st, seat: st.bid,
+        "teaser": lambda st, seat: str(st.teaser) if st.teaser is not None else None,
+        "kitty_count": lambda st, seat: len(st.kitty),
+        "kitty": lambda st, seat: (cards_to_str(st.kitty_cards) if seat is not None and seat == st.bidder
+                                   and st.kitty_cards else None),
+        "pack_count": lambda st, seat: len(st.pack),
+        "throws": lambda st, seat: [{"seat": s, "threw": t, "drew": d} for s, t, d in st.throws],
+        "options": lambda st, seat: st.options(seat) if seat is not None and st.phase != "over" else None,
+    }
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:
