@@ -263,3 +263,22 @@ def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
     for a, b in zip(fast, general):
         assert a == b
     assert sum(1 for r in fast if r["ok"]) >= 20 and sum(1 for r in fast if not r["ok"]) >= 100
+
+
+def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
+    from fairdeal.verifier.cards import BadCard, cards_of_texts
+
+    def general(texts):
+        try:
+            return [card_from_str(t) for t in texts]
+        except BadCard as exc:
+            return str(exc)
+
+    def fast(texts):
+        try:
+            return cards_of_texts(texts)
+        except BadCard as exc:
+            return str(exc)
+    every = [str(c) for c in PACK_52]
+    for texts in (every, every[::-1], [], ["TH", "10h", " as "], ["10H", "1H"], ["AS", 10], ["AS", ["AS"]], [None]):
+        assert fast(texts) == general(texts), texts

@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_str
+from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts, cards_to_str
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
 from fairdeal.verifier.games.tricks import TrickPlay, rank_table
@@ -159,7 +159,7 @@ class TwentyDownRules(Rules):
         """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
         card, stay or drop as the table suggests, play the lowest legal card."""
         phase = view["phase"]
-        hand = _cards(view["hand"] or [])
+        hand = cards_of_texts(view["hand"] or [])
         if phase == "blind":
             return Move("pass")
         if phase == "trump":
@@ -177,7 +177,7 @@ class TwentyDownRules(Rules):
     def _policy(self, view: Mapping[str, Any], rng: Rng) -> Move:
         """The seed's tips for beginners, made exact."""
         phase = view["phase"]
-        hand = _cards(view["hand"] or [])
+        hand = cards_of_texts(view["hand"] or [])
         if phase == "blind":
             return Move("pass")                       # a bot always looks
         if phase == "trump":
@@ -262,10 +262,6 @@ class TwentyDownRules(Rules):
 def _pick(items: Sequence[Any], rng: Rng) -> Any:
     """A tie-break: the rng is asked only when there is a real choice."""
     return items[rng.randbelow(len(items))] if len(items) > 1 else items[0]
-
-
-def _cards(texts: Sequence[str]) -> list[Card]:
-    return [card_from_str(t) for t in texts]
 
 
 def _trick_plays(view: Mapping[str, Any]) -> list[tuple[int, Card]]:
