@@ -174,9 +174,12 @@ def check_item(item: Item, key: KeyArg, pins: PinArg) -> Outcome:
     if report.unusable:
         return Outcome(item.label, "broken", game.get("game_id"), game.get("rule_set"), error=report.unusable)
     failed = [c.to_json() for c in report.checks if c.status == "fail"]
+    # the key that signed: only when both signatures verify under it
+    signed = all(c.status == "pass" for c in report.checks if c.id in ("signature-start", "signature-transcript"))
     return Outcome(item.label, "failed" if failed else "passed", game.get("game_id"), game.get("rule_set"),
                    game.get("moves", 0), failed, key_source=report.key_source,
-                   key_id=key_id_or_none(report.key), key_status=(report.signer or {}).get("status"))
+                   key_id=key_id_or_none(report.key) if signed else None,
+                   key_status=(report.signer or {}).get("status") if signed else None)
 
 
 def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg) -> list[Outcome]:

@@ -166,7 +166,7 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
     # --- signatures ------------------------------------------------------------------------------------
     key, source, key_problem = choose_key(commit.get("key"), given_key, pins)
     report.key, report.key_source = key, source
-    _note_signer(report, KeySet.of(given_key) or KeySet.of_pins(pins), key, commit.get("created"))
+    _note_signer(report, KeySet.of(given_key) or KeySet.of_pins(pins), key, commit.get("key"), commit.get("created"))
     if source == "transcript":
         report.warnings.append(
             "The signatures were checked only against the key the transcript carries, which anyone could have "
@@ -215,10 +215,10 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
     _replay(run, t, seed)
 
 
-def _note_signer(report: Report, trusted: KeySet | None, key: str | None, when: Any) -> None:
+def _note_signer(report: Report, trusted: KeySet | None, key: str | None, named: Any, when: Any) -> None:
     """Which trusted key signed the game, and whether it was the service's current key at the game's time."""
     signer = trusted.find(key) if trusted is not None else None
-    if signer is None:
+    if signer is None or key != named:     # a key the transcript does not name signed nothing of it
         return
     report.signer = signer.to_json(when)
     report.signer["game_time"] = when

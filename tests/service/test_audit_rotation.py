@@ -87,6 +87,8 @@ def test_only_the_new_key_fails_the_old_games(rotated, capsys):
     code, summary = _audit(["--key", rotated["b"], str(rotated["export"])], capsys)
     assert code == 1 and (summary["passed"], summary["failed"]) == (2, 2)
     assert summary["failed_by_check"] == {"signature-start": 2, "signature-transcript": 2}
+    # the old games' signatures do not verify under the key given: it signed only the new ones
+    assert summary["signed_by"] == [{"key_id": key_id(rotated["b"]), "status": "unknown", "games": 2}]
 
 
 def test_a_game_verified_alone_says_which_key_and_that_it_was_current(rotated, tmp_path, capsys):
