@@ -150,7 +150,7 @@ def _load() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=16, help="games per rule set (default 16)")
+    parser.add_argument("--games", type=int, default=32, help="games per rule set (default 32)")
     parser.add_argument("--rounds", type=int, default=5, help="best of this many timed rounds (default 5)")
     args = parser.parse_args()
     if not cb.installed():
