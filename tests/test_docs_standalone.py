@@ -76,3 +76,27 @@ def test_each_kind_of_outside_reference_is_found(line):
 ])
 def test_ordinary_text_is_not_taken_for_an_outside_reference(line):
     assert not outside_references(line)
+
+
+# A path the docs name inside the repository: code, tests, docs, deployment, benchmarks, scripts.
+REPO_PATH = re.compile(r"(?<![\w/.-])((?:fairdeal|tests|docs|deploy|bench|scripts)/[\w./*-]*[\w*/])")
+# protocol names (fairdeal/2), and files that are never committed (screenshots, a deployment's .env)
+NOT_FILES = re.compile(r"^fairdeal/\d$|^tests/web/screenshots/$|^deploy/\.env$")
+
+
+def named_paths(text: str) -> set[str]:
+    return {p for p in REPO_PATH.findall(text) if not NOT_FILES.match(p)}
+
+
+@pytest.mark.parametrize("path", [f for f in tracked_files() if f.endswith(".md")])
+def test_every_repository_path_a_document_names_exists(path):
+    """A document that names a module, test or file that is not there has stopped being true."""
+    missing = [p for p in sorted(named_paths((ROOT / path).read_text(encoding="utf-8")))
+               if not (any(ROOT.glob(p)) if "*" in p else (ROOT / p).exists())]
+    assert not missing, f"{path} names paths the repository does not have: {missing}"
+
+
+def test_named_paths_are_found_and_protocol_names_are_not_paths():
+    assert named_paths("see `fairdeal/verifier/games/base.py`, tests/games/onetwenty/test_auction_*.py.") == {
+        "fairdeal/verifier/games/base.py", "tests/games/onetwenty/test_auction_*.py"}
+    assert named_paths("fairdeal/2 and fairdeal/1 transcripts") == set()
