@@ -72,11 +72,12 @@ class KeyRing:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(vkeys.private_key_to_pem(key))
-        now = iso(time.time())          # to the millisecond, as the games' own times: a rotation and a game
-        #                                 in the same second are told apart
+        # to the millisecond, as the games' own times are: a rotation and a game in the same second are told apart
+        now = iso(time.time())
         entry = {"key": text, "key_id": kid, "file": name, "created": now}
         # the key that was current until now is retired now (an auditor checks each game's key against its time)
-        meta = [dict(m, current=False, retired=m.get("retired") or now) for m in self._meta] + [dict(entry, current=True)]
+        meta = [dict(m, current=False, retired=m.get("retired") or now) for m in self._meta]
+        meta.append(dict(entry, current=True))
         tmp = os.path.join(self.dir, "index.json.tmp")
         with open(tmp, "w") as f:
             json.dump(meta, f, indent=1)

@@ -275,7 +275,8 @@ class AuditSummary:
         return {
             "games": self.games, "passed": self.count("passed"), "failed": self.count("failed"),
             "broken": self.count("broken"), "moves": self.moves, "failed_by_check": self.failed_by_check(),
-            "checked_only_against_own_key": self.only_own_key, "signed_by": self.signers(), "transcripts_found": self.found, "jobs": self.jobs,
+            "checked_only_against_own_key": self.only_own_key, "signed_by": self.signers(),
+            "transcripts_found": self.found, "jobs": self.jobs,
             "seconds": round(self.seconds, 3), "ok": self.ok, "exit_code": self.exit_code,
             "problems": [o.to_json() for o in self.outcomes if o.status != "passed"],
         }

@@ -68,6 +68,9 @@ def parse_receipt(text: str) -> tuple[int, str]:
     return int(seq), digest
 
 
+MIN_NOTED = 16      # hex digits of a noted commitment, at least: 64 bits
+
+
 def parse_commitment(text: str) -> str:
     """A commitment a player noted: all 64 hex digits, or a prefix of at least 16 (64 bits: no server can make
     another game's commitment share it). Returns it in lower case; ValueError with the sentence otherwise."""
@@ -76,9 +79,6 @@ def parse_commitment(text: str) -> str:
         raise ValueError(f"--commitment takes the game's commitment as you noted it: {MIN_NOTED} to 64 hex digits "
                          f"(the first ones of the 64), not {text!r}.")
     return digits
-
-
-MIN_NOTED = 16
 
 
 def parse_client_seed(text: str) -> tuple[int, str]:

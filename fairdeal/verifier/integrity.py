@@ -133,7 +133,7 @@ def check_noted_commitment(t: Mapping[str, Any], noted: str) -> Check:
     """"commitment-noted": the commitment a player noted before the game (all 64 hex digits or a prefix of at
     least 16, lower case: checks.parse_commitment) is the one this transcript commits to. It ties the transcript
     to the game the player was shown: a server cannot hand over another game's transcript."""
-    actual = t["commit"]["commitment"]
+    actual, noted = t["commit"]["commitment"], noted.lower()
     if not actual.startswith(noted):
         return failed("commitment-noted", "commitment-noted-differs", noted=noted, commitment=actual)
     return passed("commitment-noted", "commitment-noted-ok", noted=noted, digits=len(noted), commitment=actual)
