@@ -109,3 +109,15 @@ def test_a_bad_key_option_is_a_usage_error(capsys):
     assert code == 2 and "--key takes a public key" in err
     code, _, err = run(["audit", "--key", SERVER_PUBLIC, "--service", "x", "."], capsys)
     assert code == 2 and "cannot go with --key" in err
+
+
+def test_the_keys_may_come_from_the_environment(tmp_path, capsys, monkeypatch):
+    game = tmp_path / "g.json"
+    game.write_text(json.dumps(valid_transcript("spades")))
+    monkeypatch.setenv("FAIRDEAL_VERIFY_KEYS", f"{OTHER} {SERVER_PUBLIC}")
+    code, out, _ = run(["audit", "--json", str(game)], capsys)
+    assert code == 0 and json.loads(out)["signed_by"] == [{"key_id": key_id(SERVER_PUBLIC), "status": "unknown",
+                                                            "games": 1}]
+    monkeypatch.setenv("FAIRDEAL_VERIFY_KEYS", OTHER)
+    code, _, _ = run(["audit", str(game)], capsys)
+    assert code == 1
