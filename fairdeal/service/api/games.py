@@ -160,7 +160,12 @@ def transcript(game_id):
     s = svc()
     p = player_ref(required=False)
     table, c = s.tables.touch(game_id)
-    return public_transcript(c, _seat(table, p))
+    out = public_transcript(c, _seat(table, p))
+    if c.ended and s.translog is not None and c.protocol != "fairdeal/1":   # fairdeal/1 has no log member
+        entries = s.translog.game_entries(game_id)
+        if entries:
+            out["log"] = entries
+    return out
 
 
 @bp.get("/games/<game_id>/start")

@@ -16,8 +16,12 @@ def _seat(table: dict, player_id: str) -> int | None:
     return next((i for i, s in enumerate(table["seats"]) if s["player"] == player_id), None)
 
 
-def _answer(table: dict, player_id: str | None) -> dict:
+def _answer(table: dict, player_id: str | None, log: bool = False) -> dict:
     out = svc().tables.public(table)
+    if log and svc().translog is not None:   # the commitment's place in the transparency log (docs/log.md)
+        entries = svc().translog.game_entries(table["id"])
+        if entries:
+            out["log"] = entries
     if player_id is not None:
         out["you"] = {"seat": _seat(table, player_id), "host": table["host"] == player_id,
                       "watching": player_id in table["spectators"]}
@@ -38,7 +42,7 @@ def create_table():
 def get_table(table_id):
     p = player_ref(required=False)
     table, _ = svc().tables.touch(table_id)
-    return _answer(table, p and p["id"])
+    return _answer(table, p and p["id"], log=True)
 
 
 @bp.post("/tables/<table_id>/join")
