@@ -33,11 +33,13 @@ def head():
     return _log().latest_head()
 
 
-@bp.get("/log/leaves/<int:index>/proof")
+@bp.get("/log/leaves/<index>/proof")
 def inclusion(index):
     translog = _log()
-    size = int_arg("size", -1)
-    return translog.inclusion(index, None if size < 0 else size)
+    if not (index.isascii() and index.isdigit() and len(index) <= 16 and str(int(index)) == index):
+        raise ApiError(400, "bad-request", f"A leaf index is a whole number from 0, not {index[:40]!r}.")
+    size = int_arg("size", -1, low=1)
+    return translog.inclusion(int(index), None if size < 0 else size)
 
 
 @bp.get("/log/games/<game_id>")
