@@ -93,3 +93,26 @@ def test_switched_off_there_are_no_leaves_and_no_log(tmp_path, request):
     assert "log" not in table and "log" not in transcript
     assert api.get("/log/head").status_code == 404
     assert app.extensions["fairdeal"].store.tlog_size() == 0
+
+
+def test_a_finished_game_verifies_offline_with_its_log_proof(api):
+    from tests.service.client import play_to_end
+    from fairdeal.verifier.checks import verify_transcript
+    p = api.player()
+    t = api.table(p, rule_set="spades")
+    api.start(p, t["id"])
+    play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
+                else v["legal_moves"][0])
+    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    report = verify_transcript(transcript, key=t["key"])
+    assert report.exit_code == 0 and not report.failed, [c.detail for c in report.failed]
+    (log_check,) = [c for c in report.checks if c.id == "log-inclusion"]
+    assert log_check.status == "pass" and "commitment and ending" in log_check.detail
+    assert transcript["log"]["ending"]["index"] > transcript["log"]["commitment"]["index"]
+    leaf = api.get(f"/log/leaves/{transcript['log']['ending']['index']}/proof").get_json()["leaf"]
+    assert leaf["reason"] == "finished" and leaf["dealt"] is True
+    # another game's proof does not pass for this one
+    _, other = _cancelled_game(api)
+    swapped = dict(transcript, log=other["log"])
+    report = verify_transcript(swapped, key=t["key"])
+    assert [c.id for c in report.failed] == ["log-inclusion"]

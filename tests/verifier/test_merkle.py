@@ -170,3 +170,21 @@ def test_leaf_forms_are_strict():
                 {k: x for k, x in v["leaf"].items() if k != "time"}):
         with pytest.raises(tlog.LogError):
             tlog.check_leaf(bad)
+
+
+def test_the_transcript_vector_with_its_log_member_verifies_offline():
+    from fairdeal.verifier.checks import verify_transcript
+    (v,) = vectors_of("log.md", "transcript-log")
+    t = [x for x in vectors_of("transcript.md", "transcript") if x["protocol"] == "fairdeal/2"][0]
+    with_log = dict(t["transcript"], log=v["log"])
+    assert tlog.check_log_member(with_log, key=t["public_key_text"]) == {"commitment": 0, "ending": 1}
+    report = verify_transcript(with_log, key=t["public_key_text"])
+    assert {c.id: c.status for c in report.checks}["log-inclusion"] == "pass"
+    assert report.exit_code == 0
+    without = verify_transcript(t["transcript"], key=t["public_key_text"])
+    assert {c.id: c.status for c in without.checks}["log-inclusion"] == "skip" and without.exit_code == 0
+    # a head signed by a key the user did not pin proves nothing about the pinned service
+    pinned = verify_transcript(with_log, pins={"other": "ed25519:" + "A" * 43})
+    assert {c.id: c.code for c in pinned.checks}["log-inclusion"] in ("log-head-not-pinned",)
+    swapped = dict(with_log, log=dict(v["log"], commitment=v["log"]["ending"], ending=v["log"]["commitment"]))
+    assert [c.id for c in verify_transcript(swapped, key=t["public_key_text"]).failed] == ["log-inclusion"]
