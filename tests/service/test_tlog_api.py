@@ -8,6 +8,7 @@ from tests.service.client import Api
 from tests.service.conftest import make_app
 from fairdeal.verifier import merkle, tlog
 from fairdeal.verifier.reader import parse_transcript
+from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
 
 
 def _cancelled_game(api: Api) -> tuple[dict, dict]:

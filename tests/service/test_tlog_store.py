@@ -11,6 +11,7 @@ import pytest
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import CONFLICT, OK
 from fairdeal.service.store.sqlite import SqliteStore
+from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
 
 
 @pytest.fixture(params=["sqlite", "redis", "cluster"])
