@@ -119,3 +119,13 @@ class TransLog:
         tree = self._sync(head["size"])
         return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
                                  for kind, i in sorted(indexes.items())}}
+
+
+def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None) -> dict:
+    """`out` with the game's `log` member (its leaves' proofs) when the log is on and has the game: a fairdeal/1
+    transcript has no log member, and a game older than the log has no leaf."""
+    if translog is not None and protocol != "fairdeal/1":
+        entries = translog.game_entries(game_id)
+        if entries:
+            out["log"] = entries
+    return out

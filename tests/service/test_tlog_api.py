@@ -117,3 +117,16 @@ def test_a_finished_game_verifies_offline_with_its_log_proof(api):
     swapped = dict(transcript, log=other["log"])
     report = verify_transcript(swapped, key=t["key"])
     assert [c.id for c in report.failed] == ["log-inclusion"]
+
+
+def test_the_export_carries_each_transcripts_log_member(tmp_path, request):
+    import io
+    import json
+    from fairdeal.service.export import export
+    app = make_app(tmp_path, "sqlite", request)
+    api = Api(app.test_client())
+    table, _ = _cancelled_game(api)
+    out = io.StringIO()
+    assert export(app.extensions["fairdeal"], out) == 1
+    (t,) = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert tlog.check_log_member(t, key=table["key"]).keys() == {"commitment", "ending"}

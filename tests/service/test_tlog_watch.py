@@ -153,3 +153,22 @@ def test_the_cli_watches_a_saved_copy_and_keeps_its_state(app, tmp_path, capsys)
     assert code == 1 and "rewritten-leaf" in out and "LOG FAILED" in out
     code, _, err = run_cli(["log", str(tmp_path / "none.json")])
     assert code == 2 and "no file" in err.lower()
+
+
+def test_the_audit_command_holds_an_export_against_the_log(app, tmp_path, capsys):
+    from tests.verifier.cli_run import run
+    api = Api(app.test_client())
+    ended = games(api, 3)
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(api.get(f"/games/{g}/transcript").get_json()) + "\n" for g in ended[:2]))
+    copy = tmp_path / "log.json"
+    logwatch.save_copy(str(copy), watch(app, logwatch.LogCopy()).copy)
+    code, out, err = run(["audit", str(export), "--log", str(copy), "--json", "--jobs", "1"], capsys)
+    assert code == 1, err
+    report = json.loads(out)
+    assert report["passed"] == 2 and report["log"]["missing_from_export"][0]["game_id"] == ended[2]
+    assert [m["game_id"] for m in report["log"]["missing_from_export"]] == [ended[2]]
+    export.write_text(export.read_text() + json.dumps(api.get(f"/games/{ended[2]}/transcript").get_json()) + "\n")
+    code, out, err = run(["audit", str(export), "--log", str(copy), "--jobs", "1"], capsys)
+    assert code == 0, out + err
+    assert "cancelled or abandoned" in out and "MISSING" not in out

@@ -13,6 +13,7 @@ from fairdeal.service import feed
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.tables import seat_of
+from fairdeal.service.translog import add_log_member
 from fairdeal.service.views import game_summary, game_view, public_transcript, visible_records
 
 bp = Blueprint("games", __name__)
@@ -161,11 +162,7 @@ def transcript(game_id):
     p = player_ref(required=False)
     table, c = s.tables.touch(game_id)
     out = public_transcript(c, _seat(table, p))
-    if c.ended and s.translog is not None and c.protocol != "fairdeal/1":   # fairdeal/1 has no log member
-        entries = s.translog.game_entries(game_id)
-        if entries:
-            out["log"] = entries
-    return out
+    return add_log_member(s.translog, out, game_id, c.protocol) if c.ended else out
 
 
 @bp.get("/games/<game_id>/start")

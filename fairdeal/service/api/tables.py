@@ -8,6 +8,7 @@ from flask import Blueprint
 
 from fairdeal.service import player_games
 from fairdeal.service.api.common import json_body, player, player_ref, svc
+from fairdeal.service.translog import add_log_member
 
 bp = Blueprint("tables", __name__)
 
@@ -18,10 +19,8 @@ def _seat(table: dict, player_id: str) -> int | None:
 
 def _answer(table: dict, player_id: str | None, log: bool = False) -> dict:
     out = svc().tables.public(table)
-    if log and svc().translog is not None:   # the commitment's place in the transparency log (docs/log.md)
-        entries = svc().translog.game_entries(table["id"])
-        if entries:
-            out["log"] = entries
+    if log:   # the commitment's place in the transparency log (docs/log.md)
+        add_log_member(svc().translog, out, table["id"], table.get("protocol"))
     if player_id is not None:
         out["you"] = {"seat": _seat(table, player_id), "host": table["host"] == player_id,
                       "watching": player_id in table["spectators"]}
