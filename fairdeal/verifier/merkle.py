@@ -115,6 +115,14 @@ def _lsb(x: int) -> int:
     return x & 1
 
 
+def _up_the_right_edge(fn: int, sn: int) -> tuple[int, int]:
+    """RFC 9162's step for a node on the right edge of its subtree: shift both until fn is odd or 0."""
+    while not _lsb(fn) and fn != 0:
+        fn >>= 1
+        sn >>= 1
+    return fn, sn
+
+
 def root_from_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes]) -> bytes | None:
     """The root an inclusion proof leads to (RFC 9162 2.1.3.2), or None when the proof cannot be one for this
     index and size (too long, too short)."""
@@ -126,10 +134,7 @@ def root_from_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[byte
             return None
         if _lsb(fn) or fn == sn:
             r = node_hash(p, r)
-            if not _lsb(fn):
-                while not _lsb(fn) and fn != 0:
-                    fn >>= 1
-                    sn >>= 1
+            fn, sn = _up_the_right_edge(fn, sn)
         else:
             r = node_hash(r, p)
         fn >>= 1
@@ -166,10 +171,7 @@ def verify_consistency(first: int, second: int, first_root: bytes, second_root: 
             return False
         if _lsb(fn) or fn == sn:
             fr, sr = node_hash(c, fr), node_hash(c, sr)
-            if not _lsb(fn):
-                while not _lsb(fn) and fn != 0:
-                    fn >>= 1
-                    sn >>= 1
+            fn, sn = _up_the_right_edge(fn, sn)
         else:
             sr = node_hash(sr, c)
         fn >>= 1

@@ -97,14 +97,9 @@ def test_switched_off_there_are_no_leaves_and_no_log(tmp_path, request):
 
 
 def test_a_finished_game_verifies_offline_with_its_log_proof(api):
-    from tests.service.client import play_to_end
+    from tests.service.client import finished_game
     from fairdeal.verifier.checks import verify_transcript
-    p = api.player()
-    t = api.table(p, rule_set="spades")
-    api.start(p, t["id"])
-    play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
-                else v["legal_moves"][0])
-    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    t, transcript = finished_game(api)
     report = verify_transcript(transcript, key=t["key"])
     assert report.exit_code == 0 and not report.failed, [c.detail for c in report.failed]
     (log_check,) = [c for c in report.checks if c.id == "log-inclusion"]
