@@ -60,10 +60,11 @@ class TransLog:
         return None
 
     def head_covering(self, size: int) -> dict:
-        """A signed head of at least `size` leaves: the latest, or a new one."""
+        """A signed head of at least `size` leaves (sequenced already): the latest, or a new one over the log as
+        it is (the other games' queued leaves wait for the sweeper's round)."""
         head = self.store.tlog_head()
         if head is None or head["size"] < size:
-            head = self.sign_head(self.store.tlog_sequence())
+            head = self.sign_head(self.store.tlog_size())
         return head
 
     # ------------------------------------------------------------------------------------ proofs
