@@ -125,3 +125,24 @@ def test_the_export_carries_each_transcripts_log_member(tmp_path, request):
     assert export(app.extensions["fairdeal"], out) == 1
     (t,) = [json.loads(line) for line in out.getvalue().splitlines()]
     assert tlog.check_log_member(t, key=table["key"]).keys() == {"commitment", "ending"}
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "redis"])
+def test_the_sweepers_round_sequences_and_signs_a_head_at_its_interval(tmp_path, request, clock, store_kind):
+    from fairdeal.service import sweeper
+    app = make_app(tmp_path, store_kind, request, now=clock, log_head_seconds=10)
+    api, s = Api(app.test_client()), app.extensions["fairdeal"]
+    api.table(api.player(), rule_set="spades")
+    sweeper.log_tick(s)
+    first = s.store.tlog_head()
+    assert first["size"] == s.store.tlog_size() == 1
+    api.table(api.player(), rule_set="spades")
+    sweeper.log_tick(s)
+    assert s.store.tlog_head() == first          # grown, but the last head is younger than the interval
+    assert s.store.tlog_size() == 2               # ... though the new leaf is sequenced
+    clock.advance(10)
+    sweeper.log_tick(s)
+    assert s.store.tlog_head()["size"] == 2
+    clock.advance(60)
+    sweeper.log_tick(s)
+    assert s.store.tlog_head()["size"] == 2       # not grown: no new head
