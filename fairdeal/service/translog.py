@@ -16,6 +16,8 @@ from fairdeal.verifier import merkle, tlog
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
+READ_PAGE = 10_000   # leaves read from the store at a time
+
 
 class TransLog:
     def __init__(self, store, keyring, config, now: Callable[[], float]):
@@ -27,10 +29,10 @@ class TransLog:
     def _sync(self, size: int) -> merkle.Tree:
         """This process's tree holding at least `size` leaves (read from the store)."""
         with self._lock:
-            have = len(self.tree)
-            if have < size:
-                texts = self.store.tlog_leaves(have, size)
-                if len(texts) != size - have:
+            while len(self.tree) < size:   # in pages: a process's first read of a long log is not one reply
+                have = len(self.tree)
+                texts = self.store.tlog_leaves(have, min(size, have + READ_PAGE))
+                if not texts:
                     raise RuntimeError("the transparency log has fewer leaves than its size")
                 self.tree.extend(merkle.leaf_hash(t.encode("utf-8")) for t in texts)
             return self.tree
