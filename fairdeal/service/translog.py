@@ -109,11 +109,13 @@ class TransLog:
         nxt = start + len(texts) if start + len(texts) < head["size"] else None
         return {"start": start, "size": head["size"], "leaves": [json.loads(t) for t in texts], "next": nxt}
 
-    def game_entries(self, game_id: str) -> dict:
+    def game_entries(self, game_id: str, ended: bool = True) -> dict:
         """The `log` member of a game's transcript or table: a head covering the game's leaves and, per leaf,
-        its index and inclusion proof."""
+        its index and inclusion proof. `ended`: whether the game may have an ending leaf (a running game's
+        table need not look for one)."""
         indexes = self.store.tlog_game(game_id)
-        if len(indexes) < 2:   # a leaf may still wait in the game's queue (Redis): sequence it now
+        if {"commitment", *(("ending",) if ended else ())} - set(indexes):
+            # a leaf may still wait in the game's queue (Redis): sequence it now
             self.store.tlog_sequence(game_id)
             indexes = self.store.tlog_game(game_id)
         if not indexes:
@@ -124,11 +126,12 @@ class TransLog:
                                  for kind, i in sorted(indexes.items())}}
 
 
-def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None) -> dict:
+def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,
+                   ended: bool = True) -> dict:
     """`out` with the game's `log` member (its leaves' proofs) when the log is on and has the game: a fairdeal/1
     transcript has no log member, and a game older than the log has no leaf."""
     if translog is not None and protocol != "fairdeal/1":
-        entries = translog.game_entries(game_id)
+        entries = translog.game_entries(game_id, ended)
         if entries:
             out["log"] = entries
     return out

@@ -20,7 +20,7 @@ def _seat(table: dict, player_id: str) -> int | None:
 def _answer(table: dict, player_id: str | None, log: bool = False) -> dict:
     out = svc().tables.public(table)
     if log:   # the commitment's place in the transparency log (docs/log.md)
-        add_log_member(svc().translog, out, table["id"], table.get("protocol"))
+        add_log_member(svc().translog, out, table["id"], table.get("protocol"), table["status"] == "over")
     if player_id is not None:
         out["you"] = {"seat": _seat(table, player_id), "host": table["host"] == player_id,
                       "watching": player_id in table["spectators"]}
