@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.service.client import Api
 from fairdeal.verifier import keys, logwatch, merkle, tlog
 from fairdeal.verifier.audit import Outcome
@@ -172,3 +174,22 @@ def test_the_audit_command_holds_an_export_against_the_log(app, tmp_path, capsys
     code, out, err = run(["audit", str(export), "--log", str(copy), "--jobs", "1"], capsys)
     assert code == 0, out + err
     assert "cancelled or abandoned" in out and "MISSING" not in out
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "redis"])
+def test_fairdeal_verify_log_watches_a_served_log_across_two_workers(request, tmp_path, capsys, store_kind):
+    """Two gunicorn workers, each with its own tree and signing heads on demand, show one log; the command
+    fetches it over HTTP run after run."""
+    from tests.service.http import Http, serving
+    from tests.verifier.cli_run import run
+    url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
+    state = tmp_path / "state.json"
+    with serving(tmp_path / "data", url, workers=2) as base:
+        api = Api(Http(base))
+        for _ in range(2):
+            games(api, 3)
+            code, out, err = run(["log", base, "--state", str(state), "--json", "--pending-after", "0"], capsys)
+            assert code == 0, out + err
+            report = json.loads(out)
+            assert report["ok"] and report["committed"] >= 3 and report["pending"] == []
+    assert len(json.loads(state.read_text())["leaves"]) == report["size"] >= 12
