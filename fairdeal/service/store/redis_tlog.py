@@ -55,11 +55,15 @@ end
 return #ARGV
 """
 
-# KEYS: the pending index. ARGV: game id, the score read. Drops the game only if nobody wrote it since.
+# KEYS: the pending index. ARGV: game id 1, the score read 1, game id 2, ... Drops each game only if nobody
+# wrote it since its score was read.
 UNPEND = """
-local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if s and tonumber(s) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 0
+local n = 0
+for i = 1, #ARGV, 2 do
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if s and tonumber(s) == tonumber(ARGV[i + 1]) then n = n + redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
+return n
 """
 
 # KEYS: tlog head, tlog leaves. ARGV: size, root, body
@@ -101,24 +105,34 @@ class RedisTlog(TransparencyLogStore):
             self._pend(game_id)   # after, with a fresh score: a sequencer that read the first one keeps it
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
-    def _sequence_game(self, game_id: str, score: float | None = None) -> None:
-        if score is not None:
-            self._script("unpend")(keys=[keys.index(keys.TLOG_PENDING)], args=[game_id, repr(float(score))])
-        queued = self.r.lrange(keys.tlog_queue(game_id), 0, -1)
-        if not queued:
+    def _sequence_games(self, pending: list[tuple[str, float | None]]) -> None:
+        """Sequence the queues of these games (with the pending score read for each, None: not from the index):
+        un-pend them, read their queues (one pipeline), place every leaf (one script in the log's slot), then
+        empty each queue of exactly its leaves placed."""
+        scored = [(g, s) for g, s in pending if s is not None]
+        if scored:
+            self._script("unpend")(keys=[keys.index(keys.TLOG_PENDING)],
+                                   args=[x for g, s in scored for x in (g, repr(float(s)))])
+        pipe = self.r.pipeline(transaction=False)
+        for game_id, _ in pending:
+            pipe.lrange(keys.tlog_queue(game_id), 0, -1)
+        queues = [(g, q) for (g, _), q in zip(pending, pipe.execute()) if q]
+        if not queues:
             return
-        args: list[str] = []
-        for leaf in queued:
-            args += [leaf_field(game_id, json.loads(leaf)["type"]), leaf]
+        args = [x for g, queued in queues for leaf in queued
+                for x in (leaf_field(g, json.loads(leaf)["type"]), leaf)]
         self._script("sequence")(keys=[keys.tlog_leaves(), keys.tlog_games()], args=args)
-        self._script("trim")(keys=[keys.tlog_queue(game_id)], args=queued)
+        for game_id, queued in queues:
+            self._script("trim")(keys=[keys.tlog_queue(game_id)], args=queued)
+
+    def _sequence_game(self, game_id: str, score: float | None = None) -> None:
+        self._sequence_games([(game_id, score)])
 
     def tlog_sequence(self, game_id: str | None = None, limit: int = 1000) -> int:
         if game_id is not None:
             self._sequence_game(game_id)
         else:
-            for pending, score in self.index_range(keys.TLOG_PENDING, limit=limit):
-                self._sequence_game(pending, score)
+            self._sequence_games(self.index_range(keys.TLOG_PENDING, limit=limit))
         return self.tlog_size()
 
     def tlog_size(self) -> int:
