@@ -125,3 +125,14 @@ def test_redis_a_leaf_queued_while_the_sequencer_drains_keeps_its_game_pending(r
     assert set(store.tlog_game(g)) == {"commitment", "ending"}
     assert g not in dict(store.index_range(keys.TLOG_PENDING, limit=10_000))
     store.close()
+
+
+def test_sqlite_a_second_leaf_of_one_kind_fails_the_record_with_it(tmp_path):
+    import sqlite3
+    store = SqliteStore(str(tmp_path / "s.sqlite3"))
+    g = gid()
+    assert store.append_with_leaf(g, 0, "commit", 1.0, "commitment", leaf(g, "commitment")).status == OK
+    with pytest.raises(sqlite3.IntegrityError):
+        store.append_with_leaf(g, 1, "again", 2.0, "commitment", leaf(g, "commitment"))
+    assert store.records(g) == ["commit"] and store.tlog_size() == 1
+    store.close()
