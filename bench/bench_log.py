@@ -28,7 +28,8 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.bench_service import ROOT, Conn, ServiceGame, free_port, run_load, start_gunicorn, stop, wait_http  # noqa: E402
+from bench.bench_service import (ROOT, Conn, ServiceGame, free_port, run_load, start_gunicorn, start_redis,  # noqa: E402
+                                 stop, wait_http)
 
 MODES = ("off", "on")
 
@@ -91,11 +92,9 @@ def main() -> int:
         print("redis-server is not installed", file=sys.stderr)
         return 2
     tmp = tempfile.mkdtemp(prefix="fairdeal-bench-log-")
-    rport = free_port()
-    procs = [subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no", "--dir", tmp], stdout=subprocess.DEVNULL)]
+    redis_proc, rport = start_redis(tmp)
+    procs = [redis_proc]
     try:
-        time.sleep(0.3)
         url = f"redis://127.0.0.1:{rport}/0"
         env = dict(os.environ, FAIRDEAL_REDIS_URL=url, FAIRDEAL_DATA=tmp, PYTHONPATH=ROOT,
                    FAIRDEAL_RATE_LIMITS="off", FAIRDEAL_LOG_LEVEL="WARNING")
