@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
-from fairdeal.verifier import integrity
+from fairdeal.verifier import integrity, tlog
 from fairdeal.verifier.fairness import PROTOCOLS
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import GameError
@@ -174,6 +174,7 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
             "public key with --key (and --pin to remember it).")
     body, hashes = parsed_body_and_hashes(t)      # each record encoded once, for the signature and the chain
     run.put_all(integrity.check_signatures(t, key, key_problem, body))
+    run.put(_log_inclusion(t, KeySet.of_pins(pins)))
 
     # --- the header, the commitment, the chain --------------------------------------------------------
     run.put_all(integrity.check_header(t) + _layout_problems(t))
@@ -225,6 +226,23 @@ def _note_signer(report: Report, trusted: KeySet | None, key: str | None, named:
     if report.signer["status"] == RETIRED:
         report.warnings.append(f"The game was committed at {when}, after its key {signer.key_id} was retired "
                                f"({signer.retired}): a retired key should sign no new game.")
+
+
+def _log_inclusion(t: Mapping[str, Any], pinned: KeySet | None) -> Check:
+    """The transcript's `log` member (docs/log.md), checked offline: the signed head, and the commitment and
+    ending leaves recomputed from the transcript itself under its root. With pins, the head's key is one."""
+    if "log" not in t:
+        return skipped("log-inclusion", "no-log")
+    try:
+        found = tlog.check_log_member(t)
+    except (tlog.LogError, KeyError, TypeError) as exc:
+        return failed("log-inclusion", "log-not-included", reason=str(exc))
+    head = t["log"]["head"]
+    if pinned is not None and head["key"] not in pinned:
+        return failed("log-inclusion", "log-head-not-pinned", key_id=key_id_or_none(head["key"]),
+                      pinned=", ".join(sorted({e.origin for e in pinned})))
+    return passed("log-inclusion", "log-included", kinds=" and ".join(found), size=head["size"], root=head["root"],
+                  indexes=" and ".join(str(i) for i in found.values()), key_id=key_id_or_none(head["key"]))
 
 
 def _named_protocol(data: Any) -> Any:

@@ -2,6 +2,7 @@
 
     fairdeal-verify TRANSCRIPT            one game (a file, "-" for standard input, or a finished game's URL)
     fairdeal-verify audit PATH...         many games: files, folders, `fairdeal export` JSON Lines
+    fairdeal-verify log URL|FILE          watch the service's transparency log over time
 
 Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used. The report goes to standard
 output, messages to standard error, and there is never a traceback (docs/verify.md).
@@ -21,10 +22,11 @@ from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse
                                      parse_receipt, verify_transcript)
 from fairdeal.verifier.fetch import InputError, is_url, load_transcript
 from fairdeal.verifier.keysets import KeySet, KeySetError, read_key_options
+from fairdeal.verifier.logcli import audit_against_log, log_cmd
 from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
 
 PROG = "fairdeal-verify"
-COMMANDS = ("verify", "audit")
+COMMANDS = ("verify", "audit", "log")
 
 
 class UsageProblem(Exception):
@@ -64,6 +66,23 @@ def _trusted_keys(key_opts: Sequence[str], service: str | None) -> tuple[KeySet 
         return None, pinned_key_set(service)
     except PinError as exc:
         raise UsageProblem(str(exc)) from None
+
+
+def _current_key(trusted: KeySet, where: str) -> str:
+    """The one key of a key set that signs now (the log's heads are signed by the service's current key)."""
+    current = trusted.current
+    if current is None:
+        raise UsageProblem(f"{where} names several keys and none is the current one; give the key the log's heads "
+                           f"are signed with.")
+    return current.key
+
+
+def _read_key(value: str | None) -> str | None:
+    """One key from a --key value (a key, or a file of keys: its current key), for a command that checks one."""
+    if value is None:
+        return None
+    given, _ = _trusted_keys([value], None)
+    return _current_key(given, f"--key {value}")
 
 
 def key_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -145,6 +164,7 @@ def cli() -> None:
     \b
       fairdeal-verify TRANSCRIPT [OPTIONS]   one game: a file, - (standard input) or the game's URL
       fairdeal-verify audit PATH... [OPTIONS] many games: files, folders, `fairdeal export` JSON Lines
+      fairdeal-verify log URL|FILE [OPTIONS]  the service's transparency log, watched over time
 
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     See `fairdeal-verify verify --help` and docs/verify.md.
@@ -244,21 +264,31 @@ def _pin(report: Report, source: str, given: KeySet | None) -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, envvar="FAIRDEAL_VERIFY_JOBS",
               help="Processes to use (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
+@click.option("--log", "log_source", metavar="URL|FILE",
+              help="The service's transparency log: report the ended games the export lacks (docs/log.md).")
 def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None, jobs: int | None,
-              as_json: bool) -> int:
+              as_json: bool, log_source: str | None = None) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
     given, pins = _trusted_keys(key_opts, service)
     summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs())
+    log_key = _current_key(given, "--key") if log_source and given is not None else None
+    against, log_code = audit_against_log(summary, log_source, log_key) if log_source else (None, 0)
     if as_json:
-        _emit(json.dumps(summary.to_json(), indent=2, ensure_ascii=False))
+        out = summary.to_json()
+        if against is not None:
+            out["log"] = against.to_json()
+        _emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        _emit(summary.text())
+        _emit(summary.text() + ("\n" + against.text() if against is not None else ""))
     if summary.found == 0:
         _say("no transcript found")
-    return summary.exit_code
+    return max(summary.exit_code, log_code)
+
+
+cli.add_command(log_cmd)
 
 
 # ---------------------------------------------------------------------------------------------- entry

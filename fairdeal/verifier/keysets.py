@@ -104,6 +104,15 @@ class KeySet:
         """The one key of a set of one."""
         return next(iter(self._by_key.values())) if len(self._by_key) == 1 else None
 
+    @property
+    def current(self) -> TrustedKey | None:
+        """The key that signs now: the only key of the set, else its one key with times and not retired (a /keys
+        answer's current key); None when that is not one key."""
+        if len(self._by_key) == 1:
+            return self.only
+        live = [e for e in self if e.retired is None and e.created is not None]
+        return live[-1] if len(live) == 1 else None
+
     @classmethod
     def of(cls, given: Any, origin: str = "--key") -> "KeySet | None":
         """A key set from what a caller hands in: a KeySet, one key text, or None (no key set)."""

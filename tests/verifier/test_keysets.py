@@ -121,3 +121,16 @@ def test_the_keys_may_come_from_the_environment(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("FAIRDEAL_VERIFY_KEYS", OTHER)
     code, _, _ = run(["audit", str(game)], capsys)
     assert code == 1
+
+
+def test_the_current_key_of_a_set_is_what_a_one_key_command_uses(tmp_path):
+    from fairdeal.verifier.cli import UsageProblem, _read_key
+    published = tmp_path / "keys.json"
+    published.write_text(json.dumps(_published()))
+    assert keys_from_text(published.read_text(), "k") and read_key_options([str(published)]).current.key == OTHER
+    assert _read_key(str(published)) == OTHER and _read_key(SERVER_PUBLIC) == SERVER_PUBLIC
+    both = tmp_path / "both.txt"
+    both.write_text(f"{SERVER_PUBLIC}\n{OTHER}\n")
+    assert read_key_options([str(both)]).current is None
+    with pytest.raises(UsageProblem, match="none is the current one"):
+        _read_key(str(both))
