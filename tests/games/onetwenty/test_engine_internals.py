@@ -5,7 +5,7 @@ import random
 from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import make_rules
 
-from tests.games.onetwenty.helpers import RandomChance
+from tests.games.randomness import RandomChance
 
 
 def test_last_hand_keeps_its_keys_in_order():

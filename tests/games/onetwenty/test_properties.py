@@ -8,7 +8,8 @@ from fairdeal.verifier.cards import PACK_52, BadCard, card_from_str
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FixedChance, GameError, Move
 
-from .helpers import RandomChance
+from tests.games.onetwenty.helpers import play_by_policy
+from tests.games.randomness import RandomChance, SeededRng
 
 TABLES = [
     ("120s-auction", 4, {}),
@@ -25,14 +26,6 @@ TABLES = [
 ]
 table = st.sampled_from(TABLES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-class SeededRng:
-    def __init__(self, seed):
-        self.r = random.Random(seed)
-
-    def randbelow(self, n):
-        return self.r.randrange(n)
 
 
 def view_cards(obj, out):
@@ -173,23 +166,6 @@ def test_any_explicit_deck_deals_a_full_hand_that_conserves_cards_and_is_worth_3
         g.apply(s, rng.choice(g.legal_moves(s)))
     h = g.last_hand
     assert h is not None and (h["thrown_in"] or sum(h["points"]) == 30)
-
-
-def play_by_policy(rules, seed, max_moves=4000):
-    g = rules.new_game(RandomChance(seed))
-    rng = SeededRng(seed)
-    n = 0
-    while not g.is_over and n < max_moves:
-        s = g.to_move
-        view = g.view(s)
-        m = rules.bot_move(view, rng) if (n + s) % 3 else rules.timeout_move(view)
-        assert g.why_not(s, m) is None, (view, m, g.why_not(s, m))
-        sugg = rules.suggest(view)
-        if sugg is not None:
-            assert g.why_not(s, sugg) is None
-        g.apply(s, m)
-        n += 1
-    return g
 
 
 @settings(max_examples=30, deadline=None)

@@ -10,7 +10,7 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import IllegalMove, Move, NotYourTurn
 from fairdeal.verifier.games.spades import game_ends
 
-from .helpers import FixedRng, ShuffledChance
+from tests.games.randomness import PickRng, RandomChance
 
 RULES = make_rules("spades")
 SEEDS = st.integers(min_value=0, max_value=2**32)
@@ -23,7 +23,7 @@ def choose(game, rnd):
     view = game.view(seat)
     kind = rnd.randrange(4)
     if kind == 0:
-        return seat, RULES.bot_move(view, FixedRng(rnd.randrange(4)))
+        return seat, RULES.bot_move(view, PickRng(rnd.randrange(4)))
     if kind == 1:
         return seat, RULES.timeout_move(view)
     moves = game.legal_moves(seat)
@@ -31,7 +31,7 @@ def choose(game, rnd):
 
 
 def run(seed, rnd, max_moves, check=lambda game: None):
-    game = RULES.new_game(ShuffledChance(seed))
+    game = RULES.new_game(RandomChance(seed))
     log = []
     while not game.is_over and len(log) < max_moves:
         check(game)
@@ -98,7 +98,7 @@ def test_every_hand_has_13_tricks_and_the_end_follows_the_rule(seed, rnd):
 @given(SEEDS, st.randoms(use_true_random=False))
 def test_replaying_the_log_gives_the_live_state(seed, rnd):
     live, log = run(seed, rnd, 200)
-    again = RULES.new_game(ShuffledChance(seed))
+    again = RULES.new_game(RandomChance(seed))
     for seat, move in log:
         again.apply(seat, Move.from_json(move.to_json()))
     assert [again.view(s) for s in (None, 0, 1, 2, 3)] == [live.view(s) for s in (None, 0, 1, 2, 3)]
@@ -113,11 +113,11 @@ def test_bots_and_timeouts_are_always_legal(seed, rnd):
             return
         seat = game.to_move
         view = game.view(seat)
-        for move in (RULES.timeout_move(view), RULES.bot_move(view, FixedRng(0)), RULES.bot_move(view, FixedRng(3))):
+        for move in (RULES.timeout_move(view), RULES.bot_move(view, PickRng(0)), RULES.bot_move(view, PickRng(3))):
             assert game.why_not(seat, move) is None
             assert not (move.kind == "bid" and move.value == 0)      # never nil
         # pure functions of the view (and the rng): asked again, on a copy, they answer the same
-        assert RULES.bot_move(copy.deepcopy(view), FixedRng(3)) == RULES.bot_move(view, FixedRng(3))
+        assert RULES.bot_move(copy.deepcopy(view), PickRng(3)) == RULES.bot_move(view, PickRng(3))
         assert RULES.timeout_move(copy.deepcopy(view)) == RULES.timeout_move(view)
     run(seed, rnd, 150, check)
 
@@ -163,11 +163,11 @@ def test_every_legal_move_applies_and_every_other_is_refused_with_a_sentence(see
 @settings(max_examples=8, deadline=None)
 @given(SEEDS)
 def test_four_bots_finish_a_game(seed):
-    game = RULES.new_game(ShuffledChance(seed))
+    game = RULES.new_game(RandomChance(seed))
     moves = 0
     while not game.is_over:
         seat = game.to_move
-        game.apply(seat, RULES.bot_move(game.view(seat), FixedRng(moves % 3)))
+        game.apply(seat, RULES.bot_move(game.view(seat), PickRng(moves % 3)))
         moves += 1
         assert moves < 56 * 60
     assert game.result["winners"] in ([0, 2], [1, 3])

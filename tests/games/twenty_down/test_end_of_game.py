@@ -4,7 +4,7 @@ import pytest
 from fairdeal.verifier.games.base import GameOver, Move
 
 from .helpers import deck_for, exchange_nothing, game, play, to_play, walkover_deal
-from .test_play_and_scoring import THREE_AND_TWO
+from .deals import THREE_AND_TWO
 
 
 def eight_quiet_deals(state):

@@ -12,18 +12,12 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import Move
 from fairdeal.verifier.games.twenty_down import TwentyDownRules
 
+from tests.games.randomness import SeededRng
+
 SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
 table_settings = st.fixed_dictionaries({name: st.booleans() for name in SETTING_NAMES})
 seeds = st.integers(min_value=0, max_value=2**32)
 MAX_STEPS = 600
-
-
-class SeededRng:
-    def __init__(self, r: random.Random):
-        self.r = r
-
-    def randbelow(self, n):
-        return self.r.randrange(n)
 
 
 def chance(seed: int) -> SeedChance:

@@ -2,10 +2,12 @@
 and docs come later)."""
 import pytest
 
-from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.cards import PACK_52, card_from_str
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import BadSettings, FixedChance, Move
 from fairdeal.verifier.games.onetwenty.scoring import score_hand
+
+from tests.games.randomness import RandomChance
 
 from .helpers import (PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out, throw,
                       trump)
@@ -116,7 +118,7 @@ def test_on_30_an_opponents_first_lead_must_be_a_trump_if_they_have_one():
 def test_plain_aces_low_an_ace_is_below_the_jack_in_black_and_lowest_in_diamonds():
     from fairdeal.verifier.games.onetwenty.ranks import make_strength
     low, high = make_strength("H", aces_low=True), make_strength("H")
-    c = lambda t: __import__("fairdeal.verifier.cards", fromlist=["card_from_str"]).card_from_str(t)
+    c = card_from_str
     assert low(c("JC"), c("2C")) > low(c("AC"), c("2C")) > low(c("2C"), c("2C"))
     assert low(c("2D"), c("2D")) > low(c("AD"), c("2D"))
     assert high(c("AC"), c("2C")) > high(c("KC"), c("2C"))
@@ -188,5 +190,4 @@ def test_presets_are_settings_of_the_same_engine():
     from fairdeal.verifier.games.onetwenty import HouseRules, TraditionalRules
     assert HouseRules.preset("short-game").settings["game_target"] == 60
     assert TraditionalRules.preset("teaser").variant.kitty_size == 4
-    assert type(HouseRules.preset("growler").new_game(__import__("tests.games.onetwenty.helpers",
-                fromlist=["RandomChance"]).RandomChance(1))).__name__ == "OneTwentyState"
+    assert type(HouseRules.preset("growler").new_game(RandomChance(1))).__name__ == "OneTwentyState"

@@ -1,5 +1,5 @@
 """The engine against the texts on random cards: trick winners (card orders, plain aces low on and off) and the
-cards a player may play, compared with reference.py, which restates 001 and 002 without the engine's tables."""
+cards a player may play, compared with house_reading.py, which restates 001 and 002 without the engine's tables."""
 from hypothesis import given, settings, strategies as st
 
 from fairdeal.verifier.cards import PACK_52
@@ -7,7 +7,7 @@ from fairdeal.verifier.games.onetwenty.follow import legal_cards
 from fairdeal.verifier.games.onetwenty.ranks import make_strength
 from fairdeal.verifier.games.tricks import trick_winner as engine_winner
 
-from . import reference
+from . import house_reading as reference
 
 suits = st.sampled_from("CDHS")
 

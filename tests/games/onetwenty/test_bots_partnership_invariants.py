@@ -9,7 +9,7 @@ from fairdeal.verifier.games.base import FirstChoiceRng
 from fairdeal.verifier.games.onetwenty.bots import plain_top
 from fairdeal.verifier.games.onetwenty.ranks import make_strength
 
-from tests.games.onetwenty.helpers import RandomChance
+from tests.games.randomness import RandomChance
 
 TABLES = [("120s-auction", {}), ("120s-auction", {"everybody_passes": "dealer-picks"}),
           ("120s-house", {}), ("120s-house", {"dealer_can_take_it": True}),

@@ -3,15 +3,12 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FirstChoiceRng, Move
 from fairdeal.verifier.games.onetwenty.bots import hand_ceiling
 
-from .helpers import PASS, bid, bid_and_throw, new_game, pass_round, play, trump
+from tests.games.randomness import PickRng
+
+from .helpers import PASS, bid, bid_and_throw, cards, new_game, pass_round, play, trump
 
 STRONG = "5H JH AH 2C 3D"          # the top three: worth a 15 or a 20, not a 30
 WEAK = "2C 3C 4D 6S 7S"
-
-
-class PickLast:
-    def randbelow(self, n):
-        return n - 1
 
 
 def test_the_suggestion_opens_at_the_lowest_bid_the_hand_is_worth():
@@ -37,8 +34,7 @@ def test_from_90_up_the_suggestion_opens_at_20():
 
 def test_only_a_hand_that_sees_every_trick_is_suggested_30_and_the_bot_never_bids_30():
     rules = make_rules("120s-auction")
-    assert hand_ceiling([c for c in __import__("fairdeal.verifier.cards", fromlist=["x"]).cards_from_str("5H JH AH KH QH")],
-                        rules.variant) == 30
+    assert hand_ceiling(cards("5H JH AH KH QH"), rules.variant) == 30
     g = new_game(hands={2: "5H JH AH KH QH"})
     g.apply(1, bid(25))
     assert g.rules.suggest(g.view(2)) == bid(30)
@@ -68,7 +64,7 @@ def test_the_bot_and_timeout_name_the_strongest_suit_ties_broken_by_the_rng():
     g.apply(1, bid(15))
     pass_round(g, 2, 3, 0)
     assert g.rules.bot_move(g.view(1), FirstChoiceRng()) == trump("C")
-    assert g.rules.bot_move(g.view(1), PickLast()) == trump("S")
+    assert g.rules.bot_move(g.view(1), PickRng(-1)) == trump("S")
     assert g.rules.timeout_move(g.view(1)) == trump("C")      # the first in suit order C D H S
 
 

@@ -3,22 +3,9 @@
 import pytest
 
 from tests.games.onetwenty.helpers import new_game
-from .scenes import head_to_head, ready, trick
+from .scenes import TRUMPS_HIGHEST_FIRST, adjacent, head_to_head, ready, trick
 
 H = "120s-house"
-
-TRUMPS_HIGHEST_FIRST = {
-    "H": "5H JH AH KH QH 10H 9H 8H 7H 6H 4H 3H 2H",
-    "D": "5D JD AH AD KD QD 10D 9D 8D 7D 6D 4D 3D 2D",
-    "C": "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C 10C",
-    "S": "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S 10S",
-}
-
-
-def adjacent(order: str):
-    ranks = order.split()
-    return list(zip(ranks, ranks[1:]))
-
 
 @pytest.mark.parametrize("trump,high,low", [(t, h, lo) for t, o in TRUMPS_HIGHEST_FIRST.items()
                                              for h, lo in adjacent(o)])

@@ -1,6 +1,6 @@
 """Deals as data: every game lists its deals (hand number, dealer), every table names its deal layout, and the
-layout as docs/rules/ writes it re-derives every hand of real games without the engine (tests/games/deal_layouts.py
-is that page written again as code)."""
+layout as docs/rules/ writes it re-derives every hand of real games without the engine (deal_layouts.py beside
+this module is that page written again as code)."""
 import itertools
 import pathlib
 import random
@@ -12,9 +12,9 @@ from fairdeal.verifier.fairness import SeedChance
 from fairdeal.verifier.games import RULE_SETS, make_rules, rules_class
 from fairdeal.verifier.games.base import Deal, FirstChoiceRng, Move
 
-from tests.games.deal_layouts import Rederived
+from tests.games.conformance.deal_layouts import Rederived
 
-DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules"
+DOCS = pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 TABLES = [
     ("120s-auction", 4, {}),

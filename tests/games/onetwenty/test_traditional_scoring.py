@@ -5,7 +5,7 @@ import pytest
 from fairdeal.verifier.games.base import GameOver
 
 from tests.games.onetwenty.helpers import PASS, layout_game, play_out
-from tests.games.onetwenty_house.scenes import ready, trick
+from tests.games.onetwenty.scenes import ready, trick
 
 T = "120s-traditional"
 

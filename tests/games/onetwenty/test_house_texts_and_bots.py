@@ -167,6 +167,6 @@ def test_the_timeout_plays_the_safe_card_the_lowest_legal_one():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_computer_players_can_fill_every_seat(players):
-    from tests.games.onetwenty.helpers import RandomChance
+    from tests.games.randomness import RandomChance
     rules = make_rules(H, {"dealer_can_take_it": True}, players)
     assert bots_play_to_the_end(rules, RandomChance(players)).is_over

@@ -13,7 +13,7 @@ from fairdeal.verifier.cards import Card
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.onetwenty.state import OneTwentyState
 
-from ..onetwenty.helpers import RandomChance
+from tests.games.randomness import RandomChance
 
 AH = Card(14, "H")
 RED_SMALL = [10, 9, 8, 7, 6, 4, 3, 2]          # "in a red drumpf suit the 10 is the highest and the 2 the lowest"

@@ -8,7 +8,7 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import BadSettings, FixedChance, MalformedMove, Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
-from tests.games.onetwenty_house.scenes import bids, ready
+from tests.games.onetwenty.scenes import bids, ready
 
 T = "120s-traditional"
 MINE = Move("mine")

@@ -7,8 +7,7 @@ from hypothesis import given, settings, strategies as st
 from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import make_rules
 
-from tests.games.onetwenty.helpers import RandomChance
-from tests.games.onetwenty.test_properties import SeededRng
+from tests.games.randomness import RandomChance, SeededRng
 
 H = "120s-house"
 house_settings = st.fixed_dictionaries({

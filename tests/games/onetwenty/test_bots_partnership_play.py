@@ -5,7 +5,7 @@ left (seat 2); the auction bidder leads.
 from fairdeal.verifier.games.base import FirstChoiceRng
 
 from tests.games.onetwenty.helpers import bid_and_throw, new_game, play
-from tests.games.onetwenty_house.scenes import ready, trick
+from tests.games.onetwenty.scenes import ready, trick
 
 BOT = FirstChoiceRng()
 A, H, T = "120s-auction", "120s-house", "120s-traditional"

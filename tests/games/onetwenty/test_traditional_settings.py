@@ -4,7 +4,8 @@ from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FixedChance, Move
 
-from .helpers import PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out, throw, trump
+from .helpers import (PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_by_policy, play_out,
+                      throw, trump)
 
 T = "120s-traditional"
 MINE = Move("mine")
@@ -106,6 +107,5 @@ def test_a_made_30_scores_60():
 
 
 def test_traditional_game_plays_to_the_end_with_bots():
-    from .test_properties import play_by_policy
     g = play_by_policy(make_rules(T), 3)
     assert g.is_over and g.result["winners"]

@@ -7,8 +7,9 @@ from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FixedChance
 
-from ..onetwenty.helpers import (RandomChance, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out,
-                                 throw, trump)
+from tests.games.onetwenty.helpers import (bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out,
+                                          throw, trump)
+from tests.games.randomness import RandomChance, SeededRng
 
 
 def legal(g, seat):
@@ -92,21 +93,13 @@ def test_the_dealer_as_bidder_sees_the_kitty_until_its_own_throw_at_the_end():
     assert g.view(0)["kitty"] is None and g.phase == "play" and g.to_move == 0
 
 
-class _Rng:
-    def __init__(self, seed):
-        self.r = random.Random(seed)
-
-    def randbelow(self, n):
-        return self.r.randrange(n)
-
-
 def test_the_bots_open_at_the_lowest_bid_they_may_raise_by_the_smallest_step_and_never_say_30():
     # "The computer players open at 15 and use 20 and 25 to raise"; the timeout bids what the table suggests.
     said = set()
     for seed in range(40):
         rules = make_rules("120s-auction", {"everybody_passes": "dealer-picks"} if seed % 2 else {})
         g = rules.new_game(RandomChance(seed), scores=[random.Random(seed).choice([0, 90]), 0])
-        rng = _Rng(seed)
+        rng = SeededRng(seed)
         for _ in range(600):
             if g.is_over:
                 break

@@ -3,8 +3,9 @@ policy within the traditional bids (Mine, raises, and never a 25 or 30 without a
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FirstChoiceRng, Move
 
-from tests.games.onetwenty.helpers import PASS, RandomChance, bid, new_game, pass_round, play, trump
-from tests.games.onetwenty_house.scenes import bots_play_to_the_end, ready
+from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play, trump
+from tests.games.randomness import RandomChance
+from tests.games.onetwenty.scenes import bots_play_to_the_end, ready
 
 T = "120s-traditional"
 MINE = Move("mine")

@@ -8,6 +8,19 @@ from tests.games.onetwenty.helpers import bid_and_throw, cards, new_game
 
 SPARE_KITTY = "8C 9C 10C JC"
 
+# The trump suit's cards, highest first, under each trump suit (the same in every 120s rule set).
+TRUMPS_HIGHEST_FIRST = {
+    "H": "5H JH AH KH QH 10H 9H 8H 7H 6H 4H 3H 2H",
+    "D": "5D JD AH AD KD QD 10D 9D 8D 7D 6D 4D 3D 2D",
+    "C": "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C 10C",
+    "S": "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S 10S",
+}
+
+
+def adjacent(order: str):
+    ranks = order.split()
+    return list(zip(ranks, ranks[1:]))
+
 
 def ready(rule_set: str, hands: dict[int, str], bidder: int = 1, value: int = 20, suit: str = "H",
           kitty: str = "", settings: dict | None = None, players: int = 4, scores=None, dealer: int = 0,

@@ -6,8 +6,7 @@ import pytest
 from fairdeal.verifier.games.base import Move
 
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play, throw, trump
-from tests.games.onetwenty_house.scenes import head_to_head, legal, ready, trick
-from tests.games.onetwenty_house.test_house_card_order import TRUMPS_HIGHEST_FIRST, adjacent
+from tests.games.onetwenty.scenes import TRUMPS_HIGHEST_FIRST, adjacent, head_to_head, legal, ready, trick
 
 T = "120s-traditional"
 OTHERS = {3: "2S 3S 4S 6S 7S", 0: "8S 9S 10S JS QS", 1: "KS AS 8C 9C 10C"}
