@@ -537,6 +537,11 @@ class GameState:
         """What the seat to move is to do now, for "It is not your turn: seat 2 is to <task>."."""
         raise NotImplementedError
 
+    def all_cards(self) -> list[Card]:
+        """Every card of the deal in play, wherever it lies (hands, kitty, stock, thrown, played): the pack, each
+        card once, after every move of a game in progress (the conformance suite checks it)."""
+        raise NotImplementedError
+
     @property
     def is_over(self) -> bool:
         return self.phase == "over"

@@ -383,6 +383,9 @@ class SpadesState(GameState):
     def _trick_play(self) -> TrickPlay | None:
         return self.play                # the last hand's tricks stay on view once the game is over
 
+    def all_cards(self) -> list[Card]:
+        return [c for s in range(PLAYERS) for c in self.hands[s]] + (self.play.played_cards() if self.play else [])
+
     def _shown_hand(self, seat: int) -> list[Card]:
         return sort_cards(self.hands[seat])
 

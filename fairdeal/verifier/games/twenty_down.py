@@ -604,6 +604,10 @@ class TwentyDownState(GameState):
     def _trick_play(self) -> TrickPlay | None:
         return self.tricks if self.phase == "play" else None
 
+    def all_cards(self) -> list[Card]:
+        cards = [c for s in range(self.n) for c in self.hands[s]] + self.deck[self.pos:] + self.discards
+        return cards + (self.tricks.played_cards() if self.tricks else [])
+
     def _shown_hand(self, seat: int) -> list[Card] | None:
         if self._hand_hidden(seat):
             return None                 # the trump maker has not looked (three first cards: blind or not)
