@@ -28,7 +28,7 @@ class Teller:
 
     def __init__(self, start: Mapping[str, Any], trump_word: str):
         self.rule_set = start["rules"]["id"]
-        # 120s: the ace of hearts is always a trump (DECISIONS.md)
+        # 120s: the ace of hearts is always a trump (docs/rules/<id>.md "Play")
         self.always_trump = {"AH"} if self.rule_set.startswith("120s") else set()
         self.names = {s["seat"]: s["name"] for s in start["seats"]}
         self.bots = {s["seat"] for s in start["seats"] if s["bot"]}
@@ -54,7 +54,7 @@ class Teller:
             c = card_from_str(text)
         except ValueError:
             return str(text)
-        # Only 000's own word is used as a suit name ("the 5 of drumpfs"); elsewhere a spade is a spade.
+        # Only 120s-auction's own word is used as a suit name ("the 5 of drumpfs"); elsewhere a spade is a spade.
         drumpf = self.trump_word != "trump" and trump and c.suit == trump
         return c.name(self.trump_word + "s" if drumpf else None)
 

@@ -1,4 +1,4 @@
-"""Spades (seed 003, DECISIONS.md "Spades"; the choices are written in docs/rules/spades.md).
+"""Spades (`spades`; every rule and choice is written in docs/rules/spades.md).
 
 Four players in partnerships (0 & 2 against 1 & 3), 13 cards each, spades always trump, aces high. Each hand:
 one bid per player from the dealer's left (0 is nil), then 13 tricks; the deal passes left.
@@ -308,8 +308,8 @@ class SpadesState(GameState):
 
     @property
     def spades_broken(self) -> bool:
-        """A spade was played on an earlier trick of this hand (DECISIONS.md). A trick holding a spade is won by a
-        spade, so looking at each trick's winning card is enough."""
+        """A spade was played on an earlier trick of this hand (docs/rules/spades.md "Leading spades"). A trick
+        holding a spade is won by a spade, so looking at each trick's winning card is enough."""
         return self.play is not None and any(t.winning_card.suit == SPADE for t in self.play.done)
 
     @property

@@ -1,5 +1,4 @@
-"""Twenty Down (Zwanzig ab): seed 004 with DECISIONS.md's Twenty Down section; docs/rules/twenty-down.md has every
-choice beside its rule.
+"""Twenty Down (Zwanzig ab), `twenty-down`: docs/rules/twenty-down.md has every choice beside its rule.
 
 Four players on their own, each from 20 down to zero. A deal: a first packet each (two, or three with "three first
 cards"), trumps named by the trump maker (the dealer's left), a second packet each, then exchanging and staying in

@@ -1,5 +1,6 @@
-"""The card orders and the following rules of 001 and 002, written again straight from the texts (independently of
-the engine's power tables), so property tests can compare the engine with the texts on random hands."""
+"""The card orders and the following rules of 120s-house and 120s-traditional, written again straight from
+docs/rules/120s-house.md and docs/rules/120s-traditional.md ("Play"), independently of the engine's power tables,
+so property tests can compare the engine with the rules on random hands."""
 from __future__ import annotations
 
 from fairdeal.verifier.cards import Card, card_from_str
@@ -12,7 +13,7 @@ ACE_OF_HEARTS = card_from_str("AH")
 
 
 def trump_order(trump: str) -> list[Card]:
-    """001's numbered list: 5, J, A of hearts, A (not hearts), K, Q, then the small trumps."""
+    """120s-house's numbered list: 5, J, A of hearts, A (not hearts), K, Q, then the small trumps."""
     small = "10 9 8 7 6 4 3 2" if trump in "DH" else "2 3 4 6 7 8 9 10"
     ranks = ["5", "J", "AH", "A", "K", "Q"] + small.split()
     out = []
@@ -45,7 +46,8 @@ def trick_winner(cards: list[Card], trump: str, aces_low: bool) -> int:
 
 
 def may_play(hand: list[Card], led: Card | None, trump: str, void_must_trump: bool) -> set[Card]:
-    """001's "What you may play" (void_must_trump) and 002's following and reneging, as the texts say them."""
+    """120s-house's "What you may play" (void_must_trump) and 120s-traditional's following and reneging, as
+    docs/rules/<id>.md "Play" says them."""
     if led is None:
         return set(hand)
     trumps = [c for c in hand if is_trump(c, trump)]
@@ -67,7 +69,7 @@ def may_play(hand: list[Card], led: Card | None, trump: str, void_must_trump: bo
 
 def ten_trick(winning: list[Card], trump: str, aces_low: bool) -> int:
     """Index of the trick worth 5 more: the highest trump that won a trick; if no trump won one, the winning card
-    highest in its own suit's order (DECISIONS.md); the earlier trick on a tie."""
+    highest in its own suit's order (docs/rules/<id>.md "Scoring"); the earlier trick on a tie."""
     order = trump_order(trump)
     trumps = [i for i, c in enumerate(winning) if is_trump(c, trump)]
     if trumps:

@@ -1,4 +1,4 @@
-"""Scenario helpers shared by the house (001) and traditional (002) 120s tests, on top of the auction tests'
+"""Scenario helpers shared by the 120s-house and 120s-traditional tests, on top of the 120s-auction tests'
 deck helpers (tests/games/onetwenty/helpers.py, imported, not copied)."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""An independent reading of seed 000 (120s Auction) and DECISIONS.md, checked against the engine.
+"""An independent reading of 120s-auction (docs/rules/120s-auction.md), checked against the engine.
 
-The reference below is written from the texts alone: the card orders are spelled out as the texts list them,
+The reference below is written from the rules page alone: the card orders are spelled out as the page lists them,
 not taken from fairdeal.verifier.games.onetwenty.ranks, and the score of a hand (5 a trick, 10 for the trick of the highest
 winning card, made or Down, the cap at 115, the floor, who wins) is worked out here again. Random games, many
 of them started near the end of the game, must agree with it move by move.

@@ -1,4 +1,4 @@
-"""Seed 000 (120s Auction): sentences the first suite shows only in one position, shown again where it is easy
+"""120s-auction: sentences the first suite shows only in one position, shown again where it is easy
 to get wrong (another dealer, the other side of the cap, the ace of hearts as the one drumpf, the bots and the
 timeout over many positions)."""
 import random

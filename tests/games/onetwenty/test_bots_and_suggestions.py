@@ -1,4 +1,5 @@
-"""120s: the table's suggested bid, the bots (000's description) and the timeout policy."""
+"""120s: the table's suggested bid, the bots and the timeout policy (docs/rules/120s-auction.md "The suggestion,
+the bots and the timeout policy")."""
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FirstChoiceRng, Move
 from fairdeal.verifier.games.onetwenty.bots import hand_ceiling

@@ -2,8 +2,9 @@
 
 At a 4-player table a bot (and, with it, the table's suggestion and the timeout, which share the bid choice) never
 outbids its partner's standing bid and never takes it with Mine / dealer-can-take-it: it passes. The same hand
-still raises over an opponent, so the evaluation is unchanged (000: the bots "don't bid your hand differently from
-anybody else's"). At a 2- or 3-player house table everyone is alone and raises as before.
+still raises over an opponent, so the evaluation is unchanged (docs/rules/120s-auction.md "The suggestion, the
+bots and the timeout policy": one hand evaluation for every seat). At a 2- or 3-player house table everyone is
+alone and raises as before.
 """
 from fairdeal.verifier.games.base import FirstChoiceRng, Move
 

@@ -1,5 +1,6 @@
-"""The engine against the texts on random cards: trick winners (card orders, plain aces low on and off) and the
-cards a player may play, compared with house_reading.py, which restates 001 and 002 without the engine's tables."""
+"""The engine against the rules pages on random cards: trick winners (card orders, plain aces low on and off) and
+the cards a player may play, compared with house_reading.py, which restates docs/rules/120s-house.md and
+docs/rules/120s-traditional.md without the engine's tables."""
 from hypothesis import given, settings, strategies as st
 
 from fairdeal.verifier.cards import PACK_52

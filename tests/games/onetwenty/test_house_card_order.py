@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): "The trump cards, highest first", "Red high, black low" and the house rule
+"""120s-house (docs/rules/120s-house.md): "The trump cards, highest first", "Red high, black low" and the house rule
 "Plain aces low" (on and off), each shown by a trick where the higher card is played over the lower."""
 import pytest
 

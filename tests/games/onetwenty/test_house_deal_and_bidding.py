@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): players, the deal and the bidding, with Stick the dealer and Dealer can take it
+"""120s-house: players, the deal and the bidding, with Stick the dealer and Dealer can take it
 switched on and off. One test per rule sentence, named after it."""
 import pytest
 
@@ -141,7 +141,7 @@ def test_stick_the_dealer_off_if_everyone_passes_the_cards_are_dealt_again():
     pass_round(g, 3, 0, 1)
     assert bids(g, 2) == [20, 25, 30, "pass"]
     g.apply(2, PASS)
-    # dealt again: the same dealer (DECISIONS.md), a new deck
+    # dealt again: the same dealer (docs/rules/120s-house.md "The deal"), a new deck
     assert g.hand_number == 1 and g.dealer == 2 and g.phase == "bidding" and g.to_move == 3
     assert g.last_hand["thrown_in"] and g.scores == [0, 0]
     assert set(g.hands[3]) == {second[i] for i in (0, 4, 8, 12, 16)}

@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): "What you may play" — following, trumping, reneging and the first lead on a 30.
+"""120s-house: "What you may play" — following, trumping, reneging and the first lead on a 30.
 Trump is hearts unless a test says otherwise; seat 1 bids, seat 2 leads."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): trump and the kitty, throwing away and drawing (house rule "Throw away and draw"
+"""120s-house: trump and the kitty, throwing away and drawing (house rule "Throw away and draw"
 on and off), and who leads."""
 import pytest
 

@@ -1,5 +1,5 @@
-"""120s house rules (seed 001): two-, three- and four-player games played to the end by random legal moves and by
-the bots, checking each hand's score against the text's scoring and the bidding's "a pass is final"."""
+"""120s-house: two-, three- and four-player games played to the end by random legal moves and by
+the bots, checking each hand's score against the rules page's scoring and the bidding's "a pass is final"."""
 import random
 
 from hypothesis import given, settings, strategies as st
@@ -19,7 +19,7 @@ seeds = st.integers(0, 2**32 - 1)
 
 
 def expected_scores(v, start, hand):
-    """The text's scoring of one hand from the scores at its start (see docs/rules/120s-house.md)."""
+    """120s-house's scoring of one hand from the scores at its start (see docs/rules/120s-house.md)."""
     side = v.sides.side_of(hand["bidder"])
     made = hand["points"][side] >= hand["bid"]
     out = []

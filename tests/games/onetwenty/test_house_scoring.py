@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): "Scoring" and "Winning", with the house rules "30 for 60" and "Bid and make it to
+"""120s-house: "Scoring" and "Winning", with the house rules "30 for 60" and "Bid and make it to
 go out" switched on and off and the game target as a setting ("5 short in a shorter game")."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): the engine's house settings end to end (basic scenarios; the full scenario suite
+"""120s-house: the engine's house settings end to end (basic scenarios; the full scenario suite
 and docs come later)."""
 import pytest
 

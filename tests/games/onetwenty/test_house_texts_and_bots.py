@@ -1,4 +1,4 @@
-"""120s house rules (seed 001): the rules line and reminder, settings kept as data, the table's suggestion, the
+"""120s-house: the rules line and reminder, settings kept as data, the table's suggestion, the
 bots ("computer players fill any empty seat") and the timeout policy, each within the house bids."""
 import pytest
 

@@ -1,6 +1,6 @@
-"""120s traditional (seed 002): players, cards, the deal, and the bidding — one round from the dealer's left, the
-dealer's "Mine", the holder's raise, the dealer's right to take each raise or pass, and the two variants the text
-names: "need a five" (on, as the text's own table plays it) and the teaser (off)."""
+"""120s-traditional: players, cards, the deal, and the bidding — one round from the dealer's left, the
+dealer's "Mine", the holder's raise, the dealer's right to take each raise or pass, and the two variants the rules
+page names: "need a five" (on, as the rule set's own table plays it) and the teaser (off)."""
 import pytest
 
 from fairdeal.verifier.cards import PACK_52, card_from_str
@@ -175,7 +175,7 @@ def test_the_dealer_always_has_the_right_to_accept_the_higher_bid():
     g.apply(0, MINE)
     assert g.to_move == 1 and bids(g) == [30, "pass"]
     g.apply(1, bid(30))
-    g.apply(0, MINE)                                   # Mine at 30 (DECISIONS.md)
+    g.apply(0, MINE)                                   # Mine at 30 (docs/rules/120s-traditional.md "Bidding")
     assert g.to_move == 1 and bids(g) == ["pass"]
     g.apply(1, PASS)
     assert (g.bidder, g.bid) == (0, 30)

@@ -1,5 +1,5 @@
-"""120s traditional (seed 002): drawing, the opening lead, card order, following and reneging with the text's own
-examples (the trump six led; the trump jack led: the holder of the five may renege, the holder of the A of hearts
+"""120s-traditional: drawing, the opening lead, card order, following and reneging with the rules
+page's examples (the trump six led; the trump jack led: the holder of the five may renege, the holder of the A of hearts
 may not)."""
 import pytest
 
@@ -72,7 +72,7 @@ def test_the_winner_of_a_trick_leads_the_next():
 @pytest.mark.parametrize("trump,high,low", [(t, h, lo) for t, o in TRUMPS_HIGHEST_FIRST.items()
                                              for h, lo in adjacent(o)])
 def test_the_highest_trump_is_the_five_second_the_jack_third_the_ace_of_hearts(trump, high, low):
-    # the rest of the order is DECISIONS.md's (A, K, Q, then red high, black low)
+    # the rest of the order: A, K, Q, then red high, black low (docs/rules/120s-traditional.md "Players and cards")
     assert head_to_head(T, trump, high, low) == 3
 
 
@@ -122,7 +122,7 @@ def test_even_though_able_to_follow_to_a_non_trump_lead_a_player_may_trump_if_he
 
 
 def test_void_in_a_non_trump_suit_led_any_card_may_be_played():
-    # DECISIONS.md: the text requires following only; a player with none of the suit need not trump
+    # docs/rules/120s-traditional.md "Play": following only; a player with none of the suit need not trump
     g = at_lead({2: "KD 2C 3C 4C 6C", 3: "7H 4H 2S 3S 4S"})
     g.apply(2, play("KD"))
     assert legal(g) == ["2S", "3S", "4H", "4S", "7H"]
@@ -169,7 +169,7 @@ def test_the_ace_of_trumps_is_not_one_of_the_three_and_cannot_renege():
 
 
 def test_on_a_30_the_first_lead_is_free():
-    # the rule that an opponent's first lead against 30 must be a trump is the house rules', not this text's
+    # the rule that an opponent's first lead against 30 must be a trump is 120s-house's, not 120s-traditional's
     g = at_lead({1: "5H JH AH KH QH", 2: "4H AC KC 2C 3C"}, value=30, kitty="7D 8D 9D")
     assert legal(g) == ["2C", "3C", "4H", "AC", "KC"]
 

@@ -1,5 +1,6 @@
-"""120s traditional (seed 002): whole games by random legal cards and throws with the bots' or random bids, every
-hand scored as the text says and every 25 or 30 (Mine and raises included) made by a seat holding a five."""
+"""120s-traditional: whole games by random legal cards and throws with the bots' or random bids, every
+hand scored as docs/rules/120s-traditional.md says and every 25 or 30 (Mine and raises included) made by a
+seat holding a five."""
 import random
 
 from hypothesis import given, settings, strategies as st
@@ -15,7 +16,8 @@ seeds = st.integers(0, 2**32 - 1)
 
 
 def text_scores(start, hand):
-    """Seed 002's scoring from the scores at the start of the hand."""
+    """120s-traditional's scoring (docs/rules/120s-traditional.md "Scoring") from the scores at the start of the
+    hand."""
     side = hand["bidder"] % 2
     made = hand["points"][side] >= hand["bid"]
     gain = [hand["points"][0], hand["points"][1]]

@@ -1,4 +1,4 @@
-"""120s traditional (seed 002): "Scoring" and "Game" — 5 a trick, 10 for the highest trump's trick, made and
+"""120s-traditional: "Scoring" and "Game" — 5 a trick, 10 for the highest trump's trick, made and
 failed bids, the other side always scoring, a made 30 scoring 60, and the first team to 120."""
 import pytest
 
@@ -31,7 +31,8 @@ def test_the_highest_trump_in_play_need_not_be_the_five():
 
 
 def test_with_no_trump_in_play_the_highest_winning_card_counts_10():
-    # DECISIONS.md: the same rule as the other rule sets (a king is a king in every suit; the ace beats it)
+    # docs/rules/120s-traditional.md "Scoring": the rule of every 120s rule set (a king is a king in every suit;
+    # the ace beats it)
     g = ready(T, {2: "AD 2C 4D 6D 7D", 3: "KC 2S 3S 4S 6S", 0: "3C 4C 6C 7C 8C", 1: "7S 8S 9S 10S 9C"},
               bidder=1, value=20, kitty="JD QD KD")
     plays = [("AD", "6S", "3C", "7S"), ("2C", "KC", "4C", "9C"), ("2S", "6C", "8S", "4D"),

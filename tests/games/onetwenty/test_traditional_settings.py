@@ -1,4 +1,4 @@
-"""120s traditional (seed 002): Mine, need a five, the teaser, throwing for everyone, following (basic scenarios;
+"""120s-traditional: Mine, need a five, the teaser, throwing for everyone, following (basic scenarios;
 the full scenario suite and docs come later)."""
 from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import make_rules

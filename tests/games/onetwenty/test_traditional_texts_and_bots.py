@@ -1,4 +1,4 @@
-"""120s traditional (seed 002): the rules line and reminder, the table's suggestion, the bots and the timeout
+"""120s-traditional: the rules line and reminder, the table's suggestion, the bots and the timeout
 policy within the traditional bids (Mine, raises, and never a 25 or 30 without a five)."""
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FirstChoiceRng, Move

@@ -1,4 +1,4 @@
-"""Seed 003, "At the online table": what each seat sees, why a card cannot be played, the pencil tick (the
+"""Spades, "At the online table": what each seat sees, why a card cannot be played, the pencil tick (the
 suggested bid), the timeout's safe card and the bot."""
 import json
 

@@ -1,4 +1,4 @@
-"""Card order, playing the tricks, scoring; the seed's two worked examples."""
+"""Card order, playing the tricks, scoring; the two worked examples (docs/rules/twenty-down.md)."""
 from fairdeal.verifier.cards import card_from_str
 from fairdeal.verifier.games.base import Move
 

@@ -97,7 +97,7 @@ def test_random_play_conserves_cards_keeps_scores_and_leaks_nothing(table, seed)
 @settings(max_examples=40, deadline=None)
 @given(table_settings, seeds)
 def test_a_bot_game_that_ends_has_one_winner_and_one_that_runs_on_is_in_the_endgame(table, seed):
-    # The seed's rules do not force an end: after eight deals four equal players can drift upwards (a player who
+    # The rules do not force an end: after eight deals four equal players can drift upwards (a player who
     # stays and takes nothing gains 10 with hearts), so a bot game is not certain to end in any number of deals.
     _, state, _ = run(table, seed, "bots", check=False)
     if state.is_over:

@@ -101,7 +101,7 @@ def test_an_illegal_card_changes_nothing():
     assert [state.view(s) for s in (None, 0, 1, 2, 3)] == before
 
 
-# --- suggestions, bots, timeouts (the seed's tips for beginners) --------------------------------------
+# --- suggestions, bots, timeouts (docs/rules/twenty-down.md "Suggestions, bots and timeouts") --------
 
 @pytest.mark.parametrize("first, suit", [("7S 9S", "S"), ("AH 7S", "H"), ("KC 9D", "C")])
 def test_bot_names_the_suit_of_two_cards_or_of_an_ace(first, suit):

@@ -1,4 +1,5 @@
-"""Which card a player may play (DECISIONS.md "Following" and "Reneging"), and the sentence when they may not.
+"""Which card a player may play (docs/rules/<id>.md "Play": following and reneging), and the sentence when they
+may not.
 
 Pure functions of a hand, the card led and the trump suit, so the table, the bots and the timeout policy all
 read the same rules.

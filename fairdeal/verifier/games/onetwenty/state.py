@@ -1,7 +1,7 @@
 """One game of 120s on the shared interface (fairdeal.verifier.games.base), for every rule set: the Variant decides.
 
 Phases of a hand: the deal (a chance event: Chance.deck(deal index), never a move) -> "bidding" -> "trump" ->
-(001 only: "kitty", the bidder throws back three) -> "throw" (throw and be dealt back up, in turn from the
+(120s-house only: "kitty", the bidder throws back three) -> "throw" (throw and be dealt back up, in turn from the
 dealer's left) -> "play" -> hand end (scored at once) -> the next deal, or "over".
 
 Hands are kept sorted by (suit, rank) so a throw's cards come out in Move.throw's canonical order. The pack is
@@ -65,8 +65,9 @@ KITTY = -1
 
 def deal_plan(v: Variant, dealer: int) -> list[int]:
     """Where each card of the deck goes, in deal order: deck[i] goes to seat plan[i], or to the kitty (KITTY);
-    deck[len(plan):] is the pack, deck[len(plan)] its top card. 000 deals a kitty card after each of the first
-    four rounds; 001 and 002 deal five each and then the kitty (see docs/rules/explicit-decks.md)."""
+    deck[len(plan):] is the pack, deck[len(plan)] its top card. 120s-auction deals a kitty card after each of the
+    first four rounds; 120s-house and 120s-traditional deal five each and then the kitty (docs/rules/<id>.md
+    "Deal layout", docs/rules/explicit-decks.md)."""
     n = v.players
     order = [(dealer + 1 + i) % n for i in range(n)]      # the dealer's left first, the dealer last
     plan: list[int] = []
@@ -293,12 +294,12 @@ class OneTwentyState(GameState):
             if move.value not in SUITS:
                 return f"Name the {v.trump_word} suit as one of C, D, H or S."
             return None
-        # "kitty" (001: the bidder throws back to five, no draw) or "throw" (throw and be dealt back up)
+        # "kitty" (120s-house: the bidder throws back to five, no draw) or "throw" (throw and be dealt back up)
         lo, hi = self._throw_bounds(seat)
         if kind != "throw":
             if ph == "kitty":
                 return f"It is time to throw away {lo} cards to come back to five."
-            if lo:                              # the bidder (000: nine cards, 002: eight) cannot throw nothing
+            if lo:          # the bidder (120s-auction: nine cards, 120s-traditional: eight) cannot throw nothing
                 return f"It is time to throw away at least {lo} cards and be dealt back up to five."
             return "It is time to throw away cards (possibly none) and be dealt back up to five."
         hand = self.hands[seat]
@@ -373,7 +374,7 @@ class OneTwentyState(GameState):
             hand.remove(c)
         if seat == self.bidder:
             self.kitty_cards = []
-        if self.phase == "kitty":          # 001: the bidder throws back to five; no draw
+        if self.phase == "kitty":          # 120s-house: the bidder throws back to five; no draw
             self.thrown.extend(cards)
             self.throws.append((seat, len(cards), 0))
             self._after_throws()
