@@ -10,16 +10,16 @@ stored bottom first, so its top card is pack[-1] and drawing is a pop().
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move
-from fairdeal.verifier.games.tricks import TrickPlay
+from fairdeal.verifier.games.tricks import Trick, TrickPlay
 
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
 from .ranks import make_strength, make_winner
-from .scoring import points_taken, score_hand
+from .scoring import HandScore, points_taken, score_hand
 from .variant import Variant
 
 HAND = 5
@@ -94,6 +94,20 @@ def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty
     if len(seen) != len(out):
         raise ValueError("a card is named twice in an explicit deck")
     return out + [c for c in PACK_52 if c not in seen]
+
+
+class HandFacts(NamedTuple):
+    """What the summary of a played-out hand is written from (a NamedTuple: cheap to make at every hand's end)."""
+
+    hand_number: int
+    dealer: int
+    bidder: int
+    bid: int
+    trump: str
+    points: list[int]           # per side
+    ten_trick: int              # the index of the trick worth 5 more
+    tricks: list[Trick]         # the hand's completed tricks, never changed again
+    score: HandScore
 
 
 class _Dealing:
@@ -191,13 +205,13 @@ class OneTwentyState(GameState):
         facts = self._last_facts
         if facts is not None:
             self._last_facts = None
-            number, dealer, bidder, bid, trump, points, ten, tricks, hs = facts
+            hs = facts.score
             self._last_hand = {
-                "hand_number": number, "dealer": dealer, "thrown_in": False,
-                "bidder": bidder, "bid": bid, "trump": trump, "points": points,
-                "ten_trick": ten, "ten_card": str(tricks[ten].winning_card), "made": hs.made,
-                "changes": list(hs.changes), "scores": list(hs.scores),
-                "tricks": [t.to_json() for t in tricks],
+                "hand_number": facts.hand_number, "dealer": facts.dealer, "thrown_in": False,
+                "bidder": facts.bidder, "bid": facts.bid, "trump": facts.trump, "points": facts.points,
+                "ten_trick": facts.ten_trick, "ten_card": str(facts.tricks[facts.ten_trick].winning_card),
+                "made": hs.made, "changes": list(hs.changes), "scores": list(hs.scores),
+                "tricks": [t.to_json() for t in facts.tricks],
             }
         return self._last_hand
 
@@ -423,8 +437,8 @@ class OneTwentyState(GameState):
         # The last hand's summary is written when somebody first reads it (a replay never does): its facts
         # never change (hs is frozen, completed tricks are never touched again).
         self._last_hand = None
-        self._last_facts = (self.hand_number, self.dealer, self.bidder, self.bid, self.trump, points, ten,
-                            p.done, hs)
+        self._last_facts = HandFacts(self.hand_number, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+                                     p.done, hs)
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
         self.hands_played += 1
