@@ -94,14 +94,11 @@ def _move_text(teller: Teller, seat: int, move: Move, by: str, before: Mapping[s
     k = move.kind
     if k == "play":
         return None     # told with its trick
-    if k == "bid":
-        return f"{who} bids {move.value}{how}."
-    if k == "pass":
-        return f"{who} passes{how}."
+    said = _SAID.get(k)
+    if said is not None:
+        return f"{who} {said.format(value=move.value)}{how}."
     if k == "mine":
         return f"{who} says \"Mine\": the dealer takes the bid at {before.get('bid') or 'the standing amount'}{how}."
-    if k == "redeal":
-        return f"{who} calls a redeal{how}."
     if k == "trump":
         if move.value in SUIT_NAMES:
             return f"{who} names {teller.suit(move.value)} {teller.trump_word}{how}."
@@ -111,13 +108,12 @@ def _move_text(teller: Teller, seat: int, move: Move, by: str, before: Mapping[s
         if not cards:
             return f"{who} keeps every card{how}."
         return f"{who} throws {len(cards)} card(s) ({' '.join(str(c) for c in cards)}) and is dealt back{how}."
-    if k == "stay":
-        return f"{who} stays in{how}."
-    if k == "drop":
-        return f"{who} drops out of this deal{how}."
-    if k == "newdeal":
-        return f"{who} demands a new deal{how}."
     return f"{who}: {move}{how}."
+
+
+# What a seat did, for the kinds told in one fixed phrase ({value}: the move's value)
+_SAID = {"bid": "bids {value}", "pass": "passes", "redeal": "calls a redeal", "stay": "stays in",
+         "drop": "drops out of this deal", "newdeal": "demands a new deal"}
 
 
 def _trick_text(teller: Teller, number: int, trick: Mapping[str, Any], trump: str | None) -> str:
