@@ -1,7 +1,8 @@
 """Refusals change nothing: at a random position of any rule set, table size and settings, every legal move is
 allowed (why_not says None), and every other move is refused with the sentence why_not gives — a move the rules do
 not allow now, a move out of turn, a seat that is not at the table, something that is not a Move — and leaves
-every view, the turn, the moves of the seat to move and the deals as they were."""
+every view, the turn, the moves of the seat to move and the deals as they were. `apply` takes a quick path for a
+plainly legal move of the seat to move (base.GameState.apply); this is where it is shown to agree with why_not."""
 import copy
 import random
 
