@@ -6,6 +6,8 @@ from typing import IO
 
 from fairdeal.verifier import transcript as tr
 
+from fairdeal.service.translog import add_log_member
+
 
 def export(services, out: IO[str], since: float | None = None, limit: int | None = None) -> int:
     """Write each finished game's transcript (one JSON object a line), oldest first; returns the count."""
@@ -17,7 +19,8 @@ def export(services, out: IO[str], since: float | None = None, limit: int | None
         for game_id, score in batch:
             c = services.games.get(game_id)
             if c.ended:
-                out.write(json.dumps(tr.public_view(c.transcript), separators=(",", ":"), sort_keys=True) + "\n")
+                t = add_log_member(services.translog, tr.public_view(c.transcript), game_id, c.protocol)
+                out.write(json.dumps(t, separators=(",", ":"), sort_keys=True) + "\n")
                 n += 1
                 if limit is not None and n >= limit:
                     return n

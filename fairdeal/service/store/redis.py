@@ -19,6 +19,7 @@ from redis.cluster import RedisCluster
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import AppendResult, Store, idem_field
 from fairdeal.service.store.redis_changes import RedisChanges
+from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
 
@@ -79,7 +80,7 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | Re
         url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT))
 
 
-class RedisStore(Store):
+class RedisStore(RedisTlog, Store):
     def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
         self._check_version()

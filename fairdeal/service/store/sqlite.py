@@ -22,6 +22,7 @@ from typing import Any
 from fairdeal.service import green
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, idem_field
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
+from fairdeal.service.store.sqlite_tlog import TLOG_SCHEMA, SqliteTlog
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
@@ -60,13 +61,13 @@ def private_files(path: str) -> None:
             pass
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteTlog, Store):
     def __init__(self, path: str):
         self.path = path
         if path != ":memory:":
             private_files(path)
         self._local = green.os_thread_local()
-        self._conn().executescript(SCHEMA)
+        self._conn().executescript(SCHEMA + TLOG_SCHEMA)
         self._bell = Doorbell(listeners_dir(path))
         self._changes: SqliteChanges | None = None
         self._changes_pid = -1
