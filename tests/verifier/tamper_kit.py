@@ -8,7 +8,7 @@ transcript (the verifier keeps checking both). Three kinds of attacker:
 - "attacker": someone re-signs the transcript with their own key; only the key given with --key or pinned
   catches it.
 
-Run `python -m tests.verifier.test_tamper_kit` for the summary line (changes tried, changes detected).
+Run `python -m tests.verifier.tamper_kit` for the summary line (changes tried, changes detected).
 This module holds the catalogue; tests/verifier/test_tamper.py runs it.
 """
 from __future__ import annotations
