@@ -45,7 +45,7 @@ def empty_seat() -> dict:
 
 
 def default_size(rule_set: str) -> int:
-    """Four at the table where the rule set allows it (the seed texts' usual game), else its first size."""
+    """Four at the table where the rule set allows it (each rule set's usual game), else its first size."""
     sizes = rules_class(rule_set).table_sizes
     return 4 if 4 in sizes else sizes[0]
 
