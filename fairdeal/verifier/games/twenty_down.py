@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts, cards_to_str
+from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
 from fairdeal.verifier.games.tricks import TrickPlay, rank_table
