@@ -19,6 +19,7 @@ HELP = {
     "fairdeal_log_appends_total": "Log entries appended by compare-and-append.",
     "fairdeal_append_conflicts_total": "Compare-and-append calls lost to another writer.",
     "fairdeal_games_ended_total": "Games ended, by reason.",
+    "fairdeal_cache_rebuilds_total": "Cached games found out of step with the store (behind, diverged), rebuilt.",
     "fairdeal_sweeps_total": "Games touched by the sweeper.",
     "fairdeal_move_seconds": "Time to record a player's move, bots' answers included.",
     "fairdeal_waits_started_total": "Event-feed waits (long-polls, streams) that took a slot; open = started - ended.",

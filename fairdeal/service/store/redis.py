@@ -30,7 +30,8 @@ return 1
 """
 
 # KEYS: log, log meta, idempotency hash. ARGV: expected length, record, at, idempotency key ('' none), body hash,
-# events channel (same hash tag: same shard)
+# events channel (same hash tag: same shard), digest of the expected last entry ('' unchecked).
+# An idempotency key whose record is past the log's end was lost with it (a failover): it is taken anew.
 APPEND = """
 local len = redis.call('LLEN', KEYS[1])
 if ARGV[4] ~= '' then
@@ -38,11 +39,16 @@ if ARGV[4] ~= '' then
   if prev then
     local sp = string.find(prev, ' ', 1, true)
     local seq = tonumber(string.sub(prev, sp + 1))
-    if string.sub(prev, 1, sp - 1) == ARGV[5] then return {'duplicate', len, seq} end
-    return {'key-reused', len, seq}
+    if seq < len then
+      if string.sub(prev, 1, sp - 1) == ARGV[5] then return {'duplicate', len, seq} end
+      return {'key-reused', len, seq}
+    end
   end
 end
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
+if ARGV[7] ~= '' and len > 0 and redis.sha1hex(redis.call('LINDEX', KEYS[1], -1)) ~= ARGV[7] then
+  return {'conflict', len, -1}
+end
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len) end
@@ -112,12 +118,13 @@ class RedisStore(Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
+               last_digest: str | None = None) -> AppendResult:
         status, length, seq = self._append(
             keys=[keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)],
             args=[expected_length, record, repr(float(at)),
                   "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
-                  keys.events(game_id)])
+                  keys.events(game_id), last_digest or ""])
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
     def records(self, game_id: str, start: int = 0) -> list[str]:

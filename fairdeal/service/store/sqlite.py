@@ -20,7 +20,8 @@ import threading
 from typing import Any
 
 from fairdeal.service import green
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, idem_field
+from fairdeal.service.store.base import (CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, entry_digest,
+                                         idem_field)
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 
 SCHEMA = """
@@ -124,29 +125,34 @@ class SqliteStore(Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
+               last_digest: str | None = None) -> AppendResult:
         if idem_key is not None:
             idem_key = idem_field(idem_scope, idem_key)
-        res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash)
+        res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash, last_digest)
         if res.status == OK:
             self._bell.ring()  # after the commit: a listener that reads now sees the row
         return res
 
     def _append(self, game_id: str, expected_length: int, record: str, at: float,
-                idem_key: str | None, body_hash: str | None) -> AppendResult:
+                idem_key: str | None, body_hash: str | None, last_digest: str | None) -> AppendResult:
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
             if idem_key is not None:
                 row = db.execute("SELECT body_hash, seq FROM idem WHERE game_id=? AND key=?",
                                  (game_id, idem_key)).fetchone()
-                if row:
+                if row and row[1] < length:   # a key whose record was lost with it is taken anew
                     return AppendResult(DUPLICATE if row[0] == body_hash else KEY_REUSED, length, row[1])
             if length != expected_length:
+                return AppendResult(CONFLICT, length)
+            if last_digest is not None and length and entry_digest(db.execute(
+                    "SELECT record FROM log WHERE game_id=? AND seq=?", (game_id, length - 1)).fetchone()[0]) \
+                    != last_digest:
                 return AppendResult(CONFLICT, length)
             db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)",
                        (game_id, length, record, at))
             if idem_key is not None:
-                db.execute("INSERT INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
+                db.execute("INSERT OR REPLACE INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
                            (game_id, idem_key, body_hash or "", length))
             return AppendResult(OK, length + 1, length)
 
