@@ -213,6 +213,8 @@ class Config:
     max_waits: int = 5000                   # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16          # ... per player (or per address without a token) and process (429)
     redis_connections: int = 128            # the Redis command pool per process (and per node of a cluster)
+    redis_wait_replicas: int = 0            # replicas each append waits for (Redis WAIT) before it is acknowledged
+    redis_wait_timeout: float = 1.0         # ... for at most this long; fewer replicas by then: 503, retry
     sweep_interval: float = 1.0
     cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
     log_level: str = "INFO"
@@ -290,6 +292,10 @@ SETTINGS: tuple[Setting, ...] = (
             "open event-feed waits per player (or address) and worker process"),
     Setting("redis_connections", "FAIRDEAL_REDIS_CONNECTIONS", Number(1, 10000, integer=True, unit="connections"),
             "Redis command connections per process (per node of a cluster)"),
+    Setting("redis_wait_replicas", "FAIRDEAL_REDIS_WAIT_REPLICAS", Number(0, 100, integer=True, unit="replicas"),
+            "replicas that must have each append before it is acknowledged (Redis WAIT; 0: none)"),
+    Setting("redis_wait_timeout", "FAIRDEAL_REDIS_WAIT_TIMEOUT", Number(0, 60, unit="seconds", low_open=True),
+            "longest an append waits for those replicas"),
     Setting("sweep_interval", "FAIRDEAL_SWEEP_INTERVAL", Number(0, 3600, unit="seconds", low_open=True),
             "seconds between the sweeper's rounds"),
     Setting("cache_size", "FAIRDEAL_CACHE_GAMES", Number(1, integer=True, unit="games"),

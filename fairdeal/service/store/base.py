@@ -38,6 +38,11 @@ def idem_field(scope: str, key: str) -> str:
     return json.dumps([scope, key], separators=(",", ":"), ensure_ascii=False)
 
 
+class StoreUnavailable(Exception):
+    """The store cannot do what was asked now (answered 503 with Retry-After): e.g. an append Redis made but too
+    few replicas confirmed in time. A retry with the same idempotency key is safe."""
+
+
 def entry_digest(text: str) -> str:
     """The digest a compare-and-append checks the log's last entry against: SHA-1 of its stored text, because a
     Redis script can compute it (redis.sha1hex). It tells one history from another, not a forgery."""

@@ -17,7 +17,7 @@ import redis as redis_lib
 from redis.cluster import RedisCluster
 
 from fairdeal.service.store import keys
-from fairdeal.service.store.base import AppendResult, Store, idem_field
+from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
 from fairdeal.service.store.redis_changes import RedisChanges
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
@@ -86,8 +86,11 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | Re
 
 
 class RedisStore(Store):
-    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE):
+    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE,
+                 wait_replicas: int = 0, wait_timeout: float = 1.0):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
+        # Config.redis_wait_replicas: an append is acknowledged only once that many replicas have it (WAIT)
+        self.wait_replicas, self.wait_ms = wait_replicas, max(1, round(wait_timeout * 1000))
         self._check_version()
         self._changes: RedisChanges | None = None
         self._changes_pid = -1
@@ -120,12 +123,31 @@ class RedisStore(Store):
     def append(self, game_id: str, expected_length: int, record: str, at: float,
                idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
                last_digest: str | None = None) -> AppendResult:
-        status, length, seq = self._append(
-            keys=[keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)],
-            args=[expected_length, record, repr(float(at)),
-                  "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
-                  keys.events(game_id), last_digest or ""])
+        script_keys = [keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)]
+        args = [expected_length, record, repr(float(at)),
+                "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
+                keys.events(game_id), last_digest or ""]
+        if self.wait_replicas:
+            status, length, seq = self._append_replicated(script_keys, args)
+        else:
+            status, length, seq = self._append(keys=script_keys, args=args)
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
+
+    def _append_replicated(self, script_keys: list[str], args: list) -> list:
+        """The append script, then WAIT on the same connection (WAIT counts the replicas that have every write of
+        its connection): a failover to one of them keeps the append. Too few replicas in time: StoreUnavailable
+        (503); the append stays on the primary, and a retry with its idempotency key is acknowledged then."""
+        client = self.r
+        if isinstance(client, RedisCluster):   # the game's primary, where the script runs
+            client = client.get_redis_connection(client.get_node_from_key(script_keys[0]))
+        pipe = client.pipeline(transaction=False)
+        self._append(keys=script_keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+        result, replicas = pipe.execute()
+        if result[0] == OK and int(replicas) < self.wait_replicas:
+            raise StoreUnavailable(f"Redis: the append reached {replicas} of the {self.wait_replicas} replicas "
+                                   f"required (FAIRDEAL_REDIS_WAIT_REPLICAS) within {self.wait_ms} ms")
+        return result
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
         return list(self.r.lrange(keys.log(game_id), start, -1))
