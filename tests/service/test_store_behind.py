@@ -51,14 +51,20 @@ def until_bot_last(api: Api, store, host: dict, gid: str) -> dict:
     raise AssertionError("no bot move came last")
 
 
-def test_a_stale_cache_never_appends_on_top_of_a_store_that_lost_a_record(two, clock):
+def game_on_two(two) -> tuple:
+    """A game of the host and three bots on instance A, its log ending with a bot's move: (A's and B's clients,
+    the store, the host, the game id, the host's view)."""
     app_a, app_b = two
     a, b = Api(app_a.test_client()), Api(app_b.test_client())
     store = services(app_a).store
     host = a.player("host")
     gid = a.table(host, rule_set="120s-house", players=4)["id"]
     a.start(host, gid)
-    v = until_bot_last(a, store, host, gid)
+    return a, b, store, host, gid, until_bot_last(a, store, host, gid)
+
+
+def test_a_stale_cache_never_appends_on_top_of_a_store_that_lost_a_record(two, clock):
+    a, b, store, host, gid, v = game_on_two(two)
     lost = last_record(store, gid)
 
     drop_last(store, gid)          # the bot's move is lost; A still holds it
@@ -82,13 +88,7 @@ def test_a_stale_cache_never_appends_on_top_of_a_store_that_lost_a_record(two, c
 
 def test_a_stale_cache_rebuilds_when_the_store_is_shorter(two, clock):
     """The store lost the last records and nobody re-made them yet: A's view is the store's, not its copy."""
-    app_a, app_b = two
-    a, b = Api(app_a.test_client()), Api(app_b.test_client())
-    store = services(app_a).store
-    host = a.player("host")
-    gid = a.table(host, rule_set="120s-house", players=4)["id"]
-    a.start(host, gid)
-    v = until_bot_last(a, store, host, gid)
+    a, b, store, host, gid, v = game_on_two(two)
     drop_last(store, gid, 2)
     clock.advance(1.5)
     seen = a.view(host, gid)           # A reads the store: it re-makes the lost bot moves on the store's chain
