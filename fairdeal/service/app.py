@@ -35,8 +35,7 @@ class Services:
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
-    store = store or open_store(config.redis_url, config.data_dir, config.redis_connections,
-                                config.redis_wait_replicas, config.redis_wait_timeout)
+    store = store or open_store(config)
     keyring = KeyRing(config.data_dir)
     metrics = Metrics()
     games = Games(store, keyring, config, now, metrics)

@@ -170,4 +170,23 @@ def export(obj, output, since: float | None, limit: int | None) -> None:
     click.echo(f"exported {n} transcripts", err=True)
 
 
-COMMANDS = (serve, sweep, keys, export)
+@click.command()
+@click.option("--to", "archive_dir", default=None, type=click.Path(file_okay=False),
+              help="Folder of the archive (JSON Lines, a file a day). Env: FAIRDEAL_ARCHIVE.")
+@click.option("--retention", default=None, type=float,
+              help="Seconds a finished game stays in the store after it ended. Env: FAIRDEAL_RETENTION. "
+                   "[default: 604800]")
+@click.pass_obj
+def archive(obj, archive_dir: str | None, retention: float | None) -> None:
+    """Archive the finished games past their retention (what the sweeper does each round), then delete them from
+    the store. Without an archive folder nothing is deleted."""
+    from fairdeal.service import retention as retain
+    from fairdeal.service.app import build_services
+    cfg = config(obj, archive_dir=archive_dir, retention=retention)
+    if not cfg.archive_dir:
+        raise BadConfig("no archive folder: give --to or FAIRDEAL_ARCHIVE (games are deleted only once archived)")
+    n = retain.run_all(build_services(cfg))
+    click.echo(f"archived {n} games to {cfg.archive_dir}", err=True)
+
+
+COMMANDS = (serve, sweep, keys, export, archive)

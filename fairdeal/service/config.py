@@ -99,6 +99,15 @@ class Text(Kind):
             raise ValueError(self.must_be)
 
 
+class Folder(Text):
+    """A folder path, or none (the feature it names is off)."""
+    must_be = "a folder path (empty: none)"
+
+    def check(self, value: Any) -> None:
+        if value is not None:
+            super().check(value)
+
+
 class Choice(Kind):
     def __init__(self, *choices: str):
         self.choices = choices
@@ -216,6 +225,9 @@ class Config:
     redis_wait_replicas: int = 0            # replicas each append waits for (Redis WAIT) before it is acknowledged
     redis_wait_timeout: float = 1.0         # ... for at most this long; fewer replicas by then: 503, retry
     sweep_interval: float = 1.0
+    idem_ttl: float = 86400.0               # an idempotency key is honoured this long after its move (0: always)
+    archive_dir: str | None = None          # finished games go to JSON Lines files here; None: they stay in the store
+    retention: float = 7 * 86400.0          # ... this long after they ended, then leave the store
     cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
     log_level: str = "INFO"
     bind: str = "127.0.0.1:8000"            # the container sets 0.0.0.0:8000; a laptop stays on loopback
@@ -296,6 +308,12 @@ SETTINGS: tuple[Setting, ...] = (
             "replicas that must have each append before it is acknowledged (Redis WAIT; 0: none)"),
     Setting("redis_wait_timeout", "FAIRDEAL_REDIS_WAIT_TIMEOUT", Number(0, 60, unit="seconds", low_open=True),
             "longest an append waits for those replicas"),
+    Setting("idem_ttl", "FAIRDEAL_IDEMPOTENCY_TTL", Number(1, unit="seconds", zero_means="always"),
+            "how long an Idempotency-Key is honoured after its move"),
+    Setting("archive_dir", "FAIRDEAL_ARCHIVE", Folder(),
+            "folder the sweeper archives finished games to (JSON Lines), then deletes them from the store"),
+    Setting("retention", "FAIRDEAL_RETENTION", Number(0, unit="seconds"),
+            "how long a finished game stays in the store before it is archived and deleted"),
     Setting("sweep_interval", "FAIRDEAL_SWEEP_INTERVAL", Number(0, 3600, unit="seconds", low_open=True),
             "seconds between the sweeper's rounds"),
     Setting("cache_size", "FAIRDEAL_CACHE_GAMES", Number(1, integer=True, unit="games"),

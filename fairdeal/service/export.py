@@ -7,6 +7,11 @@ from typing import IO
 from fairdeal.verifier import transcript as tr
 
 
+def transcript_line(c) -> str:
+    """A finished game's public transcript as one JSON Lines line (what `fairdeal-verify audit` reads)."""
+    return json.dumps(tr.public_view(c.transcript), separators=(",", ":"), sort_keys=True) + "\n"
+
+
 def export(services, out: IO[str], since: float | None = None, limit: int | None = None) -> int:
     """Write each finished game's transcript (one JSON object a line), oldest first; returns the count."""
     n, after = 0, since
@@ -17,7 +22,7 @@ def export(services, out: IO[str], since: float | None = None, limit: int | None
         for game_id, score in batch:
             c = services.games.get(game_id)
             if c.ended:
-                out.write(json.dumps(tr.public_view(c.transcript), separators=(",", ":"), sort_keys=True) + "\n")
+                out.write(transcript_line(c))
                 n += 1
                 if limit is not None and n >= limit:
                     return n

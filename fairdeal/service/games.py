@@ -142,6 +142,11 @@ class Games:
                 self._cache.move_to_end(game_id)
             return c
 
+    def forget(self, game_id: str) -> None:
+        """Drop a game from this process's cache (it left the store)."""
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
     def _reset(self, c: Cached) -> None:
         """Forget what this process replayed (another process appended first); the next sync reloads."""
         c.transcript, c.live, c.length, c.last_at, c.last_human_at, c.headers = {}, None, 0, 0.0, 0.0, 0

@@ -7,12 +7,16 @@ time and an idle service costs a read a second.
 
 Waiting clients do not depend on it: a waiter wakes at its game's due time and its own read applies the
 timeout move (feed.py). The sweeper serves the games nobody waits on.
+
+Each round also runs retention (retention.py): finished games past FAIRDEAL_RETENTION go to the archive and
+leave the store.
 """
 from __future__ import annotations
 
 import logging
 import time
 
+from fairdeal.service import retention
 from fairdeal.service.errors import ApiError
 
 log = logging.getLogger("fairdeal.sweeper")
@@ -68,6 +72,7 @@ def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH,
             n = sweep_once(services, limit)
             if n:
                 log.info("swept", extra={"fields": {"games": n}})
+            retention.run_once(services)
             if once:
                 return
             if n >= limit:

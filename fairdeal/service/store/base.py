@@ -69,7 +69,17 @@ class Store(abc.ABC):
         length: the log went another way than the caller's copy).
         With `idem_key`: a key already used in this game by the same `idem_scope` (the player who sent it) with
         the same `body_hash` is DUPLICATE, with another body KEY_REUSED; nothing is appended then. A key whose
-        record is no longer in the log (lost with it) counts as unused and is taken anew."""
+        record is no longer in the log (lost with it) counts as unused and is taken anew; so does a key older
+        than the store's idempotency TTL (its move is more than that long ago; 0: keys never expire)."""
+
+    @abc.abstractmethod
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game from the store: its table document, log, idempotency keys and secret (its index entries
+        are the caller's to remove)."""
+
+    def purge_idempotency(self, now: float) -> int:
+        """Drop the idempotency keys older than the TTL, where the store does not expire them by itself."""
+        return 0
 
     @abc.abstractmethod
     def records(self, game_id: str, start: int = 0) -> list[str]:

@@ -30,7 +30,8 @@ return 1
 """
 
 # KEYS: log, log meta, idempotency hash. ARGV: expected length, record, at, idempotency key ('' none), body hash,
-# events channel (same hash tag: same shard), digest of the expected last entry ('' unchecked).
+# events channel (same hash tag: same shard), digest of the expected last entry ('' unchecked), idempotency TTL
+# in ms (0: none; the game's keys expire together that long after its last keyed move).
 # An idempotency key whose record is past the log's end was lost with it (a failover): it is taken anew.
 APPEND = """
 local len = redis.call('LLEN', KEYS[1])
@@ -51,7 +52,10 @@ if ARGV[7] ~= '' and len > 0 and redis.sha1hex(redis.call('LINDEX', KEYS[1], -1)
 end
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len) end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len)
+  if ARGV[8] ~= '0' then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
+end
 redis.call('SPUBLISH', ARGV[6], len + 1)
 return {'ok', len + 1, len}
 """
@@ -87,10 +91,11 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | Re
 
 class RedisStore(Store):
     def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE,
-                 wait_replicas: int = 0, wait_timeout: float = 1.0):
+                 wait_replicas: int = 0, wait_timeout: float = 1.0, idem_ttl: float = 0.0):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
         # Config.redis_wait_replicas: an append is acknowledged only once that many replicas have it (WAIT)
         self.wait_replicas, self.wait_ms = wait_replicas, max(1, round(wait_timeout * 1000))
+        self.idem_ttl_ms = str(round(idem_ttl * 1000))   # Config.idem_ttl
         self._check_version()
         self._changes: RedisChanges | None = None
         self._changes_pid = -1
@@ -126,7 +131,7 @@ class RedisStore(Store):
         script_keys = [keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)]
         args = [expected_length, record, repr(float(at)),
                 "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
-                keys.events(game_id), last_digest or ""]
+                keys.events(game_id), last_digest or "", self.idem_ttl_ms]
         if self.wait_replicas:
             status, length, seq = self._append_replicated(script_keys, args)
         else:
@@ -151,6 +156,10 @@ class RedisStore(Store):
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
         return list(self.r.lrange(keys.log(game_id), start, -1))
+
+    def delete_game(self, game_id: str) -> None:
+        self.r.delete(keys.doc("table", game_id), keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id),
+                      keys.secret(game_id))   # one hash tag: one slot, one command
 
     def log_info(self, game_id: str) -> tuple[int, float | None]:
         length = self.r.llen(keys.log(game_id))

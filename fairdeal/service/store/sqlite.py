@@ -62,8 +62,8 @@ def private_files(path: str) -> None:
 
 
 class SqliteStore(Store):
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self, path: str, idem_ttl: float = 0.0):
+        self.path, self.idem_ttl = path, idem_ttl   # Config.idem_ttl (0: keys never expire)
         if path != ":memory:":
             private_files(path)
         self._local = green.os_thread_local()
@@ -141,7 +141,7 @@ class SqliteStore(Store):
             if idem_key is not None:
                 row = db.execute("SELECT body_hash, seq FROM idem WHERE game_id=? AND key=?",
                                  (game_id, idem_key)).fetchone()
-                if row and row[1] < length:   # a key whose record was lost with it is taken anew
+                if row and row[1] < length and not self._expired(db, game_id, row[1], at):
                     return AppendResult(DUPLICATE if row[0] == body_hash else KEY_REUSED, length, row[1])
             if length != expected_length:
                 return AppendResult(CONFLICT, length)
@@ -156,6 +156,28 @@ class SqliteStore(Store):
                            (game_id, idem_key, body_hash or "", length))
             return AppendResult(OK, length + 1, length)
 
+    def _expired(self, db: sqlite3.Connection, game_id: str, seq: int, now: float) -> bool:
+        """Whether the idempotency key of the record at `seq` is past its TTL (the record's time tells)."""
+        if not self.idem_ttl:
+            return False
+        row = db.execute("SELECT at FROM log WHERE game_id=? AND seq=?", (game_id, seq)).fetchone()
+        return row[0] < now - self.idem_ttl
+
+    def purge_idempotency(self, now: float) -> int:
+        if not self.idem_ttl:
+            return 0
+        return self._write(self._exec, "DELETE FROM idem WHERE EXISTS (SELECT 1 FROM log WHERE log.game_id = "
+                                       "idem.game_id AND log.seq = idem.seq AND log.at < ?)", (now - self.idem_ttl,))
+
+    def delete_game(self, game_id: str) -> None:
+        self._write(self._delete_game, game_id)
+
+    def _delete_game(self, game_id: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM docs WHERE kind='table' AND id=?", (game_id,))
+            for table in ("log", "idem", "secrets"):
+                db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
+
     def records(self, game_id: str, start: int = 0) -> list[str]:
         rows = self._conn().execute("SELECT record FROM log WHERE game_id=? AND seq>=? ORDER BY seq",
                                     (game_id, start)).fetchall()
@@ -169,9 +191,10 @@ class SqliteStore(Store):
     def put_secret(self, game_id: str, value: str) -> None:
         self._write(self._exec, "INSERT OR REPLACE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
 
-    def _exec(self, sql: str, args: tuple) -> None:
+    def _exec(self, sql: str, args: tuple) -> int:
+        """One statement in its own write transaction; the rows it changed."""
         with self._tx() as db:
-            db.execute(sql, args)
+            return db.execute(sql, args).rowcount
 
     def get_secret(self, game_id: str) -> str | None:
         row = self._conn().execute("SELECT value FROM secrets WHERE game_id=?", (game_id,)).fetchone()
