@@ -228,7 +228,8 @@ class Config:
     idem_ttl: float = 86400.0               # an idempotency key is honoured this long after its move (0: always)
     archive_dir: str | None = None          # finished games go to JSON Lines files here; None: they stay in the store
     retention: float = 7 * 86400.0          # ... this long after they ended, then leave the store
-    cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
+    cache_size: int = 512                   # games kept replayed in memory per process
+    cache_bytes: int = 64 * 1024 * 1024     # ... and at most this much of their logs' stored text
     log_level: str = "INFO"
     bind: str = "127.0.0.1:8000"            # the container sets 0.0.0.0:8000; a laptop stays on loopback
     workers: int = field(default_factory=default_workers)
@@ -316,6 +317,8 @@ SETTINGS: tuple[Setting, ...] = (
             "how long a finished game stays in the store before it is archived and deleted"),
     Setting("sweep_interval", "FAIRDEAL_SWEEP_INTERVAL", Number(0, 3600, unit="seconds", low_open=True),
             "seconds between the sweeper's rounds"),
+    Setting("cache_bytes", "FAIRDEAL_CACHE_BYTES", Number(1024, integer=True, unit="bytes"),
+            "bytes of log text the replayed games a process keeps may hold together"),
     Setting("cache_size", "FAIRDEAL_CACHE_GAMES", Number(1, integer=True, unit="games"),
             "games kept replayed in memory per process"),
     Setting("log_level", "FAIRDEAL_LOG_LEVEL", Choice(*LOG_LEVELS), "log level (DEBUG adds a line per request)"),

@@ -91,6 +91,7 @@ class Cached:
     kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
     table: dict | None = None             # the table document as last read by this process
     last_text: str | None = None          # the stored text of the last entry applied (the next append checks it)
+    bytes: int = 0                        # the stored text of the entries applied: what the cache bound counts
 
     def legal(self, seat: int) -> list:
         """The seat's legal moves now, computed once per position."""
@@ -128,27 +129,45 @@ class Games:
         self.metrics = metrics
         self._cache: "OrderedDict[str, Cached]" = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._cache_bytes = 0   # the sum of the cached games' `bytes`
 
     # ------------------------------------------------------------------------------------ cache
     def slot(self, game_id: str) -> Cached:
-        """This process's entry for a game (an LRU of replayed games)."""
+        """This process's entry for a game (an LRU of replayed games, bounded by count and by bytes: the stored
+        size of their logs, which their replayed transcripts grow with). The entry asked for is never evicted."""
         with self._cache_lock:
             c = self._cache.get(game_id)
             if c is None:
                 c = self._cache[game_id] = Cached(game_id)
-                while len(self._cache) > self.config.cache_size:
-                    self._cache.popitem(last=False)
             else:
                 self._cache.move_to_end(game_id)
+            while len(self._cache) > 1 and (len(self._cache) > self.config.cache_size
+                                            or self._cache_bytes > self.config.cache_bytes):
+                _, old = self._cache.popitem(last=False)
+                self._cache_bytes -= old.bytes
             return c
+
+    @property
+    def cached_bytes(self) -> int:
+        return self._cache_bytes
+
+    def _grow(self, c: Cached, n: int) -> None:
+        """`c` holds `n` bytes more (or fewer); counted while it is in the cache."""
+        c.bytes += n
+        with self._cache_lock:
+            if self._cache.get(c.game_id) is c:
+                self._cache_bytes += n
 
     def forget(self, game_id: str) -> None:
         """Drop a game from this process's cache (it left the store)."""
         with self._cache_lock:
-            self._cache.pop(game_id, None)
+            c = self._cache.pop(game_id, None)
+            if c is not None:
+                self._cache_bytes -= c.bytes
 
     def _reset(self, c: Cached) -> None:
         """Forget what this process replayed (another process appended first); the next sync reloads."""
+        self._grow(c, -c.bytes)
         c.transcript, c.live, c.length, c.last_at, c.last_human_at, c.headers = {}, None, 0, 0.0, 0.0, 0
         c.scheduled, c.last_text = None, None
         c.legal_at, c.kind_at = (None, None, None), (None, None)
@@ -190,6 +209,7 @@ class Games:
     def _apply_text(self, c: Cached, text: str) -> None:
         self._apply_entry(c, json.loads(text))
         c.last_text = text
+        self._grow(c, len(text))
 
     def _apply_entry(self, c: Cached, entry: dict) -> None:
         t = c.transcript
@@ -266,6 +286,7 @@ class Games:
         if res.status == OK:
             c.length += 1
             c.last_text = text
+            self._grow(c, len(text))
             if self.metrics:
                 self.metrics.inc("fairdeal_log_appends_total")
         else:
