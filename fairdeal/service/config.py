@@ -175,6 +175,18 @@ class Bind(Kind):
             raise ValueError(self.must_be)
 
 
+class HostPort(Bind):
+    """host:port, or none (the feature it names is off)."""
+    must_be = "host:port (e.g. 127.0.0.1:9101, 0.0.0.0:9101), or empty for none"
+
+    def check(self, value: Any) -> None:
+        if value is None:
+            return
+        if isinstance(value, str) and value.startswith("unix:"):
+            raise ValueError(self.must_be)
+        super().check(value)
+
+
 class RateLimits(Kind):
     """Flask-Limiter's notation: one or more limits separated by ';', e.g. "30/minute;300/hour"."""
     must_be = "rate limits such as '30/minute' or '10 per second;300/hour' (separated by ';')"
@@ -225,6 +237,8 @@ class Config:
     redis_wait_replicas: int = 0            # replicas each append waits for (Redis WAIT) before it is acknowledged
     redis_wait_timeout: float = 1.0         # ... for at most this long; fewer replicas by then: 503, retry
     sweep_interval: float = 1.0
+    sweeper: bool = True                    # `fairdeal serve` starts a sweeper process beside the server
+    sweep_metrics: str | None = None        # host:port a standalone `fairdeal sweep` serves /metrics on
     idem_ttl: float = 86400.0               # an idempotency key is honoured this long after its move (0: always)
     archive_dir: str | None = None          # finished games go to JSON Lines files here; None: they stay in the store
     retention: float = 7 * 86400.0          # ... this long after they ended, then leave the store
@@ -315,6 +329,9 @@ SETTINGS: tuple[Setting, ...] = (
             "folder the sweeper archives finished games to (JSON Lines), then deletes them from the store"),
     Setting("retention", "FAIRDEAL_RETENTION", Number(0, unit="seconds"),
             "how long a finished game stays in the store before it is archived and deleted"),
+    Setting("sweeper", "FAIRDEAL_SWEEPER", Switch(), "`fairdeal serve` starts a sweeper process beside the server"),
+    Setting("sweep_metrics", "FAIRDEAL_SWEEP_METRICS", HostPort(),
+            "host:port a `fairdeal sweep` of its own serves its metrics on"),
     Setting("sweep_interval", "FAIRDEAL_SWEEP_INTERVAL", Number(0, 3600, unit="seconds", low_open=True),
             "seconds between the sweeper's rounds"),
     Setting("cache_bytes", "FAIRDEAL_CACHE_BYTES", Number(1024, integer=True, unit="bytes"),

@@ -17,7 +17,7 @@ import logging
 import time
 
 from fairdeal.service import retention
-from fairdeal.service.errors import ApiError
+from fairdeal.service.errors import ApiError, OutageLog, store_unavailable
 
 log = logging.getLogger("fairdeal.sweeper")
 
@@ -39,7 +39,9 @@ def sweep_once(services, limit: int = BATCH) -> int:
                 _reschedule(services, game_id, c, table, now)
         except ApiError:  # the table is gone: forget it
             store.index_remove("schedule", game_id)
-        except Exception:
+        except Exception as e:
+            if store_unavailable(e):
+                raise   # the store is away: the round ends (run() logs the outage once)
             log.exception("sweep failed", extra={"fields": {"game": game_id}})
             store.index_set("schedule", game_id, now + RETRY_FAILED)
         services.metrics.inc("fairdeal_sweeps_total")
@@ -66,20 +68,29 @@ def next_due(services) -> float | None:
     return first[0][1] if first else None
 
 
-def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH, sleep=time.sleep) -> None:
+def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH, sleep=time.sleep,
+        outage: OutageLog | None = None) -> None:
+    """Sweep (and run retention) round after round. A store outage is logged as the service logs one: a line
+    when it starts, one a minute while it lasts, one when the store is back; a traceback only for other errors."""
+    outage = outage or OutageLog()
     while True:
         try:
             n = sweep_once(services, limit)
             if n:
                 log.info("swept", extra={"fields": {"games": n}})
             retention.run_once(services)
+            outage.succeeded()
             if once:
                 return
             if n >= limit:
                 continue  # more are due: no sleep
             soonest = next_due(services)
-        except Exception:  # the store is away: say so and try again, never exit
-            log.exception("sweep failed")
+        except Exception as e:  # say so and try again, never exit
+            reason = store_unavailable(e)
+            if reason:
+                outage.failed(reason)
+            else:
+                log.exception("sweep failed")
             if once:
                 return
             soonest = None

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from fairdeal.service import retention
 from fairdeal.service.store.base import DUPLICATE, OK
+from tests.service import redis_servers
 from tests.service.client import Api
 from tests.service.conftest import STORES, make_app
 
@@ -53,9 +54,24 @@ def finished_game(api: Api, clock) -> tuple[dict, str, dict]:
 
 @pytest.fixture(params=STORES)
 def archiving(request, tmp_path, clock):
-    app = make_app(tmp_path, request.param, request, now=clock, archive_dir=str(tmp_path / "archive"),
-                   retention=3600.0)
-    return app, Api(app.test_client())
+    """An app that archives to tmp_path/archive; on a Redis of its own (the finished index is one key, and
+    these tests count all of it)."""
+    options = {"archive_dir": str(tmp_path / "archive"), "retention": 3600.0}
+    if request.param == "sqlite":
+        app = make_app(tmp_path, "sqlite", request, now=clock, **options)
+        yield app, Api(app.test_client())
+        return
+    from fairdeal.service.app import create_app
+    from fairdeal.service.config import Config
+    from fairdeal.service.store.redis import RedisStore
+    (tmp_path / "redis").mkdir()
+    proc, port = redis_servers.start_server(str(tmp_path / "redis"))
+    try:
+        app = create_app(Config(data_dir=str(tmp_path / "data"), **options),
+                         RedisStore(f"redis://127.0.0.1:{port}/0"), now=clock)
+        yield app, Api(app.test_client())
+    finally:
+        redis_servers.stop([proc])
 
 
 def test_a_finished_game_is_archived_after_its_retention_then_leaves_the_store(archiving, clock, tmp_path):

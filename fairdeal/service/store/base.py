@@ -109,6 +109,10 @@ class Store(abc.ABC):
     def index_remove(self, name: str, member: str) -> None: ...
 
     @abc.abstractmethod
+    def index_count(self, name: str) -> int:
+        """How many members the index has."""
+
+    @abc.abstractmethod
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:
         """Members by ascending score, up to max_score, with score > after when given."""

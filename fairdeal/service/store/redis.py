@@ -187,6 +187,9 @@ class RedisStore(Store):
     def index_remove(self, name: str, member: str) -> None:
         self.r.zrem(keys.index(name), member)
 
+    def index_count(self, name: str) -> int:
+        return int(self.r.zcard(keys.index(name)))
+
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:
         lo = "-inf" if after is None else f"({after!r}"

@@ -208,6 +208,9 @@ class SqliteStore(Store):
     def index_remove(self, name: str, member: str) -> None:
         self._write(self._exec, "DELETE FROM idx WHERE name=? AND member=?", (name, member))
 
+    def index_count(self, name: str) -> int:
+        return self._conn().execute("SELECT COUNT(*) FROM idx WHERE name=?", (name,)).fetchone()[0]
+
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:
         sql, args = "SELECT member, score FROM idx WHERE name=?", [name]
