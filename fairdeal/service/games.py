@@ -516,11 +516,11 @@ class Games:
                 if idem_key:
                     probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash, player_id)
                     if probe.status in (DUPLICATE, KEY_REUSED):
-                        return self._idempotent_answer(c, probe)
+                        return self._idempotent_answer(c, probe, seat)
                 raise
             res, record = self._append_move(c, seat, move, "player", idem_key, bhash, player_id)
             if res.status in (DUPLICATE, KEY_REUSED):
-                return self._idempotent_answer(c, res)
+                return self._idempotent_answer(c, res, seat)
             if res.status == OK:
                 receipt = c.live.last_hash
                 self.advance(c, table)
@@ -554,10 +554,16 @@ class Games:
                 raise ApiError(422, "illegal-move", reason)
         return move
 
-    def _idempotent_answer(self, c: Cached, res) -> dict:
+    def _idempotent_answer(self, c: Cached, res, seat: int) -> dict:
         if res.status == KEY_REUSED:
             raise ApiError(422, "idempotency-key-reused",
                            "This Idempotency-Key was already used for a different move; use a new key.")
         self.sync(c)
-        record = c.transcript["records"][res.seq - c.headers]   # the log index of the original move
+        index = res.seq - c.headers                              # the log index of the original move
+        records = c.transcript.get("records") or []
+        record = records[index] if 0 <= index < len(records) else None
+        if record is None or record["by"] != "player" or record["seat"] != seat:
+            # the store lost the original move and that position was played again by another: no answer to replay
+            raise ApiError(409, "stale-sequence", "The move sent under this Idempotency-Key is no longer in the "
+                           "game (the store lost it): look at the game again.", seq=c.seq)
         return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": True}

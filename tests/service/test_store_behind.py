@@ -100,3 +100,20 @@ def test_a_stale_cache_rebuilds_when_the_store_is_shorter(two, clock):
     served = a.get(f"/games/{gid}/transcript").get_json()
     assert served == b.get(f"/games/{gid}/transcript").get_json()
     run_verifier(served)
+
+
+def test_a_retry_whose_move_was_lost_and_replayed_by_another_is_not_given_their_receipt(two, clock):
+    """The store lost the host's move but kept its idempotency key, and the host's clock then ran out: a timeout
+    move took that position. The retry is told the game moved on, not handed the timeout record's receipt."""
+    a, b, store, host, gid, v = game_on_two(two)
+    r = a.move(host, gid, v["seq"], v["legal_moves"][0], key="mine")
+    assert r.status_code == 201, r.get_json()
+    mine = r.get_json()
+    while last_record(store, gid)["seq"] >= mine["seq"]:    # the host's move and the bots' answers are lost
+        drop_last(store, gid)
+    clock.advance(60)                                        # past the host's clock
+    b.view(host, gid)                                        # B writes the timeout move (and the bots answer)
+    taken = next(e for e in map(json.loads, store.records(gid)) if e.get("type") == "move" and e["seq"] == mine["seq"])
+    assert (taken["seq"], taken["by"]) == (mine["seq"], "timeout")
+    r = b.move(host, gid, v["seq"], v["legal_moves"][0], key="mine")
+    assert r.status_code == 409 and r.get_json()["code"] == "stale-sequence", r.get_json()
