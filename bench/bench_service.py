@@ -172,6 +172,15 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
             "errors": len(errors), "first_error": errors[0] if errors else None}
 
 
+def start_redis(folder: str) -> tuple[subprocess.Popen, int]:
+    """A throwaway redis-server on a free loopback port (no persistence), once it has had time to listen."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
+    time.sleep(0.3)
+    return proc, port
+
+
 def start_gunicorn(app: str, port: int, env: dict, log_path: str) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "gunicorn", "-c", os.path.join(ROOT, "deploy", "gunicorn.conf.py"),
            "--bind", f"127.0.0.1:{port}", "--workers", "2", app]
@@ -193,11 +202,9 @@ def main() -> int:
         print("redis-server is not installed", file=sys.stderr)
         return 2
     tmp = tempfile.mkdtemp(prefix="fairdeal-bench-")
-    rport = free_port()
-    procs = [subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
-                               "--appendonly", "no", "--dir", tmp], stdout=subprocess.DEVNULL)]
+    redis_proc, rport = start_redis(tmp)
+    procs = [redis_proc]
     try:
-        time.sleep(0.3)
         env = dict(os.environ, FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0", FAIRDEAL_DATA=tmp,
                    PYTHONPATH=ROOT, FAIRDEAL_RATE_LIMITS="on" if args.rate_limits else "off")
         if args.rate_limits:

@@ -18,6 +18,7 @@ from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import Store, open_store
 from fairdeal.service.store.timed import time_calls
 from fairdeal.service.tables import Tables
+from fairdeal.service.translog import TransLog
 
 log = logging.getLogger("fairdeal.http")
 
@@ -33,6 +34,7 @@ class Services:
     waits: Waits                                # this process's open event-feed waits (the caps)
     outage: errors.OutageLog | None = None      # set by create_app: the store-outage log
     limits: object | None = None                # set by create_app: ratelimits.RateLimits
+    translog: TransLog | None = None            # the transparency log (None when switched off)
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
@@ -42,7 +44,9 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     keyring = KeyRing(config.data_dir)
     games = Games(store, keyring, config, now, metrics)
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
-    return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits)
+    translog = TransLog(store, keyring, config, now) if config.transparency_log else None
+    return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits,
+                    translog=translog)
 
 
 def create_app(config: Config | None = None, store: Store | None = None,

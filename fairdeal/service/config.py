@@ -258,6 +258,8 @@ class Config:
     limit_waits: str = "1200/minute"               # event-feed requests (long-poll and stream), per player
     limit_address: str = "6000/minute"             # tables, moves and waits of all players of one address
     limit_bad_tokens: str = "60/minute"            # requests with an unknown, expired or ended token, per address
+    transparency_log: bool = True           # every commitment and ending is a leaf of the log (docs/log.md)
+    log_head_seconds: float = 10.0          # a new tree head is signed this often while the log grows
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -358,6 +360,10 @@ SETTINGS: tuple[Setting, ...] = (
             "tables, moves and waits per address, all its players together"),
     Setting("limit_bad_tokens", "FAIRDEAL_LIMIT_BAD_TOKENS", RateLimits(),
             "unknown, expired or ended tokens per address"),
+    Setting("transparency_log", "FAIRDEAL_TRANSPARENCY_LOG", Switch(),
+            "the transparency log of commitments and endings on or off (off only for a benchmark's baseline)"),
+    Setting("log_head_seconds", "FAIRDEAL_LOG_HEAD_SECONDS", Number(0, 86400, unit="seconds", low_open=True),
+            "how often a new signed tree head is made while the log grows"),
 )
 
 assert {s.field for s in SETTINGS} == {f.name for f in fields(Config)} - {"extra"}, "a setting without its variable"

@@ -6,10 +6,14 @@ from typing import IO
 
 from fairdeal.verifier import transcript as tr
 
+from fairdeal.service.translog import add_log_member
 
-def transcript_line(c) -> str:
-    """A finished game's public transcript as one JSON Lines line (what `fairdeal-verify audit` reads)."""
-    return json.dumps(tr.public_view(c.transcript), separators=(",", ":"), sort_keys=True) + "\n"
+
+def transcript_line(services, c) -> str:
+    """A finished game's public transcript, with its log member, as one JSON Lines line (what `fairdeal-verify
+    audit` reads)."""
+    t = add_log_member(services.translog, tr.public_view(c.transcript), c.game_id, c.protocol)
+    return json.dumps(t, separators=(",", ":"), sort_keys=True) + "\n"
 
 
 def export(services, out: IO[str], since: float | None = None, limit: int | None = None) -> int:
@@ -22,7 +26,7 @@ def export(services, out: IO[str], since: float | None = None, limit: int | None
         for game_id, score in batch:
             c = services.games.get(game_id)
             if c.ended:
-                out.write(transcript_line(c))
+                out.write(transcript_line(services, c))
                 n += 1
                 if limit is not None and n >= limit:
                     return n

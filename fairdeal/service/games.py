@@ -33,7 +33,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fairdeal.verifier import fairness, transcript as tr, writer
+from fairdeal.verifier import fairness, tlog, transcript as tr, writer
+from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
@@ -58,6 +59,11 @@ def parse_iso(text: str) -> float:
 def entry_text(entry: dict) -> str:
     """How a log entry is stored: plain JSON (hashes are always computed on the canonical form, never on this)."""
     return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def leaf_text(leaf: dict) -> str:
+    """How a transparency-log leaf is stored: its canonical JSON, so the stored text is the leaf's bytes."""
+    return canonical_json(leaf).decode("utf-8")
 
 
 def stray_member(move_json: Any) -> str | None:
@@ -277,12 +283,18 @@ class Games:
 
     # ----------------------------------------------------------------------------------- writing
     def _append(self, c: Cached, entry: dict, idem_key: str | None = None, bhash: str | None = None,
-                idem_scope: str = ""):
+                idem_scope: str = "", leaf: dict | None = None):
         """Compare-and-append at the cached length. The cache is changed only after a successful append, so on
-        a lost race it just catches up with what the other writer recorded."""
+        a lost race it just catches up with what the other writer recorded. With `leaf`: the transparency log's
+        leaf is written in the same atomic write. Either way the store's last entry must be the one this copy
+        holds (its digest): a store that lost writes is never appended to from a copy ahead of it."""
         text = entry_text(entry)
-        res = self.store.append(c.game_id, c.length, text, self.now(), idem_key, bhash, idem_scope,
-                                None if c.last_text is None else entry_digest(c.last_text))
+        last = None if c.last_text is None else entry_digest(c.last_text)
+        if leaf is not None:
+            res = self.store.append_with_leaf(c.game_id, c.length, text, self.now(), leaf["type"], leaf_text(leaf),
+                                              last)
+        else:
+            res = self.store.append(c.game_id, c.length, text, self.now(), idem_key, bhash, idem_scope, last)
         if res.status == OK:
             c.length += 1
             c.last_text = text
@@ -303,8 +315,12 @@ class Games:
         commit = writer.make_commit(game_id, rules_json, fairness.commitment(seed, game_id, rules_json), key,
                                     iso(self.now()), deal_layout=rules_from_json(rules_json).deal_layout)
         t = writer.new_transcript(self.keyring.private_for(key), commit)
-        res = self.store.append(game_id, 0, entry_text({"commit": commit, "commit_signature": t["commit_signature"]}),
-                                self.now())
+        entry = entry_text({"commit": commit, "commit_signature": t["commit_signature"]})
+        if self.config.transparency_log:   # no commitment without its leaf: one atomic write
+            res = self.store.append_with_leaf(game_id, 0, entry, self.now(), "commitment",
+                                              leaf_text(tlog.commitment_leaf(commit)))
+        else:
+            res = self.store.append(game_id, 0, entry, self.now())
         if res.status != OK:
             raise RuntimeError("a new game id was already in use")
         return commit
@@ -390,7 +406,8 @@ class Games:
                                     for i, s in enumerate((table or c.table or {}).get("seats", ()))
                                     if s.get("revealed")]
         writer.finish(self.keyring.private_for(t["commit"]["key"]), t, reason, seed, result, iso(self.now()), **extra)
-        res = self._append(c, {"end": t["end"], "signature": t["signature"]})
+        res = self._append(c, {"end": t["end"], "signature": t["signature"]},
+                           leaf=tlog.ending_leaf(t) if self.config.transparency_log else None)
         if res.status == OK:
             c.transcript["end"], c.transcript["signature"] = t["end"], t["signature"]
             if self.metrics:

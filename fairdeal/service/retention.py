@@ -4,8 +4,9 @@ line as `fairdeal export` writes them, so `fairdeal-verify audit FILE` checks a 
 nothing is ever deleted. The sweeper runs it every round; `fairdeal archive` runs it once.
 
 A line is written and fsynced before its game is deleted, so a crash between the two leaves the game in the
-store and archives it again next time: a file may hold a game twice, never lose one. Idempotency keys expire on
-their own in Redis; the embedded store's are purged here.
+store and archives it again next time: a file may hold a game twice, never lose one. The game's transparency-log
+leaves stay in the log (they are sequenced first), and its archived line carries their proofs. Idempotency keys
+expire on their own in Redis; the embedded store's are purged here.
 """
 from __future__ import annotations
 
@@ -50,12 +51,13 @@ def run_once(services, limit: int = BATCH) -> int:
         c = services.games.get(game_id)
         if c.ended:
             ended.append(game_id)
-            lines.append(transcript_line(c))
+            lines.append(transcript_line(services, c))
         else:   # no end in the store (rolled back, or deleted already): it is indexed again when it ends
             store.index_remove("finished", game_id)
     if lines:
         append_lines(archive_path(cfg.archive_dir, now), lines)
     for game_id in ended:
+        store.tlog_sequence(game_id)   # its leaves are in the transparency log before the game leaves the store
         table, _ = store.get_doc("table", game_id)
         for seat in (table or {}).get("seats", ()):
             if seat.get("player"):

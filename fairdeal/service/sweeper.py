@@ -62,6 +62,15 @@ def _reschedule(services, game_id: str, c, table: dict, now: float) -> None:
     c.scheduled = round(when, 1)
 
 
+def log_tick(services) -> None:
+    """The transparency log's round: queued leaves sequenced, a head signed when due (translog.TransLog.tick)."""
+    if services.translog is not None:
+        try:
+            services.translog.tick()
+        except Exception:  # the log catches up at the next round; the games must not wait for it
+            log.exception("transparency log round failed")
+
+
 def next_due(services) -> float | None:
     """The earliest due time in the index (None: nothing scheduled)."""
     first = services.store.index_range("schedule", limit=1)
@@ -76,6 +85,7 @@ def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH,
     while True:
         try:
             n = sweep_once(services, limit)
+            log_tick(services)
             if n:
                 log.info("swept", extra={"fields": {"games": n}})
             retention.run_once(services)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
-from fairdeal.verifier import integrity
+from fairdeal.verifier import integrity, tlog
 from fairdeal.verifier.fairness import PROTOCOLS
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import GameError
@@ -140,6 +140,7 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
             "made: this shows the transcript is intact, not that the service signed it. Give the service's "
             "public key with --key (and --pin to remember it).")
     run.put_all(integrity.check_signatures(t, key, key_problem))
+    run.put(_log_inclusion(t, pins))
 
     # --- the header, the commitment, the chain --------------------------------------------------------
     run.put_all(integrity.check_header(t) + _layout_problems(t))
@@ -179,6 +180,23 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
 
     # --- the replay ------------------------------------------------------------------------------------
     _replay(run, t, seed)
+
+
+def _log_inclusion(t: Mapping[str, Any], pins: Mapping[str, str]) -> Check:
+    """The transcript's `log` member (docs/log.md), checked offline: the signed head, and the commitment and
+    ending leaves recomputed from the transcript itself under its root. With pins, the head's key is one."""
+    if "log" not in t:
+        return skipped("log-inclusion", "no-log")
+    try:
+        found = tlog.check_log_member(t)
+    except (tlog.LogError, KeyError, TypeError) as exc:
+        return failed("log-inclusion", "log-not-included", reason=str(exc))
+    head = t["log"]["head"]
+    if pins and head["key"] not in pins.values():
+        return failed("log-inclusion", "log-head-not-pinned", key_id=key_id_or_none(head["key"]),
+                      pinned=", ".join(sorted(pins)))
+    return passed("log-inclusion", "log-included", kinds=" and ".join(found), size=head["size"], root=head["root"],
+                  indexes=" and ".join(str(i) for i in found.values()), key_id=key_id_or_none(head["key"]))
 
 
 def _named_protocol(data: Any) -> Any:

@@ -2,6 +2,7 @@
 
     fairdeal-verify TRANSCRIPT            one game (a file, "-" for standard input, or a finished game's URL)
     fairdeal-verify audit PATH...         many games: files, folders, `fairdeal export` JSON Lines
+    fairdeal-verify log URL|FILE          watch the service's transparency log over time
 
 Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used. The report goes to standard
 output, messages to standard error, and there is never a traceback (docs/verify.md).
@@ -21,10 +22,11 @@ from fairdeal.verifier.audit import audit as run_audit, default_jobs
 from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_receipt,
                              verify_transcript)
 from fairdeal.verifier.fetch import InputError, is_url, load_transcript
+from fairdeal.verifier.logcli import audit_against_log, log_cmd
 from fairdeal.verifier.pins import PinError, load_pins, save_pin
 
 PROG = "fairdeal-verify"
-COMMANDS = ("verify", "audit")
+COMMANDS = ("verify", "audit", "log")
 
 
 class UsageProblem(Exception):
@@ -138,6 +140,7 @@ def cli() -> None:
     \b
       fairdeal-verify TRANSCRIPT [OPTIONS]   one game: a file, - (standard input) or the game's URL
       fairdeal-verify audit PATH... [OPTIONS] many games: files, folders, `fairdeal export` JSON Lines
+      fairdeal-verify log URL|FILE [OPTIONS]  the service's transparency log, watched over time
 
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     See `fairdeal-verify verify --help` and docs/verify.md.
@@ -233,7 +236,10 @@ def _pin(report: Report, source: str) -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Processes to use (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
-def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_json: bool) -> int:
+@click.option("--log", "log_source", metavar="URL|FILE",
+              help="The service's transparency log: report the ended games the export lacks (docs/log.md).")
+def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_json: bool,
+              log_source: str | None = None) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
@@ -241,13 +247,20 @@ def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_js
     key = _read_key(key_opt)
     pins = {} if key else _load_pins()
     summary = run_audit(list(paths), key=key, pins=pins, jobs=jobs or default_jobs())
+    against, log_code = audit_against_log(summary, log_source, key) if log_source else (None, 0)
     if as_json:
-        _emit(json.dumps(summary.to_json(), indent=2, ensure_ascii=False))
+        out = summary.to_json()
+        if against is not None:
+            out["log"] = against.to_json()
+        _emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        _emit(summary.text())
+        _emit(summary.text() + ("\n" + against.text() if against is not None else ""))
     if summary.found == 0:
         _say("no transcript found")
-    return summary.exit_code
+    return max(summary.exit_code, log_code)
+
+
+cli.add_command(log_cmd)
 
 
 # ---------------------------------------------------------------------------------------------- entry

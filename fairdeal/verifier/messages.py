@@ -206,8 +206,14 @@ MESSAGES: dict[str, Template] = {
     "receipt-unknown": "there is no move record {seq}: the transcript has {records}",
     "receipt-differs": ("the receipt for record {seq} was {given_short}, the record in the transcript hashes to "
                         "{actual_short}: the record was changed after you got the receipt"),
+    # the transparency log (docs/log.md)
+    "log-included": ("the {kinds} are leaves {indexes} of the log whose head of size {size} (root {root_short}) "
+                     "is signed by key {key_id}"),
+    "log-not-included": "{reason}",
+    "log-head-not-pinned": "the log's tree head is signed by key {key_id}, which is not a pinned key ({pinned})",
     # skipped
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
+    "no-log": "the transcript carries no transparency-log proof (no log member)",
     "not-checked": "not checked",
     "replay-stopped": "not checked: the replay stopped at record {stopped}",
     "no-game-seed": "no game seed: the client seeds are not valid",

@@ -30,6 +30,8 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("timeout-moves", "every timeout move is what the timeout policy chooses, at a table with a clock"),
     ("result", "the final scores and winner are the replay's"),
     ("receipts", "the receipts given are in the hash chain"),
+    ("log-inclusion", "the game's commitment and ending are in the transparency log, under the signed tree head "
+                      "the transcript carries"),
 )
 CHECK_IDS = tuple(cid for cid, _ in CHECKS)
 TITLES = dict(CHECKS)

@@ -90,3 +90,17 @@ def play_to_end(api: Api, gid: str, players: list[dict], choose=None, max_moves:
         if receipts is not None:
             receipts[r.get_json()["seq"]] = r.get_json()["receipt"]
     raise AssertionError("the game did not end")
+
+
+def suggested_or_first(view: dict) -> dict:
+    """The move the view suggests when it is legal, else the first legal one."""
+    return view["suggested"] if view["suggested"] in view["legal_moves"] else view["legal_moves"][0]
+
+
+def finished_game(api: Api, rule_set: str = "spades") -> tuple[dict, dict]:
+    """(table, final transcript) of a game one player plays to its end against bots."""
+    p = api.player()
+    t = api.table(p, rule_set=rule_set)
+    api.start(p, t["id"])
+    play_to_end(api, t["id"], [p], choose=suggested_or_first)
+    return t, api.get(f"/games/{t['id']}/transcript").get_json()

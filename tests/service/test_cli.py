@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from fairdeal.cli import main
 from fairdeal.verifier.reader import parse_transcript
 from tests.service.checks import check_finished
-from tests.service.client import Api, play_to_end
+from tests.service.client import Api, finished_game, play_to_end
 from tests.service.conftest import make_app
 from tests.service.http import Http, serving
 
@@ -79,12 +79,7 @@ def served(request, tmp_path):
 
 def test_a_full_game_through_gunicorn(served):
     api = Api(Http(served))
-    p = api.player()
-    t = api.table(p, rule_set="spades")
-    api.start(p, t["id"])
-    play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
-                else v["legal_moves"][0])
-    transcript = api.get(f"/games/{t['id']}/transcript").get_json()
+    _, transcript = finished_game(api)
     check_finished(transcript, api.get("/keys").get_json()["current"])
     assert parse_transcript(transcript)["end"]["reason"] == "finished"
 

@@ -3,9 +3,11 @@ schema-valid and schema-violating requests, undeclared methods, missing and inva
 check schemathesis has (no 5xx, every status and header documented, bodies match their schemas, invalid
 data refused, valid data accepted, 405 with Allow, 401 without or with a bad token) must pass.
 
-One allowance, written here: the schema says what a well-formed request is, not what the rules allow.
+Two allowances, written here: the schema says what a well-formed request is, not what the rules allow.
 A table's settings, size and seat depend on its rule set (and the seat on the size), so for creating a table
 and saving preferences a schema-valid request may be refused with 422 by the rules, the sentence saying why.
+Likewise a transparency-log proof is asked between tree sizes the log has (first <= second <= its size), which
+depends on the log's size now: a schema-valid request for another may be refused with 422.
 
 Rate limits are off in this app: schemathesis sends hundreds of requests a second from one address, and the
 limits have their own tests (test_limits.py)."""
@@ -26,6 +28,8 @@ RULES_DECIDE = {"checks": {"positive_data_acceptance": {
 CONFIG = schemathesis.Config.from_dict({"operations": [
     dict(RULES_DECIDE, **{"include-path": "/tables", "include-method": "POST"}),
     dict(RULES_DECIDE, **{"include-path": "/players/me/preferences/{rule_set}", "include-method": "PUT"}),
+    dict(RULES_DECIDE, **{"include-path": "/log/consistency", "include-method": "GET"}),
+    dict(RULES_DECIDE, **{"include-path": "/log/leaves/{index}/proof", "include-method": "GET"}),
 ]})
 
 

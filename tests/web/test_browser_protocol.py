@@ -162,7 +162,8 @@ def test_the_browser_computes_every_documented_test_vector(page):
             if "start" in x["transcript"]:
                 assert x["game_seed"][:16] in r["client_seeds"]
                 assert {c for c, s in r["checks"].items() if s != "pass"} <= {"moves-legal", "bot-moves",
-                                                                                "timeout-moves", "result"}
+                                                                                "timeout-moves", "result",
+                                                                                "log-inclusion"}
             if "hands" in x:     # deal 0, dealt again in the browser from the seed and the layout alone
                 assert [sorted(h) for h in r["hands"]] == [sorted(h) for h in x["hands"]]
     # every kind of vector the documents hold is checked here
@@ -287,3 +288,42 @@ def test_a_card_the_deal_did_not_give_the_seat_fails_the_deals(page):
     problem = page.evaluate(TAMPER, [t, play["seq"], foreign])
     assert problem["seq"] == play["seq"]
     assert f"used {foreign}, which the deal re-derived from the revealed seed did not give that seat" in problem["text"]
+
+
+RUN_LOG_VECTORS = """async ([inclusion, roots, leaves, withLog]) => {
+  const m = await import("/assets/js/merkle.js");
+  const b = await import("/assets/js/bytes.js");
+  const c = await import("/assets/js/canonical.js");
+  const v = await import("/assets/js/checks.js");
+  const leafHashes = [];
+  for (const x of inclusion.leaves_hex) leafHashes.push(await m.leafHash(b.fromHex(x)));
+  const proofs = [];
+  for (const p of inclusion.proofs) {
+    const root = await m.rootFromInclusion(leafHashes[p.index], p.index, p.size, p.proof.map(b.fromHex));
+    proofs.push(root && b.toHex(root));
+  }
+  const t = withLog.transcript;
+  const made = [await m.commitmentLeaf(t.commit), await m.endingLeaf(t)];
+  const leafOut = [];
+  for (const leaf of made) leafOut.push({ canonical: c.canonicalText(leaf), hash: b.toHex(await m.leafHash(c.canonicalBytes(leaf))) });
+  const report = async (x) => Object.fromEntries((await v.verifyTranscript(JSON.stringify(x), { keys: [withLog.key] }))
+    .checks.map((ch) => [ch.id, ch.status]));
+  const swapped = { ...t, log: { ...t.log, commitment: t.log.ending, ending: t.log.commitment } };
+  return { proofs, leafOut, good: await report(t), swapped: await report(swapped) };
+}"""
+
+
+def test_the_browser_checks_the_transparency_log_vectors(page):
+    """docs/log.md's vectors in the browser (js/merkle.js): inclusion proofs, the leaves of a transcript, and a
+    transcript's log member checked as fairdeal-verify's log-inclusion does."""
+    (inclusion,) = [v for v in load_vectors("log.md") if v["vector"] == "merkle-inclusion"]
+    (roots,) = [v for v in load_vectors("log.md") if v["vector"] == "merkle-roots"]
+    leaves = [v for v in load_vectors("log.md") if v["vector"] == "log-leaf"]
+    (log,) = [v for v in load_vectors("log.md") if v["vector"] == "transcript-log"]
+    t = [v for v in load_vectors("transcript.md") if v["vector"] == "transcript" and v["protocol"] == "fairdeal/2"][0]
+    with_log = {"transcript": dict(t["transcript"], log=log["log"]), "key": t["public_key_text"]}
+    r = page.evaluate(RUN_LOG_VECTORS, [inclusion, roots, leaves, with_log])
+    assert r["proofs"] == [roots["roots"][p["size"]] for p in inclusion["proofs"]]
+    assert r["leafOut"] == [{"canonical": v["canonical"], "hash": v["leaf_hash"]} for v in leaves]
+    assert r["good"]["log-inclusion"] == "pass" and r["good"]["signature-transcript"] == "pass"
+    assert r["swapped"]["log-inclusion"] == "fail"

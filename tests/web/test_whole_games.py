@@ -65,7 +65,7 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
             "protocol": "pass", "signature-start": "pass", "signature-transcript": "pass", "header": "pass",
             "commitment": "pass", "client-seeds": "pass", "hash-chain": "pass", "deals": "pass",
             "moves-legal": "fairdeal-verify", "bot-moves": "fairdeal-verify", "timeout-moves": "fairdeal-verify",
-            "result": "fairdeal-verify", "receipts": "pass"}, rid
+            "result": "fairdeal-verify", "receipts": "pass", "log-inclusion": "pass"}, rid
         # the player's own seed and receipts came from this browser's notes of the game
         assert page.input_value("#seeds") == f"0:{seat['client_seed']}"
         assert "yours (seat 0) among them" in page.inner_text("#checks tr[data-check=client-seeds]")

@@ -5,8 +5,8 @@ from flask import Flask, request
 
 
 def register(app: Flask) -> None:
-    from fairdeal.service.api import common, games, health, keys, lobby, players, tables, tokens
-    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, health.bp)
+    from fairdeal.service.api import common, games, health, keys, lobby, log, players, tables, tokens
+    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp)
     for bp in blueprints:
         app.register_blueprint(bp)
     api = {bp.name for bp in blueprints}

@@ -13,6 +13,7 @@ from fairdeal.service import feed
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.tables import seat_of
+from fairdeal.service.translog import add_log_member
 from fairdeal.service.views import game_summary, game_view, public_transcript, visible_records
 
 bp = Blueprint("games", __name__)
@@ -160,7 +161,8 @@ def transcript(game_id):
     s = svc()
     p = player_ref(required=False)
     table, c = s.tables.touch(game_id)
-    return public_transcript(c, _seat(table, p))
+    out = public_transcript(c, _seat(table, p))
+    return add_log_member(s.translog, out, game_id, c.protocol) if c.ended else out
 
 
 @bp.get("/games/<game_id>/start")

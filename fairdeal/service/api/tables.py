@@ -8,6 +8,7 @@ from flask import Blueprint
 
 from fairdeal.service import player_games
 from fairdeal.service.api.common import json_body, player, player_ref, svc
+from fairdeal.service.translog import add_log_member
 
 bp = Blueprint("tables", __name__)
 
@@ -16,8 +17,10 @@ def _seat(table: dict, player_id: str) -> int | None:
     return next((i for i, s in enumerate(table["seats"]) if s["player"] == player_id), None)
 
 
-def _answer(table: dict, player_id: str | None) -> dict:
+def _answer(table: dict, player_id: str | None, log: bool = False) -> dict:
     out = svc().tables.public(table)
+    if log:   # the commitment's place in the transparency log (docs/log.md)
+        add_log_member(svc().translog, out, table["id"], table.get("protocol"), table["status"] == "over")
     if player_id is not None:
         out["you"] = {"seat": _seat(table, player_id), "host": table["host"] == player_id,
                       "watching": player_id in table["spectators"]}
@@ -38,7 +41,7 @@ def create_table():
 def get_table(table_id):
     p = player_ref(required=False)
     table, _ = svc().tables.touch(table_id)
-    return _answer(table, p and p["id"])
+    return _answer(table, p and p["id"], log=True)
 
 
 @bp.post("/tables/<table_id>/join")

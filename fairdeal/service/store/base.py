@@ -129,3 +129,51 @@ class Store(abc.ABC):
 
     def close(self) -> None:
         pass
+
+
+def leaf_field(game_id: str, leaf_type: str) -> str:
+    """How a leaf is named for its once-only sequencing: its game and its type (one of each per game)."""
+    return f"{game_id} {leaf_type}"
+
+
+class NoTransparencyLog(NotImplementedError):
+    """This store keeps no transparency log."""
+
+
+class TransparencyLogStore:
+    """The transparency log's storage (docs/log.md, "Storage"), beside the game logs of Store.
+
+    A leaf is written in the same atomic write as the game-log entry it records (`append_with_leaf`); the
+    store then gives it its place in the one global log (`tlog_sequence`: at once on SQLite, where every write
+    is serialized anyway; from the games' queues on Redis, where a game's keys live in the game's cluster slot).
+    """
+
+    def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
+                         leaf: str, last_digest: str | None = None) -> AppendResult:
+        """Store.append without idempotency key (with its `last_digest` check), and the leaf (canonical JSON) of
+        `leaf_type` with it: both or neither."""
+        raise NoTransparencyLog
+
+    def tlog_sequence(self, game_id: str | None = None, limit: int = 1000) -> int:
+        """Give the queued leaves (of this game, or of up to `limit` games) their places; the log's size after."""
+        raise NoTransparencyLog
+
+    def tlog_size(self) -> int:
+        raise NoTransparencyLog
+
+    def tlog_leaves(self, start: int, stop: int) -> list[str]:
+        """The leaves with index start <= i < stop (canonical JSON texts)."""
+        raise NoTransparencyLog
+
+    def tlog_game(self, game_id: str) -> dict[str, int]:
+        """The sequenced leaves of a game: {leaf type: index}."""
+        raise NoTransparencyLog
+
+    def tlog_head(self) -> dict | None:
+        """The latest signed tree head stored (None: none yet)."""
+        raise NoTransparencyLog
+
+    def tlog_put_head(self, head: dict) -> bool:
+        """Store a signed tree head if it is no smaller than the stored one and not another root for the same
+        size (a fork), and the log has that many leaves; whether it was stored."""
+        raise NoTransparencyLog

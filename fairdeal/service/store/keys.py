@@ -48,3 +48,30 @@ def game_of_events(channel: str) -> str:
 def index(name: str) -> str:
     """A sorted set: lobby (open tables), schedule (next deadline per game), active, finished."""
     return f"{PREFIX}:index:{name}"
+
+
+# ---- the transparency log (docs/log.md, "Storage"): a game's leaves wait in its own slot, the log has its own
+TLOG_TAG = "{tlog}"
+
+
+def tlog_queue(game_id: str) -> str:
+    """List: the game's leaves (canonical JSON) written with its commit and end records, not yet sequenced."""
+    return f"{PREFIX}:{{{game_id}}}:tlogq"
+
+
+def tlog_leaves() -> str:
+    """List: the log's leaves in order (index = leaf index)."""
+    return f"{PREFIX}:{TLOG_TAG}:leaves"
+
+
+def tlog_games() -> str:
+    """Hash: "<game id> <leaf type>" -> leaf index (each leaf is sequenced once, whatever retries)."""
+    return f"{PREFIX}:{TLOG_TAG}:games"
+
+
+def tlog_head() -> str:
+    """Hash: the latest signed tree head (size, root, body)."""
+    return f"{PREFIX}:{TLOG_TAG}:head"
+
+
+TLOG_PENDING = "tlog-pending"   # index(): the games whose queue may hold leaves, scored by the time of the write

@@ -19,6 +19,8 @@ from redis.cluster import RedisCluster
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
 from fairdeal.service.store.redis_changes import RedisChanges
+from fairdeal.service.store.redis_lua import last_entry_check
+from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
 
@@ -47,9 +49,7 @@ if ARGV[4] ~= '' then
   end
 end
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
-if ARGV[7] ~= '' and len > 0 and redis.sha1hex(redis.call('LINDEX', KEYS[1], -1)) ~= ARGV[7] then
-  return {'conflict', len, -1}
-end
+""" + last_entry_check(7) + """
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
 if ARGV[4] ~= '' then
@@ -89,7 +89,7 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | Re
         url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT))
 
 
-class RedisStore(Store):
+class RedisStore(RedisTlog, Store):
     def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE,
                  wait_replicas: int = 0, wait_timeout: float = 1.0, idem_ttl: float = 0.0):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client

@@ -23,6 +23,7 @@ from fairdeal.service import green
 from fairdeal.service.store.base import (CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, entry_digest,
                                          idem_field)
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
+from fairdeal.service.store.sqlite_tlog import TLOG_SCHEMA, SqliteTlog
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
@@ -61,13 +62,13 @@ def private_files(path: str) -> None:
             pass
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteTlog, Store):
     def __init__(self, path: str, idem_ttl: float = 0.0):
         self.path, self.idem_ttl = path, idem_ttl   # Config.idem_ttl (0: keys never expire)
         if path != ":memory:":
             private_files(path)
         self._local = green.os_thread_local()
-        self._conn().executescript(SCHEMA)
+        self._conn().executescript(SCHEMA + TLOG_SCHEMA)
         self._bell = Doorbell(listeners_dir(path))
         self._changes: SqliteChanges | None = None
         self._changes_pid = -1
@@ -143,11 +144,7 @@ class SqliteStore(Store):
                                  (game_id, idem_key)).fetchone()
                 if row and row[1] < length and not self._expired(db, game_id, row[1], at):
                     return AppendResult(DUPLICATE if row[0] == body_hash else KEY_REUSED, length, row[1])
-            if length != expected_length:
-                return AppendResult(CONFLICT, length)
-            if last_digest is not None and length and entry_digest(db.execute(
-                    "SELECT record FROM log WHERE game_id=? AND seq=?", (game_id, length - 1)).fetchone()[0]) \
-                    != last_digest:
+            if length != expected_length or self._last_differs(db, game_id, length, last_digest):
                 return AppendResult(CONFLICT, length)
             db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)",
                        (game_id, length, record, at))
@@ -155,6 +152,14 @@ class SqliteStore(Store):
                 db.execute("INSERT OR REPLACE INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
                            (game_id, idem_key, body_hash or "", length))
             return AppendResult(OK, length + 1, length)
+
+    @staticmethod
+    def _last_differs(db: sqlite3.Connection, game_id: str, length: int, last_digest: str | None) -> bool:
+        """Whether the log's last entry is not the one whose digest the caller holds (None: not checked)."""
+        if last_digest is None or not length:
+            return False
+        last = db.execute("SELECT record FROM log WHERE game_id=? AND seq=?", (game_id, length - 1)).fetchone()[0]
+        return entry_digest(last) != last_digest
 
     def _expired(self, db: sqlite3.Connection, game_id: str, seq: int, now: float) -> bool:
         """Whether the idempotency key of the record at `seq` is past its TTL (the record's time tells)."""

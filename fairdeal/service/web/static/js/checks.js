@@ -7,6 +7,7 @@ import { dealGame, layout } from "./deals.js";
 import { gameSeed, recordSalt, seedKey } from "./fairness.js";
 import { keyId, NoEd25519, verifier } from "./keys.js";
 import { canonicalBytes } from "./canonical.js";
+import { checkLogMember } from "./merkle.js";
 import {
   checkChain, checkClientSeeds, checkCommitment, checkHeader, headers, namedProtocol, parseTranscript, PROTOCOLS,
   recordHash, transcriptBody,
@@ -26,6 +27,7 @@ export const CHECKS = [
   ["timeout-moves", "every timeout move is what the timeout policy chooses, at a table with a clock"],
   ["result", "the final scores and winner are the replay's"],
   ["receipts", "the receipts given are in the hash chain"],
+  ["log-inclusion", "the game's commitment and ending are in the transparency log, under the signed tree head the transcript carries"],
 ];
 // Checks that replay the moves through the rules engine: fairdeal-verify's.
 export const ENGINE_CHECKS = ["moves-legal", "bot-moves", "timeout-moves", "result"];
@@ -55,6 +57,7 @@ class Run {
     return CHECKS.map(([id, title]) => {
       let c = this.done.get(id);
       if (!c && id === "receipts" && !receiptsAsked) c = { id, status: SKIP, detail: "no receipt was given", seq: null };
+      if (!c && id === "log-inclusion") c = { id, status: SKIP, detail: "the transcript carries no transparency-log proof (no log member)", seq: null };
       if (!c) c = { id, status: SKIP, detail: "not checked", seq: null };
       return { ...c, title };
     });
@@ -127,6 +130,7 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   }
   report.key = key;
   if (key) await checkSignatures(run, t, key);
+  if (t.log !== undefined) await checkLog(run, t);
 
   // --- header, commitment, chain, receipts
   const header = checkHeader(t);
@@ -210,6 +214,15 @@ function engineChecks(run, t) {
     result: "whether the final scores and winners are the replay's",
   };
   for (const id of ENGINE_CHECKS) run.set(id, ELSEWHERE, `${what[id]} needs the rules engine: fairdeal-verify replays it`);
+}
+
+async function checkLog(run, t) {
+  try {
+    const r = await checkLogMember(t);
+    run.set("log-inclusion", r.ok ? PASS : FAIL, r.detail);
+  } catch (exc) {
+    run.set("log-inclusion", exc instanceof NoEd25519 ? SKIP : FAIL, exc.message);
+  }
 }
 
 async function checkSignatures(run, t, key) {

@@ -1,0 +1,160 @@
+"""The transparency log in Redis and Redis Cluster (docs/log.md, "Storage").
+
+A game's keys share its hash tag, so on a cluster the commit and end records can be written together only with
+keys of the game's own slot. The leaf is therefore pushed, in the same script as the record it records, onto the
+game's queue (keys.tlog_queue); a sequencer then moves queued leaves into the one global log (keys.tlog_leaves,
+slot {tlog}). Sequencing is idempotent: the log's own script gives each leaf ("<game> <type>") one index and
+answers that index again for a leaf it already has, so a sequencer that dies half way, or two that race, never
+add a leaf twice; the queue is then emptied of exactly the leaves sequenced.
+
+Which games have queued leaves is the index "tlog-pending": the writer scores the game there before its script
+and again after it (a fresh time each), and the sequencer drops a game from it only if its score is still the
+one it read before draining the queue, so a leaf pushed meanwhile keeps its game pending. Should a process die
+between its script and its second index write after a sequencer dropped the first, the leaf waits in its queue
+until the game is sequenced by name (any request for that game's proofs does so).
+"""
+from __future__ import annotations
+
+import json
+import time
+
+from fairdeal.service.store import keys
+from fairdeal.service.store.base import AppendResult, TransparencyLogStore, leaf_field
+from fairdeal.service.store.redis_lua import last_entry_check
+
+# KEYS: log, log meta, tlog queue. ARGV: expected length, record, at, leaf, events channel (all the game's slot),
+# digest of the expected last entry ('' unchecked)
+APPEND_WITH_LEAF = """
+local len = redis.call('LLEN', KEYS[1])
+if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
+""" + last_entry_check(6) + """
+redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], 'at', ARGV[3])
+redis.call('RPUSH', KEYS[3], ARGV[4])
+redis.call('SPUBLISH', ARGV[5], len + 1)
+return {'ok', len + 1, len}
+"""
+
+# KEYS: tlog leaves, tlog games (slot {tlog}). ARGV: name 1, leaf 1, name 2, leaf 2, ... Returns the indexes.
+SEQUENCE = """
+local out = {}
+for i = 1, #ARGV, 2 do
+  local at = redis.call('HGET', KEYS[2], ARGV[i])
+  if not at then
+    at = redis.call('RPUSH', KEYS[1], ARGV[i + 1]) - 1
+    redis.call('HSET', KEYS[2], ARGV[i], at)
+  end
+  out[#out + 1] = tonumber(at)
+end
+return out
+"""
+
+# KEYS: a game's tlog queue. ARGV: the leaves sequenced, in queue order: popped only while the head is one of them
+TRIM_QUEUE = """
+for i = 1, #ARGV do
+  if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[i] then return i - 1 end
+  redis.call('LPOP', KEYS[1])
+end
+return #ARGV
+"""
+
+# KEYS: the pending index. ARGV: game id 1, the score read 1, game id 2, ... Drops each game only if nobody
+# wrote it since its score was read.
+UNPEND = """
+local n = 0
+for i = 1, #ARGV, 2 do
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if s and tonumber(s) == tonumber(ARGV[i + 1]) then n = n + redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
+return n
+"""
+
+# KEYS: tlog head, tlog leaves. ARGV: size, root, body
+PUT_HEAD = """
+local size = tonumber(ARGV[1])
+if size > redis.call('LLEN', KEYS[2]) then return 0 end
+local cur = redis.call('HMGET', KEYS[1], 'size', 'root')
+if cur[1] then
+  local n = tonumber(cur[1])
+  if size < n or (size == n and cur[2] ~= ARGV[2]) then return 0 end
+end
+redis.call('HSET', KEYS[1], 'size', ARGV[1], 'root', ARGV[2], 'body', ARGV[3])
+return 1
+"""
+
+
+class RedisTlog(TransparencyLogStore):
+    """Mixed into RedisStore: uses its client `self.r`."""
+
+    _tlog_scripts: dict | None = None
+
+    def _script(self, name: str):
+        if self._tlog_scripts is None:
+            self._tlog_scripts = {n: self.r.register_script(s) for n, s in (
+                ("append", APPEND_WITH_LEAF), ("sequence", SEQUENCE), ("trim", TRIM_QUEUE), ("unpend", UNPEND),
+                ("head", PUT_HEAD))}
+        return self._tlog_scripts[name]
+
+    def _pend(self, game_id: str) -> None:
+        self.r.zadd(keys.index(keys.TLOG_PENDING), {game_id: time.time()})
+
+    def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
+                         leaf: str, last_digest: str | None = None) -> AppendResult:
+        self._pend(game_id)   # before: a leaf is never queued with its game unknown to the sequencer
+        status, length, seq = self._script("append")(
+            keys=[keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
+            args=[expected_length, record, repr(float(at)), leaf, keys.events(game_id), last_digest or ""])
+        if status == "ok":
+            self._pend(game_id)   # after, with a fresh score: a sequencer that read the first one keeps it
+        return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
+
+    def _sequence_games(self, pending: list[tuple[str, float | None]]) -> None:
+        """Sequence the queues of these games (with the pending score read for each, None: not from the index):
+        un-pend them, read their queues (one pipeline), place every leaf (one script in the log's slot), then
+        empty each queue of exactly its leaves placed."""
+        scored = [(g, s) for g, s in pending if s is not None]
+        if scored:
+            self._script("unpend")(keys=[keys.index(keys.TLOG_PENDING)],
+                                   args=[x for g, s in scored for x in (g, repr(float(s)))])
+        pipe = self.r.pipeline(transaction=False)
+        for game_id, _ in pending:
+            pipe.lrange(keys.tlog_queue(game_id), 0, -1)
+        queues = [(g, q) for (g, _), q in zip(pending, pipe.execute()) if q]
+        if not queues:
+            return
+        args = [x for g, queued in queues for leaf in queued
+                for x in (leaf_field(g, json.loads(leaf)["type"]), leaf)]
+        self._script("sequence")(keys=[keys.tlog_leaves(), keys.tlog_games()], args=args)
+        for game_id, queued in queues:
+            self._script("trim")(keys=[keys.tlog_queue(game_id)], args=queued)
+
+    def _sequence_game(self, game_id: str, score: float | None = None) -> None:
+        self._sequence_games([(game_id, score)])
+
+    def tlog_sequence(self, game_id: str | None = None, limit: int = 1000) -> int:
+        if game_id is not None:
+            self._sequence_game(game_id)
+        else:
+            self._sequence_games(self.index_range(keys.TLOG_PENDING, limit=limit))
+        return self.tlog_size()
+
+    def tlog_size(self) -> int:
+        return int(self.r.llen(keys.tlog_leaves()))
+
+    def tlog_leaves(self, start: int, stop: int) -> list[str]:
+        if stop <= start:
+            return []
+        return list(self.r.lrange(keys.tlog_leaves(), start, stop - 1))
+
+    def tlog_game(self, game_id: str) -> dict[str, int]:
+        types = ("commitment", "ending")
+        found = self.r.hmget(keys.tlog_games(), [leaf_field(game_id, t) for t in types])
+        return {t: int(i) for t, i in zip(types, found) if i is not None}
+
+    def tlog_head(self) -> dict | None:
+        body = self.r.hget(keys.tlog_head(), "body")
+        return json.loads(body) if body else None
+
+    def tlog_put_head(self, head: dict) -> bool:
+        return bool(self._script("head")(keys=[keys.tlog_head(), keys.tlog_leaves()],
+                                         args=[head["size"], head["root"], json.dumps(head, sort_keys=True)]))

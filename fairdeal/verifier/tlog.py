@@ -1,0 +1,146 @@
+"""The transparency log's records (docs/log.md): its leaves, its signed tree heads, and the proofs a transcript
+carries in its `log` member. The hashing is fairdeal.verifier.merkle (RFC 9162); this module says what is hashed.
+
+  leaf bytes      canonical_json(leaf record)       one per commitment and one per ending
+  leaf hash       merkle.leaf_hash(leaf bytes)       SHA-256(0x00 || leaf bytes)
+  tree head       {"type": "tree-head", "size", "root", "time", "key"}, signed: "signature" beside them
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from fairdeal.verifier import keys, merkle
+from fairdeal.verifier.canonical import canonical_json, sha256_hex
+from fairdeal.verifier.transcript import record_hash, transcript_body
+
+HEAD_TYPE = "tree-head"
+LEAF_TYPES = ("commitment", "ending")
+HEAD_MEMBERS = ("type", "size", "root", "time", "key")
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
+
+
+class LogError(ValueError):
+    """A log record or proof is not in its documented form; the message says what is wrong."""
+
+
+# ------------------------------------------------------------------------------------------------ leaves
+
+def commitment_leaf(commit: Mapping[str, Any]) -> dict:
+    """The leaf of a table's commitment: published with the commit record, before anyone sits down."""
+    return {"type": "commitment", "game_id": commit["game_id"], "commit": record_hash(commit),
+            "commitment": commit["commitment"], "time": commit["created"]}
+
+
+def ending_leaf(transcript: Mapping[str, Any]) -> dict:
+    """The leaf of a game's end, however it ended. `transcript` is the SHA-256 of the bytes the final signature
+    covers; `dealt` says whether cards existed (the transcript has a start record) before it ended."""
+    end = transcript["end"]
+    return {"type": "ending", "game_id": transcript["commit"]["game_id"], "reason": end["reason"],
+            "dealt": transcript.get("start") is not None, "transcript": sha256_hex(transcript_body(transcript)),
+            "time": end["ended"]}
+
+
+def leaf_bytes(leaf: Mapping[str, Any]) -> bytes:
+    return canonical_json(leaf)
+
+
+def leaf_hash_of(leaf: Mapping[str, Any]) -> bytes:
+    return merkle.leaf_hash(leaf_bytes(leaf))
+
+
+def check_leaf(leaf: Any) -> dict:
+    """A leaf record read from a log, in its one form (else LogError)."""
+    common = {"type", "game_id", "time"}
+    forms = {"commitment": common | {"commit", "commitment"},
+             "ending": common | {"reason", "dealt", "transcript"}}
+    if not isinstance(leaf, dict) or leaf.get("type") not in forms or set(leaf) != forms[leaf["type"]]:
+        raise LogError(f"not a log leaf: {leaf!r:.120}")
+    if not all(isinstance(leaf[m], str) for m in leaf if m != "dealt") or \
+            ("dealt" in leaf and type(leaf["dealt"]) is not bool):
+        raise LogError(f"a log leaf's members are texts (and 'dealt' true or false): {leaf!r:.120}")
+    for m in ("commit", "commitment", "transcript"):
+        if m in leaf and not _HEX64.match(leaf[m]):
+            raise LogError(f"a log leaf's {m!r} is 64 lowercase hex digits: {leaf!r:.120}")
+    return leaf
+
+
+# ------------------------------------------------------------------------------------------------ heads
+
+def make_head(size: int, root: bytes, time: str, key: str) -> dict:
+    return {"type": HEAD_TYPE, "size": size, "root": root.hex(), "time": time, "key": key}
+
+
+def sign_head(private_key: Any, head: Mapping[str, Any]) -> dict:
+    body = {m: head[m] for m in HEAD_MEMBERS}
+    return dict(body, signature=keys.sign(private_key, canonical_json(body)))
+
+
+def check_head(head: Any, key: str | None = None) -> dict:
+    """A signed tree head in its one form, its signature valid under its own key (and that key `key` when
+    given); else LogError."""
+    if not isinstance(head, dict) or set(head) != set(HEAD_MEMBERS) | {"signature"} \
+            or head["type"] != HEAD_TYPE:
+        raise LogError(f"not a signed tree head: {head!r:.160}")
+    if type(head["size"]) is not int or head["size"] < 0 or not isinstance(head["root"], str) \
+            or not _HEX64.match(head["root"]) or not isinstance(head["time"], str):
+        raise LogError(f"a tree head has a size (an integer >= 0), a root (64 hex digits) and a time: {head!r:.160}")
+    if key is not None and head["key"] != key:
+        raise LogError(f"the tree head is signed by {head['key']!r}, not by the key expected ({key!r})")
+    body = {m: head[m] for m in HEAD_MEMBERS}
+    if not isinstance(head["signature"], str) or not keys.verify(head["key"], canonical_json(body),
+                                                                   head["signature"]):
+        raise LogError(f"the tree head of size {head['size']} is not signed by its key {head['key']!r}")
+    return head
+
+
+def head_root(head: Mapping[str, Any]) -> bytes:
+    return bytes.fromhex(head["root"])
+
+
+# ------------------------------------------------------------------------------------------------ proofs
+
+def proof_hex(proof: Sequence[bytes]) -> list[str]:
+    return [h.hex() for h in proof]
+
+
+def proof_bytes(proof: Any) -> list[bytes]:
+    if not isinstance(proof, list) or not all(isinstance(h, str) and _HEX64.match(h) for h in proof):
+        raise LogError("a proof is a list of hashes, each 64 lowercase hex digits")
+    return [bytes.fromhex(h) for h in proof]
+
+
+def inclusion(leaf: Mapping[str, Any], index: int, head: Mapping[str, Any], proof: Any) -> bool:
+    """Whether the leaf is number `index` of the tree the (checked) head signs."""
+    return merkle.verify_inclusion(leaf_hash_of(leaf), index, head["size"], proof_bytes(proof), head_root(head))
+
+
+def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, dict]:
+    """The leaves a transcript must have in the log: its commitment, and its ending once it has one."""
+    out = {"commitment": commitment_leaf(transcript["commit"])}
+    if transcript.get("end") is not None and transcript.get("signature") is not None:
+        out["ending"] = ending_leaf(transcript)
+    return out
+
+
+def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> dict[str, int]:
+    """Check a transcript's `log` member offline: {"head": signed head, "commitment": {"index", "proof"},
+    "ending": {"index", "proof"} (once the game has ended)}. Returns {leaf type: index}; LogError says what
+    fails."""
+    log = transcript.get("log")
+    if not isinstance(log, dict) or "head" not in log:
+        raise LogError("the transcript's log member has no tree head")
+    head = check_head(log["head"], key)
+    found = {}
+    for kind, leaf in transcript_leaves(transcript).items():
+        entry = log.get(kind)
+        if not isinstance(entry, dict) or set(entry) != {"index", "proof"} or type(entry["index"]) is not int:
+            raise LogError(f"the log member has no {kind} entry {{\"index\", \"proof\"}}")
+        if not inclusion(leaf, entry["index"], head, entry["proof"]):
+            raise LogError(f"the {kind} of game {leaf['game_id']} is not leaf {entry['index']} of the log whose "
+                           f"head of size {head['size']} is signed")
+        found[kind] = entry["index"]
+    extra = set(log) - {"head", *transcript_leaves(transcript)}
+    if extra:
+        raise LogError(f"the log member has {sorted(extra)[0]!r}, which this transcript has no leaf for")
+    return found

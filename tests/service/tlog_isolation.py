@@ -1,0 +1,20 @@
+"""A Redis database of its own for each transparency-log test: the log's keys are global (one log per service),
+and these tests sign heads, rewrite leaves and store forged heads, which other tests on the shared database
+must never see. Import `redis_url` into a test module: it overrides the session's, on the same server."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+_dbs = itertools.cycle(range(1, 16))
+
+
+@pytest.fixture
+def redis_url(redis_url):
+    import redis
+    url = redis_url.rsplit("/", 1)[0] + f"/{next(_dbs)}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
