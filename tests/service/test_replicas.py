@@ -2,6 +2,7 @@
 throwaway primary with one replica; too few replicas in time is a 503 that a retry with the same key settles."""
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -74,3 +75,14 @@ def test_the_service_answers_503_with_retry_after_when_replicas_lag(primary_with
     assert r.get_json()["code"] == "store-unavailable"
     r = api.move(p, t["id"], v["seq"], v["legal_moves"][0], key="retry-me")   # the client's retry
     assert r.status_code in (200, 201) and r.get_json()["replayed"] is True, r.get_json()
+
+
+def test_a_commit_or_end_record_written_with_its_log_leaf_waits_for_the_replica_too(primary_with_replica):
+    url, replica = primary_with_replica
+    g = uuid.uuid4().hex[:16]
+    leaf = json.dumps({"game_id": g, "type": "commitment"})
+    assert RedisStore(url, wait_replicas=1, wait_timeout=5).append_with_leaf(g, 0, "c", 1.0, "commitment",
+                                                                            leaf).status == OK
+    assert replica.lrange(f"fd:{{{g}}}:log", 0, -1) == ["c"]
+    with pytest.raises(StoreUnavailable):
+        RedisStore(url, wait_replicas=2, wait_timeout=0.05).append_with_leaf(g, 1, "e", 2.0, "ending", leaf)

@@ -132,21 +132,21 @@ class RedisStore(RedisTlog, Store):
         args = [expected_length, record, repr(float(at)),
                 "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
                 keys.events(game_id), last_digest or "", self.idem_ttl_ms]
-        if self.wait_replicas:
-            status, length, seq = self._append_replicated(script_keys, args)
-        else:
-            status, length, seq = self._append(keys=script_keys, args=args)
+        status, length, seq = self._run_append(self._append, script_keys, args)
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
-    def _append_replicated(self, script_keys: list[str], args: list) -> list:
-        """The append script, then WAIT on the same connection (WAIT counts the replicas that have every write of
-        its connection): a failover to one of them keeps the append. Too few replicas in time: StoreUnavailable
-        (503); the append stays on the primary, and a retry with its idempotency key is acknowledged then."""
+    def _run_append(self, script, script_keys: list[str], args: list) -> list:
+        """An append script (this store's or the transparency log's), followed, with FAIRDEAL_REDIS_WAIT_REPLICAS,
+        by WAIT on the same connection (WAIT counts the replicas that have every write of its connection): a
+        failover to one of them keeps the append. Too few replicas in time: StoreUnavailable (503); the append
+        stays on the primary, and a retry with its idempotency key is acknowledged then."""
+        if not self.wait_replicas:
+            return script(keys=script_keys, args=args)
         client = self.r
         if isinstance(client, RedisCluster):   # the game's primary, where the script runs
             client = client.get_redis_connection(client.get_node_from_key(script_keys[0]))
         pipe = client.pipeline(transaction=False)
-        self._append(keys=script_keys, args=args, client=pipe)
+        script(keys=script_keys, args=args, client=pipe)
         pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
         result, replicas = pipe.execute()
         if result[0] == OK and int(replicas) < self.wait_replicas:

@@ -101,9 +101,9 @@ class RedisTlog(TransparencyLogStore):
     def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
                          leaf: str, last_digest: str | None = None) -> AppendResult:
         self._pend(game_id)   # before: a leaf is never queued with its game unknown to the sequencer
-        status, length, seq = self._script("append")(
-            keys=[keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
-            args=[expected_length, record, repr(float(at)), leaf, keys.events(game_id), last_digest or ""])
+        status, length, seq = self._run_append(   # RedisStore's: WAIT for the replicas where configured
+            self._script("append"), [keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
+            [expected_length, record, repr(float(at)), leaf, keys.events(game_id), last_digest or ""])
         if status == "ok":
             self._pend(game_id)   # after, with a fresh score: a sequencer that read the first one keeps it
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
