@@ -24,24 +24,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench.bench_service import free_port, stop  # noqa: E402
+from bench.bench_service import start_redis, stop  # noqa: E402
 
 KINDS = ("table", "log", "logmeta", "idem", "secret")
-
-
-def start_redis(folder: str) -> tuple[subprocess.Popen, str]:
-    import redis
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            redis.Redis(port=port).ping()
-            return proc, f"redis://127.0.0.1:{port}/0"
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("redis-server did not start")
 
 
 def make_app(data: str, redis_url: str | None, **cfg):
@@ -108,9 +93,11 @@ def salt_share(r, ids: list[str]) -> float:
 def redis_footprint(args, tmp: str) -> None:
     import redis
     from fairdeal.service import retention
-    proc, url = start_redis(os.path.join(tmp, "redis"))
+    proc, port = start_redis(os.path.join(tmp, "redis"))
+    url = f"redis://127.0.0.1:{port}/0"
     try:
         r = redis.Redis.from_url(url)
+        r.ping()
         archive = os.path.join(tmp, "archive")
         app = make_app(os.path.join(tmp, "data"), url, idem_ttl=args.idem_ttl, archive_dir=archive, retention=0.0)
         services = app.extensions["fairdeal"]
