@@ -1,7 +1,8 @@
 """Retention: a finished game leaves the store `retention` seconds after it ended (FAIRDEAL_RETENTION), written
 first to the archive the operator chose (FAIRDEAL_ARCHIVE: a folder of JSON Lines files, one public transcript a
 line as `fairdeal export` writes them, so `fairdeal-verify audit FILE` checks a file). Without an archive folder
-nothing is ever deleted. The sweeper runs it every round; `fairdeal archive` runs it once.
+nothing is ever deleted. The sweeper runs a pass a minute (up to BATCH games); `fairdeal archive` runs passes until
+none is due.
 
 A line is written and fsynced before its game is deleted, so a crash between the two leaves the game in the
 store and archives it again next time: a file may hold a game twice, never lose one. The game's transparency-log

@@ -8,7 +8,7 @@ time and an idle service costs a read a second.
 Waiting clients do not depend on it: a waiter wakes at its game's due time and its own read applies the
 timeout move (feed.py). The sweeper serves the games nobody waits on.
 
-Each round also runs retention (retention.py): finished games past FAIRDEAL_RETENTION go to the archive and
+Once a minute it also runs retention (retention.py): finished games past FAIRDEAL_RETENTION go to the archive and
 leave the store.
 """
 from __future__ import annotations
@@ -23,6 +23,8 @@ log = logging.getLogger("fairdeal.sweeper")
 
 BATCH = 500
 RETRY_FAILED = 30.0   # a game whose sweep failed is looked at again this much later, not at every sweep
+RETENTION_EVERY = 60.0  # seconds between retention passes (a purge of the embedded store's idempotency keys is a
+                        # write over the whole table: not every round)
 
 
 def sweep_once(services, limit: int = BATCH) -> int:
@@ -82,13 +84,16 @@ def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH,
     """Sweep (and run retention) round after round. A store outage is logged as the service logs one: a line
     when it starts, one a minute while it lasts, one when the store is back; a traceback only for other errors."""
     outage = outage or OutageLog()
+    retained = -RETENTION_EVERY
     while True:
         try:
             n = sweep_once(services, limit)
             log_tick(services)
             if n:
                 log.info("swept", extra={"fields": {"games": n}})
-            retention.run_once(services)
+            if time.monotonic() - retained >= RETENTION_EVERY:
+                retention.run_once(services)
+                retained = time.monotonic()
             outage.succeeded()
             if once:
                 return
