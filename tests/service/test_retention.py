@@ -124,3 +124,13 @@ def test_fairdeal_archive_needs_a_folder_and_archives_what_is_due(tmp_path, monk
     assert "archived 1 games" in r.output
     [line] = next((tmp_path / "a").glob("*.jsonl")).read_text().splitlines()
     assert json.loads(line) == served
+
+
+def test_the_sweeper_archives_what_is_due(archiving, clock, tmp_path):
+    from fairdeal.service import sweeper
+    app, api = archiving
+    _, gid, served = finished_game(api, clock)
+    clock.advance(3601)
+    sweeper.run(app.extensions["fairdeal"], once=True)
+    [line] = next((tmp_path / "archive").glob("*.jsonl")).read_text().splitlines()
+    assert json.loads(line) == served and api.get(f"/games/{gid}").status_code == 404
