@@ -149,7 +149,8 @@ def list_keys(obj) -> None:
     """List the public keys, the current one marked."""
     from fairdeal.service.signing import KeyRing
     for k in KeyRing(config(obj).data_dir).public_keys():
-        click.echo(f"{'*' if k['current'] else ' '} {k['key']}  id {k['key_id']}  created {k['created']}")
+        retired = f"  retired {k['retired']}" if k["retired"] else ""
+        click.echo(f"{'*' if k['current'] else ' '} {k['key']}  id {k['key_id']}  created {k['created']}{retired}")
 
 
 @keys.command()

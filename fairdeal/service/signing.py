@@ -11,6 +11,7 @@ import json
 import os
 import time
 
+from fairdeal.service.games import iso
 from fairdeal.verifier import keys as vkeys
 
 
@@ -71,9 +72,12 @@ class KeyRing:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(vkeys.private_key_to_pem(key))
-        entry = {"key": text, "key_id": kid, "file": name,
-                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        meta = [dict(m, current=False) for m in self._meta] + [dict(entry, current=True)]
+        # to the millisecond, as the games' own times are: a rotation and a game in the same second are told apart
+        now = iso(time.time())
+        entry = {"key": text, "key_id": kid, "file": name, "created": now}
+        # the key that was current until now is retired now (an auditor checks each game's key against its time)
+        meta = [dict(m, current=False, retired=m.get("retired") or now) for m in self._meta]
+        meta.append(dict(entry, current=True))
         tmp = os.path.join(self.dir, "index.json.tmp")
         with open(tmp, "w") as f:
             json.dump(meta, f, indent=1)
@@ -96,5 +100,13 @@ class KeyRing:
         return self._private[public_text]
 
     def public_keys(self) -> list[dict]:
-        return [{"key": m["key"], "key_id": m["key_id"], "created": m["created"], "current": m["current"]}
-                for m in self._meta]
+        """Every key, oldest first: created, and retired (None for the current key) when the next one was made.
+        A key folder written before retired times were kept takes the next key's created time."""
+        out = []
+        for i, m in enumerate(self._meta):
+            retired = m.get("retired")
+            if retired is None and not m["current"] and i + 1 < len(self._meta):
+                retired = self._meta[i + 1]["created"]
+            out.append({"key": m["key"], "key_id": m["key_id"], "created": m["created"], "retired": retired,
+                        "current": m["current"]})
+        return out

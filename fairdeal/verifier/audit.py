@@ -17,14 +17,20 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.fetch import InputError, read_file
+from fairdeal.verifier.keysets import KeySet
+from fairdeal.verifier.progress import Progress
+from fairdeal.verifier.results import key_id_or_none
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
 FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
-CHUNK = 16          # items per task: big enough to hide the pool's overhead, small enough to balance the cores
+KeyArg = Union[str, KeySet, None]                  # what verify_transcript takes as the keys given
+PinArg = Union[Mapping[str, str], KeySet, None]    # and as the pinned keys
+CHUNK = 16          # items per task at most: big enough to hide the pool's overhead (a few ms a task)
+TASKS_PER_JOB = 8   # at least this many tasks a process, so that the last ones leave no core idle for long
 
 
 @dataclass(frozen=True)
@@ -54,10 +60,13 @@ class Outcome:
     failed: list[dict[str, Any]] = field(default_factory=list)   # the failed checks: id, detail, seq
     error: str | None = None                      # why a broken item could not be used
     key_source: str | None = None
+    key_id: str | None = None                     # the key that signed it
+    key_status: str | None = None                 # whether it was current at the game's time (keysets)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"source": self.source, "status": self.status, "game_id": self.game_id,
-                               "rule_set": self.rule_set, "moves": self.moves}
+                               "rule_set": self.rule_set, "moves": self.moves, "key_id": self.key_id,
+                               "key_status": self.key_status}
         if self.failed:
             out["failed"] = self.failed
         if self.error:
@@ -152,7 +161,7 @@ def _read_item(item: Item) -> bytes | str:
         return fh.read(item.length)
 
 
-def check_item(item: Item, key: str | None, pins: Mapping[str, str]) -> Outcome:
+def check_item(item: Item, key: KeyArg, pins: PinArg) -> Outcome:
     """Verify one item; never raises (a crash is a broken item with the reason)."""
     try:
         obj = _read_item(item)
@@ -165,11 +174,15 @@ def check_item(item: Item, key: str | None, pins: Mapping[str, str]) -> Outcome:
     if report.unusable:
         return Outcome(item.label, "broken", game.get("game_id"), game.get("rule_set"), error=report.unusable)
     failed = [c.to_json() for c in report.checks if c.status == "fail"]
+    # the key that signed: only when both signatures verify under it
+    signed = all(c.status == "pass" for c in report.checks if c.id in ("signature-start", "signature-transcript"))
     return Outcome(item.label, "failed" if failed else "passed", game.get("game_id"), game.get("rule_set"),
-                   game.get("moves", 0), failed, key_source=report.key_source)
+                   game.get("moves", 0), failed, key_source=report.key_source,
+                   key_id=key_id_or_none(report.key) if signed else None,
+                   key_status=(report.signer or {}).get("status") if signed else None)
 
 
-def check_chunk(items: Sequence[Item], key: str | None, pins: Mapping[str, str]) -> list[Outcome]:
+def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg) -> list[Outcome]:
     return [check_item(item, key, pins) for item in items]
 
 
@@ -178,17 +191,22 @@ def _chunks(items: Sequence[Item], size: int) -> Iterator[list[Item]]:
         yield list(items[i:i + size])
 
 
-def run_checks(items: Sequence[Item], key: str | None, pins: Mapping[str, str], jobs: int,
+def chunk_size(items: int, jobs: int) -> int:
+    """Items per task: CHUNK, or fewer when that would give the processes fewer than TASKS_PER_JOB tasks each."""
+    return max(1, min(CHUNK, items // (jobs * TASKS_PER_JOB)))
+
+
+def run_checks(items: Sequence[Item], key: KeyArg, pins: PinArg, jobs: int,
                progress: Callable[[int], None] | None = None) -> list[Outcome]:
     """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
-    if jobs <= 1 or len(items) <= CHUNK:
+    if jobs <= 1 or len(items) < 2:
         out = []
         for item in items:
             out.append(check_item(item, key, pins))
             if progress:
                 progress(1)
         return out
-    chunks = list(_chunks(items, CHUNK))
+    chunks = list(_chunks(items, chunk_size(len(items), jobs)))
     results: dict[int, list[Outcome]] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending = {}
@@ -230,6 +248,11 @@ class AuditSummary:
     def moves(self) -> int:
         return sum(o.moves for o in self.outcomes)
 
+    def signers(self) -> list[dict[str, Any]]:
+        """How many games each key signed, by whether it was current at the game's time."""
+        c = Counter((o.key_id, o.key_status) for o in self.outcomes if o.key_id)
+        return [{"key_id": k, "status": s, "games": n} for (k, s), n in sorted(c.items(), key=str)]
+
     def failed_by_check(self) -> dict[str, int]:
         c = Counter(f["id"] for o in self.outcomes for f in o.failed)
         return dict(sorted(c.items()))
@@ -252,7 +275,8 @@ class AuditSummary:
         return {
             "games": self.games, "passed": self.count("passed"), "failed": self.count("failed"),
             "broken": self.count("broken"), "moves": self.moves, "failed_by_check": self.failed_by_check(),
-            "checked_only_against_own_key": self.only_own_key, "transcripts_found": self.found, "jobs": self.jobs,
+            "checked_only_against_own_key": self.only_own_key, "signed_by": self.signers(),
+            "transcripts_found": self.found, "jobs": self.jobs,
             "seconds": round(self.seconds, 3), "ok": self.ok, "exit_code": self.exit_code,
             "problems": [o.to_json() for o in self.outcomes if o.status != "passed"],
         }
@@ -260,6 +284,11 @@ class AuditSummary:
     def text(self) -> str:
         lines = [f"audited {self.games} game(s) on {self.jobs} process(es) in {self.seconds:.1f} s: "
                  f"{self.count('passed')} passed, {self.count('failed')} failed, {self.count('broken')} broken"]
+        signers = self.signers()
+        if signers:
+            lines.append("signed by: " + ", ".join(
+                f"key {s['key_id']} {s['games']} game(s)" + (f" ({STATUS_WORDS[s['status']]})" if s["status"] else "")
+                for s in signers))
         by_check = self.failed_by_check()
         if by_check:
             lines.append("failed by check: " + ", ".join(f"{k} {v}" for k, v in by_check.items()))
@@ -280,36 +309,8 @@ class AuditSummary:
         return "\n".join(lines)
 
 
-class Progress:
-    """A one-line progress bar on standard error, drawn only when it is a terminal."""
-
-    def __init__(self, total: int, stream=None, enabled: bool | None = None):
-        self.total = total
-        self.done = 0
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.start = time.monotonic()
-        self.last = 0.0
-
-    def __call__(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.last < 0.1 and self.done < self.total:
-            return
-        self.last = now
-        width = 30
-        filled = int(width * self.done / self.total) if self.total else width
-        rate = self.done / max(now - self.start, 1e-9)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games "
-                          f"{rate:.0f}/s")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+STATUS_WORDS = {"current": "current at the game's time", "retired": "RETIRED at the game's time",
+                "not-yet-created": "made AFTER the game", "unknown": "times not known"}
 
 
 def default_jobs() -> int:
@@ -319,14 +320,17 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def audit(paths: Sequence[str], key: str | None = None, pins: Mapping[str, str] | None = None,
+def audit(paths: Sequence[str], key: KeyArg = None, pins: PinArg = None,
           jobs: int | None = None, progress: bool | None = None) -> AuditSummary:
-    """Find and check every transcript under `paths`. progress=None: a bar when standard error is a terminal."""
+    """Find and check every transcript under `paths`. progress=None: a progress line when standard output is a
+    terminal (fairdeal.verifier.progress)."""
     problems: list[Outcome] = []
     items = find_items(paths, problems)
     jobs = jobs or default_jobs()
     bar = Progress(len(items), enabled=progress)
     start = time.monotonic()
-    outcomes = run_checks(items, key, pins or {}, jobs, bar)
-    bar.close()
+    try:
+        outcomes = run_checks(items, key, pins or {}, jobs, bar)
+    finally:
+        bar.close()
     return AuditSummary(problems + outcomes, time.monotonic() - start, jobs, found=len(items))

@@ -11,7 +11,7 @@ order, so an independent verifier must build the same list.
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Iterable, NamedTuple, Sequence
 
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -80,6 +80,15 @@ def cards_from_str(texts: Iterable[str] | str) -> list[Card]:
     if isinstance(texts, str):
         texts = texts.split()
     return [card_from_str(t) for t in texts]
+
+
+def cards_of_texts(texts: Sequence[str]) -> list[Card]:
+    """[card_from_str(t) for t in texts], each text looked up at once: the fast path for the card texts a view
+    wrote (their own forms; a policy reads them back). Anything else goes the general way, its error included."""
+    try:
+        return [_BY_TEXT[t] for t in texts]
+    except (KeyError, TypeError):
+        return [card_from_str(t) for t in texts]
 
 
 def cards_to_str(cards: Iterable[Card]) -> list[str]:

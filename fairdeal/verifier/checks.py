@@ -15,34 +15,47 @@ from fairdeal.verifier import integrity, tlog
 from fairdeal.verifier.fairness import PROTOCOLS
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import GameError
+from fairdeal.verifier.keysets import RETIRED, KeySet
 from fairdeal.verifier.reader import TranscriptError, parse_transcript
 from fairdeal.verifier.replay import LiveGame, ReplayError, read_move
 from fairdeal.verifier.results import (CHECK_IDS, CHECKS, FAIL, PASS, REPLAY_CHECKS, SKIP, TITLES, Check, Report,
                                        failed, key_id_or_none, passed, skipped)
-from fairdeal.verifier.transcript import record_hash
+from fairdeal.verifier.transcript import parsed_body_and_hashes, record_hash
 
 __all__ = ["CHECKS", "CHECK_IDS", "TITLES", "REPLAY_CHECKS", "PASS", "FAIL", "SKIP", "Check", "Report",
-           "choose_key", "parse_receipt", "parse_client_seed", "verify_transcript", "replay_failures"]
+           "choose_key", "parse_receipt", "parse_commitment", "parse_client_seed", "verify_transcript",
+           "replay_failures"]
 
 
 # ------------------------------------------------------------------------------------------ the key
 
-def choose_key(transcript_key: Any, given: str | None, pins: Mapping[str, str]
+def choose_key(transcript_key: Any, given: str | KeySet | None, pins: Mapping[str, str] | KeySet | None
                ) -> tuple[str | None, str, dict[str, Any] | None]:
     """Which key the signatures must verify under: (key, source, problem), the problem as the facts of a
-    "key-not-pinned" result.
+    "key-not-given" or "key-not-pinned" result.
 
-    --key wins; else a pinned key (the transcript's key must be one of the pinned keys: a transcript signed by any
-    other key fails, which is what catches a transcript re-signed by someone else); else only the transcript's own
-    key, which proves nothing about who signed it (the report warns)."""
-    if given is not None:
-        return given, "given", None
-    if pins:
-        if transcript_key in pins.values():
+    Keys given (--key, a key set) win: the transcript's key must be one of them (one key given: that key, and a
+    transcript naming another fails "key-differs"); else the pinned keys, of which the transcript's key must be
+    one (a transcript signed by any other key fails, which is what catches a transcript re-signed by someone
+    else); else only the transcript's own key, which proves nothing about who signed it (the report warns)."""
+    given_set, pinned = KeySet.of(given), KeySet.of_pins(pins)
+    if given_set is not None:
+        if transcript_key in given_set:
+            return transcript_key, "given", None
+        if given_set.only is not None:
+            return given_set.only.key, "given", None
+        return None, "given", {"key_id": key_id_or_none(transcript_key) or repr(transcript_key),
+                               "given": _names(given_set)}
+    if pinned is not None:
+        if transcript_key in pinned:
             return transcript_key, "pinned", None
-        names = ", ".join(f"{name} ({key_id_or_none(k)})" for name, k in sorted(pins.items()))
-        return None, "pinned", {"key_id": key_id_or_none(transcript_key) or repr(transcript_key), "pinned": names}
+        return None, "pinned", {"key_id": key_id_or_none(transcript_key) or repr(transcript_key),
+                                "pinned": _names(pinned)}
     return transcript_key if isinstance(transcript_key, str) else None, "transcript", None
+
+
+def _names(trusted: KeySet) -> str:
+    return ", ".join(f"{e.origin} ({key_id_or_none(e.key)})" for e in trusted)
 
 
 def parse_receipt(text: str) -> tuple[int, str]:
@@ -53,6 +66,19 @@ def parse_receipt(text: str) -> tuple[int, str]:
         raise ValueError(f"A receipt is SEQ:HASH, the move's sequence number and the 64 hex digits the server "
                          f"gave back, not {text!r}.")
     return int(seq), digest
+
+
+MIN_NOTED = 16      # hex digits of a noted commitment, at least: 64 bits
+
+
+def parse_commitment(text: str) -> str:
+    """A commitment a player noted: all 64 hex digits, or a prefix of at least 16 (64 bits: no server can make
+    another game's commitment share it). Returns it in lower case; ValueError with the sentence otherwise."""
+    digits = str(text).strip().lower()
+    if any(ch not in "0123456789abcdef" for ch in digits) or not MIN_NOTED <= len(digits) <= 64:
+        raise ValueError(f"--commitment takes the game's commitment as you noted it: {MIN_NOTED} to 64 hex digits "
+                         f"(the first ones of the 64), not {text!r}.")
+    return digits
 
 
 def parse_client_seed(text: str) -> tuple[int, str]:
@@ -85,12 +111,16 @@ class _Run:
     def has_failed(self, cid: str) -> bool:
         return cid in self.done and self.done[cid].status == FAIL
 
-    def finish(self, receipts_asked: bool) -> None:
+    def finish(self, asked: Sequence[str]) -> None:
+        """Every check not done is skipped: an optional one not asked for says how to ask for it."""
         for cid in CHECK_IDS:
             if cid not in self.done:
-                self.done[cid] = skipped(cid, "no-receipt" if cid == "receipts" and not receipts_asked
-                                         else "not-checked")
+                code = OPTIONAL.get(cid) if cid not in asked else None
+                self.done[cid] = skipped(cid, code or "not-checked")
         self.report.checks = [self.done[cid] for cid in CHECK_IDS]
+
+
+OPTIONAL = {"receipts": "no-receipt", "commitment-noted": "no-commitment-noted"}   # check -> skipped unless asked
 
 
 class _Unusable(Exception):
@@ -99,25 +129,25 @@ class _Unusable(Exception):
         self.message = message
 
 
-def verify_transcript(data: Any, *, key: str | None = None, pins: Mapping[str, str] | None = None,
+def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mapping[str, str] | KeySet | None = None,
                       receipts: Sequence[tuple[int, str]] = (), client_seeds: Sequence[tuple[int, str]] = (),
-                      ) -> Report:
+                      commitment: str | None = None) -> Report:
     """Every check on one transcript (bytes, text or the decoded JSON object). Never raises for bad input: the
     report says what failed, or (report.unusable) why the input could not be used at all."""
     report = Report()
     run = _Run(report)
     try:
-        _verify(run, data, key, pins or {}, receipts, client_seeds)
+        _verify(run, data, key, pins or {}, receipts, client_seeds, commitment)
     except _Unusable as exc:
         report.unusable = exc.message
     except Exception as exc:  # noqa: BLE001 - hostile input must give a report, never a traceback
         report.unusable = f"The transcript could not be checked: {type(exc).__name__}: {exc}"
-    run.finish(bool(receipts))
+    run.finish([cid for cid, asked in (("receipts", receipts), ("commitment-noted", commitment)) if asked])
     return report
 
 
-def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str],
-            receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]]) -> None:
+def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[str, str] | KeySet,
+            receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]], noted: str | None) -> None:
     report = run.report
     try:
         t = parse_transcript(data)
@@ -130,29 +160,33 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
     run.put(passed("protocol", "protocol-known", protocol=t["protocol"]))
     commit, start, end, records = t["commit"], t.get("start"), t.get("end"), t["records"]
     report.game = _game_summary(t)
+    if noted:
+        run.put(integrity.check_noted_commitment(t, noted))
 
     # --- signatures ------------------------------------------------------------------------------------
     key, source, key_problem = choose_key(commit.get("key"), given_key, pins)
     report.key, report.key_source = key, source
+    _note_signer(report, KeySet.of(given_key) or KeySet.of_pins(pins), key, commit.get("key"), commit.get("created"))
     if source == "transcript":
         report.warnings.append(
             "The signatures were checked only against the key the transcript carries, which anyone could have "
             "made: this shows the transcript is intact, not that the service signed it. Give the service's "
             "public key with --key (and --pin to remember it).")
-    run.put_all(integrity.check_signatures(t, key, key_problem))
-    run.put(_log_inclusion(t, pins))
+    body, hashes = parsed_body_and_hashes(t)      # each record encoded once, for the signature and the chain
+    run.put_all(integrity.check_signatures(t, key, key_problem, body))
+    run.put(_log_inclusion(t, KeySet.of_pins(pins)))
 
     # --- the header, the commitment, the chain --------------------------------------------------------
     run.put_all(integrity.check_header(t) + _layout_problems(t))
     run.put(integrity.header_passed(t))
     if end is None:
-        run.put_all(integrity.check_chain(t, parsed=True))
+        run.put_all(integrity.check_chain(t, parsed=True, hashes=hashes))
         run.put(integrity.chain_passed(t))
         raise _Unusable("The game has not ended: the server seed is not revealed yet, so it cannot be verified. "
                         "Verify it once it has ended.")
     run.put_all(integrity.check_commitment(t))
     run.put(integrity.commitment_passed(t))
-    chain = integrity.check_chain(t, parsed=True)
+    chain = integrity.check_chain(t, parsed=True, hashes=hashes)
     if chain:
         first = chain[0]
         run.put(failed(first.id, first.code, first.seq, **{**first.fields, "more": len(chain) - 1}))
@@ -182,7 +216,19 @@ def _verify(run: _Run, data: Any, given_key: str | None, pins: Mapping[str, str]
     _replay(run, t, seed)
 
 
-def _log_inclusion(t: Mapping[str, Any], pins: Mapping[str, str]) -> Check:
+def _note_signer(report: Report, trusted: KeySet | None, key: str | None, named: Any, when: Any) -> None:
+    """Which trusted key signed the game, and whether it was the service's current key at the game's time."""
+    signer = trusted.find(key) if trusted is not None else None
+    if signer is None or key != named:     # a key the transcript does not name signed nothing of it
+        return
+    report.signer = signer.to_json(when)
+    report.signer["game_time"] = when
+    if report.signer["status"] == RETIRED:
+        report.warnings.append(f"The game was committed at {when}, after its key {signer.key_id} was retired "
+                               f"({signer.retired}): a retired key should sign no new game.")
+
+
+def _log_inclusion(t: Mapping[str, Any], pinned: KeySet | None) -> Check:
     """The transcript's `log` member (docs/log.md), checked offline: the signed head, and the commitment and
     ending leaves recomputed from the transcript itself under its root. With pins, the head's key is one."""
     if "log" not in t:
@@ -192,9 +238,9 @@ def _log_inclusion(t: Mapping[str, Any], pins: Mapping[str, str]) -> Check:
     except (tlog.LogError, KeyError, TypeError) as exc:
         return failed("log-inclusion", "log-not-included", reason=str(exc))
     head = t["log"]["head"]
-    if pins and head["key"] not in pins.values():
+    if pinned is not None and head["key"] not in pinned:
         return failed("log-inclusion", "log-head-not-pinned", key_id=key_id_or_none(head["key"]),
-                      pinned=", ".join(sorted(pins)))
+                      pinned=", ".join(sorted({e.origin for e in pinned})))
     return passed("log-inclusion", "log-included", kinds=" and ".join(found), size=head["size"], root=head["root"],
                   indexes=" and ".join(str(i) for i in found.values()), key_id=key_id_or_none(head["key"]))
 
@@ -329,12 +375,12 @@ def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> Ch
     return as_is
 
 
-def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool
-          ) -> tuple[LiveGame, Check | None]:
+def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool,
+          game: LiveGame | None = None) -> tuple[LiveGame, Check | None]:
     """Replay every record; returns the game and the first failure, or None.
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
-    moves are wrong was at least dealt and played legally."""
-    game = LiveGame(start, seed)
+    moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
+    game = LiveGame(start, seed) if game is None else game
     for record in records:
         seq = record.get("seq")
         try:
@@ -355,12 +401,12 @@ def replay_failures(t: Mapping[str, Any], seed: bytes) -> list[Check]:
 def _replay(run: _Run, t: Mapping[str, Any], seed: bytes) -> None:
     start, records, end = t["start"], t["records"], t["end"]
     try:
-        LiveGame(start, seed)
+        fresh = LiveGame(start, seed)
     except GameError as exc:
         raise _Unusable(f"The game cannot be replayed: {exc.message}") from None
     except (ImportError, AttributeError, KeyError, TypeError) as exc:
         raise _Unusable(f"The game cannot be replayed by this verifier: {exc}") from None
-    game, failure = _walk(start, seed, records, policies=True)
+    game, failure = _walk(start, seed, records, policies=True, game=fresh)
     if failure is not None:
         run.put(failure)
         if failure.id in ("bot-moves", "timeout-moves"):

@@ -12,18 +12,18 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import click
 
 from fairdeal.verifier import keys
 from fairdeal.verifier.audit import audit as run_audit, default_jobs
-from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_receipt,
-                             verify_transcript)
+from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_commitment,
+                                     parse_receipt, verify_transcript)
 from fairdeal.verifier.fetch import InputError, is_url, load_transcript
+from fairdeal.verifier.keysets import KeySet, KeySetError, read_key_options
 from fairdeal.verifier.logcli import audit_against_log, log_cmd
-from fairdeal.verifier.pins import PinError, load_pins, save_pin
+from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
 
 PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit", "log")
@@ -51,44 +51,69 @@ def _say(message: str) -> None:
     _emit(f"{PROG}: {message}", err=True)
 
 
-def _read_key(value: str | None) -> str | None:
-    """--key takes the key text ('ed25519:...'), or a file holding it (plain, or the API's JSON {"key": ...})."""
-    if value is None:
-        return None
-    text = value.strip()
-    if not text.startswith(keys.KEY_PREFIX):
-        path = Path(value).expanduser()
-        try:
-            raw = path.read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            raise UsageProblem(f"--key takes a public key ('ed25519:...') or a file holding one; "
-                               f"{value!r} is neither.") from None
-        text = raw
-        if raw.startswith("{"):
-            try:
-                obj = json.loads(raw)
-                text = next(obj[k] for k in ("key", "public_key", "current") if isinstance(obj.get(k), str))
-            except (ValueError, StopIteration, AttributeError):
-                raise UsageProblem(f"{value} holds JSON without a \"key\" field.") from None
+def _trusted_keys(key_opts: Sequence[str], service: str | None) -> tuple[KeySet | None, KeySet | None]:
+    """(the keys given, the pinned keys to use when none is given): --key values (keys or files of keys, all of
+    them together), else the keys pinned (for --service only, when given)."""
     try:
-        keys.load_public_key(text)
-    except ValueError as exc:
-        raise UsageProblem(f"--key: {exc}") from None
-    return text
-
-
-def _load_pins() -> dict[str, str]:
+        given = read_key_options(key_opts)
+    except KeySetError as exc:
+        raise UsageProblem(str(exc)) from None
+    if given is not None:
+        if service is not None:
+            raise UsageProblem("--service chooses pinned keys; it cannot go with --key.")
+        return given, None
     try:
-        return load_pins()
+        return None, pinned_key_set(service)
     except PinError as exc:
         raise UsageProblem(str(exc)) from None
+
+
+def _current_key(trusted: KeySet, where: str) -> str:
+    """The one key of a key set that signs now (the log's heads are signed by the service's current key)."""
+    current = trusted.current
+    if current is None:
+        raise UsageProblem(f"{where} names several keys and none is the current one; give the key the log's heads "
+                           f"are signed with.")
+    return current.key
+
+
+def _read_key(value: str | None) -> str | None:
+    """One key from a --key value (a key, or a file of keys: its current key), for a command that checks one."""
+    if value is None:
+        return None
+    given, _ = _trusted_keys([value], None)
+    return _current_key(given, f"--key {value}")
+
+
+def key_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--key and --service, the same on every command."""
+    command = click.option("--service", metavar="NAME", envvar="FAIRDEAL_VERIFY_SERVICE",
+                           help="Check against the keys pinned for the service NAME (default: every pinned "
+                                "key).")(command)
+    return click.option("--key", "key_opts", multiple=True, metavar="KEY|FILE", envvar="FAIRDEAL_VERIFY_KEYS",
+                        help="A public key of the service ('ed25519:...'), or a file of keys: one a line, or "
+                             "the saved JSON of its GET /keys (every key it has used, with when each was "
+                             "current). Repeatable: the game's key must be one of them.")(command)
 
 
 # ----------------------------------------------------------------------------------------- text report
 
 MARK = {PASS: "PASS", FAIL: "FAIL", SKIP: "skip"}
-KEY_SOURCE = {"given": "the key you gave (--key)", "pinned": "a key you pinned",
+KEY_SOURCE = {"given": "the key you gave ({origin})", "pinned": "a key you pinned (for {origin})",
               "transcript": "ONLY the key the transcript carries"}
+KEY_STATUS = {"current": "the service's current key when the game was committed ({game_time})",
+              "retired": "RETIRED before the game was committed ({game_time}, retired {retired})",
+              "not-yet-created": "made AFTER the game was committed ({game_time}, created {created})"}
+
+
+def key_line(report: Report) -> str:
+    """Which key signed, where the user gave it, and whether it was current at the game's time."""
+    kid = keys.key_id(report.key) if report.key.startswith(keys.KEY_PREFIX) else report.key
+    signer = report.signer or {"origin": "--key"}
+    line = f"key: {kid}, " + KEY_SOURCE.get(report.key_source or "", str(report.key_source)).format(**signer)
+    if signer.get("status") in KEY_STATUS:      # a bare key has no times: whether it was current is not known
+        line += "; " + KEY_STATUS[signer["status"]].format(**signer)
+    return line
 
 
 def render_report(report: Report, source: str) -> str:
@@ -103,8 +128,7 @@ def render_report(report: Report, source: str) -> str:
     else:
         lines.append(f"transcript {source}")
     if report.key:
-        kid = keys.key_id(report.key) if report.key.startswith(keys.KEY_PREFIX) else report.key
-        lines.append(f"key: {kid}, {KEY_SOURCE.get(report.key_source or '', report.key_source)}")
+        lines.append(key_line(report))
     width = max(len(c) for c in CHECK_IDS)
     for c in report.checks:
         if report.unusable and c.status == SKIP:
@@ -149,37 +173,41 @@ def cli() -> None:
 
 @cli.command("verify")
 @click.argument("transcript")
-@click.option("--key", "key_opt", metavar="KEY|FILE", help="The service's public key ('ed25519:...' or a file).")
-@click.option("--pin", is_flag=True, help="Remember the key this run used (with no --key: the transcript's own) "
-                                         "when every check passes.")
+@key_options
+@click.option("--pin", is_flag=True, help="Remember the key this run used (with no --key: the transcript's own), "
+                                         "and every key given with it, when every check passes.")
 @click.option("--receipt", "receipts", multiple=True, metavar="SEQ:HASH",
               help="Check a receipt the server gave you for move SEQ (repeatable).")
+@click.option("--commitment", "noted", metavar="HEX",
+              help="Check that the game is the one whose commitment you noted at the start: all 64 hex digits or "
+                   "the first 16 or more.")
 @click.option("--client-seed", "client_seeds", multiple=True, metavar="SEAT:SEED",
               help="Check that your client seed is the one bound into the game (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
 @click.option("--explain", is_flag=True, help="Tell the game hand by hand and trick by trick.")
 @click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
-def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequence[str],
-               client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
+def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pin: bool, receipts: Sequence[str],
+               noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
     """Verify one game: every check with a pass or a fail and the reason.
 
     TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     """
+    given, pins = _trusted_keys(key_opts, service)
     try:
-        key = _read_key(key_opt)
         parsed_receipts = [parse_receipt(r) for r in receipts]
         parsed_seeds = [parse_client_seed(s) for s in client_seeds]
+        commitment = parse_commitment(noted) if noted is not None else None
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
-    pins = {} if key else _load_pins()
     try:
         data = load_transcript(transcript)
     except InputError as exc:
         report = Report(unusable=exc.message)
         report_out(report, transcript, as_json)
         return 2
-    report = verify_transcript(data, key=key, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds)
+    report = verify_transcript(data, key=given, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds,
+                               commitment=commitment)
     story = None
     if (explain or seat is not None) and not report.unusable:
         story = _story(data, seat, report)
@@ -187,7 +215,7 @@ def verify_cmd(transcript: str, key_opt: str | None, pin: bool, receipts: Sequen
     if story is not None and not as_json:
         _emit("\n" + story)
     if pin:
-        _pin(report, transcript)
+        _pin(report, transcript, given)
     return report.exit_code
 
 
@@ -215,7 +243,7 @@ def report_out(report: Report, source: str, as_json: bool, story: str | None = N
         _say(f"cannot verify {source}: {report.unusable}")
 
 
-def _pin(report: Report, source: str) -> None:
+def _pin(report: Report, source: str, given: KeySet | None) -> None:
     if report.exit_code != 0 or not report.key:
         _say("not pinning: the key is pinned only when every check passes")
         return
@@ -224,7 +252,7 @@ def _pin(report: Report, source: str) -> None:
         from urllib.parse import urlsplit
         name = urlsplit(source).netloc or name
     try:
-        path = save_pin(name, report.key)
+        path = save_pin(name, report.key, also=given or ())
     except PinError as exc:
         raise UsageProblem(str(exc)) from None
     _say(f"pinned key {keys.key_id(report.key)} as {name!r} in {path}")
@@ -232,22 +260,22 @@ def _pin(report: Report, source: str) -> None:
 
 @cli.command("audit")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--key", "key_opt", metavar="KEY|FILE", help="The service's public key ('ed25519:...' or a file).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+@key_options
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, envvar="FAIRDEAL_VERIFY_JOBS",
               help="Processes to use (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
 @click.option("--log", "log_source", metavar="URL|FILE",
               help="The service's transparency log: report the ended games the export lacks (docs/log.md).")
-def audit_cmd(paths: Sequence[str], key_opt: str | None, jobs: int | None, as_json: bool,
-              log_source: str | None = None) -> int:
+def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None, jobs: int | None,
+              as_json: bool, log_source: str | None = None) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
-    key = _read_key(key_opt)
-    pins = {} if key else _load_pins()
-    summary = run_audit(list(paths), key=key, pins=pins, jobs=jobs or default_jobs())
-    against, log_code = audit_against_log(summary, log_source, key) if log_source else (None, 0)
+    given, pins = _trusted_keys(key_opts, service)
+    summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs())
+    log_key = _current_key(given, "--key") if log_source and given is not None else None
+    against, log_code = audit_against_log(summary, log_source, log_key) if log_source else (None, 0)
     if as_json:
         out = summary.to_json()
         if against is not None:

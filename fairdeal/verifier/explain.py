@@ -17,7 +17,7 @@ from fairdeal.verifier.integrity import game_seed_of
 from fairdeal.verifier.messages import render
 from fairdeal.verifier.reader import parse_transcript
 from fairdeal.verifier.replay import LiveGame, ReplayError
-from fairdeal.verifier.results import Check
+from fairdeal.verifier.results import PASS, Check
 
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
            9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth", 13: "thirteenth"}
@@ -201,6 +201,9 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
     return None
 
 
+TOLD_FIRST = ("commitment-noted",)   # checks the player asked for about the game as a whole: told before the story
+
+
 def _verdict(check: Check) -> str:
     """A failed check, as the story tells it where it happened."""
     return f"  >> {check.id} fails here: {check.detail}."
@@ -235,6 +238,7 @@ def explain_game(data: Any, seat: int | None = None, checks: Sequence[Check] = (
     teller = Teller(start, first_view["trump_word"])
     lines = [f"Game {start['game_id']}: {start['rules']['id']}, " +
              ", ".join(teller.who(s) for s in sorted(teller.names)) + "."]
+    lines.extend(f"  ({c.id}: {c.detail}.)" for c in checks if c.id in TOLD_FIRST and c.status == PASS)
     if seat is not None and seat not in teller.names:
         lines.append(f"(There is no seat {seat}; showing no one's cards.)")
         seat = None

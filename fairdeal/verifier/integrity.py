@@ -13,11 +13,12 @@ from typing import Any, Mapping, Sequence
 from fairdeal.verifier import keys
 from fairdeal.verifier.canonical import canonical_json_of_parsed
 from fairdeal.verifier.fairness import (client_seed_commitment, commitment as compute_commitment, game_seed,
-                                        record_salt, server_seed_from_hex, validate_client_seed, validate_nonce)
+                                        record_salts, server_seed_from_hex, validate_client_seed, validate_nonce)
 from fairdeal.verifier.results import Check, failed, key_id_or_none, passed
 from fairdeal.verifier.transcript import HEADERS, anchor_name, parsed_record_hash, record_hash, transcript_body
 
-__all__ = ["check_signatures", "check_header", "check_commitment", "check_client_seeds", "check_chain",
+__all__ = ["check_signatures", "check_header", "check_commitment", "check_noted_commitment", "check_client_seeds",
+           "check_chain",
            "check_salts", "check_transcript", "game_seed_of", "revealed_seeds"]
 
 _REPEATED = ("game_id", "rules", "commitment", "key")
@@ -26,13 +27,14 @@ _REPEATED = ("game_id", "rules", "commitment", "key")
 # ------------------------------------------------------------------------------------------ signatures
 
 def check_signatures(t: Mapping[str, Any], key: str | None = None,
-                     key_problem: Mapping[str, Any] | None = None) -> tuple[Check, Check]:
+                     key_problem: Mapping[str, Any] | None = None, body: bytes | None = None) -> tuple[Check, Check]:
     """The "signature-start" result (every header record) and the "signature-transcript" result (the final
     signature), under `key` — the one the user trusts (given or pinned) — or, when None, the transcript's own.
-    `key_problem` holds the facts of why no trusted key could be chosen (checks.choose_key); it fails both."""
+    `key_problem` holds the facts of why no trusted key could be chosen (checks.choose_key); it fails both.
+    `body`: the signed bytes when the caller has them already (transcript.parsed_body_and_hashes)."""
     if key_problem is not None:
-        return (failed("signature-start", "key-not-pinned", **key_problem),
-                failed("signature-transcript", "key-not-pinned", **key_problem))
+        code = "key-not-pinned" if "pinned" in key_problem else "key-not-given"
+        return (failed("signature-start", code, **key_problem), failed("signature-transcript", code, **key_problem))
     commit = t["commit"]
     key = key if key is not None else commit.get("key")
     if not isinstance(key, str):
@@ -56,7 +58,7 @@ def check_signatures(t: Mapping[str, Any], key: str | None = None,
     if "signature" not in t:
         final = (failed("signature-transcript", "final-signature-missing") if t.get("end") is not None
                  else passed("signature-transcript", "final-not-yet"))
-    elif not keys.verify(key, transcript_body(t, parsed=True), t["signature"]):
+    elif not keys.verify(key, transcript_body(t, parsed=True) if body is None else body, t["signature"]):
         final = failed("signature-transcript", "final-signature-bad", key_id=kid)
     else:
         final = passed("signature-transcript", "final-signed", key_id=kid)
@@ -125,6 +127,16 @@ def check_commitment(t: Mapping[str, Any]) -> list[Check]:
 
 def commitment_passed(t: Mapping[str, Any]) -> Check:
     return passed("commitment", "commitment-ok", commitment=t["commit"]["commitment"])
+
+
+def check_noted_commitment(t: Mapping[str, Any], noted: str) -> Check:
+    """"commitment-noted": the commitment a player noted before the game (all 64 hex digits or a prefix of at
+    least 16, lower case: checks.parse_commitment) is the one this transcript commits to. It ties the transcript
+    to the game the player was shown: a server cannot hand over another game's transcript."""
+    actual, noted = t["commit"]["commitment"], noted.lower()
+    if not actual.startswith(noted):
+        return failed("commitment-noted", "commitment-noted-differs", noted=noted, commitment=actual)
+    return passed("commitment-noted", "commitment-noted-ok", noted=noted, digits=len(noted), commitment=actual)
 
 
 # ---------------------------------------------------------------------------------------- client seeds
@@ -257,10 +269,11 @@ def client_seeds_passed(t: Mapping[str, Any], seed: bytes | None, mine: Sequence
 
 # ------------------------------------------------------------------------------------------- the chain
 
-def check_chain(t: Mapping[str, Any], *, parsed: bool = False) -> list[Check]:
+def check_chain(t: Mapping[str, Any], *, parsed: bool = False, hashes: Sequence[str] | None = None) -> list[Check]:
     """"hash-chain": sequence numbers run 1, 2, ... without gap (the end's too) and each record's "prev" is the
     hash of the record before it (the first one's: the chain's anchor, the last header record). parsed=True: the
-    transcript is the reader's output, already validated (the same hashes, faster)."""
+    transcript is the reader's output, already validated (the same hashes, faster). `hashes`: the hashes of the
+    records and the end, when the caller has them already (transcript.parsed_body_and_hashes)."""
     hash_of = parsed_record_hash if parsed else record_hash
     problems: list[Check] = []
     anchor = anchor_name(t)
@@ -268,14 +281,16 @@ def check_chain(t: Mapping[str, Any], *, parsed: bool = False) -> list[Check]:
     chained = list(t.get("records") or [])
     if t.get("end") is not None:
         chained.append(t["end"])
-    for i, rec in enumerate(chained, start=1):
+    if hashes is None:
+        hashes = [hash_of(rec) for rec in chained]
+    for i, (rec, rec_hash) in enumerate(zip(chained, hashes), start=1):
         kind = "end" if rec.get("type") == "end" else "move"
         if rec.get("seq") != i:
             problems.append(failed("hash-chain", "seq-wrong", i, record=kind, place=i, got=rec.get("seq")))
         if rec.get("prev") != prev_hash:
             before = f"the {anchor} record" if i == 1 else f"record {i - 1}"
             problems.append(failed("hash-chain", "prev-broken", i, record=kind, place=i, before=before))
-        prev_hash = hash_of(rec)
+        prev_hash = rec_hash
     return problems
 
 
@@ -286,8 +301,8 @@ def chain_passed(t: Mapping[str, Any], salts: bool = False) -> Check:
 
 def check_salts(seed: bytes, records: Sequence[Mapping[str, Any]]) -> list[Check]:
     """Every move record's salt is the one the game seed derives for its place (transcript.md)."""
-    for place, record in enumerate(records, start=1):
-        if record.get("salt") != record_salt(seed, place):
+    for place, (record, salt) in enumerate(zip(records, record_salts(seed, len(records))), start=1):
+        if record.get("salt") != salt:
             return [failed("hash-chain", "salt-wrong", record.get("seq"), place=place)]
     return []
 

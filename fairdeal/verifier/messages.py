@@ -114,6 +114,7 @@ MESSAGES: dict[str, Template] = {
     "headers-signed": _signed,
     "final-signed": "the whole transcript is signed by key {key_id}",
     "final-not-yet": "the game has not ended: the transcript is signed as a whole when it ends",
+    "key-not-given": "the transcript is signed by key {key_id}, which is not one of the keys you gave ({given})",
     "key-not-pinned": "the transcript is signed by key {key_id}, which is not a pinned key (pinned: {pinned})",
     "no-key": "the transcript names no usable key",
     "key-unreadable": "the key cannot be read: {reason}",
@@ -132,6 +133,10 @@ MESSAGES: dict[str, Template] = {
     "reveal-deadline": "the seating record has a reveal deadline exactly when some seat committed to a client seed",
     "deal-layout": "the commit record names deal layout {named!r}; {rule_set} deals by {layout!r}",
     # commitment
+    "commitment-noted-ok": ("the transcript commits to {commitment}, whose first {digits} hex digits are the "
+                            "{noted} you noted"),
+    "commitment-noted-differs": ("the transcript commits to {commitment}, not to the {noted} you noted: this is not "
+                                 "the game you were shown"),
     "commitment-ok": "SHA-256 of the revealed seed, game id, rules and protocol is {commitment_short}, as committed",
     "not-ended": "the game has not ended: the server seed is not revealed yet, so the commitment cannot be checked",
     "commitment-unreadable": "the commitment cannot be recomputed: {reason}",
@@ -213,6 +218,7 @@ MESSAGES: dict[str, Template] = {
     "log-head-not-pinned": "the log's tree head is signed by key {key_id}, which is not a pinned key ({pinned})",
     # skipped
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
+    "no-commitment-noted": "no commitment was given (--commitment HEX)",
     "no-log": "the transcript carries no transparency-log proof (no log member)",
     "not-checked": "not checked",
     "replay-stopped": "not checked: the replay stopped at record {stopped}",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.fairness import SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
@@ -44,6 +45,21 @@ def read_move(record: Mapping[str, Any], protocol: str) -> Move:
     return move
 
 
+# A card played, in its one fairdeal/2 form, by the card's text: most of every game's records (a Move is immutable).
+_PLAYS = {str(c): Move.play(c) for c in PACK_52}
+
+
+def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
+    """read_move, with a card played in its one form ({"kind": "play", "card": "10H"}) looked up rather than
+    parsed: the replay's fast path. Anything else is read_move's."""
+    data = record.get("move")
+    if protocol != "fairdeal/1" and type(data) is dict and len(data) == 2 and data.get("kind") == "play":
+        move = _PLAYS.get(data.get("card"))
+        if move is not None:
+            return move
+    return read_move(record, protocol)
+
+
 def _as_fairdeal_1_read_it(data: Any) -> Any:
     """fairdeal/1 readers ignored members a move's kind does not use (a bid's "card"): keep only the kind's own."""
     form = MOVE_FORMS.get(data.get("kind")) if isinstance(data, Mapping) and isinstance(data.get("kind"), str) else None
@@ -75,11 +91,12 @@ class LiveGame:
         self.last_hash = record_hash(dict(start))
 
     # --- the policies, recomputed from the seat's own view -----------------------------------------
+    # (policy_view: the view's entries made as the policy reads them; GameState.view's values)
     def bot_move(self, seat: int) -> Move:
-        return self.rules.bot_move(self.state.view(seat), self.chance.bot_rng(self.seq + 1))
+        return self.rules.bot_move(self.state.policy_view(seat), self.chance.bot_rng(self.seq + 1))
 
     def timeout_move(self, seat: int) -> Move:
-        return self.rules.timeout_move(self.state.view(seat))
+        return self.rules.timeout_move(self.state.policy_view(seat))
 
     def policy_move(self, seat: int, by: str) -> Move | None:
         if by == "bot":
@@ -132,7 +149,7 @@ class LiveGame:
             raise ReplayError("moves-legal", "unknown-mover", seq, by=by)
         if policies:
             self._check_mover(record)
-        move = read_move(record, self.protocol)
+        move = read_move_fast(record, self.protocol)
         if policies and by in ("bot", "timeout"):
             try:
                 expected = self.policy_move(seat, by)

@@ -32,6 +32,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("receipts", "the receipts given are in the hash chain"),
     ("log-inclusion", "the game's commitment and ending are in the transparency log, under the signed tree head "
                       "the transcript carries"),
+    ("commitment-noted", "the commitment you noted before the game (--commitment) is this transcript's"),
 )
 CHECK_IDS = tuple(cid for cid, _ in CHECKS)
 TITLES = dict(CHECKS)
@@ -87,6 +88,7 @@ class Report:
     protocol: str | None = None
     key: str | None = None
     key_source: str | None = None        # "given" (--key) | "pinned" | "transcript" (only its own key)
+    signer: dict[str, Any] | None = None  # the trusted key that signed: key_id, origin, created, retired, status
     warnings: list[str] = field(default_factory=list)
     unusable: str | None = None          # why the input could not be used (exit status 2)
 
@@ -115,8 +117,17 @@ class Report:
             "exit_code": self.exit_code,
             "error": self.unusable,
             "game": self.game,
-            "key": {"key": self.key, "key_id": key_id_or_none(self.key), "source": self.key_source},
+            "key": {"key": self.key, "key_id": key_id_or_none(self.key), "source": self.key_source,
+                    **_signer_facts(self.signer)},
             "warnings": list(self.warnings),
             "checks": [c.to_json() for c in self.checks],
             "failed": [c.id for c in self.failed],
         }
+
+
+def _signer_facts(signer: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The key set's facts about the signing key: where it was given, its times, and whether it was current at
+    the game's time (keysets.TrustedKey.status_at)."""
+    if signer is None:
+        return {}
+    return {k: signer[k] for k in ("origin", "created", "retired", "status", "game_time")}

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from fairdeal.verifier.audit import Progress, audit, find_items
+from fairdeal.verifier.audit import audit, find_items
 from tests.verifier.cli_run import run
 
 from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
@@ -117,19 +117,6 @@ def test_find_items_reads_json_lines_by_byte_range(tmp_path):
     assert [(i.line, export.read_bytes()[i.offset:i.offset + i.length]) for i in items] == \
         [(1, b"{\"a\": 1}"), (4, b"{\"b\": \"\xc3\xa9\"}")]
     assert problems == []
-
-
-def test_progress_bar_only_when_asked_or_on_a_terminal():
-    quiet = io.StringIO()
-    bar = Progress(10, stream=quiet)            # a StringIO is not a terminal
-    bar(5)
-    bar.close()
-    assert quiet.getvalue() == ""
-    shown = io.StringIO()
-    bar = Progress(10, stream=shown, enabled=True)
-    bar(10)
-    bar.close()
-    assert "10/10 games" in shown.getvalue() and shown.getvalue().startswith("\r[")
 
 
 def test_bad_jobs_value_exits_2(tmp_path, capsys):

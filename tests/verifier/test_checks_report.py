@@ -26,7 +26,7 @@ def statuses(report):
 def test_check_ids_are_stable_and_documented():
     assert CHECK_IDS == ("protocol", "signature-start", "signature-transcript", "header", "commitment",
                          "client-seeds", "hash-chain", "deals", "moves-legal", "bot-moves", "timeout-moves",
-                         "result", "receipts", "log-inclusion")
+                         "result", "receipts", "log-inclusion", "commitment-noted")
     text = (DOCS / "verify.md").read_text()
     for cid in CHECK_IDS:
         assert f"`{cid}`" in text, f"docs/verify.md does not describe {cid}"

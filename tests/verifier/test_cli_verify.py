@@ -68,7 +68,9 @@ def test_json_report_for_programs(game_file, capsys):
     assert code == 0 and report["ok"] is True and report["exit_code"] == 0 and report["error"] is None
     assert [c["id"] for c in report["checks"]] == list(CHECK_IDS)
     assert {c["status"] for c in report["checks"]} <= {"pass", "skip"}
-    assert report["key"] == {"key": SERVER_PUBLIC, "key_id": report["key"]["key_id"], "source": "given"}
+    assert report["key"] == {"key": SERVER_PUBLIC, "key_id": report["key"]["key_id"], "source": "given",
+                             "origin": "--key", "created": None, "retired": None, "status": "unknown",
+                             "game_time": "2026-01-01T00:00:00Z"}
     assert report["game"]["rule_set"] == "120s-auction" and report["game"]["moves"] > 0
     assert report["failed"] == []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from fairdeal.verifier.reader import TranscriptError, parse_transcript
 from fairdeal.verifier.transcript import record_hash, transcript_body
 
 KEY = keys.private_key_from_hex("3c" * 32)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +156,129 @@ def test_the_one_form_check_of_a_played_card_agrees_with_the_general_one():
         else:
             assert is_canonical(move, data) == (move.to_json() == data) == (card in [str(c) for c in PACK_52])
     check()
+
+
+# ----------------------------------------------------------------- the audit's fast paths, against the general code
+
+def test_record_salts_are_record_salt_one_by_one():
+    from fairdeal.verifier.fairness import record_salt, record_salts
+    for seed in (bytes(32), bytes(range(32)), b"\xff" * 32):
+        assert record_salts(seed, 300) == [record_salt(seed, seq) for seq in range(1, 301)]
+    assert record_salts(bytes(32), 0) == []
+    with pytest.raises(ValueError):
+        record_salts(b"short", 3)
+
+
+def _general_body_and_hashes(t):
+    from fairdeal.verifier.transcript import parsed_record_hash
+    chained = t["records"] + ([t["end"]] if t.get("end") is not None else [])
+    return transcript_body(t, parsed=True), [parsed_record_hash(r) for r in chained]
+
+
+def test_the_body_and_hashes_made_together_are_the_general_ones(games):
+    from fairdeal.verifier.transcript import parsed_body_and_hashes
+    examples = [json.loads(p.read_text()) for p in (ROOT / "docs" / "examples").glob("*.json")]
+    unended = copy.deepcopy(games[0])
+    del unended["end"], unended["signature"]
+    logged = copy.deepcopy(games[1])
+    logged["log"] = {"note": "unsigned \u00e9 \\u2028"}
+    for t in [*games, *examples, unended, logged]:
+        parsed = parse_transcript(json.dumps(t).encode())
+        assert parsed_body_and_hashes(parsed) == _general_body_and_hashes(parsed)
+
+
+def test_reading_a_played_card_fast_is_reading_it_in_full(games):
+    from fairdeal.verifier.replay import ReplayError, read_move, read_move_fast
+
+    def outcome(read, record, protocol):
+        try:
+            return read(record, protocol)
+        except ReplayError as exc:
+            return exc.code, exc.fields
+    odd = [{"kind": "play", "card": c} for c in ("TH", "10h", "1H", "", None, 10)]
+    odd += [{"kind": "play", "card": "10H", "cards": []}, {"card": "10H", "kind": "play"}, ["play", "10H"],
+            {"kind": "bid", "value": 15}, {"kind": "play"}]
+    moves = [r["move"] for t in games for r in t["records"]] + odd
+    for protocol in ("fairdeal/2", "fairdeal/1"):
+        for move in moves:
+            record = {"seq": 7, "move": move}
+            assert outcome(read_move_fast, record, protocol) == outcome(read_move, record, protocol), move
+
+
+def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
+    from fairdeal.verifier.integrity import game_seed_of
+    from fairdeal.verifier.replay import LiveGame
+    from fairdeal.verifier.games.base import LazyView
+    positions = 0
+    for i, rule_set in enumerate(available()):
+        for n in range(3):
+            t = selfplay(rule_set, KEY, bytes([40 + i, n]) * 16, bots=(0, 1, 2, 3), timeout_every=2)
+            game = LiveGame(t["start"], game_seed_of(t))
+            for record in t["records"]:
+                for seat in range(game.rules.players):
+                    lazy = game.state.policy_view(seat)
+                    assert isinstance(lazy, LazyView) and dict(lazy) == game.state.view(seat)
+                seat = record["seat"]
+                lazy, full = game.state.policy_view(seat), game.state.view(seat)
+                assert game.rules.timeout_move(lazy) == game.rules.timeout_move(full)
+                rng_a, rng_b = game.chance.bot_rng(game.seq + 1), game.chance.bot_rng(game.seq + 1)
+                assert game.rules.bot_move(lazy, rng_a) == game.rules.bot_move(full, rng_b)
+                assert lazy.get("no such entry", "absent") == "absent" and "phase" in lazy
+                game.apply_record(record)
+                positions += 1
+    assert positions > 1000
+
+
+def _general_paths(monkeypatch):
+    """Every fast path of the audit replaced by the general code it stands for."""
+    from fairdeal.verifier import checks, integrity, replay
+    from fairdeal.verifier.fairness import record_salt
+    from fairdeal.verifier.games.base import GameState
+    monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
+    monkeypatch.setattr(GameState, "policy_view", GameState.view)
+    monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
+    monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
+
+
+def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
+    """Over the tamper suite (every rule set, both protocols, every change) and many played games: the same
+    report, check by check, sentence by sentence."""
+    from fairdeal.verifier.checks import verify_transcript
+    from tests.verifier.test_tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
+    cases = []
+    for protocol in PROTOCOLS:
+        for rule_set in available():
+            for tamper in TAMPERS:
+                made = tampered(rule_set, tamper, protocol)
+                if made is not None:
+                    cases.append(made)
+    for i, rule_set in enumerate(available()):
+        for n in range(4):
+            t = selfplay(rule_set, SERVER_KEY, bytes([90 + i, n]) * 16, bots=(1, 2, 3), timeout_every=3)
+            cases.append((t, {"key": SERVER_PUBLIC}))
+    fast = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in cases]
+    _general_paths(monkeypatch)
+    general = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in cases]
+    assert len(cases) > 150
+    for a, b in zip(fast, general):
+        assert a == b
+    assert sum(1 for r in fast if r["ok"]) >= 20 and sum(1 for r in fast if not r["ok"]) >= 100
+
+
+def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
+    from fairdeal.verifier.cards import BadCard, cards_of_texts
+
+    def general(texts):
+        try:
+            return [card_from_str(t) for t in texts]
+        except BadCard as exc:
+            return str(exc)
+
+    def fast(texts):
+        try:
+            return cards_of_texts(texts)
+        except BadCard as exc:
+            return str(exc)
+    every = [str(c) for c in PACK_52]
+    for texts in (every, every[::-1], [], ["TH", "10h", " as "], ["10H", "1H"], ["AS", 10], ["AS", ["AS"]], [None]):
+        assert fast(texts) == general(texts), texts

@@ -607,13 +607,14 @@ class Outcome:
         return self.expected in self.failed if self.expected is not None else self.exit_code == 0
 
 
-def run_tamper(rule_set: str, tamper: Tamper, protocol: str = PROTOCOL) -> Outcome:
+def tampered(rule_set: str, tamper: Tamper, protocol: str = PROTOCOL) -> tuple[dict, dict[str, Any]] | None:
+    """The changed transcript and the options to verify it with, or None when the change does not apply."""
     if tamper.aborted and protocol == "fairdeal/1":
-        return Outcome(rule_set, tamper, False, protocol=protocol)
+        return None
     base = aborted_transcript(rule_set) if tamper.aborted else valid_transcript(rule_set, protocol)
     t = tamper.change(base)
     if t is None:
-        return Outcome(rule_set, tamper, False, protocol=protocol)
+        return None
     if tamper.mode == "server":
         resign(t, SERVER_KEY, tamper.keep_salts)
     elif tamper.mode == "attacker":
@@ -625,6 +626,14 @@ def run_tamper(rule_set: str, tamper: Tamper, protocol: str = PROTOCOL) -> Outco
             options["receipts"] = [(value, record_hash(original))]
         else:
             options[name] = value
+    return t, options
+
+
+def run_tamper(rule_set: str, tamper: Tamper, protocol: str = PROTOCOL) -> Outcome:
+    made = tampered(rule_set, tamper, protocol)
+    if made is None:
+        return Outcome(rule_set, tamper, False, protocol=protocol)
+    t, options = made
     report = verify_transcript(t, **options)
     return Outcome(rule_set, tamper, True, tuple(c.id for c in report.failed), report.exit_code, protocol)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from fairdeal.verifier.cards import PACK_52, BadCard, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.seats import Sides
@@ -427,13 +427,87 @@ class Deal(NamedTuple):
     dealer: int
 
 
+ViewMaker = Callable[[Any, Any], Any]     # (state, seat) -> one entry of the seat's view
+
+
+def _trick(st: Any, seat: Any) -> Any:
+    play = st._trick_play()
+    return play.current.to_json() if play is not None else None
+
+
+def _tricks(st: Any, seat: Any) -> Any:
+    play = st._trick_play()
+    return [t.to_json() for t in play.done] if play is not None else []
+
+
+def _hand(st: Any, seat: Any) -> Any:
+    shown = None if seat is None else st._shown_hand(seat)
+    return None if shown is None else cards_to_str(shown)
+
+
+# The view's common entries (docs/rules/views.md), in order.
+COMMON_VIEW: dict[str, ViewMaker] = {
+    "rule_set": lambda st, seat: st.rules.id,
+    "settings": lambda st, seat: dict(st.rules.settings),
+    "seat": lambda st, seat: seat,
+    "players": lambda st, seat: st.rules.players,
+    "sides": lambda st, seat: st.rules.sides.to_json(),
+    "trump_word": lambda st, seat: st.rules.trump_word,
+    "to_move": lambda st, seat: st.to_move,
+    "phase": lambda st, seat: st.phase,
+    "dealer": lambda st, seat: st.dealer,
+    "hand_number": lambda st, seat: st.hand_number,
+    "hand": _hand,
+    "hand_sizes": lambda st, seat: [len(st.hands[s]) for s in range(st.rules.players)],
+    "scores": lambda st, seat: list(st.scores),
+    "trump": lambda st, seat: st.trump,
+    "trick": _trick,
+    "tricks": _tricks,
+    "last_hand": lambda st, seat: st.last_hand,
+    "result": lambda st, seat: st.result,
+}
+_VIEW_TABLES: dict[type, dict[str, ViewMaker]] = {}
+
+
+class LazyView(Mapping):
+    """A seat's view whose entries are made when first read, each once (GameState.policy_view)."""
+
+    __slots__ = ("_state", "_seat", "_makers", "_made")
+
+    def __init__(self, state: Any, seat: Any, makers: Mapping[str, ViewMaker]):
+        self._state, self._seat, self._makers = state, seat, makers
+        self._made: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        made = self._made
+        if key in made:
+            return made[key]
+        value = made[key] = self._makers[key](self._state, self._seat)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._makers else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._makers
+
+    def __iter__(self):
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
 class GameState:
     """One game in progress. Subclasses implement the rules; this class owns what every game shares.
 
     An engine keeps, as plain attributes: `phase` ("over" once the game has ended), `dealer`, `scores` (per side),
     `trump` (a suit letter or None), `hands` (indexable by seat), `last_hand` (the previous hand's summary or None);
-    and implements `to_move`, `result`, `_trick_play`, `_shown_hand` and `_view`.
+    and implements `to_move`, `result`, `_trick_play`, `_shown_hand`, and OWN_VIEW: the game's own view keys,
+    after the common ones, each with the function (state, seat) -> value that makes it.
     """
+
+    OWN_VIEW: ClassVar[Mapping[str, ViewMaker]] = {}
 
     rules: Rules
     trump: str | None = None
@@ -550,34 +624,26 @@ class GameState:
     # --- views ---------------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what `seat` may know (None: a spectator, the public part). JSON-ready. The common keys mean
-        the same in every rule set (docs/rules/views.md); the game's own keys follow them."""
+        the same in every rule set (docs/rules/views.md); the game's own keys (OWN_VIEW) follow them."""
         if seat is not None:
             self._check_seat(seat)
-        rules = self.rules
-        play = self._trick_play()
-        shown = None if seat is None else self._shown_hand(seat)
-        out: dict[str, Any] = {
-            "rule_set": rules.id,
-            "settings": dict(rules.settings),
-            "seat": seat,
-            "players": rules.players,
-            "sides": rules.sides.to_json(),
-            "trump_word": rules.trump_word,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "hand_number": self.hand_number,
-            "hand": None if shown is None else cards_to_str(shown),
-            "hand_sizes": [len(self.hands[s]) for s in range(rules.players)],
-            "scores": list(self.scores),
-            "trump": self.trump,
-            "trick": play.current.to_json() if play is not None else None,
-            "tricks": [t.to_json() for t in play.done] if play is not None else [],
-            "last_hand": self.last_hand,
-            "result": self.result,
-        }
-        out.update(self._view(seat))
-        return out
+        return {key: make(self, seat) for key, make in self._view_table(seat).items()}
+
+    def policy_view(self, seat: int) -> "LazyView":
+        """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which
+        recomputes every bot and timeout move: a policy reads a few of the entries). The same makers as view's,
+        so the same values; read it before the state changes."""
+        self._check_seat(seat)
+        return LazyView(self, seat, self._view_table(seat))
+
+    def _view_table(self, seat: int | None) -> Mapping[str, ViewMaker]:
+        """The makers of the view's entries, in order: COMMON_VIEW's, then the game's OWN_VIEW (one table a
+        class, made once). An engine whose keys depend on the seat chooses among tables here."""
+        cls = type(self)
+        table = _VIEW_TABLES.get(cls)
+        if table is None:
+            table = _VIEW_TABLES[cls] = {**COMMON_VIEW, **cls.OWN_VIEW}
+        return table
 
     def _check_seat(self, seat: Any) -> None:
         n = self.rules.players
@@ -593,6 +659,3 @@ class GameState:
         """`seat`'s own cards in the order its view lists them, or None while it may not see them."""
         raise NotImplementedError
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game's own view keys, after the common ones."""
-        return {}

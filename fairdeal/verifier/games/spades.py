@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_to_str
+from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
 from fairdeal.verifier.games.tricks import TrickPlay
@@ -166,10 +166,6 @@ def suggested_bid(hand: Sequence[Card]) -> int:
     return max(1, min(HAND_SIZE, int(worth + 0.5)))
 
 
-def _cards(texts: Sequence[str]) -> list[Card]:
-    return [card_from_str(t) for t in texts]
-
-
 @dataclass
 class _Seen:
     """What one seat's view says about the trick in progress, parsed once."""
@@ -183,10 +179,10 @@ class _Seen:
 
     @staticmethod
     def of(view: Mapping[str, Any]) -> "_Seen":
-        hand = _cards(view["hand"])
+        hand = cards_of_texts(view["hand"])
         trick = [(s, card_from_str(c)) for s, c in view["trick"]["plays"]]
         legal = legal_cards(hand, [c for _, c in trick], view["spades_broken"])
-        played = {card_from_str(c) for t in view["tricks"] for _, c in t["plays"]} | {c for _, c in trick}
+        played = set(cards_of_texts([c for t in view["tricks"] for _, c in t["plays"]])) | {c for _, c in trick}
         return _Seen(hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), played)
 
     def winning(self) -> tuple[int, Card] | None:
@@ -386,17 +382,24 @@ class SpadesState(GameState):
     def _shown_hand(self, seat: int) -> list[Card]:
         return sort_cards(self.hands[seat])
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "bids": list(self.bids),
-            "tricks_taken": self._tricks_taken(),
-            "spades_broken": self.spades_broken,
-            "bags": list(self.bags),
-            "tie_pending": self.tie_pending,
-        }
-        if seat is not None and seat == self.to_move:
-            out["legal"] = [m.to_json() for m in self.legal_moves(seat)]
-        return out
+    OWN_VIEW = {
+        "bids": lambda st, seat: list(st.bids),
+        "tricks_taken": lambda st, seat: st._tricks_taken(),
+        "spades_broken": lambda st, seat: st.spades_broken,
+        "bags": lambda st, seat: list(st.bags),
+        "tie_pending": lambda st, seat: st.tie_pending,
+    }
+    _WITH_LEGAL: dict[str, Any] | None = None
+
+    def _view_table(self, seat: int | None) -> Mapping[str, Any]:
+        """The seat to move also sees its legal moves ("legal")."""
+        table = super()._view_table(seat)
+        if seat is None or seat != self.to_move:
+            return table
+        cls = type(self)
+        if cls._WITH_LEGAL is None:
+            cls._WITH_LEGAL = {**table, "legal": lambda st, seat: [m.to_json() for m in st.legal_moves(seat)]}
+        return cls._WITH_LEGAL
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -436,14 +439,14 @@ class SpadesRules(Rules):
     def suggest(self, view: Mapping[str, Any]) -> Move | None:
         if view.get("phase") != "bid" or view.get("hand") is None:
             return None
-        return Move.bid(suggested_bid(_cards(view["hand"])))
+        return Move.bid(suggested_bid(cards_of_texts(view["hand"])))
 
     def timeout_move(self, view: Mapping[str, Any]) -> Move:
         if view["phase"] == "bid":
-            return Move.bid(suggested_bid(_cards(view["hand"])))
+            return Move.bid(suggested_bid(cards_of_texts(view["hand"])))
         return Move.play(safe_card(view, self.sides))
 
     def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
         if view["phase"] == "bid":
-            return Move.bid(suggested_bid(_cards(view["hand"])))
+            return Move.bid(suggested_bid(cards_of_texts(view["hand"])))
         return Move.play(bot_card(view, self.sides, rng))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_to_str
+from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts, cards_to_str
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
 from fairdeal.verifier.games.tricks import TrickPlay, rank_table
@@ -159,7 +159,7 @@ class TwentyDownRules(Rules):
         """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
         card, stay or drop as the table suggests, play the lowest legal card."""
         phase = view["phase"]
-        hand = _cards(view["hand"] or [])
+        hand = cards_of_texts(view["hand"] or [])
         if phase == "blind":
             return Move("pass")
         if phase == "trump":
@@ -177,7 +177,7 @@ class TwentyDownRules(Rules):
     def _policy(self, view: Mapping[str, Any], rng: Rng) -> Move:
         """The seed's tips for beginners, made exact."""
         phase = view["phase"]
-        hand = _cards(view["hand"] or [])
+        hand = cards_of_texts(view["hand"] or [])
         if phase == "blind":
             return Move("pass")                       # a bot always looks
         if phase == "trump":
@@ -262,10 +262,6 @@ class TwentyDownRules(Rules):
 def _pick(items: Sequence[Any], rng: Rng) -> Any:
     """A tie-break: the rng is asked only when there is a real choice."""
     return items[rng.randbelow(len(items))] if len(items) > 1 else items[0]
-
-
-def _cards(texts: Sequence[str]) -> list[Card]:
-    return [card_from_str(t) for t in texts]
 
 
 def _trick_plays(view: Mapping[str, Any]) -> list[tuple[int, Card]]:
@@ -609,25 +605,20 @@ class TwentyDownState(GameState):
             return None                 # the trump maker has not looked (three first cards: blind or not)
         return sorted(self.hands[seat], key=self.rules.order.sort_key(self.trump))
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        seats = []
-        for s in range(self.n):
-            seats.append({
-                "seat": s, "score": self.scores[s], "cards": len(self.hands[s]), "status": self.status[s],
-                "forced": self.forced[s], "exchanged": self.exchanged[s],
-                "tricks": self.tricks.tricks_won(s) if self.tricks else 0,
-            })
-        mine = seat is not None and self.to_move == seat
-        return {
-            "trump_maker": self.trump_maker,
-            "counted_deal": self.deal_no,
-            "endgame": self.endgame,
-            "blind": self.blind,
-            "looked": self.looked,
-            "turned_up": str(self.turned_up) if self.turned_up else None,
-            "hand_hidden": seat is not None and self._hand_hidden(seat),
-            "seats": seats,
-            "stock": len(self.stock),
-            "may_drop": bool(mine and self.phase == "stay" and self._drop_forbidden(seat) is None),
-            "newdeal_allowed": bool(mine and self.newdeal_allowed),
-        }
+    OWN_VIEW = {
+        "trump_maker": lambda st, seat: st.trump_maker,
+        "counted_deal": lambda st, seat: st.deal_no,
+        "endgame": lambda st, seat: st.endgame,
+        "blind": lambda st, seat: st.blind,
+        "looked": lambda st, seat: st.looked,
+        "turned_up": lambda st, seat: str(st.turned_up) if st.turned_up else None,
+        "hand_hidden": lambda st, seat: seat is not None and st._hand_hidden(seat),
+        "seats": lambda st, seat: [
+            {"seat": s, "score": st.scores[s], "cards": len(st.hands[s]), "status": st.status[s],
+             "forced": st.forced[s], "exchanged": st.exchanged[s],
+             "tricks": st.tricks.tricks_won(s) if st.tricks else 0} for s in range(st.n)],
+        "stock": lambda st, seat: len(st.stock),
+        "may_drop": lambda st, seat: bool(seat is not None and st.to_move == seat and st.phase == "stay"
+                                          and st._drop_forbidden(seat) is None),
+        "newdeal_allowed": lambda st, seat: bool(seat is not None and st.to_move == seat and st.newdeal_allowed),
+    }

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import SUITS, Card, card, card_from_str
+from fairdeal.verifier.cards import SUITS, Card, card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Move, Rng
 
 from .ranks import ACE_OF_HEARTS, TRUMP_BASE, make_strength, plain_order, power_table
@@ -75,7 +75,7 @@ def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
 
 
 def _hand(view: Mapping[str, Any]) -> list[Card]:
-    return [card_from_str(c) for c in view["hand"]]
+    return cards_of_texts(view["hand"])
 
 
 def partner_holds_bid(view: Mapping[str, Any], v: Variant) -> bool:
@@ -165,7 +165,7 @@ def play_choice(view: Mapping[str, Any], v: Variant, safe: bool) -> Move:
     """The bot's card (safe=False) or the timeout's safe card (safe=True): see docs/rules/120s-auction.md."""
     trump = view["trump"]
     power = power_table(trump, v.aces_low)
-    legal = [card_from_str(c) for c in view["options"]["cards"]]
+    legal = cards_of_texts(view["options"]["cards"])
     low = min(legal, key=_low_key(power))
     if safe:
         return Move.play(low)

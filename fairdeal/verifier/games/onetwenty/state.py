@@ -455,23 +455,21 @@ class OneTwentyState(GameState):
     def _shown_hand(self, seat: int) -> list[Card]:
         return self.hands[seat]             # kept sorted
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        v = self.v
-        return {
-            "start_scores": list(self.start_scores),
-            "made_bid": list(self.made_bid),
-            "target": v.target,
-            "bidding": self.bidding.to_json(),
-            "bidder": self.bidder,
-            "bid": self.bid,
-            "teaser": str(self.teaser) if self.teaser is not None else None,
-            "kitty_count": len(self.kitty),
-            "kitty": (cards_to_str(self.kitty_cards) if seat is not None and seat == self.bidder
-                      and self.kitty_cards else None),
-            "pack_count": len(self.pack),
-            "throws": [{"seat": s, "threw": t, "drew": d} for s, t, d in self.throws],
-            "options": self.options(seat) if seat is not None and self.phase != "over" else None,
-        }
+    OWN_VIEW = {
+        "start_scores": lambda st, seat: list(st.start_scores),
+        "made_bid": lambda st, seat: list(st.made_bid),
+        "target": lambda st, seat: st.v.target,
+        "bidding": lambda st, seat: st.bidding.to_json(),
+        "bidder": lambda st, seat: st.bidder,
+        "bid": lambda st, seat: st.bid,
+        "teaser": lambda st, seat: str(st.teaser) if st.teaser is not None else None,
+        "kitty_count": lambda st, seat: len(st.kitty),
+        "kitty": lambda st, seat: (cards_to_str(st.kitty_cards) if seat is not None and seat == st.bidder
+                                   and st.kitty_cards else None),
+        "pack_count": lambda st, seat: len(st.pack),
+        "throws": lambda st, seat: [{"seat": s, "threw": t, "drew": d} for s, t, d in st.throws],
+        "options": lambda st, seat: st.options(seat) if seat is not None and st.phase != "over" else None,
+    }
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:
