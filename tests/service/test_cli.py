@@ -135,6 +135,8 @@ def test_serve_takes_bind_workers_and_connections_from_the_environment_and_optio
     monkeypatch.setenv("FAIRDEAL_BIND", "0.0.0.0:9001")
     monkeypatch.setenv("FAIRDEAL_WORKERS", "3")
     monkeypatch.setenv("FAIRDEAL_CONNECTIONS", "2000")
+    monkeypatch.setenv("FAIRDEAL_SWEEPER", "off")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
     r = CliRunner().invoke(main, ["-d", str(tmp_path), "serve"])
     assert r.exit_code == 0, r.output
     assert seen == {"bind": ["0.0.0.0:9001"], "workers": 3, "connections": 2000, "worker_class": "gevent"}
