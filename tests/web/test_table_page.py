@@ -107,3 +107,29 @@ def test_the_pages_fit_a_phone(pages, server):
 
 def _fits(page) -> bool:
     return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def _watch_a_move_arrive(pages, server, query: str, feed: str) -> None:
+    """A spectator's page follows the table through `feed`; a move made elsewhere (the host, through the API) and
+    the bots' answers reach it without a reload."""
+    host = server.api().player("host")
+    t = host.open_table({"rule_set": "spades", "clocks": "off"}, seed="feeds")
+    host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
+    page = pages.new()
+    page.goto(f"{server.url}/table/{t['id']}{query}#watch")
+    page.wait_for_selector(f"#connection[data-feed='{feed}']", state="attached")
+    page.wait_for_selector("#felt:not([hidden])")
+    told = page.locator("#log li").count()
+    assert host.play_suggested(t["id"]), "the host (seat 0) bids first at a new Spades table"
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length >= {told + 4}", timeout=10_000)
+    assert page.get_attribute("#connection", "data-feed") == feed
+    host.post(f"/tables/{t['id']}/leave")
+
+
+def test_the_table_page_follows_the_game_on_the_event_stream(pages, server):
+    _watch_a_move_arrive(pages, server, "", "stream")
+
+
+def test_the_table_page_long_polls_where_it_cannot_read_the_stream(pages, server):
+    _watch_a_move_arrive(pages, server, "?feed=long-poll", "long-poll")

@@ -27,7 +27,8 @@ export function forget() {
   localStorage.removeItem(PLAYER_KEY);
 }
 
-export async function call(method, path, body = undefined, { headers = {}, signal } = {}) {
+// The answer's JSON, or with `raw` the Response itself (a stream's body to read); a Problem when it is not ok.
+export async function call(method, path, body = undefined, { headers = {}, signal, raw = false } = {}) {
   const player = me();
   const h = { Accept: "application/json", ...headers };
   if (body !== undefined) h["Content-Type"] = "application/json";
@@ -39,6 +40,7 @@ export async function call(method, path, body = undefined, { headers = {}, signa
     if (exc && exc.name === "AbortError") throw exc;
     throw new Offline("No answer from the service.");
   }
+  if (raw && resp.ok) return resp;
   let data = null;
   const text = await resp.text().catch(() => "");
   try {
@@ -49,7 +51,7 @@ export async function call(method, path, body = undefined, { headers = {}, signa
   if (!resp.ok) {
     if (resp.status === 401 && player) {
       forget();                     // the service no longer knows this token (expired, ended, or a new store)
-      if (method === "GET") return call(method, path, body, { headers, signal });   // what anyone may see
+      if (method === "GET") return call(method, path, body, { headers, signal, raw });   // what anyone may see
     }
     throw new Problem(resp.status, data);
   }

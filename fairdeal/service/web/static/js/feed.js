@@ -1,14 +1,48 @@
-// The game's event feed (docs/api.md, "Event feed"): long-poll GET /games/{id}/events?after=N. Every answer has
-// the records after N and the caller's view; the next request asks after the last record seen, so a dropped
-// connection only delays records, never loses one: after reconnecting the feed asks again from the same place.
+// The game's event feed (docs/api.md, "Event feed"). The page reads the server-sent events of
+// GET /games/{id}/stream through fetch (an EventSource cannot send the player's token): a `record` event per
+// move, a `game` event with the caller's view after each batch, `end` when the game is over. A waiting stream
+// costs the service nothing between moves, where a long-poll is answered and asked again every WAIT seconds
+// (docs/operations.md, "Sizing"). Where the stream cannot be read (no streaming body in this browser, a proxy
+// that buffers it), the feed long-polls GET /games/{id}/events?after=N instead. Either way every request asks
+// after the last record seen, so a dropped connection only delays records, never loses one.
 
-import { get, Offline, Problem } from "./api.js";
+import { call, get, Offline, Problem } from "./api.js";
 
-const WAIT = 20;             // seconds one request may wait (the service caps it)
+const WAIT = 20;             // seconds one long-poll may wait (the service caps it)
+const STALE = 40_000;        // ms without a byte on a stream (the service writes one every 15 s): a dead connection
+
+// Server-sent events out of a fetch body: calls onEvent(type, data) for each complete event, onChunk() for
+// every piece of the body (keep-alive comments too).
+export async function readEvents(body, onEvent, onChunk = () => {}) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    onChunk();
+    buf += value.replace(/\r\n?/g, "\n");
+    let end;
+    while ((end = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, end);
+      buf = buf.slice(end + 2);
+      let type = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith(":")) continue;                 // a keep-alive comment
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const val = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") type = val;
+        else if (field === "data") data.push(val);
+      }
+      if (data.length) onEvent(type, JSON.parse(data.join("\n")));
+    }
+  }
+}
 
 export class Feed {
   // onBatch(records, game): new records (possibly none) and the view after them; onState("live" | "reconnecting")
-  constructor(gameId, { onBatch, onState = () => {}, onEnd = () => {} }) {
+  constructor(gameId, { onBatch, onState = () => {}, onEnd = () => {}, stream = true }) {
     this.gameId = gameId;
     this.onBatch = onBatch;
     this.onState = onState;
@@ -17,6 +51,10 @@ export class Feed {
     this.stopped = false;
     this.state = null;
     this.abort = null;
+    this.streaming = stream && typeof TextDecoderStream === "function";
+    this.mode = null;            // "stream" | "long-poll": what the feed uses now (the tests read it)
+    // A stream may stay open through a lost network without an error: drop it when the browser goes offline.
+    if (typeof window !== "undefined") window.addEventListener("offline", () => this.poke(true));
   }
 
   setState(state) {
@@ -31,28 +69,27 @@ export class Feed {
     if (this.abort) this.abort.abort();
   }
 
-  // Ask now instead of waiting for the current request to come back (after a move of ours, say).
-  poke() {
-    if (this.abort) this.abort.abort();
+  // Ask now instead of waiting for the current long-poll to come back (after a move of ours, say). A stream
+  // brings our own move as it brings everyone's.
+  poke(always = false) {
+    if ((always || this.mode === "long-poll") && this.abort) this.abort.abort();
+  }
+
+  deliver(records, game) {
+    const fresh = records.filter((r) => r.seq > this.after);
+    for (const r of fresh) this.after = Math.max(this.after, r.seq);
+    this.onBatch(fresh, game);
   }
 
   async run() {
     let delay = 500;
-    let wait = 0;                 // the first request answers at once with everything so far
+    let wait = 0;                 // the first long-poll answers at once with everything so far
     while (!this.stopped) {
       this.abort = new AbortController();
       try {
-        const ev = await get(`/games/${encodeURIComponent(this.gameId)}/events?after=${this.after}&wait=${wait}`,
-          { signal: this.abort.signal });
-        this.setState("live");
+        const ended = this.streaming ? await this.streamOnce() : await this.pollOnce(wait);
+        if (ended) return;
         delay = 500;
-        const fresh = (ev.records || []).filter((r) => r.seq > this.after);
-        if (ev.seq > this.after) this.after = ev.seq;
-        this.onBatch(fresh, ev.game);
-        if (ev.ended) {
-          this.onEnd(ev.game);
-          return;
-        }
         wait = WAIT;
       } catch (exc) {
         if (exc && exc.name === "AbortError") {
@@ -60,6 +97,10 @@ export class Feed {
           continue;
         }
         if (exc instanceof Problem && exc.status < 500 && exc.status !== 429) throw exc;
+        if (exc instanceof NoStream) {
+          this.streaming = false;
+          continue;
+        }
         this.setState("reconnecting");
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 5000);
@@ -67,6 +108,54 @@ export class Feed {
       }
     }
   }
+
+  // One long-poll: true once the game has ended.
+  async pollOnce(wait) {
+    const ev = await get(`/games/${encodeURIComponent(this.gameId)}/events?after=${this.after}&wait=${wait}`,
+      { signal: this.abort.signal });
+    this.mode = "long-poll";
+    this.setState("live");
+    this.deliver(ev.records || [], ev.game);
+    if (ev.seq > this.after) this.after = ev.seq;     // the records a seat may not see yet are past it too
+    if (ev.ended) this.onEnd(ev.game);
+    return Boolean(ev.ended);
+  }
+
+  // One stream, read until the service closes it (it does after a while: we then ask again from `after`):
+  // true once the game has ended.
+  async streamOnce() {
+    const resp = await call("GET", `/games/${encodeURIComponent(this.gameId)}/stream?after=${this.after}`, undefined,
+      { signal: this.abort.signal, headers: { Accept: "text/event-stream" }, raw: true });
+    if (!(resp.headers.get("Content-Type") || "").startsWith("text/event-stream") || !resp.body) throw new NoStream();
+    this.mode = "stream";
+    this.setState("live");
+    let pending = [];
+    let game = null;
+    let ended = false;
+    let stale = null;
+    const alive = () => {
+      clearTimeout(stale);
+      stale = setTimeout(() => this.abort.abort(), STALE);
+    };
+    alive();
+    try {
+      await readEvents(resp.body, (type, data) => {
+        if (type === "record") pending.push(data);
+        else if (type === "game") {
+          game = data;
+          this.deliver(pending, game);
+          if (game.seq > this.after) this.after = game.seq;
+          pending = [];
+        } else if (type === "end") ended = true;
+      }, alive);
+    } finally {
+      clearTimeout(stale);
+    }
+    if (ended) this.onEnd(game);
+    return ended;
+  }
 }
+
+class NoStream extends Error {}
 
 export { Offline };

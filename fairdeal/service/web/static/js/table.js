@@ -235,10 +235,12 @@ function beginPlay() {
   S.feed = new Feed(tableId, {
     onBatch: onBatch,
     onState: (state) => {
+      $("connection").dataset.feed = S.feed.mode || "";      // "stream", or "long-poll" where no stream is read
       $("connection").textContent = state === "reconnecting" ? "Connection lost: reconnecting…" : "";
       $("connection").classList.toggle("error", state === "reconnecting");
     },
     onEnd: onEnd,
+    stream: new URLSearchParams(location.search).get("feed") !== "long-poll",   // ?feed=long-poll: the fallback
   });
   S.feed.run().catch((exc) => say("turn-what", exc.message, true));
   S.ticker = setInterval(tick, 250);
