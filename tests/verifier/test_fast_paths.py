@@ -169,6 +169,17 @@ def test_record_salts_are_record_salt_one_by_one():
         record_salts(b"short", 3)
 
 
+def test_a_bot_rng_made_fast_draws_what_bot_rng_draws():
+    from fairdeal.verifier.fairness import SeedChance
+    for seed in (bytes(32), bytes(range(32))):
+        chance = SeedChance(seed)
+        for seq in (1, 2, 9, 10, 255, 256, 1000, 123456):
+            fast, general = chance.bot_rng_fast(seq), chance.bot_rng(seq)
+            draws = [1, 2, 3, 7, 13, 256, 257, 1 << 40, 5] * 4
+            assert [fast.randbelow(n) for n in draws] == [general.randbelow(n) for n in draws]
+            assert fast.read(70) == general.read(70)
+
+
 def _general_body_and_hashes(t):
     from fairdeal.verifier.transcript import parsed_record_hash
     chained = t["records"] + ([t["end"]] if t.get("end") is not None else [])
@@ -232,10 +243,11 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
 def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
     from fairdeal.verifier import checks, integrity, replay
-    from fairdeal.verifier.fairness import record_salt
+    from fairdeal.verifier.fairness import SeedChance, record_salt
     from fairdeal.verifier.games.base import GameState
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
+    monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
     monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
     monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 
