@@ -8,13 +8,12 @@ goes on.
 """
 from __future__ import annotations
 
-import gc
 import json
+
 import os
 import sys
 import time
 from collections import Counter
-from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,27 +161,11 @@ def _read_item(item: Item) -> bytes | str:
         return fh.read(item.length)
 
 
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while one transcript is checked, and back as it was after. A check makes
-    and drops tens of thousands of small objects (the parsed records, views, moves), all freed by reference
-    counting; the collector's passes over them took about a fifth of the audit's time. Whatever cycles a check
-    leaves (a caught exception's traceback) wait for the collector's next pass, so memory stays bounded."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def check_item(item: Item, key: KeyArg, pins: PinArg) -> Outcome:
     """Verify one item; never raises (a crash is a broken item with the reason)."""
     try:
         obj = _read_item(item)
-        with cyclic_gc_paused():
-            report = verify_transcript(obj, key=key, pins=pins)
+        report = verify_transcript(obj, key=key, pins=pins)
     except InputError as exc:
         return Outcome(item.label, "broken", error=exc.message)
     except Exception as exc:  # noqa: BLE001 - one bad item must not end the audit

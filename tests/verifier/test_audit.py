@@ -135,33 +135,3 @@ def test_a_json_file_that_holds_json_lines_is_split_into_games(tmp_path, capsys)
         [(str(export), 1), (str(export), 2), (str(pretty), None)]
     code, out, _ = run(["audit", str(export), str(pretty)], capsys)
     assert code == 0, out
-
-
-def test_the_cyclic_collector_is_off_during_a_check_and_as_it_was_after(monkeypatch, tmp_path):
-    import gc
-    from fairdeal.verifier import audit as audit_module
-    from fairdeal.verifier.audit import check_item, cyclic_gc_paused
-    seen = []
-    real = audit_module.verify_transcript
-
-    def spy(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return real(*args, **kwargs)
-    monkeypatch.setattr(audit_module, "verify_transcript", spy)
-    path = tmp_path / "a.json"
-    path.write_text(json.dumps(valid_transcript("spades")))
-    item = find_items([str(path)], [])[0]
-    was = gc.isenabled()
-    try:
-        gc.enable()
-        assert check_item(item, SERVER_PUBLIC, {}).status == "passed" and gc.isenabled()
-        gc.disable()
-        assert check_item(item, SERVER_PUBLIC, {}).status == "passed" and not gc.isenabled()
-        gc.enable()
-        with pytest.raises(KeyError):
-            with cyclic_gc_paused():
-                raise KeyError("a check that raises")
-        assert gc.isenabled()
-    finally:
-        (gc.enable if was else gc.disable)()
-    assert seen == [False, False]
