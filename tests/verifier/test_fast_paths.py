@@ -294,3 +294,29 @@ def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
     every = [str(c) for c in PACK_52]
     for texts in (every, every[::-1], [], ["TH", "10h", " as "], ["10H", "1H"], ["AS", 10], ["AS", ["AS"]], [None]):
         assert fast(texts) == general(texts), texts
+
+
+def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
+    import random
+    from fairdeal.verifier.cards import SUITS
+    from fairdeal.verifier.games import rules_from_json
+    from fairdeal.verifier.games.onetwenty import bots
+    variants = [rules_from_json(t["start"]["rules"]).variant for t in games if t["start"]["rules"]["id"][:4] == "120s"]
+    assert len(variants) == 3
+    for trump in SUITS:
+        for aces_low in (False, True):
+            assert bots.card_values(trump, aces_low) == {c: bots.card_value(c, trump, aces_low) for c in PACK_52}
+
+    def general_ceiling(hand, v):        # hand_ceiling as it reads without the table and the ace-of-hearts test
+        extra = bots.PARTNER_AND_KITTY if v.sides.partners else bots.ALONE_AND_KITTY
+        value = max(extra + sum(bots.card_value(c, s, v.aces_low) for c in hand) for s in SUITS)
+        if any(bots.sees_every_trick(hand, s) for s in SUITS):
+            return 30
+        fits = [b for b in v.bids if b <= value and b < 30]
+        return fits[-1] if fits else 0
+    rng = random.Random(15)
+    thirty = [card_from_str(t) for t in "5H JH AH KH QH".split()]
+    for v in variants:
+        hands = [rng.sample(PACK_52, rng.choice((1, 3, 5, 8))) for _ in range(3000)] + [thirty]
+        assert [bots.hand_ceiling(h, v) for h in hands] == [general_ceiling(h, v) for h in hands]
+        assert bots.hand_ceiling(thirty, v) == 30
