@@ -320,3 +320,18 @@ def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
         hands = [rng.sample(PACK_52, rng.choice((1, 3, 5, 8))) for _ in range(3000)] + [thirty]
         assert [bots.hand_ceiling(h, v) for h in hands] == [general_ceiling(h, v) for h in hands]
         assert bots.hand_ceiling(thirty, v) == 30
+
+
+def test_the_play_of_a_pack_card_made_once_is_the_move_made_anew():
+    from fairdeal.verifier.games.base import GameError, Move
+
+    def outcome(make, card):
+        try:
+            return make(card)
+        except GameError as exc:
+            return type(exc).__name__, exc.message
+    for c in PACK_52:
+        assert Move.play(c) == Move("play", card=c) and Move.play(c) is Move.play(c) and Move.play(c).card == c
+        assert Move.play(Card(c.rank, c.suit)) == Move("play", card=c)
+    for odd in (Card(1, "X"), Card(15, "S"), None, "AS", (14, "S"), ["AS"]):
+        assert outcome(Move.play, odd) == outcome(lambda card: Move("play", card=card), odd), odd
