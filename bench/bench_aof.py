@@ -67,13 +67,14 @@ def start(name: str, folder: str) -> tuple[subprocess.Popen, int]:
     raise SystemExit(f"redis-server for {name} did not start")
 
 
-def load(port: int, threads: int, seconds: float) -> dict:
-    """Each thread appends to its own game, one acknowledged append after another, for `seconds`."""
+def load(port: int, threads: int, seconds: float, **store_options) -> dict:
+    """Each thread appends to its own game, one acknowledged append after another, for `seconds`
+    (`store_options`: RedisStore's, e.g. wait_replicas)."""
     lat: list[list[float]] = [[] for _ in range(threads)]
     stop = time.perf_counter() + seconds
 
     def worker(i: int) -> None:
-        store = RedisStore(f"redis://127.0.0.1:{port}/0")
+        store = RedisStore(f"redis://127.0.0.1:{port}/0", **store_options)
         gid, n = uuid.uuid4().hex[:16], 0
         while time.perf_counter() < stop:
             t0 = time.perf_counter()

@@ -13,7 +13,7 @@ import click
 from fairdeal import __version__
 from fairdeal.client.play import play
 
-SERVICE_COMMANDS = ("serve", "sweep", "keys", "export")
+SERVICE_COMMANDS = ("serve", "sweep", "keys", "export", "archive")
 SERVICE_MODULES = ("flask", "redis")
 
 

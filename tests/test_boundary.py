@@ -1,4 +1,4 @@
-"""The verifier/service boundary of DESIGN.md: the verifier is installable alone (click + cryptography) and
+"""The verifier/service boundary (docs/design.md): the verifier is installable alone (click + cryptography) and
 touches no network, clock, database or global random state."""
 import ast
 import subprocess

@@ -13,9 +13,10 @@ from fairdeal.service import errors, logs
 from fairdeal.service.config import Config
 from fairdeal.service.feed import Waits
 from fairdeal.service.games import Games
-from fairdeal.service.metrics import Metrics
+from fairdeal.service.metrics import Metrics, games_by_state
 from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import Store, open_store
+from fairdeal.service.store.timed import time_calls
 from fairdeal.service.tables import Tables
 from fairdeal.service.translog import TransLog
 
@@ -37,9 +38,10 @@ class Services:
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
-    store = store or open_store(config.redis_url, config.data_dir, config.redis_connections)
+    store = store or open_store(config)
+    metrics = Metrics(games_by_state(store))
+    store = time_calls(store, metrics)
     keyring = KeyRing(config.data_dir)
-    metrics = Metrics()
     games = Games(store, keyring, config, now, metrics)
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
     translog = TransLog(store, keyring, config, now) if config.transparency_log else None

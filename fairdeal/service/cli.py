@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from datetime import datetime, timezone
 
 import click
@@ -47,19 +48,38 @@ def _bind(bind: str, host: str | None, port: int | None) -> str:
               help="Connections each worker holds at once, waiting ones included. Env: FAIRDEAL_CONNECTIONS. "
                    "[default: 10000]")
 @click.option("--dev", is_flag=True, help="Use Flask's threaded development server instead of gunicorn.")
+@click.option("--sweeper/--no-sweeper", default=None,
+              help="Start a sweeper process beside the server (stopped with it). Env: FAIRDEAL_SWEEPER. "
+                   "[default: on]")
 @click.pass_obj
 def serve(obj, bind: str | None, host: str | None, port: int | None, workers: int | None,
-          connections: int | None, dev: bool) -> None:
-    """Run the API under gunicorn with gevent workers (Flask's threaded server without gunicorn, or --dev)."""
+          connections: int | None, dev: bool, sweeper: bool | None) -> None:
+    """Run the API under gunicorn with gevent workers (Flask's threaded server without gunicorn, or --dev), and a
+    sweeper process beside it (--no-sweeper: run `fairdeal sweep` elsewhere)."""
     from fairdeal.service import serving
-    cfg = config(obj, bind=bind, workers=workers, connections=connections)
+    cfg = config(obj, bind=bind, workers=workers, connections=connections, sweeper=sweeper)
     if host is not None or port is not None:
-        cfg = config(obj, bind=_bind(cfg.bind, host, port), workers=workers, connections=connections)
-    bind = cfg.bind
+        cfg = config(obj, bind=_bind(cfg.bind, host, port), workers=workers, connections=connections,
+                     sweeper=sweeper)
     os.environ["FAIRDEAL_DATA"] = cfg.data_dir
     if cfg.redis_url:
         os.environ["FAIRDEAL_REDIS_URL"] = cfg.redis_url
+    own_metrics_dir = not os.environ.get(serving.MULTIPROC_ENV)
+    metrics_dir = serving.metrics_dir()   # before the app (and prometheus_client) is imported here
     services(obj)  # create the data dir and the signing key before any worker starts
+    child = serving.start_sweeper(cfg.data_dir) if cfg.sweeper else None
+    try:
+        _serve(cfg, dev)
+    finally:
+        serving.stop_sweeper(child)
+        if own_metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+            os.environ.pop(serving.MULTIPROC_ENV, None)
+
+
+def _serve(cfg: Config, dev: bool) -> None:
+    from fairdeal.service import serving
+    bind = cfg.bind
     store = "Redis " + without_password(cfg.redis_url) if cfg.redis_url else "embedded SQLite in " + os.path.abspath(cfg.data_dir)
     click.echo(f"fairdeal: store {store}; listening on {bind}", err=True)
     try:
@@ -83,6 +103,7 @@ def serve(obj, bind: str | None, host: str | None, port: int | None, workers: in
                 if k in self.cfg.settings:  # a setting this gunicorn version does not know is left out
                     self.cfg.set(k, v)
             self.cfg.set("on_starting", serving.on_starting)
+            self.cfg.set("child_exit", serving.child_exit)
 
         def load(self):
             from fairdeal.service import gunicorn_problems
@@ -97,13 +118,21 @@ def serve(obj, bind: str | None, host: str | None, port: int | None, workers: in
 @click.option("--interval", default=None, type=float,
               help="Seconds between sweeps. Env: FAIRDEAL_SWEEP_INTERVAL. [default: 1]")
 @click.option("--once", is_flag=True, help="Sweep once and exit.")
+@click.option("--metrics", "metrics_at", default=None, metavar="HOST:PORT",
+              help="Serve this sweeper's metrics (Prometheus) there. Env: FAIRDEAL_SWEEP_METRICS. [default: none; "
+                   "a sweeper `fairdeal serve` starts shows in the server's /metrics]")
 @click.pass_obj
-def sweep(obj, interval: float | None, once: bool) -> None:
-    """Advance games nobody calls: apply timeout moves and abandon silent games."""
+def sweep(obj, interval: float | None, once: bool, metrics_at: str | None) -> None:
+    """Advance games nobody calls: apply timeout moves and abandon silent games; archive finished games past
+    their retention."""
     from fairdeal.service import logs, sweeper
-    cfg = config(obj, sweep_interval=interval)
+    from fairdeal.service.app import build_services
+    cfg = config(obj, sweep_interval=interval, sweep_metrics=metrics_at)
     logs.setup(cfg.log_level)
-    sweeper.run(services(obj), cfg.sweep_interval, once)
+    svc = build_services(cfg)
+    if cfg.sweep_metrics and not once:
+        svc.metrics.serve(cfg.sweep_metrics)
+    sweeper.run(svc, cfg.sweep_interval, once)
 
 
 @click.group(invoke_without_command=True)
@@ -171,4 +200,23 @@ def export(obj, output, since: float | None, limit: int | None) -> None:
     click.echo(f"exported {n} transcripts", err=True)
 
 
-COMMANDS = (serve, sweep, keys, export)
+@click.command()
+@click.option("--to", "archive_dir", default=None, type=click.Path(file_okay=False),
+              help="Folder of the archive (JSON Lines, a file a day). Env: FAIRDEAL_ARCHIVE.")
+@click.option("--retention", default=None, type=float,
+              help="Seconds a finished game stays in the store after it ended. Env: FAIRDEAL_RETENTION. "
+                   "[default: 604800]")
+@click.pass_obj
+def archive(obj, archive_dir: str | None, retention: float | None) -> None:
+    """Archive the finished games past their retention (what the sweeper does each round), then delete them from
+    the store. Without an archive folder nothing is deleted."""
+    from fairdeal.service import retention as retain
+    from fairdeal.service.app import build_services
+    cfg = config(obj, archive_dir=archive_dir, retention=retention)
+    if not cfg.archive_dir:
+        raise BadConfig("no archive folder: give --to or FAIRDEAL_ARCHIVE (games are deleted only once archived)")
+    n = retain.run_all(build_services(cfg))
+    click.echo(f"archived {n} games to {cfg.archive_dir}", err=True)
+
+
+COMMANDS = (serve, sweep, keys, export, archive)

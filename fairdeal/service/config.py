@@ -99,6 +99,15 @@ class Text(Kind):
             raise ValueError(self.must_be)
 
 
+class Folder(Text):
+    """A folder path, or none (the feature it names is off)."""
+    must_be = "a folder path (empty: none)"
+
+    def check(self, value: Any) -> None:
+        if value is not None:
+            super().check(value)
+
+
 class Choice(Kind):
     def __init__(self, *choices: str):
         self.choices = choices
@@ -166,6 +175,18 @@ class Bind(Kind):
             raise ValueError(self.must_be)
 
 
+class HostPort(Bind):
+    """host:port, or none (the feature it names is off)."""
+    must_be = "host:port (e.g. 127.0.0.1:9101, 0.0.0.0:9101), or empty for none"
+
+    def check(self, value: Any) -> None:
+        if value is None:
+            return
+        if isinstance(value, str) and value.startswith("unix:"):
+            raise ValueError(self.must_be)
+        super().check(value)
+
+
 class RateLimits(Kind):
     """Flask-Limiter's notation: one or more limits separated by ';', e.g. "30/minute;300/hour"."""
     must_be = "rate limits such as '30/minute' or '10 per second;300/hour' (separated by ';')"
@@ -213,8 +234,16 @@ class Config:
     max_waits: int = 5000                   # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16          # ... per player (or per address without a token) and process (429)
     redis_connections: int = 128            # the Redis command pool per process (and per node of a cluster)
+    redis_wait_replicas: int = 0            # replicas each append waits for (Redis WAIT) before it is acknowledged
+    redis_wait_timeout: float = 1.0         # ... for at most this long; fewer replicas by then: 503, retry
     sweep_interval: float = 1.0
-    cache_size: int = 512                   # games kept replayed in memory per process (about 1 MB each at most)
+    sweeper: bool = True                    # `fairdeal serve` starts a sweeper process beside the server
+    sweep_metrics: str | None = None        # host:port a standalone `fairdeal sweep` serves /metrics on
+    idem_ttl: float = 86400.0               # an idempotency key is honoured this long after its move (0: always)
+    archive_dir: str | None = None          # finished games go to JSON Lines files here; None: they stay in the store
+    retention: float = 7 * 86400.0          # ... this long after they ended, then leave the store
+    cache_size: int = 512                   # games kept replayed in memory per process
+    cache_bytes: int = 16 * 1024 * 1024     # ... and at most this much of their logs' stored text (RSS: about 3.5x)
     log_level: str = "INFO"
     bind: str = "127.0.0.1:8000"            # the container sets 0.0.0.0:8000; a laptop stays on loopback
     workers: int = field(default_factory=default_workers)
@@ -292,8 +321,23 @@ SETTINGS: tuple[Setting, ...] = (
             "open event-feed waits per player (or address) and worker process"),
     Setting("redis_connections", "FAIRDEAL_REDIS_CONNECTIONS", Number(1, 10000, integer=True, unit="connections"),
             "Redis command connections per process (per node of a cluster)"),
+    Setting("redis_wait_replicas", "FAIRDEAL_REDIS_WAIT_REPLICAS", Number(0, 100, integer=True, unit="replicas"),
+            "replicas that must have each append before it is acknowledged (Redis WAIT; 0: none)"),
+    Setting("redis_wait_timeout", "FAIRDEAL_REDIS_WAIT_TIMEOUT", Number(0, 60, unit="seconds", low_open=True),
+            "longest an append waits for those replicas"),
+    Setting("idem_ttl", "FAIRDEAL_IDEMPOTENCY_TTL", Number(1, unit="seconds", zero_means="always"),
+            "how long an Idempotency-Key is honoured after its move"),
+    Setting("archive_dir", "FAIRDEAL_ARCHIVE", Folder(),
+            "folder the sweeper archives finished games to (JSON Lines), then deletes them from the store"),
+    Setting("retention", "FAIRDEAL_RETENTION", Number(0, unit="seconds"),
+            "how long a finished game stays in the store before it is archived and deleted"),
+    Setting("sweeper", "FAIRDEAL_SWEEPER", Switch(), "`fairdeal serve` starts a sweeper process beside the server"),
+    Setting("sweep_metrics", "FAIRDEAL_SWEEP_METRICS", HostPort(),
+            "host:port a `fairdeal sweep` of its own serves its metrics on"),
     Setting("sweep_interval", "FAIRDEAL_SWEEP_INTERVAL", Number(0, 3600, unit="seconds", low_open=True),
             "seconds between the sweeper's rounds"),
+    Setting("cache_bytes", "FAIRDEAL_CACHE_BYTES", Number(1024, integer=True, unit="bytes"),
+            "bytes of log text the replayed games a process keeps may hold together"),
     Setting("cache_size", "FAIRDEAL_CACHE_GAMES", Number(1, integer=True, unit="games"),
             "games kept replayed in memory per process"),
     Setting("log_level", "FAIRDEAL_LOG_LEVEL", Choice(*LOG_LEVELS), "log level (DEBUG adds a line per request)"),

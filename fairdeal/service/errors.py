@@ -82,6 +82,9 @@ def store_unavailable(exc: BaseException) -> str | None:
         from redis.exceptions import RedisClusterException
     except ImportError:  # pragma: no cover - redis is a service dependency
         rx = None
+    from fairdeal.service.store.base import StoreUnavailable
+    if isinstance(exc, StoreUnavailable):
+        return str(exc)[:300]
     if rx is not None:
         away = (rx.ConnectionError, rx.TimeoutError, rx.ReadOnlyError, rx.OutOfMemoryError, rx.ClusterError,
                 rx.TryAgainError, rx.NoPermissionError, RedisClusterException)

@@ -9,6 +9,13 @@ from fairdeal.verifier import transcript as tr
 from fairdeal.service.translog import add_log_member
 
 
+def transcript_line(services, c) -> str:
+    """A finished game's public transcript, with its log member, as one JSON Lines line (what `fairdeal-verify
+    audit` reads)."""
+    t = add_log_member(services.translog, tr.public_view(c.transcript), c.game_id, c.protocol)
+    return json.dumps(t, separators=(",", ":"), sort_keys=True) + "\n"
+
+
 def export(services, out: IO[str], since: float | None = None, limit: int | None = None) -> int:
     """Write each finished game's transcript (one JSON object a line), oldest first; returns the count."""
     n, after = 0, since
@@ -19,8 +26,7 @@ def export(services, out: IO[str], since: float | None = None, limit: int | None
         for game_id, score in batch:
             c = services.games.get(game_id)
             if c.ended:
-                t = add_log_member(services.translog, tr.public_view(c.transcript), game_id, c.protocol)
-                out.write(json.dumps(t, separators=(",", ":"), sort_keys=True) + "\n")
+                out.write(transcript_line(services, c))
                 n += 1
                 if limit is not None and n >= limit:
                     return n

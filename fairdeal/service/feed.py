@@ -77,6 +77,7 @@ class Waits:
             raise refused
         if self.metrics:
             self.metrics.inc("fairdeal_waits_started_total")
+            self.metrics.add("fairdeal_waiting_clients", 1)
         released = False
 
         def release() -> None:
@@ -93,6 +94,7 @@ class Waits:
                     del self._by_player[who]
             if self.metrics:
                 self.metrics.inc("fairdeal_waits_ended_total")
+                self.metrics.add("fairdeal_waiting_clients", -1)
         return release
 
 

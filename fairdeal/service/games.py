@@ -12,12 +12,20 @@ so compare-and-append on the entry count is compare-and-append on the game's seq
 
 Each process keeps a LiveGame per game and catches up by applying only the entries it has not seen. Every
 touch of a game first runs what is due: bot moves, timeout moves, the end (`advance`).
+
+The store is the game; a process's copy is only a cache of it. A store may lose acknowledged writes (a Redis
+failover to a replica that lagged, a restored backup) and be written again since, so a copy can be ahead of the
+store or have gone another way. A catch-up therefore reads from the last entry the copy holds and checks it is
+still there, unchanged; each entry adopted must chain onto the one before (`prev`); and every append is
+compare-and-append on the length and on the digest of the last entry. A copy found out of step is rebuilt from
+the store (`rebuild`): nothing is appended on top of, served from or signed over anything but the store's chain.
 """
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import json
+import logging
 import math
 import threading
 import time
@@ -32,7 +40,9 @@ from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
 from fairdeal.service.errors import ApiError
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, Store
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, Store, entry_digest
+
+log = logging.getLogger("fairdeal.games")
 
 MAX_STEPS = 2000  # bots and timeouts run per touch, a bound against a rule set that never stops
 
@@ -86,6 +96,8 @@ class Cached:
     legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
     kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
     table: dict | None = None             # the table document as last read by this process
+    last_text: str | None = None          # the stored text of the last entry applied (the next append checks it)
+    bytes: int = 0                        # the stored text of the entries applied: what the cache bound counts
 
     def legal(self, seat: int) -> list:
         """The seat's legal moves now, computed once per position."""
@@ -123,34 +135,87 @@ class Games:
         self.metrics = metrics
         self._cache: "OrderedDict[str, Cached]" = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._cache_bytes = 0   # the sum of the cached games' `bytes`
 
     # ------------------------------------------------------------------------------------ cache
     def slot(self, game_id: str) -> Cached:
-        """This process's entry for a game (an LRU of replayed games)."""
+        """This process's entry for a game (an LRU of replayed games, bounded by count and by bytes: the stored
+        size of their logs, which their replayed transcripts grow with). The entry asked for is never evicted."""
         with self._cache_lock:
             c = self._cache.get(game_id)
             if c is None:
                 c = self._cache[game_id] = Cached(game_id)
-                while len(self._cache) > self.config.cache_size:
-                    self._cache.popitem(last=False)
             else:
                 self._cache.move_to_end(game_id)
+            while len(self._cache) > 1 and (len(self._cache) > self.config.cache_size
+                                            or self._cache_bytes > self.config.cache_bytes):
+                _, old = self._cache.popitem(last=False)
+                self._cache_bytes -= old.bytes
             return c
+
+    @property
+    def cached_bytes(self) -> int:
+        return self._cache_bytes
+
+    def _grow(self, c: Cached, n: int) -> None:
+        """`c` holds `n` bytes more (or fewer); counted while it is in the cache."""
+        c.bytes += n
+        with self._cache_lock:
+            if self._cache.get(c.game_id) is c:
+                self._cache_bytes += n
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from this process's cache (it left the store)."""
+        with self._cache_lock:
+            c = self._cache.pop(game_id, None)
+            if c is not None:
+                self._cache_bytes -= c.bytes
 
     def _reset(self, c: Cached) -> None:
         """Forget what this process replayed (another process appended first); the next sync reloads."""
+        self._grow(c, -c.bytes)
         c.transcript, c.live, c.length, c.last_at, c.last_human_at, c.headers = {}, None, 0, 0.0, 0.0, 0
-        c.scheduled = None
+        c.scheduled, c.last_text = None, None
         c.legal_at, c.kind_at = (None, None, None), (None, None)
+
+    @staticmethod
+    def read_from(c: Cached) -> int:
+        """The log index a catch-up reads from: the last entry this process holds, to check it is still there."""
+        return max(c.length - 1, 0)
 
     def sync(self, c: Cached) -> Cached:
         """Apply the log entries this process has not seen yet."""
-        return self.apply_texts(c, self.store.records(c.game_id, c.length))
+        start = self.read_from(c)
+        return self.apply_texts(c, self.store.records(c.game_id, start), start)
 
-    def apply_texts(self, c: Cached, texts: list[str]) -> Cached:
-        for text in texts:
-            self._apply_entry(c, json.loads(text))
+    def apply_texts(self, c: Cached, texts: list[str], start: int) -> Cached:
+        """Apply the store's log entries from index `start` (read_from(c)) on. If the entry this process holds as
+        its last is missing or different there, the store is behind this copy or went another way: rebuild."""
+        if c.length and (start != c.length - 1 or not texts or texts[0] != c.last_text):
+            return self.rebuild(c, "behind" if len(texts) < c.length - start else "diverged")
+        for text in texts[c.length - start:]:
+            self._apply_text(c, text)
         return c
+
+    def rebuild(self, c: Cached, why: str) -> Cached:
+        """Forget this process's copy and replay the store's log from its first entry."""
+        log.warning("cached game out of step with the store: rebuilt from the store",
+                    extra={"fields": {"game": c.game_id, "why": why, "cached_length": c.length}})
+        if self.metrics:
+            self.metrics.inc("fairdeal_cache_rebuilds_total", why=why)
+        self._reset(c)
+        try:
+            for text in self.store.records(c.game_id, 0):
+                self._apply_text(c, text)
+        except BaseException:
+            self._reset(c)   # never keep half a copy
+            raise
+        return c
+
+    def _apply_text(self, c: Cached, text: str) -> None:
+        self._apply_entry(c, json.loads(text))
+        c.last_text = text
+        self._grow(c, len(text))
 
     def _apply_entry(self, c: Cached, entry: dict) -> None:
         t = c.transcript
@@ -163,17 +228,26 @@ class Games:
         elif "start" in entry:
             self._adopt_header(c, "start", entry["start"], entry["start_signature"], c.length)
         elif "end" in entry:
+            self._chained(c, entry["end"])
             t["end"], t["signature"] = entry["end"], entry["signature"]
             c.last_at = parse_iso(entry["end"]["ended"])
         elif entry.get("type") == "move":
             live = c.live
             if live is None or entry["seq"] != live.seq + 1:
                 raise RuntimeError(f"game {c.game_id}: log entry out of order")
+            self._chained(c, entry)
             live.adopt(entry)
             self._note_move(c, entry)
         else:
             raise RuntimeError(f"game {c.game_id}: unknown log entry")
         c.length += 1
+
+    @staticmethod
+    def _chained(c: Cached, record: dict) -> None:
+        """A record read from the store must carry the hash of the one before it (the store's own chain is
+        broken otherwise: no process may build on it)."""
+        if c.live is not None and record.get("prev") != c.live.last_hash:
+            raise RuntimeError(f"game {c.game_id}: the stored log breaks its hash chain at seq {record.get('seq')}")
 
     def _adopt_header(self, c: Cached, name: str, record: dict, signature: str, index: int) -> None:
         """A seating or start record (log entry `index`), read back from the log or just appended here."""
@@ -212,14 +286,19 @@ class Games:
                 idem_scope: str = "", leaf: dict | None = None):
         """Compare-and-append at the cached length. The cache is changed only after a successful append, so on
         a lost race it just catches up with what the other writer recorded. With `leaf`: the transparency log's
-        leaf is written in the same atomic write."""
+        leaf is written in the same atomic write. Either way the store's last entry must be the one this copy
+        holds (its digest): a store that lost writes is never appended to from a copy ahead of it."""
+        text = entry_text(entry)
+        last = None if c.last_text is None else entry_digest(c.last_text)
         if leaf is not None:
-            res = self.store.append_with_leaf(c.game_id, c.length, entry_text(entry), self.now(), leaf["type"],
-                                              leaf_text(leaf))
+            res = self.store.append_with_leaf(c.game_id, c.length, text, self.now(), leaf["type"], leaf_text(leaf),
+                                              last)
         else:
-            res = self.store.append(c.game_id, c.length, entry_text(entry), self.now(), idem_key, bhash, idem_scope)
+            res = self.store.append(c.game_id, c.length, text, self.now(), idem_key, bhash, idem_scope, last)
         if res.status == OK:
             c.length += 1
+            c.last_text = text
+            self._grow(c, len(text))
             if self.metrics:
                 self.metrics.inc("fairdeal_log_appends_total")
         else:
@@ -454,11 +533,11 @@ class Games:
                 if idem_key:
                     probe = self.store.append(c.game_id, -1, "", self.now(), idem_key, bhash, player_id)
                     if probe.status in (DUPLICATE, KEY_REUSED):
-                        return self._idempotent_answer(c, probe)
+                        return self._idempotent_answer(c, probe, seat)
                 raise
             res, record = self._append_move(c, seat, move, "player", idem_key, bhash, player_id)
             if res.status in (DUPLICATE, KEY_REUSED):
-                return self._idempotent_answer(c, res)
+                return self._idempotent_answer(c, res, seat)
             if res.status == OK:
                 receipt = c.live.last_hash
                 self.advance(c, table)
@@ -492,10 +571,16 @@ class Games:
                 raise ApiError(422, "illegal-move", reason)
         return move
 
-    def _idempotent_answer(self, c: Cached, res) -> dict:
+    def _idempotent_answer(self, c: Cached, res, seat: int) -> dict:
         if res.status == KEY_REUSED:
             raise ApiError(422, "idempotency-key-reused",
                            "This Idempotency-Key was already used for a different move; use a new key.")
         self.sync(c)
-        record = c.transcript["records"][res.seq - c.headers]   # the log index of the original move
+        index = res.seq - c.headers                              # the log index of the original move
+        records = c.transcript.get("records") or []
+        record = records[index] if 0 <= index < len(records) else None
+        if record is None or record["by"] != "player" or record["seat"] != seat:
+            # the store lost the original move and that position was played again by another: no answer to replay
+            raise ApiError(409, "stale-sequence", "The move sent under this Idempotency-Key is no longer in the "
+                           "game (the store lost it): look at the game again.", seq=c.seq)
         return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": True}

@@ -1,76 +1,124 @@
-"""Prometheus metrics in the text exposition format, without a client library.
+"""Prometheus metrics through prometheus_client, one view across processes.
 
-Counters and one latency histogram per process. Under several gunicorn workers each scrape answers for the
-worker that serves it; every series carries a `pid` label so the series of different workers never collide
-(sum them in PromQL: sum without(pid) (...)).
+Under gunicorn every worker (and the sweeper `fairdeal serve` starts) writes its values to files in
+PROMETHEUS_MULTIPROC_DIR (prometheus_client's multiprocess mode; serving.py sets the folder up before any
+worker starts and marks a worker dead when it exits), and a scrape of /metrics, whichever worker answers it,
+adds them all up. Without the variable (tests, `--dev`) each process answers for itself.
+
+Gauges: the event-feed clients waiting now (summed over the live processes), and the games the store holds by
+state (open tables, games running, finished games not yet archived), read from the store at scrape time.
 """
 from __future__ import annotations
 
 import os
-import threading
-from collections import defaultdict
+from typing import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+
+from fairdeal.service.serving import MULTIPROC_ENV
 
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
-HELP = {
-    "fairdeal_http_requests_total": "HTTP requests by endpoint and status.",
-    "fairdeal_http_request_seconds": "HTTP request latency by endpoint.",
-    "fairdeal_moves_total": "Move records appended, by mover (player, bot, timeout).",
-    "fairdeal_log_appends_total": "Log entries appended by compare-and-append.",
-    "fairdeal_append_conflicts_total": "Compare-and-append calls lost to another writer.",
-    "fairdeal_games_ended_total": "Games ended, by reason.",
-    "fairdeal_sweeps_total": "Games touched by the sweeper.",
-    "fairdeal_move_seconds": "Time to record a player's move, bots' answers included.",
-    "fairdeal_waits_started_total": "Event-feed waits (long-polls, streams) that took a slot; open = started - ended.",
-    "fairdeal_waits_ended_total": "Event-feed waits that gave their slot back.",
-    "fairdeal_waits_refused_total": "Event-feed waits refused, by problem code (too-many-waits, server-busy, ...).",
+# name -> (kind, help, label names)
+DEFS = {
+    "fairdeal_http_requests_total": (Counter, "HTTP requests by endpoint and status.", ("method", "route", "status")),
+    "fairdeal_http_request_seconds": (Histogram, "HTTP request latency by endpoint.", ("route",)),
+    "fairdeal_moves_total": (Counter, "Move records appended, by mover (player, bot, timeout).", ("by",)),
+    "fairdeal_log_appends_total": (Counter, "Log entries appended by compare-and-append.", ()),
+    "fairdeal_append_conflicts_total": (Counter, "Compare-and-append calls lost to another writer.", ()),
+    "fairdeal_games_ended_total": (Counter, "Games ended, by reason.", ("reason",)),
+    "fairdeal_cache_rebuilds_total": (Counter, "Cached games found out of step with the store (behind, diverged), "
+                                               "rebuilt.", ("why",)),
+    "fairdeal_sweeps_total": (Counter, "Games touched by the sweeper.", ()),
+    "fairdeal_move_seconds": (Histogram, "Time to record a player's move, bots' answers included.", ()),
+    "fairdeal_store_seconds": (Histogram, "Store call latency, by operation.", ("op",)),
+    "fairdeal_waits_started_total": (Counter, "Event-feed waits (long-polls, streams) that took a slot.", ()),
+    "fairdeal_waits_ended_total": (Counter, "Event-feed waits that gave their slot back.", ()),
+    "fairdeal_waits_refused_total": (Counter, "Event-feed waits refused, by problem code (too-many-waits, "
+                                              "server-busy, ...).", ("code",)),
+    "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
 }
-
-
-def _labels(pairs) -> str:
-    return ",".join(f'{k}="{str(v)}"' for k, v in pairs)
+# the store's indexes the game gauges count, by the state they hold
+GAME_STATES = {"open": "lobby", "running": "schedule", "finished": "finished"}
 
 
 class Metrics:
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._counters: dict[tuple, float] = defaultdict(float)
-        self._hist: dict[tuple, list] = {}
+    """The service's metrics; inc / observe / add by name, with the DEFS labels as keywords."""
+
+    def __init__(self, games_by_state: Callable[[], dict[str, int]] | None = None):
+        self.registry = CollectorRegistry(auto_describe=True)
+        self._m = {}
+        for name, (kind, doc, labels) in DEFS.items():
+            extra = {}
+            if kind is Histogram:
+                extra["buckets"] = STORE_BUCKETS if name == "fairdeal_store_seconds" else BUCKETS
+            if kind is Gauge:
+                extra["multiprocess_mode"] = "livesum"
+            self._m[name] = kind(name, doc, labels, registry=self.registry, **extra)
+        self.games_by_state = games_by_state
+
+    def _metric(self, name: str, labels: dict):
+        m = self._m[name]
+        return m.labels(**{k: str(v) for k, v in labels.items()}) if labels else m
 
     def inc(self, name: str, amount: float = 1.0, **labels) -> None:
-        key = (name, tuple(sorted(labels.items())))
-        with self._lock:
-            self._counters[key] += amount
+        self._metric(name, labels).inc(amount)
+
+    def add(self, name: str, amount: float, **labels) -> None:
+        """A gauge up (or down, with a negative amount)."""
+        self._metric(name, labels).inc(amount)
 
     def observe(self, name: str, seconds: float, **labels) -> None:
-        key = (name, tuple(sorted(labels.items())))
-        with self._lock:
-            h = self._hist.setdefault(key, [[0] * len(BUCKETS), 0, 0.0])
-            for i, b in enumerate(BUCKETS):
-                if seconds <= b:
-                    h[0][i] += 1
-            h[1] += 1
-            h[2] += seconds
+        self._metric(name, labels).observe(seconds)
 
-    def render(self) -> str:
-        pid = ("pid", os.getpid())
-        lines: list[str] = []
-        seen: set[str] = set()
+    def scrape_registry(self) -> CollectorRegistry:
+        """What a scrape shows: every process's values where PROMETHEUS_MULTIPROC_DIR is set, this one's else;
+        and the store's game counts, read at each scrape."""
+        registry = CollectorRegistry()
+        if os.environ.get(MULTIPROC_ENV):
+            from prometheus_client import multiprocess
+            multiprocess.MultiProcessCollector(registry)
+        else:
+            registry.register(_Forward(self.registry))
+        if self.games_by_state is not None:
+            registry.register(_Games(self.games_by_state))
+        return registry
 
-        def header(name: str, kind: str) -> None:
-            if name not in seen:
-                seen.add(name)
-                lines.append(f"# HELP {name} {HELP.get(name, name)}")
-                lines.append(f"# TYPE {name} {kind}")
-        with self._lock:
-            for (name, labels), value in sorted(self._counters.items()):
-                header(name, "counter")
-                lines.append(f"{name}{{{_labels(labels + (pid,))}}} {value}")
-            for (name, labels), (buckets, count, total) in sorted(self._hist.items()):
-                header(name, "histogram")
-                for b, n in zip(BUCKETS, buckets):
-                    lines.append(f"{name}_bucket{{{_labels(labels + (('le', b), pid))}}} {n}")
-                lines.append(f"{name}_bucket{{{_labels(labels + (('le', '+Inf'), pid))}}} {count}")
-                lines.append(f"{name}_count{{{_labels(labels + (pid,))}}} {count}")
-                lines.append(f"{name}_sum{{{_labels(labels + (pid,))}}} {total}")
-        return "\n".join(lines) + "\n"
+    def render(self) -> bytes:
+        return generate_latest(self.scrape_registry())
+
+    def serve(self, host_port: str) -> None:
+        """Answer scrapes on host:port from a thread of this process (a sweeper running on its own)."""
+        from prometheus_client import start_http_server
+        host, _, port = host_port.rpartition(":")
+        start_http_server(int(port), host.strip("[]"), registry=self.scrape_registry())
+
+
+class _Forward:
+    """This process's own registry, collected into the scrape's."""
+
+    def __init__(self, registry: CollectorRegistry):
+        self.registry = registry
+
+    def collect(self):
+        return self.registry.collect()
+
+
+class _Games:
+    """fairdeal_games{state}: read from the store at each scrape (so every worker answers the same)."""
+
+    def __init__(self, count: Callable[[], dict[str, int]]):
+        self.count = count
+
+    def collect(self):
+        g = GaugeMetricFamily("fairdeal_games", "Games the store holds: open tables (lobby), running games, finished "
+                                                "games not yet archived.", labels=["state"])
+        for state, n in self.count().items():
+            g.add_metric([state], n)
+        yield g
+
+
+def games_by_state(store) -> Callable[[], dict[str, int]]:
+    return lambda: {state: store.index_count(index) for state, index in GAME_STATES.items()}

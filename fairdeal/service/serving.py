@@ -5,11 +5,23 @@ request is a greenlet blocked on an Event: a few kilobytes and no CPU, so one wo
 quick requests are CPU-bound Python, so there is one worker per core. Each worker may hold
 `worker_connections` connections; FAIRDEAL_MAX_WAITS (below it) keeps room for quick requests next to the
 waits. Every connection is a file descriptor: the master raises its soft limit to what the workers need.
+
+Metrics are one view across the workers (and the sweeper `fairdeal serve` starts): prometheus_client's
+multiprocess mode, in PROMETHEUS_MULTIPROC_DIR (metrics_dir()); a worker that exits is marked dead (child_exit),
+so its gauges leave the sum.
 """
 from __future__ import annotations
 
+import glob
+import os
 import resource
+import signal
+import subprocess
+import sys
+import tempfile
 from typing import Any
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"   # prometheus_client's; this module must not import the library
 
 WORKER_CLASS = "gevent"
 FD_SLACK = 512                 # descriptors beside the client connections: Redis, SQLite, logs, the listener
@@ -32,6 +44,50 @@ def settings(cfg) -> dict[str, Any]:
         "max_requests": 0,         # workers keep their replayed games in memory; do not recycle them needlessly
         "control_socket_disable": True,  # gunicorn >= 24: one per user by default, shared by every instance
     }
+
+
+def metrics_dir() -> str:
+    """The folder every process of this server writes its metrics to: PROMETHEUS_MULTIPROC_DIR as given, else a new
+    temporary one; emptied of an earlier run's files. Call it before prometheus_client is imported (in the master,
+    so that the forked workers inherit it): the library picks its multiprocess mode on import."""
+    folder = os.environ.get(MULTIPROC_ENV) or tempfile.mkdtemp(prefix="fairdeal-metrics-")
+    os.makedirs(folder, exist_ok=True)
+    for stale in glob.glob(os.path.join(folder, "*.db")):
+        os.remove(stale)
+    os.environ[MULTIPROC_ENV] = folder
+    return folder
+
+
+def child_exit(server, worker) -> None:
+    """gunicorn hook, in the master: a worker exited; its live gauges (waiting clients) leave the sum."""
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def _die_with_parent() -> None:
+    """In the sweeper child, before exec (Linux): SIGTERM when the server's process dies, even by SIGKILL."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):   # not Linux: the server's exit path still stops it
+        pass
+
+
+def start_sweeper(data_dir: str) -> subprocess.Popen:
+    """`fairdeal sweep` as a child of the server, with the server's environment (its store, its metrics folder)."""
+    return subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "-d", data_dir, "sweep"],
+                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+
+
+def stop_sweeper(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def raise_fd_limit(needed: int) -> int:

@@ -7,18 +7,24 @@ time and an idle service costs a read a second.
 
 Waiting clients do not depend on it: a waiter wakes at its game's due time and its own read applies the
 timeout move (feed.py). The sweeper serves the games nobody waits on.
+
+Once a minute it also runs retention (retention.py): finished games past FAIRDEAL_RETENTION go to the archive and
+leave the store.
 """
 from __future__ import annotations
 
 import logging
 import time
 
-from fairdeal.service.errors import ApiError
+from fairdeal.service import retention
+from fairdeal.service.errors import ApiError, OutageLog, store_unavailable
 
 log = logging.getLogger("fairdeal.sweeper")
 
 BATCH = 500
 RETRY_FAILED = 30.0   # a game whose sweep failed is looked at again this much later, not at every sweep
+RETENTION_EVERY = 60.0  # seconds between retention passes (a purge of the embedded store's idempotency keys is a
+                        # write over the whole table: not every round)
 
 
 def sweep_once(services, limit: int = BATCH) -> int:
@@ -35,7 +41,9 @@ def sweep_once(services, limit: int = BATCH) -> int:
                 _reschedule(services, game_id, c, table, now)
         except ApiError:  # the table is gone: forget it
             store.index_remove("schedule", game_id)
-        except Exception:
+        except Exception as e:
+            if store_unavailable(e):
+                raise   # the store is away: the round ends (run() logs the outage once)
             log.exception("sweep failed", extra={"fields": {"game": game_id}})
             store.index_set("schedule", game_id, now + RETRY_FAILED)
         services.metrics.inc("fairdeal_sweeps_total")
@@ -71,20 +79,33 @@ def next_due(services) -> float | None:
     return first[0][1] if first else None
 
 
-def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH, sleep=time.sleep) -> None:
+def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH, sleep=time.sleep,
+        outage: OutageLog | None = None) -> None:
+    """Sweep (and run retention) round after round. A store outage is logged as the service logs one: a line
+    when it starts, one a minute while it lasts, one when the store is back; a traceback only for other errors."""
+    outage = outage or OutageLog()
+    retained = -RETENTION_EVERY
     while True:
         try:
             n = sweep_once(services, limit)
             log_tick(services)
             if n:
                 log.info("swept", extra={"fields": {"games": n}})
+            if time.monotonic() - retained >= RETENTION_EVERY:
+                retention.run_once(services)
+                retained = time.monotonic()
+            outage.succeeded()
             if once:
                 return
             if n >= limit:
                 continue  # more are due: no sleep
             soonest = next_due(services)
-        except Exception:  # the store is away: say so and try again, never exit
-            log.exception("sweep failed")
+        except Exception as e:  # say so and try again, never exit
+            reason = store_unavailable(e)
+            if reason:
+                outage.failed(reason)
+            else:
+                log.exception("sweep failed")
             if once:
                 return
             soonest = None

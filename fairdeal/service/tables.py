@@ -45,7 +45,7 @@ def empty_seat() -> dict:
 
 
 def default_size(rule_set: str) -> int:
-    """Four at the table where the rule set allows it (the seed texts' usual game), else its first size."""
+    """Four at the table where the rule set allows it (each rule set's usual game), else its first size."""
     sizes = rules_class(rule_set).table_sizes
     return 4 if 4 in sizes else sizes[0]
 
@@ -343,11 +343,12 @@ class Tables:
             raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
         c = self.games.slot(table_id)
         with c.lock:
-            (table, _), texts = self.store.doc_and_records("table", table_id, table_id, c.length)
+            start = self.games.read_from(c)
+            (table, _), texts = self.store.doc_and_records("table", table_id, table_id, start)
             if table is None:
                 raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
             c.table = table
-            self.games.apply_texts(c, texts)
+            self.games.apply_texts(c, texts, start)
             if table["status"] in ("revealing", "playing"):
                 self.games.advance(c, table)
             try:

@@ -28,7 +28,7 @@ class Teller:
 
     def __init__(self, start: Mapping[str, Any], trump_word: str):
         self.rule_set = start["rules"]["id"]
-        # 120s: the ace of hearts is always a trump (DECISIONS.md)
+        # 120s: the ace of hearts is always a trump (docs/rules/<id>.md "Play")
         self.always_trump = {"AH"} if self.rule_set.startswith("120s") else set()
         self.names = {s["seat"]: s["name"] for s in start["seats"]}
         self.bots = {s["seat"] for s in start["seats"] if s["bot"]}
@@ -54,7 +54,7 @@ class Teller:
             c = card_from_str(text)
         except ValueError:
             return str(text)
-        # Only 000's own word is used as a suit name ("the 5 of drumpfs"); elsewhere a spade is a spade.
+        # Only 120s-auction's own word is used as a suit name ("the 5 of drumpfs"); elsewhere a spade is a spade.
         drumpf = self.trump_word != "trump" and trump and c.suit == trump
         return c.name(self.trump_word + "s" if drumpf else None)
 
@@ -94,14 +94,11 @@ def _move_text(teller: Teller, seat: int, move: Move, by: str, before: Mapping[s
     k = move.kind
     if k == "play":
         return None     # told with its trick
-    if k == "bid":
-        return f"{who} bids {move.value}{how}."
-    if k == "pass":
-        return f"{who} passes{how}."
+    said = _SAID.get(k)
+    if said is not None:
+        return f"{who} {said.format(value=move.value)}{how}."
     if k == "mine":
         return f"{who} says \"Mine\": the dealer takes the bid at {before.get('bid') or 'the standing amount'}{how}."
-    if k == "redeal":
-        return f"{who} calls a redeal{how}."
     if k == "trump":
         if move.value in SUIT_NAMES:
             return f"{who} names {teller.suit(move.value)} {teller.trump_word}{how}."
@@ -111,13 +108,12 @@ def _move_text(teller: Teller, seat: int, move: Move, by: str, before: Mapping[s
         if not cards:
             return f"{who} keeps every card{how}."
         return f"{who} throws {len(cards)} card(s) ({' '.join(str(c) for c in cards)}) and is dealt back{how}."
-    if k == "stay":
-        return f"{who} stays in{how}."
-    if k == "drop":
-        return f"{who} drops out of this deal{how}."
-    if k == "newdeal":
-        return f"{who} demands a new deal{how}."
     return f"{who}: {move}{how}."
+
+
+# What a seat did, for the kinds told in one fixed phrase ({value}: the move's value)
+_SAID = {"bid": "bids {value}", "pass": "passes", "redeal": "calls a redeal", "stay": "stays in",
+         "drop": "drops out of this deal", "newdeal": "demands a new deal"}
 
 
 def _trick_text(teller: Teller, number: int, trick: Mapping[str, Any], trump: str | None) -> str:

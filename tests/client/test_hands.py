@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from fairdeal.client.hands import HandTracker
-from fairdeal.verifier.fairness import game_seed
 from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.replay import LiveGame
 from fairdeal.verifier.selfplay import selfplay
+
+from tests.client.engine_hands import engine_ends
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 GAMES = [
@@ -26,28 +26,6 @@ GAMES = [
     ("twenty-down", {"three_first_cards": True, "drop_out_first": True}, 4),
     ("twenty-down", {"at_least_two": True, "no_drop_twice": True}, 4),
 ]
-
-
-def live_game(t: dict, server_seed: bytes) -> LiveGame:
-    seeds = [s["client_seed"] for s in t["start"]["seats"]]
-    return LiveGame(t["start"], game_seed(server_seed, seeds, t["protocol"]))
-
-
-def engine_ends(t: dict, server_seed: bytes) -> list[tuple[int, str]]:
-    """(seq, 'hand' | 'new-deal') for every record after which the engine deals again or the game is over: the
-    view's hand_number (every deal, from 0) moves on; Twenty Down's counted_deal does not for a new deal."""
-    game = live_game(t, server_seed)
-    out = []
-    for rec in t["records"]:
-        before = game.state.view(None)
-        game.apply_record(rec, chain=False)
-        after = game.state.view(None)
-        if game.state.is_over:
-            out.append((rec["seq"], "hand"))
-        elif after["hand_number"] != before["hand_number"]:
-            same_deal = "counted_deal" in after and after["counted_deal"] == before["counted_deal"]
-            out.append((rec["seq"], "new-deal" if same_deal else "hand"))
-    return out
 
 
 @pytest.mark.parametrize("rule_set,settings,players", GAMES)

@@ -13,7 +13,7 @@ import click
 from fairdeal.client.play import Session
 from fairdeal.verifier.keys import private_key_from_hex
 from fairdeal.verifier.selfplay import selfplay
-from tests.client.test_hands import engine_ends, live_game
+from tests.client.engine_hands import engine_ends, live_game
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 

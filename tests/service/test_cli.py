@@ -15,7 +15,8 @@ from fairdeal.verifier.reader import parse_transcript
 from tests.service.checks import check_finished
 from tests.service.client import Api, finished_game, play_to_end
 from tests.service.conftest import make_app
-from tests.service.http import Http, serving
+from tests.service.http import Http
+from tests.service.served import served  # noqa: F401 - the live-server fixture
 
 
 def test_keys_are_created_on_first_run_and_rotated(tmp_path):
@@ -66,15 +67,6 @@ def test_sweep_once_ends_a_silent_game(tmp_path, request, monkeypatch):
     svc = app.extensions["fairdeal"]
     svc.games._reset(svc.games.slot(t["id"]))  # forget this process's copy: the sweeper ran elsewhere
     assert svc.games.get(t["id"]).transcript["end"]["reason"] == "abandoned"
-
-
-@pytest.fixture(params=["redis", "sqlite"])
-def served(request, tmp_path):
-    # the embedded store is shared by the two workers; the address and the worker count come from the
-    # environment, as in a container (FAIRDEAL_BIND, FAIRDEAL_WORKERS)
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else None
-    with serving(tmp_path, url, workers=2) as base:
-        yield base
 
 
 def test_a_full_game_through_gunicorn(served):
@@ -143,6 +135,8 @@ def test_serve_takes_bind_workers_and_connections_from_the_environment_and_optio
     monkeypatch.setenv("FAIRDEAL_BIND", "0.0.0.0:9001")
     monkeypatch.setenv("FAIRDEAL_WORKERS", "3")
     monkeypatch.setenv("FAIRDEAL_CONNECTIONS", "2000")
+    monkeypatch.setenv("FAIRDEAL_SWEEPER", "off")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
     r = CliRunner().invoke(main, ["-d", str(tmp_path), "serve"])
     assert r.exit_code == 0, r.output
     assert seen == {"bind": ["0.0.0.0:9001"], "workers": 3, "connections": 2000, "worker_class": "gevent"}

@@ -117,8 +117,12 @@ def test_redis_conf_states_its_durability_and_binds_no_open_address():
     assert "appendfsync always" in ops and "bench/bench_aof.py" in ops
 
 
-def test_gunicorn_runs_the_serving_model_of_fairdeal_serve_with_the_services_settings(monkeypatch):
+def test_gunicorn_runs_the_serving_model_of_fairdeal_serve_with_the_services_settings(monkeypatch, tmp_path):
     from fairdeal.service import serving
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    (metrics / "counter_123.db").write_bytes(b"an earlier run's")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(metrics))
     monkeypatch.setenv("FAIRDEAL_BIND", "127.0.0.1:9123")
     monkeypatch.setenv("FAIRDEAL_WORKERS", "3")
     monkeypatch.setenv("FAIRDEAL_CONNECTIONS", "12000")
@@ -127,6 +131,8 @@ def test_gunicorn_runs_the_serving_model_of_fairdeal_serve_with_the_services_set
     assert conf["timeout"] > 25  # longer than the longest long-poll
     assert conf["bind"] == "127.0.0.1:9123" and conf["workers"] == 3
     assert conf["on_starting"] is serving.on_starting  # raises the open-file limit, makes the key
+    assert conf["child_exit"] is serving.child_exit    # a worker's metrics leave the live gauges when it exits
+    assert list(metrics.iterdir()) == []                # one metrics view, emptied of an earlier run's files
 
 
 def test_the_fd_limit_is_raised_for_the_connections_but_never_above_the_hard_limit():
@@ -144,7 +150,8 @@ def test_the_fd_limit_is_raised_for_the_connections_but_never_above_the_hard_lim
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def test_gunicorn_conf_refuses_a_bad_setting_in_one_line(monkeypatch):
+def test_gunicorn_conf_refuses_a_bad_setting_in_one_line(monkeypatch, tmp_path):
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     monkeypatch.setenv("FAIRDEAL_WORKERS", "many")
     with pytest.raises(SystemExit) as e:
         runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))

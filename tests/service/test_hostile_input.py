@@ -8,7 +8,7 @@ from fairdeal.verifier.reader import parse_transcript
 from fairdeal.service.tables import new_id
 from tests.service.checks import check_ended, run_verifier
 from tests.service.client import Api
-from tests.service.test_bad_input import problem
+from tests.service.problems import problem
 
 JSON = {"Content-Type": "application/json"}
 

@@ -8,7 +8,7 @@ from fairdeal.service.config import Config
 from fairdeal.service.ratelimits import storage
 from tests.service.client import Api
 from tests.service.conftest import make_app
-from tests.service.test_bad_input import problem
+from tests.service.problems import problem
 
 
 def limited(r) -> dict:

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from fairdeal.client.play import Table, parse_move, play, state_lines, throw_hint
 from fairdeal.verifier import fairness
 from tests.service.redis_servers import free_port
-from tests.service.test_cli import served  # noqa: F401 - the live-server fixture, reused
+from tests.service.served import served  # noqa: F401 - the live-server fixture
 
 ON_SQLITE = pytest.mark.parametrize("served", ["sqlite"], indirect=True)
 

@@ -8,8 +8,9 @@ import uuid
 import pytest
 
 from fairdeal.service.store import keys
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, entry_digest
 from fairdeal.service.store.sqlite import SqliteStore
+from tests.service.store_faults import drop_last
 
 
 @pytest.fixture(params=["sqlite", "redis", "cluster"])
@@ -108,6 +109,33 @@ def test_idempotency_keys_are_per_game(store):
     g1, g2 = gid(), gid()
     assert store.append(g1, 0, "a", 1.0, "k", "h").status == OK
     assert store.append(g2, 0, "b", 1.0, "k", "other").status == OK
+
+
+def test_append_checks_the_last_entry_when_told_it(store):
+    """A log that lost its last entry and was written again has the length the caller expects, not its last entry:
+    the append is refused and changes nothing."""
+    g = gid()
+    assert store.append(g, 0, "r0", 1.0).status == OK
+    assert store.append(g, 1, "r1", 2.0, last_digest=entry_digest("r0")).status == OK
+    drop_last(store, g)
+    assert store.append(g, 1, "r1 again", 3.0).status == OK           # another writer re-made entry 1
+    res = store.append(g, 2, "r2", 4.0, last_digest=entry_digest("r1"))
+    assert (res.status, res.length) == (CONFLICT, 2)
+    assert store.records(g) == ["r0", "r1 again"]
+    assert store.append(g, 2, "r2", 4.0, last_digest=entry_digest("r1 again")).status == OK
+    assert store.append(g, 0, "x", 5.0, last_digest=entry_digest("")).status == CONFLICT   # the length still counts
+
+
+def test_an_idempotency_key_lost_with_its_record_is_taken_anew(store):
+    """The key's record is gone (the log lost it): a retry is a new move, not a duplicate of a missing one."""
+    g = gid()
+    assert store.append(g, 0, "r0", 1.0).status == OK
+    assert store.append(g, 1, "move", 2.0, "k", "h").status == OK
+    drop_last(store, g)
+    res = store.append(g, 1, "move again", 3.0, "k", "h")
+    assert (res.status, res.seq) == (OK, 1)
+    assert store.append(g, 2, "x", 4.0, "k", "h").status == DUPLICATE
+    assert store.append(g, 2, "x", 4.0, "k", "other").status == KEY_REUSED
 
 
 def test_concurrent_appends_at_one_length_admit_exactly_one(store):

@@ -14,7 +14,7 @@ from fairdeal.service.errors import OutageLog, store_unavailable
 from tests.service import redis_servers
 from tests.service.client import Api
 from tests.service.conftest import make_app
-from tests.service.test_bad_input import problem
+from tests.service.problems import problem
 
 
 class Lines(logging.Handler):

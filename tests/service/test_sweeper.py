@@ -124,3 +124,42 @@ def test_run_sweeps_batch_after_batch_then_sleeps_until_the_next_due_time(room):
     with pytest.raises(Stop):
         sweeper.run(swept, interval=1.0, limit=2, sleep=sleep)
     assert sleeps[1] == pytest.approx(0.25)  # wakes when the next entry is due, not a whole interval later
+
+
+class Flaky:
+    """The store, away (Redis refusing connections) for the first `down` rounds of the sweeper."""
+
+    def __init__(self, inner, down: int):
+        self._inner, self.down = inner, down
+
+    def index_range(self, *args, **kwargs):
+        import redis
+        if self.down > 0:
+            self.down -= 1
+            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return self._inner.index_range(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+
+def test_a_store_outage_is_one_line_when_it_starts_and_one_when_it_ends(tmp_path, caplog):
+    """The sweeper logged a traceback each round while the store was away."""
+    import logging
+    from fairdeal.service.store.sqlite import SqliteStore
+    store = Flaky(SqliteStore(str(tmp_path / "s.sqlite3")), down=25)
+    svc = build_services(Config(data_dir=str(tmp_path / "data")), store)
+    rounds = []
+
+    def sleep(seconds):
+        rounds.append(seconds)
+        if len(rounds) >= 30:
+            raise KeyboardInterrupt   # the test's way out of the sweeper's endless loop
+
+    caplog.set_level(logging.INFO, logger="fairdeal")
+    with pytest.raises(KeyboardInterrupt):
+        sweeper.run(svc, interval=0.01, sleep=sleep)
+    lines = [r for r in caplog.records if r.name.startswith("fairdeal") and r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in lines] == ["store unavailable", "store available again"]
+    assert not any(r.exc_info for r in caplog.records)
+    assert lines[1].fields["refused"] == 24      # the rounds refused after the first

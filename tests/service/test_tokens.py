@@ -13,7 +13,7 @@ from fairdeal.service.games import parse_iso
 from fairdeal.service.store.redis import RedisStore
 from tests.service.client import Api
 from tests.service.conftest import make_app
-from tests.service.test_bad_input import problem
+from tests.service.problems import problem
 
 DAY = 86400.0
 

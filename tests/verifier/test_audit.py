@@ -8,7 +8,7 @@ import pytest
 from fairdeal.verifier.audit import audit, find_items
 from tests.verifier.cli_run import run
 
-from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
+from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
 from fairdeal.verifier.selfplay import selfplay
 
 

@@ -13,7 +13,7 @@ from fairdeal.verifier.selfplay import selfplay
 from fairdeal.verifier.writer import finish, make_commit, new_transcript
 from fairdeal.verifier.fairness import commitment
 
-from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
+from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -94,7 +94,7 @@ def test_parse_client_seed_keeps_colons_in_the_seed():
 def test_bot_card_not_the_policys_choice_fails_bot_moves_not_deals():
     # A bot's card replaced by another legal card: not the bot's choice. The deal is still the seed's (the
     # card played twice later on is an illegal move, not a different deal).
-    from tests.verifier.test_tamper_kit import TAMPERS, run_tamper
+    from tests.verifier.tamper_kit import TAMPERS, run_tamper
     tamper = next(t for t in TAMPERS if t.name.startswith("a bot's card"))
     for rule_set in ("spades", "120s-auction", "twenty-down"):
         outcome = run_tamper(rule_set, tamper)
@@ -180,7 +180,7 @@ def test_a_game_cancelled_before_it_started_passes(protocol):
 
 
 def test_a_table_whose_seat_did_not_reveal_names_it_and_passes():
-    from tests.verifier.test_tamper_kit import aborted_transcript
+    from tests.verifier.tamper_kit import aborted_transcript
     report = verify_transcript(aborted_transcript("spades"), key=SERVER_PUBLIC, client_seeds=[(0, "north's seed")])
     assert report.exit_code == 0, [c.to_json() for c in report.failed]
     seeds, result = report.check("client-seeds"), report.check("result")

@@ -9,7 +9,7 @@ from fairdeal.verifier.games import available
 from fairdeal.verifier.replay import LiveGame
 from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
 
-from tests.verifier.test_tamper_kit import valid_transcript
+from tests.verifier.tamper_kit import valid_transcript
 
 TRICK = re.compile(r"^  Trick (\d+): (.*?)(?: — (.+) wins it with (.+?)(?:, (.*))?\.)?$")
 
@@ -81,7 +81,7 @@ def test_twenty_down_tells_who_dropped_out_or_stayed():
 
 def test_the_story_tells_each_failed_check_where_it_happened_from_the_structured_result():
     from fairdeal.verifier.checks import verify_transcript
-    from tests.verifier.test_tamper_kit import SERVER_PUBLIC, resign
+    from tests.verifier.tamper_kit import SERVER_PUBLIC, resign
     t = valid_transcript("spades")
     i = next(i for i, r in enumerate(t["records"]) if r["by"] == "bot" and r["move"]["kind"] == "bid")
     t["records"][i]["move"]["value"] = (t["records"][i]["move"]["value"] + 1) % 14
@@ -100,6 +100,6 @@ def test_the_story_tells_each_failed_check_where_it_happened_from_the_structured
 
 
 def test_a_table_that_never_started_tells_who_did_not_reveal():
-    from tests.verifier.test_tamper_kit import aborted_transcript
+    from tests.verifier.tamper_kit import aborted_transcript
     story = explain_game(aborted_transcript("spades"))
     assert story.startswith("The table never started: player 2 (seat 2) did not reveal the client seed committed to")

@@ -14,7 +14,7 @@ from fairdeal.verifier.cli import main
 from fairdeal.verifier.keys import public_key_text
 from fairdeal.verifier.transcript import record_hash
 
-from tests.verifier.test_tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, resign, valid_transcript
+from tests.verifier.tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ import pytest
 
 from fairdeal.verifier.checks import parse_commitment, verify_transcript
 from tests.verifier.cli_run import run
-from tests.verifier.test_tamper_kit import SERVER_PUBLIC, valid_transcript
+from tests.verifier.tamper_kit import SERVER_PUBLIC, valid_transcript
 
 
 @pytest.fixture

@@ -256,7 +256,7 @@ def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
     """Over the tamper suite (every rule set, both protocols, every change) and many played games: the same
     report, check by check, sentence by sentence."""
     from fairdeal.verifier.checks import verify_transcript
-    from tests.verifier.test_tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
+    from tests.verifier.tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
     cases = []
     for protocol in PROTOCOLS:
         for rule_set in available():

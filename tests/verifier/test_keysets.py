@@ -8,7 +8,7 @@ from fairdeal.verifier.keys import key_id, public_key_text
 from fairdeal.verifier.keysets import (KeySet, KeySetError, TrustedKey, keys_from_text, read_key_option,
                                        read_key_options)
 from tests.verifier.cli_run import run
-from tests.verifier.test_tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, valid_transcript
+from tests.verifier.tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, valid_transcript
 
 OTHER = public_key_text(ATTACKER_KEY)
 

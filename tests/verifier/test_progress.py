@@ -10,7 +10,7 @@ import pytest
 
 from fairdeal.verifier.progress import CLEAR_LINE, Progress, eta_text
 from fairdeal.verifier.selfplay import selfplay
-from tests.verifier.test_tamper_kit import SERVER_KEY, SERVER_PUBLIC
+from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC
 
 
 

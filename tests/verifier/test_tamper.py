@@ -1,5 +1,5 @@
 """The tamper suite: every kind of change to a valid transcript of every rule set, under fairdeal/2 and
-fairdeal/1, is detected, and the report names the check that catches it (the catalogue is in test_tamper_kit.py).
+fairdeal/1, is detected, and the report names the check that catches it (the catalogue is in tamper_kit.py).
 The few changes the protocol cannot tell from an honest transcript are in the catalogue too, with no check
 expected, so that the limits stay written down (docs/fairness.md, "Threat model")."""
 import pytest
@@ -7,7 +7,7 @@ import pytest
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.games import available
 
-from tests.verifier.test_tamper_kit import (PROTOCOLS, SERVER_PUBLIC, TAMPERS, aborted_transcript, resign, run_all,
+from tests.verifier.tamper_kit import (PROTOCOLS, SERVER_PUBLIC, TAMPERS, aborted_transcript, resign, run_all,
                                             run_tamper, summary, valid_transcript, ATTACKER_KEY)
 
 RULE_SETS = available()

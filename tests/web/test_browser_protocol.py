@@ -163,7 +163,7 @@ def test_the_browser_computes_every_documented_test_vector(page):
                 assert x["game_seed"][:16] in r["client_seeds"]
                 assert {c for c, s in r["checks"].items() if s != "pass"} <= {"moves-legal", "bot-moves",
                                                                                 "timeout-moves", "result",
-                                                                                "log-inclusion"}
+                                                                                "log-inclusion", "commitment-noted"}
             if "hands" in x:     # deal 0, dealt again in the browser from the seed and the layout alone
                 assert [sorted(h) for h in r["hands"]] == [sorted(h) for h in x["hands"]]
     # every kind of vector the documents hold is checked here
@@ -176,6 +176,33 @@ def test_the_browser_computes_every_documented_test_vector(page):
 def test_the_browser_checks_have_the_verifiers_ids_and_titles(page):
     js = page.evaluate("async () => (await import('/assets/js/checks.js')).CHECKS")
     assert [tuple(c) for c in js] == list(py_checks.CHECKS)
+
+
+NOTED = """async ([text, key, noted]) => {
+  const v = await import("/assets/js/checks.js");
+  let parsed = null;
+  try { parsed = noted === null ? null : v.parseCommitment(noted); } catch (exc) { return { refused: exc.message }; }
+  const report = await v.verifyTranscript(text, { keys: [key], commitment: parsed });
+  const c = report.checks.find((ch) => ch.id === "commitment-noted");
+  return { status: c.status, detail: c.detail, ok: report.ok };
+}"""
+
+
+def test_the_browser_checks_the_commitment_the_player_noted_as_the_verifier_does(page):
+    """commitment-noted: a prefix of 16 or more hex digits passes when it is the transcript's, fails (the whole
+    report fails) when it is another game's, is skipped when none was noted, and fewer digits are refused — the
+    same statuses as fairdeal-verify's."""
+    from pathlib import Path
+    text = (Path(__file__).parents[2] / "docs" / "examples" / "120s-auction-game-fairdeal-2.json").read_text()
+    t = json.loads(text)
+    key, actual = t["commit"]["key"], t["commit"]["commitment"]
+    other = ("0" if actual[0] != "0" else "1") + actual[1:16]
+    for noted, want in ((actual[:16].upper(), "pass"), (actual, "pass"), (other, "fail"), (None, "skip")):
+        got = page.evaluate(NOTED, [text, key, noted])
+        py = py_checks.verify_transcript(t, key=key, commitment=None if noted is None else noted.lower())
+        assert got["status"] == want == next(c.status for c in py.checks if c.id == "commitment-noted"), (noted, got)
+        assert got["ok"] == (want != "fail") == py.ok
+    assert "16 to 64 hex digits" in page.evaluate(NOTED, [text, key, actual[:15]])["refused"]
 
 
 # ------------------------------------------------------------------------------------------------ deals

@@ -6,13 +6,14 @@ import os
 from fairdeal.service.store.base import Store
 
 
-def open_store(redis_url: str | None, data_dir: str, redis_connections: int | None = None) -> Store:
-    """Redis when a URL is configured, else the embedded SQLite store in the data dir."""
-    if redis_url:
-        from fairdeal.service.store.redis import POOL_SIZE, RedisStore
-        return RedisStore(redis_url, redis_connections or POOL_SIZE)
+def open_store(config) -> Store:
+    """Redis when the config names one, else the embedded SQLite store in the data dir."""
+    if config.redis_url:
+        from fairdeal.service.store.redis import RedisStore
+        return RedisStore(config.redis_url, config.redis_connections, config.redis_wait_replicas,
+                          config.redis_wait_timeout, config.idem_ttl)
     from fairdeal.service.store.sqlite import SqliteStore
-    return SqliteStore(os.path.join(data_dir, "fairdeal.sqlite3"))
+    return SqliteStore(os.path.join(config.data_dir, "fairdeal.sqlite3"), config.idem_ttl)
 
 
 __all__ = ["Store", "open_store"]

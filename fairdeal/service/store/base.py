@@ -2,8 +2,9 @@
 
 The model is small on purpose:
 - documents: JSON objects with a version, replaced only by compare-and-set on the version;
-- game logs: an append-only list of records, appended only by compare-and-append on the length, with
-  idempotency keys so a retried request is acknowledged once. A key belongs to whoever sent it (its scope: the
+- game logs: an append-only list of records, appended only by compare-and-append on the length (and, when the
+  caller says which, on the digest of the last entry: a store that lost writes and was written again since has
+  the length the caller expects but not its last entry), with idempotency keys so a retried request is acknowledged once. A key belongs to whoever sent it (its scope: the
   player): the same key text from another player is another request;
 - secrets: the server seed of a game, stored apart;
 - indexes: named sorted sets of ids (lobby, deadline schedule, finished games);
@@ -12,6 +13,7 @@ The model is small on purpose:
 from __future__ import annotations
 
 import abc
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +38,17 @@ def idem_field(scope: str, key: str) -> str:
     return json.dumps([scope, key], separators=(",", ":"), ensure_ascii=False)
 
 
+class StoreUnavailable(Exception):
+    """The store cannot do what was asked now (answered 503 with Retry-After): e.g. an append Redis made but too
+    few replicas confirmed in time. A retry with the same idempotency key is safe."""
+
+
+def entry_digest(text: str) -> str:
+    """The digest a compare-and-append checks the log's last entry against: SHA-1 of its stored text, because a
+    Redis script can compute it (redis.sha1hex). It tells one history from another, not a forgery."""
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
 class Store(abc.ABC):
     # ---- documents
     @abc.abstractmethod
@@ -49,10 +62,24 @@ class Store(abc.ABC):
     # ---- game logs
     @abc.abstractmethod
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
+               last_digest: str | None = None) -> AppendResult:
         """Append `record` at index `expected_length` atomically; all checks happen before any write.
+        With `last_digest`: the log's last entry must have that entry_digest, else CONFLICT (with the expected
+        length: the log went another way than the caller's copy).
         With `idem_key`: a key already used in this game by the same `idem_scope` (the player who sent it) with
-        the same `body_hash` is DUPLICATE, with another body KEY_REUSED; nothing is appended then."""
+        the same `body_hash` is DUPLICATE, with another body KEY_REUSED; nothing is appended then. A key whose
+        record is no longer in the log (lost with it) counts as unused and is taken anew; so does a key older
+        than the store's idempotency TTL (its move is more than that long ago; 0: keys never expire)."""
+
+    @abc.abstractmethod
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game from the store: its table document, log, idempotency keys and secret (its index entries
+        are the caller's to remove)."""
+
+    def purge_idempotency(self, now: float) -> int:
+        """Drop the idempotency keys older than the TTL, where the store does not expire them by itself."""
+        return 0
 
     @abc.abstractmethod
     def records(self, game_id: str, start: int = 0) -> list[str]:
@@ -80,6 +107,10 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def index_remove(self, name: str, member: str) -> None: ...
+
+    @abc.abstractmethod
+    def index_count(self, name: str) -> int:
+        """How many members the index has."""
 
     @abc.abstractmethod
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
@@ -118,9 +149,9 @@ class TransparencyLogStore:
     """
 
     def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                         leaf: str) -> AppendResult:
-        """Store.append without idempotency key, and the leaf (canonical JSON) of `leaf_type` with it: both or
-        neither."""
+                         leaf: str, last_digest: str | None = None) -> AppendResult:
+        """Store.append without idempotency key (with its `last_digest` check), and the leaf (canonical JSON) of
+        `leaf_type` with it: both or neither."""
         raise NoTransparencyLog
 
     def tlog_sequence(self, game_id: str | None = None, limit: int = 1000) -> int:

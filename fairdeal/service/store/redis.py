@@ -17,8 +17,9 @@ import redis as redis_lib
 from redis.cluster import RedisCluster
 
 from fairdeal.service.store import keys
-from fairdeal.service.store.base import AppendResult, Store, idem_field
+from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
 from fairdeal.service.store.redis_changes import RedisChanges
+from fairdeal.service.store.redis_lua import last_entry_check
 from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
@@ -31,7 +32,9 @@ return 1
 """
 
 # KEYS: log, log meta, idempotency hash. ARGV: expected length, record, at, idempotency key ('' none), body hash,
-# events channel (same hash tag: same shard)
+# events channel (same hash tag: same shard), digest of the expected last entry ('' unchecked), idempotency TTL
+# in ms (0: none; the game's keys expire together that long after its last keyed move).
+# An idempotency key whose record is past the log's end was lost with it (a failover): it is taken anew.
 APPEND = """
 local len = redis.call('LLEN', KEYS[1])
 if ARGV[4] ~= '' then
@@ -39,14 +42,20 @@ if ARGV[4] ~= '' then
   if prev then
     local sp = string.find(prev, ' ', 1, true)
     local seq = tonumber(string.sub(prev, sp + 1))
-    if string.sub(prev, 1, sp - 1) == ARGV[5] then return {'duplicate', len, seq} end
-    return {'key-reused', len, seq}
+    if seq < len then
+      if string.sub(prev, 1, sp - 1) == ARGV[5] then return {'duplicate', len, seq} end
+      return {'key-reused', len, seq}
+    end
   end
 end
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
+""" + last_entry_check(7) + """
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len) end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5] .. ' ' .. len)
+  if ARGV[8] ~= '0' then redis.call('PEXPIRE', KEYS[3], ARGV[8]) end
+end
 redis.call('SPUBLISH', ARGV[6], len + 1)
 return {'ok', len + 1, len}
 """
@@ -81,8 +90,12 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | Re
 
 
 class RedisStore(RedisTlog, Store):
-    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE):
+    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE,
+                 wait_replicas: int = 0, wait_timeout: float = 1.0, idem_ttl: float = 0.0):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
+        # Config.redis_wait_replicas: an append is acknowledged only once that many replicas have it (WAIT)
+        self.wait_replicas, self.wait_ms = wait_replicas, max(1, round(wait_timeout * 1000))
+        self.idem_ttl_ms = str(round(idem_ttl * 1000))   # Config.idem_ttl
         self._check_version()
         self._changes: RedisChanges | None = None
         self._changes_pid = -1
@@ -113,16 +126,40 @@ class RedisStore(RedisTlog, Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
-        status, length, seq = self._append(
-            keys=[keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)],
-            args=[expected_length, record, repr(float(at)),
-                  "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
-                  keys.events(game_id)])
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
+               last_digest: str | None = None) -> AppendResult:
+        script_keys = [keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)]
+        args = [expected_length, record, repr(float(at)),
+                "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
+                keys.events(game_id), last_digest or "", self.idem_ttl_ms]
+        status, length, seq = self._run_append(self._append, script_keys, args)
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
+
+    def _run_append(self, script, script_keys: list[str], args: list) -> list:
+        """An append script (this store's or the transparency log's), followed, with FAIRDEAL_REDIS_WAIT_REPLICAS,
+        by WAIT on the same connection (WAIT counts the replicas that have every write of its connection): a
+        failover to one of them keeps the append. Too few replicas in time: StoreUnavailable (503); the append
+        stays on the primary, and a retry with its idempotency key is acknowledged then."""
+        if not self.wait_replicas:
+            return script(keys=script_keys, args=args)
+        client = self.r
+        if isinstance(client, RedisCluster):   # the game's primary, where the script runs
+            client = client.get_redis_connection(client.get_node_from_key(script_keys[0]))
+        pipe = client.pipeline(transaction=False)
+        script(keys=script_keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+        result, replicas = pipe.execute()
+        if result[0] == OK and int(replicas) < self.wait_replicas:
+            raise StoreUnavailable(f"Redis: the append reached {replicas} of the {self.wait_replicas} replicas "
+                                   f"required (FAIRDEAL_REDIS_WAIT_REPLICAS) within {self.wait_ms} ms")
+        return result
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
         return list(self.r.lrange(keys.log(game_id), start, -1))
+
+    def delete_game(self, game_id: str) -> None:
+        self.r.delete(keys.doc("table", game_id), keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id),
+                      keys.secret(game_id))   # one hash tag: one slot, one command
 
     def log_info(self, game_id: str) -> tuple[int, float | None]:
         length = self.r.llen(keys.log(game_id))
@@ -149,6 +186,9 @@ class RedisStore(RedisTlog, Store):
 
     def index_remove(self, name: str, member: str) -> None:
         self.r.zrem(keys.index(name), member)
+
+    def index_count(self, name: str) -> int:
+        return int(self.r.zcard(keys.index(name)))
 
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:

@@ -20,11 +20,14 @@ import time
 
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import AppendResult, TransparencyLogStore, leaf_field
+from fairdeal.service.store.redis_lua import last_entry_check
 
-# KEYS: log, log meta, tlog queue. ARGV: expected length, record, at, leaf, events channel (all the game's slot)
+# KEYS: log, log meta, tlog queue. ARGV: expected length, record, at, leaf, events channel (all the game's slot),
+# digest of the expected last entry ('' unchecked)
 APPEND_WITH_LEAF = """
 local len = redis.call('LLEN', KEYS[1])
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
+""" + last_entry_check(6) + """
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[4])
@@ -96,11 +99,11 @@ class RedisTlog(TransparencyLogStore):
         self.r.zadd(keys.index(keys.TLOG_PENDING), {game_id: time.time()})
 
     def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                         leaf: str) -> AppendResult:
+                         leaf: str, last_digest: str | None = None) -> AppendResult:
         self._pend(game_id)   # before: a leaf is never queued with its game unknown to the sequencer
-        status, length, seq = self._script("append")(
-            keys=[keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
-            args=[expected_length, record, repr(float(at)), leaf, keys.events(game_id)])
+        status, length, seq = self._run_append(   # RedisStore's: WAIT for the replicas where configured
+            self._script("append"), [keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
+            [expected_length, record, repr(float(at)), leaf, keys.events(game_id), last_digest or ""])
         if status == "ok":
             self._pend(game_id)   # after, with a fresh score: a sequencer that read the first one keeps it
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))

@@ -20,7 +20,8 @@ import threading
 from typing import Any
 
 from fairdeal.service import green
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, idem_field
+from fairdeal.service.store.base import (CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, entry_digest,
+                                         idem_field)
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 from fairdeal.service.store.sqlite_tlog import TLOG_SCHEMA, SqliteTlog
 
@@ -62,8 +63,8 @@ def private_files(path: str) -> None:
 
 
 class SqliteStore(SqliteTlog, Store):
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self, path: str, idem_ttl: float = 0.0):
+        self.path, self.idem_ttl = path, idem_ttl   # Config.idem_ttl (0: keys never expire)
         if path != ":memory:":
             private_files(path)
         self._local = green.os_thread_local()
@@ -125,31 +126,62 @@ class SqliteStore(SqliteTlog, Store):
 
     # ---- game logs
     def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "") -> AppendResult:
+               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
+               last_digest: str | None = None) -> AppendResult:
         if idem_key is not None:
             idem_key = idem_field(idem_scope, idem_key)
-        res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash)
+        res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash, last_digest)
         if res.status == OK:
             self._bell.ring()  # after the commit: a listener that reads now sees the row
         return res
 
     def _append(self, game_id: str, expected_length: int, record: str, at: float,
-                idem_key: str | None, body_hash: str | None) -> AppendResult:
+                idem_key: str | None, body_hash: str | None, last_digest: str | None) -> AppendResult:
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
             if idem_key is not None:
                 row = db.execute("SELECT body_hash, seq FROM idem WHERE game_id=? AND key=?",
                                  (game_id, idem_key)).fetchone()
-                if row:
+                if row and row[1] < length and not self._expired(db, game_id, row[1], at):
                     return AppendResult(DUPLICATE if row[0] == body_hash else KEY_REUSED, length, row[1])
-            if length != expected_length:
+            if length != expected_length or self._last_differs(db, game_id, length, last_digest):
                 return AppendResult(CONFLICT, length)
             db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)",
                        (game_id, length, record, at))
             if idem_key is not None:
-                db.execute("INSERT INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
+                db.execute("INSERT OR REPLACE INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
                            (game_id, idem_key, body_hash or "", length))
             return AppendResult(OK, length + 1, length)
+
+    @staticmethod
+    def _last_differs(db: sqlite3.Connection, game_id: str, length: int, last_digest: str | None) -> bool:
+        """Whether the log's last entry is not the one whose digest the caller holds (None: not checked)."""
+        if last_digest is None or not length:
+            return False
+        last = db.execute("SELECT record FROM log WHERE game_id=? AND seq=?", (game_id, length - 1)).fetchone()[0]
+        return entry_digest(last) != last_digest
+
+    def _expired(self, db: sqlite3.Connection, game_id: str, seq: int, now: float) -> bool:
+        """Whether the idempotency key of the record at `seq` is past its TTL (the record's time tells)."""
+        if not self.idem_ttl:
+            return False
+        row = db.execute("SELECT at FROM log WHERE game_id=? AND seq=?", (game_id, seq)).fetchone()
+        return row[0] < now - self.idem_ttl
+
+    def purge_idempotency(self, now: float) -> int:
+        if not self.idem_ttl:
+            return 0
+        return self._write(self._exec, "DELETE FROM idem WHERE EXISTS (SELECT 1 FROM log WHERE log.game_id = "
+                                       "idem.game_id AND log.seq = idem.seq AND log.at < ?)", (now - self.idem_ttl,))
+
+    def delete_game(self, game_id: str) -> None:
+        self._write(self._delete_game, game_id)
+
+    def _delete_game(self, game_id: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM docs WHERE kind='table' AND id=?", (game_id,))
+            for table in ("log", "idem", "secrets"):
+                db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
         rows = self._conn().execute("SELECT record FROM log WHERE game_id=? AND seq>=? ORDER BY seq",
@@ -164,9 +196,10 @@ class SqliteStore(SqliteTlog, Store):
     def put_secret(self, game_id: str, value: str) -> None:
         self._write(self._exec, "INSERT OR REPLACE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
 
-    def _exec(self, sql: str, args: tuple) -> None:
+    def _exec(self, sql: str, args: tuple) -> int:
+        """One statement in its own write transaction; the rows it changed."""
         with self._tx() as db:
-            db.execute(sql, args)
+            return db.execute(sql, args).rowcount
 
     def get_secret(self, game_id: str) -> str | None:
         row = self._conn().execute("SELECT value FROM secrets WHERE game_id=?", (game_id,)).fetchone()
@@ -179,6 +212,9 @@ class SqliteStore(SqliteTlog, Store):
 
     def index_remove(self, name: str, member: str) -> None:
         self._write(self._exec, "DELETE FROM idx WHERE name=? AND member=?", (name, member))
+
+    def index_count(self, name: str) -> int:
+        return self._conn().execute("SELECT COUNT(*) FROM idx WHERE name=?", (name,)).fetchone()[0]
 
     def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
                     after: float | None = None) -> list[tuple[str, float]]:

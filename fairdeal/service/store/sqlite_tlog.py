@@ -23,17 +23,18 @@ class SqliteTlog(TransparencyLogStore):
     """Mixed into SqliteStore: uses its connection, transactions and doorbell."""
 
     def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                         leaf: str) -> AppendResult:
-        res = self._write(self._append_with_leaf, game_id, expected_length, record, at, leaf_type, leaf)
+                         leaf: str, last_digest: str | None = None) -> AppendResult:
+        res = self._write(self._append_with_leaf, game_id, expected_length, record, at, leaf_type, leaf,
+                          last_digest)
         if res.status == OK:
             self._bell.ring()
         return res
 
     def _append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                          leaf: str) -> AppendResult:
+                          leaf: str, last_digest: str | None) -> AppendResult:
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
-            if length != expected_length:
+            if length != expected_length or self._last_differs(db, game_id, length, last_digest):
                 return AppendResult(CONFLICT, length)
             db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)", (game_id, length, record, at))
             # UNIQUE (game_id, type): a second leaf of the same kind for a game fails the whole transaction

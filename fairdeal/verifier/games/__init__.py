@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from fairdeal.verifier.games.base import BadSettings, Rules
 
-# id -> "module:Class"; the ids are the ones in shared/rules/DECISIONS.md
+# id -> "module:Class"; each id's rules are docs/rules/<id>.md
 RULE_SETS: dict[str, str] = {
     "120s-auction": "fairdeal.verifier.games.onetwenty:AuctionRules",
     "120s-house": "fairdeal.verifier.games.onetwenty:HouseRules",

@@ -1,7 +1,7 @@
 """The one game interface every rule set implements (in the style of python-chess and OpenSpiel).
 
 - `Rules`: a rule set with its settings fixed at deal time and its table size. Rule sets are data: a class
-  declares SETTINGS (each a `Setting` with the seed text's default) and PRESETS; `Rules(settings, players)`
+  declares SETTINGS (each a `Setting` with its rule set's default) and PRESETS; `Rules(settings, players)`
   validates them and refuses anything else with `BadSettings` naming what is allowed.
 - `GameState`: `to_move`, `legal_moves(seat)`, `why_not(seat, move)`, `apply(seat, move)`, `view(seat)`,
   `is_over`, `result`. Illegal input raises `IllegalMove` carrying the sentence a player needs.
@@ -328,7 +328,7 @@ class FirstChoiceRng:
 
 @dataclass(frozen=True)
 class Setting:
-    """One table setting: its name, the seed text's default, the values allowed, and one line of text."""
+    """One table setting: its name, the rule set's default, the values allowed, and one line of text."""
 
     name: str
     default: Any
@@ -353,7 +353,7 @@ class Rules:
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    trump_word: ClassVar[str] = "trump"           # 000 says "drumpf"
+    trump_word: ClassVar[str] = "trump"           # 120s-auction says "drumpf"
     table_sizes: ClassVar[tuple[int, ...]] = (4,)
     partnership_sizes: ClassVar[tuple[int, ...]] = ()  # the table sizes played by partners sitting opposite
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
@@ -618,6 +618,11 @@ class GameState:
 
     def _task(self) -> str:
         """What the seat to move is to do now, for "It is not your turn: seat 2 is to <task>."."""
+        raise NotImplementedError
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the deal in play, wherever it lies (hands, kitty, stock, thrown, played): the pack, each
+        card once, after every move of a game in progress (the conformance suite checks it)."""
         raise NotImplementedError
 
     @property

@@ -1,4 +1,4 @@
-"""Spades (seed 003, DECISIONS.md "Spades"; the choices are written in docs/rules/spades.md).
+"""Spades (`spades`; every rule and choice is written in docs/rules/spades.md).
 
 Four players in partnerships (0 & 2 against 1 & 3), 13 cards each, spades always trump, aces high. Each hand:
 one bid per player from the dealer's left (0 is nil), then 13 tricks; the deal passes left.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts, cards_to_str
+from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
 from fairdeal.verifier.games.tricks import TrickPlay
@@ -311,8 +311,8 @@ class SpadesState(GameState):
 
     @property
     def spades_broken(self) -> bool:
-        """A spade was played on an earlier trick of this hand (DECISIONS.md). A trick holding a spade is won by a
-        spade, so looking at each trick's winning card is enough."""
+        """A spade was played on an earlier trick of this hand (docs/rules/spades.md "Leading spades"). A trick
+        holding a spade is won by a spade, so looking at each trick's winning card is enough."""
         return self.play is not None and any(t.winning_card.suit == SPADE for t in self.play.done)
 
     @property
@@ -385,6 +385,9 @@ class SpadesState(GameState):
 
     def _trick_play(self) -> TrickPlay | None:
         return self.play                # the last hand's tricks stay on view once the game is over
+
+    def all_cards(self) -> list[Card]:
+        return [c for s in range(PLAYERS) for c in self.hands[s]] + (self.play.played_cards() if self.play else [])
 
     def _shown_hand(self, seat: int) -> list[Card]:
         return sort_cards(self.hands[seat])

@@ -1,5 +1,4 @@
-"""Twenty Down (Zwanzig ab): seed 004 with DECISIONS.md's Twenty Down section; docs/rules/twenty-down.md has every
-choice beside its rule.
+"""Twenty Down (Zwanzig ab), `twenty-down`: docs/rules/twenty-down.md has every choice beside its rule.
 
 Four players on their own, each from 20 down to zero. A deal: a first packet each (two, or three with "three first
 cards"), trumps named by the trump maker (the dealer's left), a second packet each, then exchanging and staying in
@@ -18,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts, cards_to_str
+from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
 from fairdeal.verifier.games.tricks import TrickPlay, rank_table
@@ -599,6 +598,10 @@ class TwentyDownState(GameState):
 
     def _trick_play(self) -> TrickPlay | None:
         return self.tricks if self.phase == "play" else None
+
+    def all_cards(self) -> list[Card]:
+        cards = [c for s in range(self.n) for c in self.hands[s]] + self.deck[self.pos:] + self.discards
+        return cards + (self.tricks.played_cards() if self.tricks else [])
 
     def _shown_hand(self, seat: int) -> list[Card] | None:
         if self._hand_hidden(seat):

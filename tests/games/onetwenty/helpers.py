@@ -1,13 +1,14 @@
-"""Shared helpers of the 120s tests: explicit decks from named hands, short move constructors, random chance."""
+"""Shared helpers of the 120s tests: explicit decks from named hands, short move constructors, scripted play."""
 from __future__ import annotations
 
-import random
 from typing import Sequence
 
 from fairdeal.verifier.cards import PACK_52, Card, cards_from_str
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FixedChance, Move
 from fairdeal.verifier.games.onetwenty.state import deck_from_hands
+
+from tests.games.randomness import RandomChance, SeededRng
 
 
 def cards(text: str) -> list[Card]:
@@ -83,26 +84,6 @@ def throw_none_all(game) -> None:
             game.apply(seat, Move.throw(()))
 
 
-class RandomChance:
-    """A seeded random Chance (tests only; the game's real one is fairdeal.verifier.fairness.SeedChance)."""
-
-    def __init__(self, seed: int):
-        self.r = random.Random(seed)
-
-    def first_dealer(self, players: int) -> int:
-        return self.r.randrange(players)
-
-    def deck(self, hand: int, pack):
-        d = list(pack)
-        self.r.shuffle(d)
-        return d
-
-    def reshuffle(self, hand: int, round: int, cs):
-        c = list(cs)
-        self.r.shuffle(c)
-        return c
-
-
 # Hands relative to the bidder (B), the bidder's left (L), partner (P) and right (R), with known outcomes when
 # played by `play_out` (leaders play their strongest legal card, the others their weakest), hearts trump.
 LAYOUTS = {
@@ -152,4 +133,22 @@ def layout_game(name: str, bidder: int, value: int = 15, scores=None, made_bid=N
     g = new_game(rule_set, layout_hands(name, bidder), kitty=LAYOUT_KITTY, settings=settings, scores=scores,
                  made_bid=made_bid)
     bid_and_throw(g, bidder, value)
+    return g
+
+
+def play_by_policy(rules, seed, max_moves=4000):
+    """A seeded game played by the bots and the timeout policy, every move (and every suggestion) checked legal."""
+    g = rules.new_game(RandomChance(seed))
+    rng = SeededRng(seed)
+    n = 0
+    while not g.is_over and n < max_moves:
+        s = g.to_move
+        view = g.view(s)
+        m = rules.bot_move(view, rng) if (n + s) % 3 else rules.timeout_move(view)
+        assert g.why_not(s, m) is None, (view, m, g.why_not(s, m))
+        sugg = rules.suggest(view)
+        if sugg is not None:
+            assert g.why_not(s, sugg) is None
+        g.apply(s, m)
+        n += 1
     return g

@@ -1,4 +1,4 @@
-"""120s (Auction), seed 000: players, the deal, the kitty and the bidding, scenario by scenario."""
+"""120s-auction (docs/rules/120s-auction.md): players, the deal, the kitty and the bidding, scenario by scenario."""
 import pytest
 
 from fairdeal.verifier.cards import PACK_52

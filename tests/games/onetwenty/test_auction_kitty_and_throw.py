@@ -1,4 +1,4 @@
-"""120s (Auction), seed 000: drumpfs first, then the kitty; throwing away and being dealt back up."""
+"""120s-auction (docs/rules/120s-auction.md): drumpfs first, then the kitty; throwing away and being dealt back up."""
 import pytest
 
 from fairdeal.verifier.cards import PACK_52

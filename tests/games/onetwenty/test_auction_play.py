@@ -1,4 +1,4 @@
-"""120s (Auction), seed 000 and DECISIONS.md: the lead, card order, trick winners, following and reneging."""
+"""120s-auction (docs/rules/120s-auction.md): the lead, card order, trick winners, following and reneging."""
 import pytest
 
 from fairdeal.verifier.games.base import IllegalMove, Move
@@ -101,7 +101,7 @@ def test_the_ace_of_hearts_is_always_a_drumpf_and_never_a_heart():
     assert g.play.done[0].winner == 2
 
 
-# --- following (000 states none; DECISIONS.md: follow or drumpf; void: drumpf if you can) -------------------
+# --- following (docs/rules/120s-auction.md "Play": follow or drumpf; void: drumpf if you can) ------------
 
 def test_you_may_drumpf_a_plain_suit_you_could_have_followed():
     g = start({1: "AC 3D 4D 6D 7D", 2: "KC 2S 9D 10D JD", 3: "3C 2H 3H 4H 6H", 0: "4C 7H 8H 9H 10H"}, suit="S")

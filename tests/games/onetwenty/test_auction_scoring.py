@@ -1,4 +1,4 @@
-"""120s (Auction), seed 000: trick points, the 10-point trick, making and going Down, the endgame rules and the
+"""120s-auction: trick points, the 10-point trick, making and going Down, the endgame rules and the
 scores-below-zero setting."""
 from .helpers import bid_and_throw, layout_game, new_game, play, play_out
 

@@ -109,7 +109,7 @@ def test_every_sentence_of_the_auction_says_drumpf(tmp_path):
     import random
     from fairdeal.verifier.cards import PACK_52 as P
     from fairdeal.verifier.games.base import Move
-    from .helpers import RandomChance
+    from tests.games.randomness import RandomChance
     rules = make_rules("120s-auction")
     sentences = set()
     for seed in range(6):

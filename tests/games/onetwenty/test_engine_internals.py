@@ -5,7 +5,7 @@ import random
 from fairdeal.verifier.cards import PACK_52
 from fairdeal.verifier.games import make_rules
 
-from tests.games.onetwenty.helpers import RandomChance
+from tests.games.randomness import RandomChance
 
 
 def test_last_hand_keeps_its_keys_in_order():
@@ -15,7 +15,7 @@ def test_last_hand_keeps_its_keys_in_order():
     rng = random.Random(5)
     while game.hands_played == 0:
         game.apply(game.to_move, rng.choice(game.legal_moves(game.to_move)))
-    tricks = [t.to_json() for t in game._last_facts[7]]
+    tricks = [t.to_json() for t in game._last_facts.tricks]
     assert list(game.last_hand) == ["hand_number", "dealer", "thrown_in", "bidder", "bid", "trump", "points",
                                     "ten_trick", "ten_card", "made", "changes", "scores", "tricks"]
     assert game.last_hand["tricks"] == tricks and len(tricks) == 5

@@ -5,7 +5,6 @@ A deal is written as each seat's thirteen cards; `deck_for` turns it into the ex
 """
 from __future__ import annotations
 
-import random
 from typing import Mapping, Sequence
 
 from fairdeal.verifier.cards import Card, cards_from_str
@@ -71,34 +70,6 @@ def play_out(game: SpadesState) -> None:
     while not game.is_over and game.hand_number == hand and game.phase == "play":
         seat = game.to_move
         game.apply(seat, game.legal_moves(seat)[0])
-
-
-class ShuffledChance:
-    """Seeded shuffles for property tests (test-only; the game's real source is fairdeal.verifier.fairness)."""
-
-    def __init__(self, seed: int):
-        self.seed = seed
-
-    def first_dealer(self, players: int) -> int:
-        return self.seed % players
-
-    def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
-        deck = list(pack)
-        random.Random(self.seed * 7919 + hand).shuffle(deck)
-        return deck
-
-    def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
-        return list(cards)
-
-
-class FixedRng:
-    """An Rng that always answers `pick` (bounded), to see a bot's tie-break."""
-
-    def __init__(self, pick: int):
-        self.pick = pick
-
-    def randbelow(self, n: int) -> int:
-        return min(self.pick, n - 1)
 
 
 def view_for(seat: int, hand: str, plays: Sequence[tuple[int, str]] = (), bids: Sequence[int] = (3, 3, 3, 3),

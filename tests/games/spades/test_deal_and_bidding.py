@@ -1,4 +1,4 @@
-"""Seed 003, "Two teams", "The deal" and "The bid", sentence by sentence."""
+"""Spades (docs/rules/spades.md), "Two teams", "The deal" and "The bid", sentence by sentence."""
 import pytest
 
 from fairdeal.verifier.cards import cards_from_str

@@ -1,4 +1,4 @@
-"""Seed 003, "The end": after a hand at 500 or -200 the higher team wins; an exact tie plays on."""
+"""Spades (docs/rules/spades.md), "The end": after a hand at 500 or -200 the higher team wins; an exact tie plays on."""
 import pytest
 
 from fairdeal.verifier.games.base import GameOver, Move

@@ -1,4 +1,4 @@
-"""Seed 003, "The score", "Bags", "Nil" and the score table, row by row, on the pure scoring function
+"""Spades, "The score", "Bags", "Nil" and the score table, row by row, on the pure scoring function
 (`score_team`), then through whole hands."""
 from fairdeal.verifier.games.spades import score_team
 

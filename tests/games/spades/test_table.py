@@ -1,4 +1,4 @@
-"""Seed 003, "At the online table": what each seat sees, why a card cannot be played, the pencil tick (the
+"""Spades, "At the online table": what each seat sees, why a card cannot be played, the pencil tick (the
 suggested bid), the timeout's safe card and the bot."""
 import json
 
@@ -9,7 +9,9 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
 from fairdeal.verifier.games.spades import suggested_bid
 
-from .helpers import MIXED, FixedRng, bid, new_game, play, view_for
+from tests.games.randomness import PickRng
+
+from .helpers import MIXED, bid, new_game, play, view_for
 
 RULES = make_rules("spades")
 EVEN = {0: 3, 1: 3, 2: 3, 3: 3}
@@ -200,5 +202,5 @@ def test_bot_leaves_a_trick_its_partner_has_won():
 
 def test_bot_breaks_ties_with_the_seeded_rng():
     view = view_for(0, "2C 2D 9H 10H")
-    assert RULES.bot_move(view, FixedRng(0)) == Move.play(card_from_str("2C"))
-    assert RULES.bot_move(view, FixedRng(1)) == Move.play(card_from_str("2D"))
+    assert RULES.bot_move(view, PickRng(0)) == Move.play(card_from_str("2C"))
+    assert RULES.bot_move(view, PickRng(1)) == Move.play(card_from_str("2D"))

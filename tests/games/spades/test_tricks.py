@@ -1,4 +1,4 @@
-"""Seed 003, "The tricks" and "Leading spades", sentence by sentence."""
+"""Spades (docs/rules/spades.md), "The tricks" and "Leading spades", sentence by sentence."""
 import pytest
 
 from fairdeal.verifier.cards import card_from_str

@@ -3,15 +3,9 @@ import pytest
 
 from fairdeal.verifier.games.base import IllegalMove, Move, NotYourTurn
 
-from .helpers import deck_for, game, hand, name_trump, walkover_deal
+from .deals import DEAL
+from .helpers import game, hand, name_trump, walkover_deal
 
-# Dealer 0: seat 1 is the trump maker. Every card is named: the stock is exactly the last twelve.
-DEAL = deck_for(
-    0,
-    first={1: "AS 10S", 2: "7C 8C", 3: "9D 10D", 0: "JH QH"},
-    second={1: "KS QS JS", 2: "9C 10C JC", 3: "JD QD KD", 0: "KH AH 7H"},
-    stock="7S 8S 9S 7D 8D AD QC KC AC 8H 9H 10H",
-)
 
 
 def test_each_player_starts_at_twenty():

@@ -4,7 +4,7 @@ import pytest
 from fairdeal.verifier.games.base import GameOver, Move
 
 from .helpers import deck_for, exchange_nothing, game, play, to_play, walkover_deal
-from .test_play_and_scoring import THREE_AND_TWO
+from .deals import THREE_AND_TWO
 
 
 def eight_quiet_deals(state):
@@ -85,7 +85,7 @@ def test_a_tie_at_the_lowest_plays_more_deals_until_one_alone_is_lowest():
 
 def test_a_tie_at_zero_after_the_eighth_deal_is_played_off_in_the_endgame():
     # "if nobody has reached zero after eight deals": a tie at the lowest is no winner, so the ninth deal comes,
-    # with hearts and nobody dropping (DECISIONS.md: from the ninth deal on)
+    # with hearts and nobody dropping (docs/rules/twenty-down.md "After eight deals": from the ninth deal on)
     eighth = deck_for(3, first={0: "AS 10S", 1: "AC 10C", 2: "AD KD", 3: "AH KH"},
                       second={0: "KS 7C 8C", 1: "KC QC JC", 2: "QD JD 10D", 3: "QH JH 10H"})
     state = game(*([[]] * 7), eighth)

@@ -5,7 +5,7 @@ from fairdeal.verifier.cards import cards_from_str
 from fairdeal.verifier.games.base import IllegalMove, MalformedMove, Move
 
 from .helpers import answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play
-from .test_deal_and_trumps import DEAL
+from .deals import DEAL
 
 
 def throw(text: str) -> Move:

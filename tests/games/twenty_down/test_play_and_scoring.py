@@ -1,18 +1,12 @@
-"""Card order, playing the tricks, scoring; the seed's two worked examples."""
+"""Card order, playing the tricks, scoring; the two worked examples (docs/rules/twenty-down.md)."""
 from fairdeal.verifier.cards import card_from_str
 from fairdeal.verifier.games.base import Move
 
+from .deals import KING_AND_TEN, THREE_AND_TWO
 from .helpers import deck_for, game, play, to_play
 
 BEN, CARLA, DAN, ANNA = 0, 1, 2, 3     # clockwise; Anna deals, so Ben is the trump maker and leads
 
-# Dealer 0, trump maker 1. Seat 1 leads KH, seat 2 holds 10H; seats 3 and 0 hold neither hearts nor clubs.
-KING_AND_TEN = deck_for(0, first={1: "KH 7C", 2: "10H 8C", 3: "7D 8D", 0: "7S 8S"},
-                        second={1: "9C 10C JC", 2: "QC KC AC", 3: "9D 10D JD", 0: "9S 10S JS"})
-
-# Dealer 0, trump spades: seat 1 wins three spade tricks, then seat 2 two club tricks; seats 3 and 0 take none.
-THREE_AND_TWO = deck_for(0, first={1: "AS 10S", 2: "AC 10C", 3: "AD KD", 0: "AH KH"},
-                         second={1: "KS 7C 8C", 2: "KC QC JC", 3: "QD JD 10D", 0: "QH JH 10H"})
 
 
 def ben_example():

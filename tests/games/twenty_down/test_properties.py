@@ -1,5 +1,6 @@
-"""Invariants over whole games: cards conserved, scores consistent, replay equals live, views leak nothing,
-bots and timeouts always legal, games end."""
+"""Invariants over whole games: cards conserved, scores consistent, views leak nothing, bots and timeouts always
+legal, games end, a bot game replays through the verifier (replay equals live for any settings: tests/games/
+conformance)."""
 import json
 import random
 from hashlib import sha256
@@ -12,18 +13,12 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import Move
 from fairdeal.verifier.games.twenty_down import TwentyDownRules
 
+from tests.games.randomness import SeededRng
+
 SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
 table_settings = st.fixed_dictionaries({name: st.booleans() for name in SETTING_NAMES})
 seeds = st.integers(min_value=0, max_value=2**32)
 MAX_STEPS = 600
-
-
-class SeededRng:
-    def __init__(self, r: random.Random):
-        self.r = r
-
-    def randbelow(self, n):
-        return self.r.randrange(n)
 
 
 def chance(seed: int) -> SeedChance:
@@ -102,7 +97,7 @@ def test_random_play_conserves_cards_keeps_scores_and_leaks_nothing(table, seed)
 @settings(max_examples=40, deadline=None)
 @given(table_settings, seeds)
 def test_a_bot_game_that_ends_has_one_winner_and_one_that_runs_on_is_in_the_endgame(table, seed):
-    # The seed's rules do not force an end: after eight deals four equal players can drift upwards (a player who
+    # The rules do not force an end: after eight deals four equal players can drift upwards (a player who
     # stays and takes nothing gains 10 with hearts), so a bot game is not certain to end in any number of deals.
     _, state, _ = run(table, seed, "bots", check=False)
     if state.is_over:
@@ -119,18 +114,6 @@ def test_bot_games_with_the_default_rules_end_within_seventy_deals():
     for seed in range(30):
         _, state, _ = run({s: False for s in SETTING_NAMES}, seed, "bots", check=False)
         assert state.is_over and state.last_hand["counted_deal"] <= 70, seed
-
-
-@settings(max_examples=30, deadline=None)
-@given(table_settings, seeds, st.sampled_from(["random", "bots"]))
-def test_replaying_the_log_gives_the_live_state(table, seed, mode):
-    rules, live, log = run(table, seed, mode, check=False)
-    replayed = rules.new_game(chance(seed))
-    for seat, move in log:
-        replayed.apply(seat, move)
-    for seat in (None, 0, 1, 2, 3):
-        assert replayed.view(seat) == live.view(seat)
-    assert replayed.result == live.result
 
 
 @settings(max_examples=10, deadline=None)

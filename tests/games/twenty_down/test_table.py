@@ -7,13 +7,10 @@ from fairdeal.verifier.cards import card_from_str, cards_from_str
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import BadSettings, FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
 
+from tests.games.randomness import PickRng
+
+from .deals import DEAL
 from .helpers import answer_stay, deck_for, exchange_nothing, game, name_trump, play, to_play
-from .test_deal_and_trumps import DEAL
-
-
-class LastChoiceRng:
-    def randbelow(self, n):
-        return n - 1
 
 
 def rules(**settings):
@@ -104,7 +101,7 @@ def test_an_illegal_card_changes_nothing():
     assert [state.view(s) for s in (None, 0, 1, 2, 3)] == before
 
 
-# --- suggestions, bots, timeouts (the seed's tips for beginners) --------------------------------------
+# --- suggestions, bots, timeouts (docs/rules/twenty-down.md "Suggestions, bots and timeouts") --------
 
 @pytest.mark.parametrize("first, suit", [("7S 9S", "S"), ("AH 7S", "H"), ("KC 9D", "C")])
 def test_bot_names_the_suit_of_two_cards_or_of_an_ace(first, suit):
@@ -116,7 +113,7 @@ def test_bot_names_the_suit_of_two_cards_or_of_an_ace(first, suit):
 def test_bot_breaks_a_tie_between_suits_with_its_rng():
     state = game(deck_for(0, {1: "7C 7D"}))
     assert rules().bot_move(state.view(1), FirstChoiceRng()) == Move.trump("C")
-    assert rules().bot_move(state.view(1), LastChoiceRng()) == Move.trump("D")
+    assert rules().bot_move(state.view(1), PickRng(-1)) == Move.trump("D")
 
 
 def test_bot_exchanges_low_side_cards_boldly():

@@ -3,10 +3,10 @@ import pytest
 
 from fairdeal.verifier.games.base import Move
 
+from .deals import KING_AND_TEN
 from .helpers import (
     answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play, to_play, walkover_deal,
 )
-from .test_play_and_scoring import KING_AND_TEN
 
 # Dealer 0, trump spades: seat 1 leads AS, seat 2 must follow with JS; then seat 2 holds K, Q, A of clubs.
 JACK_AND_ACE = deck_for(0, first={1: "AS 7C", 2: "JS 8C", 3: "7D 8D", 0: "7H 8H"},

@@ -1,13 +1,15 @@
-"""The bidding of one hand, for all three rule sets (DECISIONS.md; the Variant says which).
+"""The bidding of one hand, for all three rule sets (docs/rules/<id>.md "Bidding"; the Variant says which).
 
-- "one-round" (000 and 002): each seat once from the dealer's left, the dealer last. 002's dealer may say Mine
-  (take the high bid at the same amount); the holder may then raise or give it up, and the dealer may take each
-  raise again or pass. 000's dealer-picks: once the other three passed the dealer bids or calls a redeal.
-- "until-one-left" (001): round and round from the dealer's left; a pass is final; it ends when one bidder is
-  left. Stick the dealer: when everyone else has passed and nothing is bid, the dealer must bid 20. Dealer can
+- "one-round" (120s-auction and 120s-traditional): each seat once from the dealer's left, the dealer last. In
+  120s-traditional the dealer may say Mine (take the high bid at the same amount); the holder may then raise or
+  give it up, and the dealer may take each raise again or pass. 120s-auction's dealer-picks: once the other three
+  passed the dealer bids or calls a redeal.
+- "until-one-left" (120s-house): round and round from the dealer's left; a pass is final; it ends when one bidder
+  is left. Stick the dealer: when everyone else has passed and nothing is bid, the dealer must bid 20. Dealer can
   take it: at the dealer's turns the dealer may hold at the standing bid below 30.
 
-`min_bid[seat]` (000's "from 90 up") and `has_five[seat]` (002's "need a five") are fixed at the deal.
+`min_bid[seat]` (120s-auction's "from 90 up") and `has_five[seat]` (120s-traditional's "need a five") are fixed
+at the deal.
 The outcome is `won` = (seat, bid) or `all_passed` = True.
 """
 from __future__ import annotations
@@ -46,7 +48,7 @@ class Bidding:
         self.passed: set[int] = set()
         self.log: list[tuple[int, str, int | None]] = []
         self._raiser: int | None = None
-        self.answering = False        # 002: after Mine, the holder answers and the dealer takes again or passes
+        self.answering = False        # 120s-traditional: after Mine the holder answers; the dealer takes again or passes
         self.won: tuple[int, int] | None = None
         self.all_passed = False
 

@@ -1,16 +1,16 @@
 """The table's suggestion, the bot and the timeout policy of 120s: pure functions of one seat's view.
 
-One hand evaluation serves all three (000: the bots "don't bid your hand differently from anybody else's"):
+One hand evaluation serves all three (docs/rules/120s-auction.md "The suggestion, the bots and the timeout policy"):
 `suit_values`/`hand_ceiling` estimate the points the bidding side takes with this hand as the bidder (the hand's own cards,
 plus a fixed share for the partner and for the kitty and the draw), under the best trump suit. The bid the table
-suggests is the *lowest* bid the seat may make that the value covers (000: "open at 15; keep 20 and 25 for
-outbidding somebody"); 30 only for a hand of five trumps holding the 5, the J and the ace of hearts.
+suggests is the *lowest* bid the seat may make that the value covers (open at 15, keeping 20 and 25 for outbidding
+somebody); 30 only for a hand of five trumps holding the 5, the J and the ace of hearts.
 The bot says what the suggestion says, except that it never bids 30 (nor takes a 30 with Mine).
 Both play as a partnership at a 4-player table: neither outbids nor takes ("Mine", dealer-can-take-it) the
 partner's standing bid, it passes instead (the timeout too, which bids as the suggestion). In play the bot never
 overtakes or trumps a trick its partner is winning unless the rules force it, except with its own top card of the
 plain suit led when an opponent is still to play (see `support_card`); the bidder leads trumps (`lead_card`).
-Nothing here counts cards still out (000: "they don't count the drumpfs still out").
+Nothing here counts cards still out (120s-auction's bots do not count the drumpfs still out).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ TRUMP_ACE_VALUE = 4.0
 KING_VALUE, QUEEN_VALUE, SMALL_TRUMP_VALUE = 3.0, 2.5, 1.5
 PLAIN_TOP_VALUE = 2.0                   # the best card of a plain suit (the ace; the king with plain aces low)
 PARTNER_AND_KITTY = 7.0                 # the partner's share and the help of the kitty and the draw
-ALONE_AND_KITTY = 4.0                   # 001 with two or three players: no partner
+ALONE_AND_KITTY = 4.0                   # 120s-house with two or three players: no partner
 
 
 def card_value(c: Card, trump: str, aces_low: bool) -> float:

@@ -1,4 +1,5 @@
-"""Which card a player may play (DECISIONS.md "Following" and "Reneging"), and the sentence when they may not.
+"""Which card a player may play (docs/rules/<id>.md "Play": following and reneging), and the sentence when they
+may not.
 
 Pure functions of a hand, the card led and the trump suit, so the table, the bots and the timeout policy all
 read the same rules.
@@ -22,7 +23,7 @@ def card_name(c: Card, trump: str | None, word: str) -> str:
 class Following:
     """The following rules under one trump suit, its tables looked up once: a hand's play asks for every card.
     `legal` is the list of cards a hand may play; `allows` answers for one card without building that list (a
-    replay checks one card per position) and always equals `c in legal(...)` (tests/games/onetwenty_perf)."""
+    replay checks one card per position) and always equals `c in legal(...)` (tests/games/onetwenty/test_fast_paths.py)."""
 
     __slots__ = ("power", "trumps", "keep", "void_must_trump")
 

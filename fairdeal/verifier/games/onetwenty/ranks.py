@@ -1,4 +1,4 @@
-"""Card orders of 120s (DECISIONS.md "Card order"), precomputed once per (trump suit, plain-aces-low).
+"""Card orders of 120s (docs/rules/<id>.md "Play"), precomputed once per (trump suit, plain-aces-low).
 
 A card's *power* under a trump suit is one integer:
 - trumps: 100 + their place from the bottom of the trump order (5, J, A of hearts, A, K, Q, then red 10..2 /

@@ -1,4 +1,4 @@
-"""The three 120s rule sets: settings (each with its seed text's default) and presets, mapped onto one Variant.
+"""The three 120s rule sets: settings (each with its rule set's default) and presets, mapped onto one Variant.
 
 A rule set here is only data: which settings a table may choose, and `variant()`, which turns the chosen
 settings into the Variant the one engine (state.py), the bots (bots.py) and the rules text (text.py) read.
@@ -66,7 +66,7 @@ _COMMON = dict(kitty_size=3, deal="after", teaser=False, bidding="one-round", de
 
 
 class AuctionRules(OneTwentyRules):
-    """Seed 000: "120s (Auction) Rules"."""
+    """120s-auction: "120s (Auction)", docs/rules/120s-auction.md."""
 
     id = "120s-auction"
     title = "120s (Auction)"
@@ -93,7 +93,7 @@ class AuctionRules(OneTwentyRules):
 
 
 class HouseRules(OneTwentyRules):
-    """Seed 001: "The rules of 120s" with its six house rules, each a setting."""
+    """120s-house: 120s with its six house rules, each a setting (docs/rules/120s-house.md)."""
 
     id = "120s-house"
     title = "120s (House rules)"
@@ -124,7 +124,7 @@ class HouseRules(OneTwentyRules):
 
 
 class TraditionalRules(OneTwentyRules):
-    """Seed 002: "The Rules of 120s" (dealer's Mine; the teaser and need-a-five variants)."""
+    """120s-traditional: the dealer's Mine; the teaser and need-a-five variants (docs/rules/120s-traditional.md)."""
 
     id = "120s-traditional"
     title = "120s (Traditional)"

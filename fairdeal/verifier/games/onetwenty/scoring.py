@@ -46,7 +46,7 @@ class HandScore(NamedTuple):      # an immutable record, made once a hand (a Nam
     made: bool
     changes: tuple[int, ...]
     scores: tuple[int, ...]
-    made_bid: tuple[bool, ...]      # per side: has won a bid and made it (000's cap)
+    made_bid: tuple[bool, ...]      # per side: has won a bid and made it (120s-auction's cap)
     winners: tuple[int, ...]        # sides that won the game with this hand (empty: play on)
 
 

@@ -1,7 +1,7 @@
 """One game of 120s on the shared interface (fairdeal.verifier.games.base), for every rule set: the Variant decides.
 
 Phases of a hand: the deal (a chance event: Chance.deck(deal index), never a move) -> "bidding" -> "trump" ->
-(001 only: "kitty", the bidder throws back three) -> "throw" (throw and be dealt back up, in turn from the
+(120s-house only: "kitty", the bidder throws back three) -> "throw" (throw and be dealt back up, in turn from the
 dealer's left) -> "play" -> hand end (scored at once) -> the next deal, or "over".
 
 Hands are kept sorted by (suit, rank) so a throw's cards come out in Move.throw's canonical order. The pack is
@@ -10,16 +10,16 @@ stored bottom first, so its top card is pack[-1] and drawing is a pop().
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move
-from fairdeal.verifier.games.tricks import TrickPlay
+from fairdeal.verifier.games.tricks import Trick, TrickPlay
 
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
 from .ranks import make_strength, make_winner
-from .scoring import points_taken, score_hand
+from .scoring import HandScore, points_taken, score_hand
 from .variant import Variant
 
 HAND = 5
@@ -65,8 +65,9 @@ KITTY = -1
 
 def deal_plan(v: Variant, dealer: int) -> list[int]:
     """Where each card of the deck goes, in deal order: deck[i] goes to seat plan[i], or to the kitty (KITTY);
-    deck[len(plan):] is the pack, deck[len(plan)] its top card. 000 deals a kitty card after each of the first
-    four rounds; 001 and 002 deal five each and then the kitty (see docs/rules/explicit-decks.md)."""
+    deck[len(plan):] is the pack, deck[len(plan)] its top card. 120s-auction deals a kitty card after each of the
+    first four rounds; 120s-house and 120s-traditional deal five each and then the kitty (docs/rules/<id>.md
+    "Deal layout", docs/rules/explicit-decks.md)."""
     n = v.players
     order = [(dealer + 1 + i) % n for i in range(n)]      # the dealer's left first, the dealer last
     plan: list[int] = []
@@ -93,6 +94,20 @@ def deck_from_hands(v: Variant, dealer: int, hands: dict[int, list[Card]], kitty
     if len(seen) != len(out):
         raise ValueError("a card is named twice in an explicit deck")
     return out + [c for c in PACK_52 if c not in seen]
+
+
+class HandFacts(NamedTuple):
+    """What the summary of a played-out hand is written from (a NamedTuple: cheap to make at every hand's end)."""
+
+    hand_number: int
+    dealer: int
+    bidder: int
+    bid: int
+    trump: str
+    points: list[int]           # per side
+    ten_trick: int              # the index of the trick worth 5 more
+    tricks: list[Trick]         # the hand's completed tricks, never changed again
+    score: HandScore
 
 
 class _Dealing:
@@ -190,13 +205,13 @@ class OneTwentyState(GameState):
         facts = self._last_facts
         if facts is not None:
             self._last_facts = None
-            number, dealer, bidder, bid, trump, points, ten, tricks, hs = facts
+            hs = facts.score
             self._last_hand = {
-                "hand_number": number, "dealer": dealer, "thrown_in": False,
-                "bidder": bidder, "bid": bid, "trump": trump, "points": points,
-                "ten_trick": ten, "ten_card": str(tricks[ten].winning_card), "made": hs.made,
-                "changes": list(hs.changes), "scores": list(hs.scores),
-                "tricks": [t.to_json() for t in tricks],
+                "hand_number": facts.hand_number, "dealer": facts.dealer, "thrown_in": False,
+                "bidder": facts.bidder, "bid": facts.bid, "trump": facts.trump, "points": facts.points,
+                "ten_trick": facts.ten_trick, "ten_card": str(facts.tricks[facts.ten_trick].winning_card),
+                "made": hs.made, "changes": list(hs.changes), "scores": list(hs.scores),
+                "tricks": [t.to_json() for t in facts.tricks],
             }
         return self._last_hand
 
@@ -293,12 +308,12 @@ class OneTwentyState(GameState):
             if move.value not in SUITS:
                 return f"Name the {v.trump_word} suit as one of C, D, H or S."
             return None
-        # "kitty" (001: the bidder throws back to five, no draw) or "throw" (throw and be dealt back up)
+        # "kitty" (120s-house: the bidder throws back to five, no draw) or "throw" (throw and be dealt back up)
         lo, hi = self._throw_bounds(seat)
         if kind != "throw":
             if ph == "kitty":
                 return f"It is time to throw away {lo} cards to come back to five."
-            if lo:                              # the bidder (000: nine cards, 002: eight) cannot throw nothing
+            if lo:          # the bidder (120s-auction: nine cards, 120s-traditional: eight) cannot throw nothing
                 return f"It is time to throw away at least {lo} cards and be dealt back up to five."
             return "It is time to throw away cards (possibly none) and be dealt back up to five."
         hand = self.hands[seat]
@@ -373,7 +388,7 @@ class OneTwentyState(GameState):
             hand.remove(c)
         if seat == self.bidder:
             self.kitty_cards = []
-        if self.phase == "kitty":          # 001: the bidder throws back to five; no draw
+        if self.phase == "kitty":          # 120s-house: the bidder throws back to five; no draw
             self.thrown.extend(cards)
             self.throws.append((seat, len(cards), 0))
             self._after_throws()
@@ -422,8 +437,8 @@ class OneTwentyState(GameState):
         # The last hand's summary is written when somebody first reads it (a replay never does): its facts
         # never change (hs is frozen, completed tricks are never touched again).
         self._last_hand = None
-        self._last_facts = (self.hand_number, self.dealer, self.bidder, self.bid, self.trump, points, ten,
-                            p.done, hs)
+        self._last_facts = HandFacts(self.hand_number, self.dealer, self.bidder, self.bid, self.trump, points, ten,
+                                     p.done, hs)
         self.scores = list(hs.scores)
         self.made_bid = list(hs.made_bid)
         self.hands_played += 1

@@ -1,5 +1,5 @@
 """The full rules line of a 120s table (the lobby's room line), written from its Variant in the rule set's own
-words: 000 says "drumpf", 001 and 002 say "trump"."""
+words: 120s-auction says "drumpf", 120s-house and 120s-traditional say "trump"."""
 from __future__ import annotations
 
 from .variant import Variant
@@ -75,7 +75,7 @@ def describe(v: Variant, settings_line: str) -> str:
                  f"led (reneging), the A of {ws} (when {ws} are not hearts) never.")
     parts.append("Every trick is worth 5; the trick of the highest card that wins a trick is worth 10: 30 a hand.")
     thirty = " A made 30 scores 60." if v.made_thirty_scores == 60 else " A made 30 scores 30."
-    # 001 with two or three players: each plays alone, so the sentences speak of players, not sides.
+    # 120s-house with two or three players: each plays alone, so the sentences speak of players, not sides.
     side = "side" if v.sides.partners else "player"
     others = "the other side keeps what it took" if v.sides.partners else "the others keep what they took"
     parts.append(f"A bidding {side} that makes its bid scores all it took; short of it, it goes Down the amount "

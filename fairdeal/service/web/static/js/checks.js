@@ -28,6 +28,7 @@ export const CHECKS = [
   ["result", "the final scores and winner are the replay's"],
   ["receipts", "the receipts given are in the hash chain"],
   ["log-inclusion", "the game's commitment and ending are in the transparency log, under the signed tree head the transcript carries"],
+  ["commitment-noted", "the commitment you noted before the game (--commitment) is this transcript's"],
 ];
 // Checks that replay the moves through the rules engine: fairdeal-verify's.
 export const ENGINE_CHECKS = ["moves-legal", "bot-moves", "timeout-moves", "result"];
@@ -53,10 +54,11 @@ class Run {
     this.set(id, FAIL, detail, seq);
   }
 
-  checks(receiptsAsked) {
+  checks(receiptsAsked, commitmentAsked) {
     return CHECKS.map(([id, title]) => {
       let c = this.done.get(id);
       if (!c && id === "receipts" && !receiptsAsked) c = { id, status: SKIP, detail: "no receipt was given", seq: null };
+      if (!c && id === "commitment-noted" && !commitmentAsked) c = { id, status: SKIP, detail: "no commitment was noted", seq: null };
       if (!c && id === "log-inclusion") c = { id, status: SKIP, detail: "the transcript carries no transparency-log proof (no log member)", seq: null };
       if (!c) c = { id, status: SKIP, detail: "not checked", seq: null };
       return { ...c, title };
@@ -71,6 +73,15 @@ export function parseReceipt(text) {
   return [Number(m[1]), m[2].toLowerCase()];
 }
 
+// A commitment the player noted: all 64 hex digits or a prefix of at least 16 (the verifier's MIN_NOTED).
+export function parseCommitment(text) {
+  const digits = String(text).trim().toLowerCase();
+  if (!/^[0-9a-f]{16,64}$/.test(digits)) {
+    throw new Error(`The commitment you noted is 16 to 64 hex digits (the first ones of the 64), not '${text}'.`);
+  }
+  return digits;
+}
+
 export function parseClientSeed(text) {
   const m = /^\s*(\d+):(.*)$/s.exec(text);
   if (!m) throw new Error(`A client seed to check is SEAT:SEED, e.g. 2:my-lucky-words, not '${text}'.`);
@@ -78,7 +89,7 @@ export function parseClientSeed(text) {
 }
 
 // options: {keys: [trusted key texts] (the service's published keys, or one the player pinned), receipts:
-// [[seq, hash]], clientSeeds: [[seat, seed]]}. -> {ok, error, game, key, keySource, warnings, checks, deals}
+// [[seq, hash]], clientSeeds: [[seat, seed]], commitment: the hex digits noted before the game (parseCommitment)}. -> {ok, error, game, key, keySource, warnings, checks, deals}
 export async function verifyTranscript(text, options = {}) {
   const run = new Run();
   const report = { ok: false, error: null, game: null, key: null, keySource: null, warnings: [], deals: null };
@@ -88,13 +99,13 @@ export async function verifyTranscript(text, options = {}) {
     if (exc instanceof Unusable) report.error = exc.message;
     else report.error = `The transcript could not be checked: ${exc && exc.message ? exc.message : exc}`;
   }
-  report.checks = run.checks((options.receipts || []).length > 0);
+  report.checks = run.checks((options.receipts || []).length > 0, Boolean(options.commitment));
   report.ok = !report.error && report.checks.every((c) => c.status !== FAIL);
   report.failed = report.checks.filter((c) => c.status === FAIL).map((c) => c.id);
   return report;
 }
 
-async function verify(run, report, text, { keys = [], receipts = [], clientSeeds = [] }) {
+async function verify(run, report, text, { keys = [], receipts = [], clientSeeds = [], commitment = null }) {
   let t;
   try {
     t = parseTranscript(typeof text === "string" ? text : JSON.stringify(text));
@@ -151,6 +162,7 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
     chainStatus();
     throw new Unusable("The game has not ended: the server seed is not revealed yet, so it cannot be verified. Verify it once it has ended.");
   }
+  if (commitment) checkNotedCommitment(run, commit.commitment, commitment);
   const commitmentProblems = await checkCommitment(t);
   if (commitmentProblems.length) run.fail("commitment", commitmentProblems.join(" "));
   else run.set("commitment", PASS, `SHA-256 of the revealed seed, game id, rules and protocol is ${commit.commitment.slice(0, 16)}..., as committed`);
@@ -265,6 +277,15 @@ async function checkSalts(run, key, records) {
   if (c && c.status === PASS && records.length) c.detail += "; every move record's salt is the one the seed derives";
 }
 
+// "commitment-noted": the transcript is the game whose commitment the player was shown before the first card.
+function checkNotedCommitment(run, actual, noted) {
+  if (!actual.startsWith(noted)) {
+    run.fail("commitment-noted", `the transcript commits to ${actual}, not to the ${noted} you noted: this is not the game you were shown`);
+  } else {
+    run.set("commitment-noted", PASS, `the transcript commits to ${actual}, whose first ${noted.length} hex digits are the ${noted} you noted`);
+  }
+}
+
 async function checkReceipts(run, records, receipts) {
   const bySeq = new Map();
   for (const r of records) if (!bySeq.has(r.seq)) bySeq.set(r.seq, r);
@@ -293,12 +314,13 @@ function summary(t) {
 }
 
 // The command that runs every check, the engine's too, on the player's own machine.
-export function verifyCommand(fileName, { key, clientSeeds = [], receipts = [] } = {}) {
+export function verifyCommand(fileName, { key, clientSeeds = [], receipts = [], commitment = null } = {}) {
   const q = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
   const parts = ["fairdeal-verify", q(fileName)];
   if (key) parts.push("--key", q(key));
   for (const [seat, seed] of clientSeeds) parts.push("--client-seed", q(`${seat}:${seed}`));
   for (const [seq, hash] of receipts) parts.push("--receipt", `${seq}:${hash}`);
+  if (commitment) parts.push("--commitment", commitment);
   return parts.join(" ");
 }
 

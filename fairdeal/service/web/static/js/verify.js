@@ -2,7 +2,7 @@
 // by check with fairdeal-verify's ids, every deal shown again, and the command that runs the rest.
 
 import { cardFace, cardName } from "./cards.js";
-import { ELSEWHERE, FAIL, parseClientSeed, parseReceipt, verifyCommand, verifyTranscript } from "./checks.js";
+import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./checks.js";
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
 
@@ -42,22 +42,25 @@ function prefill(gameId) {
   if (receipts.length && !$("receipts").value.trim()) {
     $("receipts").value = receipts.map(([seq, hash]) => `${seq}:${hash}`).join("\n");
   }
+  if (notes.commitment && !$("noted").value.trim()) $("noted").value = notes.commitment;
 }
 
 async function run() {
   if (!current) return;
   let clientSeeds;
   let receipts;
+  let commitment;
   try {
     clientSeeds = lines("seeds").map(parseClientSeed);
     receipts = lines("receipts").map(parseReceipt);
+    commitment = $("noted").value.trim() ? parseCommitment($("noted").value) : null;
   } catch (exc) {
     say(exc.message, "error");
     return;
   }
   say("Checking…");
-  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts });
-  show(report, clientSeeds, receipts);
+  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts, commitment });
+  show(report, clientSeeds, receipts, commitment);
   say(report.error ? report.error : "Checked.", report.error ? "error" : "");
 }
 
@@ -65,7 +68,7 @@ function statusText(status) {
   return { pass: "PASS", fail: "FAIL", skip: "skip", [ELSEWHERE]: "fairdeal-verify" }[status] || status;
 }
 
-function show(report, clientSeeds, receipts) {
+function show(report, clientSeeds, receipts, commitment) {
   $("report").hidden = false;
   const failed = report.checks.filter((c) => c.status === FAIL);
   const verdict = $("verdict");
@@ -92,7 +95,7 @@ function show(report, clientSeeds, receipts) {
       el("th", { scope: "row" }, el("code", { text: c.id }), el("span", { class: "title", text: ` ${c.title}` })),
       el("td", { text: c.detail + (c.seq ? ` (record ${c.seq})` : "") })));
   }
-  elsewhere(report, clientSeeds, receipts);
+  elsewhere(report, clientSeeds, receipts, commitment);
   deals(report);
 }
 
@@ -117,14 +120,14 @@ function facts(report) {
   if (g.result) add("Result", JSON.stringify(g.result));
 }
 
-function elsewhere(report, clientSeeds, receipts) {
+function elsewhere(report, clientSeeds, receipts, commitment) {
   const box = clear($("elsewhere"));
   if (!report.game || !report.game.server_seed) return;
   const engine = report.checks.filter((c) => c.status === ELSEWHERE).map((c) => c.id);
   const name = current.name || `fairdeal-game-${report.game.game_id}.json`;
   const last = receipts.length ? [receipts.reduce((a, b) => (a[0] > b[0] ? a : b))] : [];
   const key = report.keySource === "service" ? report.key : null;     // else fairdeal-verify warns, as this page does
-  const command = verifyCommand(name, { key, clientSeeds, receipts: last });
+  const command = verifyCommand(name, { key, clientSeeds, receipts: last, commitment });
   box.append(
     el("h3", { text: "What needs fairdeal-verify" }),
     el("p", {}, engine.length ? `${engine.join(", ")}: replaying every move through the rules (was each legal? `

@@ -1,0 +1,115 @@
+"""`fairdeal serve` as processes: a sweeper child beside the gunicorn workers (stopped with the server, or none
+with --no-sweeper), and /metrics as one view of every worker and that sweeper (prometheus_client's multiprocess
+mode), whichever worker answers the scrape."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from tests.service.client import Api
+from tests.service.http import Http, _children, is_sweeper, serving
+
+
+def scrape(base: str) -> str:
+    return urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+
+
+def value(text: str, series: str) -> float:
+    """The value of one series (name and labels as exposed), 0 when it is not there."""
+    m = re.search("^" + re.escape(series) + r" ([0-9.e+-]+)$", text, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+def test_metrics_are_one_view_of_the_workers_and_the_sweeper(tmp_path):
+    with serving(tmp_path, workers=2, FAIRDEAL_ABANDON_AFTER="0.5", FAIRDEAL_RATE_LIMITS="off") as base:
+        api = Api(Http(base))
+        p = api.player()
+        gid = api.table(p, rule_set="spades")["id"]
+        api.start(p, gid)
+        deadline = time.monotonic() + 30
+        while value(text := scrape(base), 'fairdeal_games_ended_total{reason="abandoned"}') < 1:
+            assert time.monotonic() < deadline, "the sweeper did not abandon the silent game"
+            time.sleep(0.2)
+        # nobody touched the game: the sweeper ended it, and its counters are in the server's /metrics
+        assert value(text, "fairdeal_sweeps_total") >= 1
+        scrapes = [scrape(base) for _ in range(8)]           # both workers answer some of them
+        posts = [value(s, 'fairdeal_http_requests_total{method="POST",route="/tables",status="201"}')
+                 for s in scrapes]
+        assert posts == [1.0] * len(scrapes), posts          # every scrape sees the one POST, whoever served it
+        assert all('pid="' not in s for s in scrapes)
+        last = scrapes[-1]
+        assert value(last, 'fairdeal_games{state="finished"}') == 1 and value(last, 'fairdeal_games{state="running"}') == 0
+        assert value(last, 'fairdeal_store_seconds_count{op="append"}') >= 3
+        assert "# TYPE fairdeal_waiting_clients gauge" in last
+
+
+def test_the_waiting_clients_gauge_counts_a_wait_while_it_is_open(tmp_path):
+    with serving(tmp_path, workers=2, FAIRDEAL_RATE_LIMITS="off", FAIRDEAL_SWEEPER="off") as base:
+        api = Api(Http(base))
+        p = api.player()
+        gid = api.table(p, rule_set="spades", clocks="off")["id"]
+        api.start(p, gid)
+        seq = api.view(p, gid)["seq"]
+        waiter = threading.Thread(target=lambda: api.get(f"/games/{gid}/events?after={seq}&wait=3", p))
+        waiter.start()
+        deadline = time.monotonic() + 2.5
+        seen = 0.0
+        while time.monotonic() < deadline and seen < 1:
+            seen = value(scrape(base), "fairdeal_waiting_clients")
+            time.sleep(0.05)
+        waiter.join()
+        assert seen == 1
+        assert value(scrape(base), "fairdeal_waiting_clients") == 0
+
+
+def serve_proc(tmp_path, *args, **env):
+    from tests.service.redis_servers import free_port
+    port = free_port()
+    e = dict(os.environ, FAIRDEAL_DATA=str(tmp_path), FAIRDEAL_BIND=f"127.0.0.1:{port}", FAIRDEAL_WORKERS="1", **env)
+    e.pop("FAIRDEAL_REDIS_URL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", *args], env=e,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1).read()
+            return proc
+        except OSError:
+            assert proc.poll() is None, "fairdeal serve exited"
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail("fairdeal serve did not answer")
+
+
+def sweepers(proc) -> list[str]:
+    return [k for k in _children(proc.pid) if is_sweeper(k)]
+
+
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_no_sweeper_starts_none(tmp_path, how):
+    proc = serve_proc(tmp_path, *(["--no-sweeper"] if how == "option" else []),
+                      **({"FAIRDEAL_SWEEPER": "off"} if how == "env" else {}))
+    try:
+        assert sweepers(proc) == []
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_the_sweeper_stops_with_the_server(tmp_path, sig):
+    proc = serve_proc(tmp_path)
+    [sweeper] = sweepers(proc)
+    proc.send_signal(sig)
+    proc.wait(20)
+    deadline = time.monotonic() + 15
+    while os.path.exists(f"/proc/{sweeper}") and open(f"/proc/{sweeper}/stat").read().split()[2] != "Z":
+        assert time.monotonic() < deadline, f"the sweeper outlived the server ({sig.name})"
+        time.sleep(0.1)
