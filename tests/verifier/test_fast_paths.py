@@ -244,10 +244,14 @@ def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
     from fairdeal.verifier import checks, integrity, replay
     from fairdeal.verifier.fairness import SeedChance, record_salt
-    from fairdeal.verifier.games.base import GameState
+    from fairdeal.verifier.games.base import GameState, Move
+    from fairdeal.verifier.games.onetwenty import bots
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
+    monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
+    monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
+                                                                       for c in PACK_52})
     monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
     monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 
