@@ -65,9 +65,11 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
             "protocol": "pass", "signature-start": "pass", "signature-transcript": "pass", "header": "pass",
             "commitment": "pass", "client-seeds": "pass", "hash-chain": "pass", "deals": "pass",
             "moves-legal": "fairdeal-verify", "bot-moves": "fairdeal-verify", "timeout-moves": "fairdeal-verify",
-            "result": "fairdeal-verify", "receipts": "pass", "log-inclusion": "pass"}, rid
-        # the player's own seed and receipts came from this browser's notes of the game
+            "result": "fairdeal-verify", "receipts": "pass", "log-inclusion": "pass",
+            "commitment-noted": "pass"}, rid
+        # the player's own seed, receipts and the fingerprint it was shown came from this browser's notes of the game
         assert page.input_value("#seeds") == f"0:{seat['client_seed']}"
+        assert page.input_value("#noted") == transcript["commit"]["commitment"]
         assert "yours (seat 0) among them" in page.inner_text("#checks tr[data-check=client-seeds]")
         assert page.locator("#deals details").count() >= 1
         if rid == "120s-auction":
