@@ -193,6 +193,12 @@ class _Seen:
         return set(done) | {c for _, c in self.trick}
 
     def winning(self) -> tuple[int, Card] | None:
+        """The seat and card taking the trick so far, None when leading (worked out once: `beats` asks for it
+        for every legal card)."""
+        return self._winning
+
+    @cached_property
+    def _winning(self) -> tuple[int, Card] | None:
         if not self.trick:
             return None
         led = self.trick[0][1]
