@@ -93,7 +93,7 @@ class LiveGame:
     # --- the policies, recomputed from the seat's own view -----------------------------------------
     # (policy_view: the view's entries made as the policy reads them; GameState.view's values)
     def bot_move(self, seat: int) -> Move:
-        return self.rules.bot_move(self.state.policy_view(seat), self.chance.bot_rng(self.seq + 1))
+        return self.rules.bot_move(self.state.policy_view(seat), self.chance.bot_rng_fast(self.seq + 1))
 
     def timeout_move(self, seat: int) -> Move:
         return self.rules.timeout_move(self.state.policy_view(seat))

@@ -169,6 +169,17 @@ def test_record_salts_are_record_salt_one_by_one():
         record_salts(b"short", 3)
 
 
+def test_a_bot_rng_made_fast_draws_what_bot_rng_draws():
+    from fairdeal.verifier.fairness import SeedChance
+    for seed in (bytes(32), bytes(range(32))):
+        chance = SeedChance(seed)
+        for seq in (1, 2, 9, 10, 255, 256, 1000, 123456):
+            fast, general = chance.bot_rng_fast(seq), chance.bot_rng(seq)
+            draws = [1, 2, 3, 7, 13, 256, 257, 1 << 40, 5] * 4
+            assert [fast.randbelow(n) for n in draws] == [general.randbelow(n) for n in draws]
+            assert fast.read(70) == general.read(70)
+
+
 def _general_body_and_hashes(t):
     from fairdeal.verifier.transcript import parsed_record_hash
     chained = t["records"] + ([t["end"]] if t.get("end") is not None else [])
@@ -232,10 +243,15 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
 def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
     from fairdeal.verifier import checks, integrity, replay
-    from fairdeal.verifier.fairness import record_salt
-    from fairdeal.verifier.games.base import GameState
+    from fairdeal.verifier.fairness import SeedChance, record_salt
+    from fairdeal.verifier.games.base import GameState, Move
+    from fairdeal.verifier.games.onetwenty import bots
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
+    monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
+    monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
+    monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
+                                                                       for c in PACK_52})
     monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
     monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 
@@ -282,3 +298,44 @@ def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
     every = [str(c) for c in PACK_52]
     for texts in (every, every[::-1], [], ["TH", "10h", " as "], ["10H", "1H"], ["AS", 10], ["AS", ["AS"]], [None]):
         assert fast(texts) == general(texts), texts
+
+
+def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
+    import random
+    from fairdeal.verifier.cards import SUITS
+    from fairdeal.verifier.games import rules_from_json
+    from fairdeal.verifier.games.onetwenty import bots
+    variants = [rules_from_json(t["start"]["rules"]).variant for t in games if t["start"]["rules"]["id"][:4] == "120s"]
+    assert len(variants) == 3
+    for trump in SUITS:
+        for aces_low in (False, True):
+            assert bots.card_values(trump, aces_low) == {c: bots.card_value(c, trump, aces_low) for c in PACK_52}
+
+    def general_ceiling(hand, v):        # hand_ceiling as it reads without the table and the ace-of-hearts test
+        extra = bots.PARTNER_AND_KITTY if v.sides.partners else bots.ALONE_AND_KITTY
+        value = max(extra + sum(bots.card_value(c, s, v.aces_low) for c in hand) for s in SUITS)
+        if any(bots.sees_every_trick(hand, s) for s in SUITS):
+            return 30
+        fits = [b for b in v.bids if b <= value and b < 30]
+        return fits[-1] if fits else 0
+    rng = random.Random(15)
+    thirty = [card_from_str(t) for t in "5H JH AH KH QH".split()]
+    for v in variants:
+        hands = [rng.sample(PACK_52, rng.choice((1, 3, 5, 8))) for _ in range(3000)] + [thirty]
+        assert [bots.hand_ceiling(h, v) for h in hands] == [general_ceiling(h, v) for h in hands]
+        assert bots.hand_ceiling(thirty, v) == 30
+
+
+def test_the_play_of_a_pack_card_made_once_is_the_move_made_anew():
+    from fairdeal.verifier.games.base import GameError, Move
+
+    def outcome(make, card):
+        try:
+            return make(card)
+        except GameError as exc:
+            return type(exc).__name__, exc.message
+    for c in PACK_52:
+        assert Move.play(c) == Move("play", card=c) and Move.play(c) is Move.play(c) and Move.play(c).card == c
+        assert Move.play(Card(c.rank, c.suit)) == Move("play", card=c)
+    for odd in (Card(1, "X"), Card(15, "S"), None, "AS", (14, "S"), ["AS"]):
+        assert outcome(Move.play, odd) == outcome(lambda card: Move("play", card=card), odd), odd

@@ -177,6 +177,12 @@ class Move:
     # convenient constructors
     @staticmethod
     def play(card: Card) -> "Move":
+        """Move("play", card=card); a card of the pack gets its one play, made once (a Move never changes, and
+        the policies name a card to play at most moves)."""
+        if card.__class__ is Card:
+            move = _PLAY_OF.get(card)
+            if move is not None:
+                return move
         return Move("play", card=card)
 
     @staticmethod
@@ -259,6 +265,9 @@ class Move:
         if self.value is not None:
             return f"{self.kind} {self.value}"
         return self.kind
+
+
+_PLAY_OF = {c: Move("play", card=c) for c in PACK_52}
 
 
 # --------------------------------------------------------------------------------------------- chance

@@ -14,6 +14,7 @@ The module has four parts, each usable alone:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
@@ -175,17 +176,29 @@ class _Seen:
     legal: list[Card]
     bids: list[int | None]
     taken: list[int]
-    played: set[Card]          # every card played this hand, current trick included
+    view: Mapping[str, Any]    # read again for `played` only, within the same policy call
 
     @staticmethod
     def of(view: Mapping[str, Any]) -> "_Seen":
         hand = cards_of_texts(view["hand"])
         trick = [(s, card_from_str(c)) for s, c in view["trick"]["plays"]]
         legal = legal_cards(hand, [c for _, c in trick], view["spades_broken"])
-        played = set(cards_of_texts([c for t in view["tricks"] for _, c in t["plays"]])) | {c for _, c in trick}
-        return _Seen(hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), played)
+        return _Seen(hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), view)
+
+    @cached_property
+    def played(self) -> set[Card]:
+        """Every card played this hand, current trick included: made when first asked (only the test for a
+        master card asks), so most moves never read the view's completed tricks."""
+        done = cards_of_texts([c for t in self.view["tricks"] for _, c in t["plays"]])
+        return set(done) | {c for _, c in self.trick}
 
     def winning(self) -> tuple[int, Card] | None:
+        """The seat and card taking the trick so far, None when leading (worked out once: `beats` asks for it
+        for every legal card)."""
+        return self._winning
+
+    @cached_property
+    def _winning(self) -> tuple[int, Card] | None:
         if not self.trick:
             return None
         led = self.trick[0][1]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier.cards import SUITS, Card, card, card_from_str, cards_of_texts
+from fairdeal.verifier.cards import PACK_52, SUITS, Card, card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Move, Rng
 
 from .ranks import ACE_OF_HEARTS, TRUMP_BASE, make_strength, plain_order, power_table
@@ -46,9 +46,19 @@ def card_value(c: Card, trump: str, aces_low: bool) -> float:
     return PLAIN_TOP_VALUE if c.rank == top else 0.0
 
 
+@lru_cache(maxsize=None)
+def card_values(trump: str, aces_low: bool) -> dict[Card, float]:
+    """card_value(c, trump, aces_low) of every card, made once: a hand is valued under each suit at every bid."""
+    return {c: card_value(c, trump, aces_low) for c in PACK_52}
+
+
 def suit_values(hand: Sequence[Card], v: Variant) -> dict[str, float]:
     extra = PARTNER_AND_KITTY if v.sides.partners else ALONE_AND_KITTY
-    return {s: extra + sum(card_value(c, s, v.aces_low) for c in hand) for s in SUITS}
+    values = {}
+    for s in SUITS:
+        value = card_values(s, v.aces_low)
+        values[s] = extra + sum(value[c] for c in hand)
+    return values
 
 
 def best_suits(hand: Sequence[Card], v: Variant) -> list[str]:
@@ -68,7 +78,7 @@ def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
     """The highest bid this hand is worth (0: none)."""
     values = suit_values(hand, v)
     value = max(values.values())
-    if any(sees_every_trick(hand, s) for s in SUITS):
+    if ACE_OF_HEARTS in hand and any(sees_every_trick(hand, s) for s in SUITS):   # a 30 hand holds it
         return 30
     fits = [b for b in v.bids if b <= value and b < 30]
     return fits[-1] if fits else 0
