@@ -238,9 +238,10 @@ def _ends(tracker: HandTracker, records: list[dict]) -> list:
 # ------------------------------------------------------------------------------------------ the end
 
 def verify_saved(client: Client, game_id: str, out: str, seat: int | None, client_seed: str | None,
-                 table_key: str | None, receipts: dict[int, str]) -> bool:
+                 table_key: str | None, receipts: dict[int, str], commitment: str | None = None) -> bool:
     """Save the published transcript, verify it here with the verifier's own code (the key from /keys, your
-    client seed, the receipts of your moves) and print the command that repeats the check."""
+    client seed, the receipts of your moves, the commitment the table showed before the first card) and print
+    the command that repeats the check."""
     from fairdeal.verifier.checks import verify_transcript
     from fairdeal.verifier.cli import render_report
     data = client.get(f"/games/{game_id}/transcript")
@@ -251,12 +252,14 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int | None, clien
     known = {k.get("key") for k in published.get("keys", []) if isinstance(k, dict)}
     key = table_key if table_key in known else published["current"]
     seeds = [(seat, client_seed)] if seat is not None and client_seed is not None else []
-    report = verify_transcript(data, key=key, client_seeds=seeds, receipts=sorted(receipts.items()))
+    report = verify_transcript(data, key=key, client_seeds=seeds, receipts=sorted(receipts.items()),
+                               commitment=commitment)
     click.echo(render_report(report, out))
     click.echo("\nCheck it yourself, offline:")
     last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
     mine = f" --client-seed {shlex.quote(f'{seat}:{client_seed}')}" if seeds else ""
-    click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key}{mine}{last}")
+    noted = f" --commitment {commitment}" if commitment else ""
+    click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key}{mine}{last}{noted}")
     return report.ok
 
 
@@ -449,7 +452,7 @@ def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands
     for line in result_lines(game, session.table):
         click.echo(line)
     return verify_saved(c, gid, out or f"fairdeal-game-{gid}.json", session.table.seat, client_seed,
-                        table.get("key"), session.receipts)
+                        table.get("key"), session.receipts, table.get("commitment"))
 
 
 def _watch(c: Client, table_id: str, name: str | None, out: str | None) -> bool:
@@ -465,7 +468,8 @@ def _watch(c: Client, table_id: str, name: str | None, out: str | None) -> bool:
     game = session.run()
     for line in result_lines(game, session.table):
         click.echo(line)
-    return verify_saved(c, table_id, out or f"fairdeal-game-{table_id}.json", None, None, table.get("key"), {})
+    return verify_saved(c, table_id, out or f"fairdeal-game-{table_id}.json", None, None, table.get("key"), {},
+                        table.get("commitment"))
 
 
 def _lobby(c: Client) -> bool:

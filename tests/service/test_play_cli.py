@@ -48,6 +48,9 @@ def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
     # the printed command is one the player can run as it stands, and it verifies the saved file
     args = _verify_command(r.output)
     assert args[0] == str(out) and "0:my lucky words" in args and "--receipt" in args
+    # the commitment the table showed before the first card is checked, here and in the command
+    assert "PASS  commitment-noted" in r.output
+    assert args[args.index("--commitment") + 1] == saved["commit"]["commitment"]
     from fairdeal.verifier.cli import main as verify_main
     capsys.readouterr()
     with pytest.raises(SystemExit) as done:
