@@ -82,9 +82,12 @@ class Player(threading.Thread):
         try:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
+                # asked before the view is read: a game seen over after the last fault stays over (one seen over
+                # just before it may be rolled back to before its end, and then goes on)
+                settled = self.faults_over.is_set()
                 v = self.last = self.api.view(self.p, self.gid)
                 if v["status"] == "over":
-                    if self.faults_over.is_set():
+                    if settled:
                         return
                 elif v["your_turn"]:
                     move = v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
