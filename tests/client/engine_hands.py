@@ -1,4 +1,5 @@
-"""Where the rules engine says each hand of a transcript ends, for the client's hand-tracker tests."""
+"""Where the rules engine says each hand and each trick of a transcript ends, for the clients' tests (the terminal
+client's hand tracker, the browser's story of the game)."""
 from __future__ import annotations
 
 from fairdeal.verifier.fairness import game_seed
@@ -25,3 +26,16 @@ def engine_ends(t: dict, server_seed: bytes) -> list[tuple[int, str]]:
             same_deal = "counted_deal" in after and after["counted_deal"] == before["counted_deal"]
             out.append((rec["seq"], "new-deal" if same_deal else "hand"))
     return out
+
+
+def tricks_done(t: dict, server_seed: bytes) -> int:
+    """The engine's count of completed tricks: a card that grows its hand's tricks, or ends the hand."""
+    game, done = live_game(t, server_seed), 0
+    for rec in t["records"]:
+        before = game.state.view(None)
+        game.apply_record(rec, chain=False)
+        after = game.state.view(None)
+        if rec["move"]["kind"] == "play" and (len(after["tricks"]) > len(before["tricks"]) or game.state.is_over
+                                              or after["hand_number"] != before["hand_number"]):
+            done += 1
+    return done

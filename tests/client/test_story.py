@@ -13,7 +13,7 @@ import click
 from fairdeal.client.play import Session
 from fairdeal.verifier.keys import private_key_from_hex
 from fairdeal.verifier.selfplay import selfplay
-from tests.client.engine_hands import engine_ends, live_game
+from tests.client.engine_hands import engine_ends, live_game, tricks_done
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 
@@ -91,15 +91,7 @@ def test_each_hands_result_is_told_after_its_last_move_and_before_the_next_hands
 def test_every_tricks_winner_is_told_the_last_of_each_hand_too(rule_set):
     seed = bytes([3 + len(rule_set)] * 32)
     t = selfplay(rule_set, KEY, seed, bots=(1, 2, 3), timeout_every=0)
-    # the engine's count: a card that completes a trick grows this hand's tricks, or ends the hand
-    game, done = live_game(t, seed), 0
-    for rec in t["records"]:
-        before = game.state.view(None)
-        game.apply_record(rec, chain=False)
-        after = game.state.view(None)
-        if rec["move"]["kind"] == "play" and (len(after["tricks"]) > len(before["tricks"]) or game.state.is_over
-                                              or after["hand_number"] != before["hand_number"]):
-            done += 1
+    done = tricks_done(t, seed)
     feed = Feed(t, seed)
     session = Session(feed, "g", rule_set=rule_set, players=4)
 

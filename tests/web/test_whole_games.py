@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
-from fairdeal.verifier.replay import LiveGame
+from fairdeal.verifier.fairness import server_seed_from_hex
+from tests.client.engine_hands import tricks_done
 from tests.web.conftest import shot
 from tests.web.driver import open_table, play_to_end, sign_up
 
@@ -55,7 +55,7 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
         assert verify_transcript(transcript, client_seeds=[(0, seat["client_seed"])]).ok, rid
 
         # the story told every trick's winner (the last trick of each hand too) and every hand's end
-        assert page.locator("#log li.trick").count() == tricks_done(transcript), rid
+        assert page.locator("#log li.trick").count() == tricks_done(transcript, server_seed_from_hex(transcript["end"]["server_seed"])), rid
         page.click("#verify-link")
         page.wait_for_url(f"**/verify/{gid}")
         page.wait_for_selector("#checks tr[data-check=deals]")
@@ -74,18 +74,3 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
         assert page.locator("#deals details").count() >= 1
         if rid == "120s-auction":
             shot(page, "verify-page")
-
-
-def tricks_done(t: dict) -> int:
-    """The engine's count of completed tricks: a card that grows its hand's tricks, or ends the hand."""
-    seeds = [s["client_seed"] for s in t["start"]["seats"]]
-    game = LiveGame(t["start"], game_seed(server_seed_from_hex(t["end"]["server_seed"]), seeds, t["protocol"]))
-    done = 0
-    for rec in t["records"]:
-        before = game.state.view(None)
-        game.apply_record(rec, chain=False)
-        after = game.state.view(None)
-        if rec["move"]["kind"] == "play" and (len(after["tricks"]) > len(before["tricks"]) or game.state.is_over
-                                              or after["hand_number"] != before["hand_number"]):
-            done += 1
-    return done
