@@ -349,6 +349,8 @@ class Tables:
                 raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
             c.table = table
             self.games.apply_texts(c, texts, start)
+            if table["status"] == "over" and c.started and not c.ended:
+                table = self._reopen(table_id, c)
             if table["status"] in ("revealing", "playing"):
                 self.games.advance(c, table)
             try:
@@ -380,6 +382,21 @@ class Tables:
         if not usable:
             return self.act(table_id, action)
         return table, c, result
+
+    def _reopen(self, table_id: str, c: Cached) -> dict:
+        """The table document says over, but the store's log has no end record: the store lost the end after the
+        table was marked (a failover, a restored backup, between the two writes). The log is the game: the table
+        goes back to playing, and the game goes on from the store's chain to an end record on it."""
+        log.warning("table over without an end record in the store: the game goes on from the store's chain",
+                    extra={"fields": {"game": table_id, "seq": c.seq}})
+
+        def change(t: dict) -> None:
+            if t["status"] == "over":
+                t.update(status="playing", ended=None, end_reason=None)
+        table = self.update(table_id, change)
+        c.table = table
+        self.store.index_remove("finished", table_id)
+        return table
 
     def _record_end(self, table_id: str, c: Cached) -> dict:
         end = c.transcript["end"]

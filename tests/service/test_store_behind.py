@@ -117,3 +117,22 @@ def test_a_retry_whose_move_was_lost_and_replayed_by_another_is_not_given_their_
     assert (taken["seq"], taken["by"]) == (mine["seq"], "timeout")
     r = b.move(host, gid, v["seq"], v["legal_moves"][0], key="mine")
     assert r.status_code == 409 and r.get_json()["code"] == "stale-sequence", r.get_json()
+
+
+def test_a_table_marked_over_whose_end_record_the_store_lost_goes_on_from_the_stores_chain(two, clock):
+    """The end record was appended and the table marked over, then the store lost the end (a failover or a
+    restored backup between the two writes): the table must not stay over without an end on the store's chain.
+    It goes back to playing and the game goes on from the store's last record."""
+    a, b, store, host, gid, v = game_on_two(two)
+    r = a.post(f"/tables/{gid}/cancel", host)
+    assert r.status_code == 200, r.get_json()
+    assert "end" in last_record(store, gid)
+    drop_last(store, gid)                              # the end is lost; the table document still says over
+    assert "end" not in last_record(store, gid)
+    for api in (b, a):                                 # a fresh cache and the one that wrote the end
+        seen = api.view(host, gid)
+        assert seen["status"] != "over" and seen["seq"] == v["seq"], seen
+    assert services(two[0]).tables.load(gid)[0]["status"] == "playing"
+    r = a.move(host, gid, v["seq"], v["legal_moves"][0])
+    assert r.status_code == 201, r.get_json()          # the game goes on, on the store's chain
+    assert_chain_holds(store, gid)
