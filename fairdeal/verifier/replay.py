@@ -90,13 +90,12 @@ class LiveGame:
         self.seq = 0
         self.last_hash = record_hash(dict(start))
 
-    # --- the policies, recomputed from the seat's own view -----------------------------------------
-    # (policy_view: the view's entries made as the policy reads them; GameState.view's values)
+    # --- the policies, recomputed for the seat (GameState.bot_move: a pure function of the seat's view) ----
     def bot_move(self, seat: int) -> Move:
-        return self.rules.bot_move(self.state.policy_view(seat), self.chance.bot_rng_fast(self.seq + 1))
+        return self.state.bot_move(seat, self.chance.bot_rng_fast(self.seq + 1))
 
     def timeout_move(self, seat: int) -> Move:
-        return self.rules.timeout_move(self.state.policy_view(seat))
+        return self.state.timeout_move(seat)
 
     def policy_move(self, seat: int, by: str) -> Move | None:
         if by == "bot":

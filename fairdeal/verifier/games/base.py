@@ -643,6 +643,19 @@ class GameState:
             self._check_seat(seat)
         return {key: make(self, seat) for key, make in self._view_table(seat).items()}
 
+    # --- the policies ----------------------------------------------------------------------------------
+    def bot_move(self, seat: int, rng: Rng) -> Move:
+        """What a bot at `seat` plays now: rules.bot_move(view(seat), rng), a pure function of the seat's view
+        (the general path). An engine may answer from its own state instead, a fast path for the audit, which
+        recomputes every bot move: it must equal the view's answer at every decision, whatever the Rng picks
+        (tests/games/conformance/test_policies.py checks it), and change nothing."""
+        return self.rules.bot_move(self.policy_view(seat), rng)
+
+    def timeout_move(self, seat: int) -> Move:
+        """What the table plays for `seat` when its time runs out: rules.timeout_move(view(seat)); a fast path
+        in an engine is held to the same as bot_move's."""
+        return self.rules.timeout_move(self.policy_view(seat))
+
     def policy_view(self, seat: int) -> "LazyView":
         """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which
         recomputes every bot and timeout move: a policy reads a few of the entries). The same makers as view's,
