@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 from typing import Any
 
@@ -90,6 +91,13 @@ def load_public_key(text: str) -> Ed25519PublicKey:
     if not isinstance(text, str) or not text.startswith(KEY_PREFIX):
         raise ValueError(f"A public key is written '{KEY_PREFIX}' followed by 43 base64url characters, "
                          f"not {text!r:.60}.")
+    return _loaded(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _loaded(text: str) -> Ed25519PublicKey:
+    # An audit reads the same few keys in every transcript, several times each; a key object is immutable.
+    # (A text that is refused raises, and lru_cache keeps nothing of it.)
     try:
         raw = b64url_decode(text[len(KEY_PREFIX):])
     except (ValueError, binascii.Error):
@@ -102,8 +110,13 @@ def load_public_key(text: str) -> Ed25519PublicKey:
 
 def key_id(text: str) -> str:
     """A short fingerprint of a public key text: the first 16 hex digits of SHA-256 of the raw key."""
-    raw = load_public_key(text).public_bytes(*_RAW)
-    return hashlib.sha256(raw).hexdigest()[:16]
+    load_public_key(text)       # refuses what is not a key text
+    return _key_id(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _key_id(text: str) -> str:
+    return hashlib.sha256(_loaded(text).public_bytes(*_RAW)).hexdigest()[:16]
 
 
 def sign(private_key: Ed25519PrivateKey, data: bytes) -> str:

@@ -47,17 +47,33 @@ def read_move(record: Mapping[str, Any], protocol: str) -> Move:
 
 # A card played, in its one fairdeal/2 form, by the card's text: most of every game's records (a Move is immutable).
 _PLAYS = {str(c): Move.play(c) for c in PACK_52}
+# Every other move read in its one form, by its members with their types (True is not 1): bids, passes, trump
+# suits recur in every game. Bounded, so that a hostile transcript of distinct bids cannot grow it without end.
+_OTHERS: dict[tuple, Move] = {}
+_OTHERS_MAX = 4096
 
 
 def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
-    """read_move, with a card played in its one form ({"kind": "play", "card": "10H"}) looked up rather than
-    parsed: the replay's fast path. Anything else is read_move's."""
+    """read_move, with a move already read in its one form looked up rather than parsed again: the replay's fast
+    path (a card played by its text; any other move whose members are scalars by those members). Anything else,
+    and every move the first time, is read_move's."""
     data = record.get("move")
-    if protocol != "fairdeal/1" and type(data) is dict and len(data) == 2 and data.get("kind") == "play":
+    if protocol == "fairdeal/1" or type(data) is not dict:
+        return read_move(record, protocol)
+    if len(data) == 2 and data.get("kind") == "play":
         move = _PLAYS.get(data.get("card"))
         if move is not None:
             return move
-    return read_move(record, protocol)
+    try:
+        key = tuple((k, type(v), v) for k, v in data.items())
+        move = _OTHERS.get(key)
+    except TypeError:           # a member that is a list (a throw's cards) or an object: not kept
+        return read_move(record, protocol)
+    if move is None:
+        move = read_move(record, protocol)     # raises for a move not in its one form: nothing kept
+        if len(_OTHERS) < _OTHERS_MAX:
+            _OTHERS[key] = move
+    return move
 
 
 def _as_fairdeal_1_read_it(data: Any) -> Any:
