@@ -160,6 +160,20 @@ def test_the_one_form_check_of_a_played_card_agrees_with_the_general_one():
 
 # ----------------------------------------------------------------- the audit's fast paths, against the general code
 
+def test_a_keyed_hmac_is_hmac_sha256():
+    import hashlib
+    import hmac
+    import random
+    from fairdeal.verifier.fairness import KeyedHmac
+    rng = random.Random(5)
+    for size in (0, 1, 31, 32, 33, 63, 64, 65, 100, 200):
+        key = rng.randbytes(size)
+        mac = KeyedHmac(key)
+        for msg in (b"", b"salt/1\x00\x00\x00\x00\x00", rng.randbytes(64), rng.randbytes(1000)):
+            assert mac.digest(msg) == hmac.digest(key, msg, "sha256") == hmac.new(key, msg, hashlib.sha256).digest()
+    assert KeyedHmac(b"k").digest(b"a") != KeyedHmac(b"k").digest(b"b")
+
+
 def test_record_salts_are_record_salt_one_by_one():
     from fairdeal.verifier.fairness import record_salt, record_salts
     for seed in (bytes(32), bytes(range(32)), b"\xff" * 32):
