@@ -1,0 +1,41 @@
+"""The spades policies' one typed input (_Seen) made from the state (the audit's fast path) is the one made from
+the seat's view (the general path): the same facts, the lazily made `played` too, for every seat at every card
+decision of whole seeded games; and it is the state's copy, so a policy may change it without changing the game."""
+import pytest
+
+from fairdeal.verifier.games.spades import _Seen
+
+from tests.games.conformance.play import all_views, play
+from tests.games.conformance.tables import TABLE_IDS, TABLES
+
+SPADES = [(t, i) for t, i in zip(TABLES, TABLE_IDS) if t[0] == "spades"]
+SPADES_TABLES = [t for t, _ in SPADES]
+
+
+def _inputs_agree(rules, state):
+    if state.phase != "play":
+        return
+    for seat in range(rules.players):
+        from_state, from_view = _Seen.of_state(state, seat), _Seen.of(state.view(seat))
+        assert from_state == from_view, (seat, from_state, from_view)
+        assert from_state.played() == from_view.played()
+        assert from_state.known() == from_view.known()
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("table", SPADES_TABLES, ids=[i for _, i in SPADES])
+def test_the_input_made_from_the_state_is_the_one_made_from_the_view(table, seed):
+    game = play(table, seed, 10_000, each=_inputs_agree)
+    assert game.state.is_over                       # whole games: every hand's card decisions were met
+
+
+def test_changing_the_input_made_from_the_state_changes_nothing_in_the_game():
+    def spoil(rules, state):
+        if state.phase != "play":
+            return
+        before = all_views(state)
+        seen = _Seen.of_state(state, state.to_move)
+        for facts in (seen.hand, seen.trick, seen.legal, seen.bids, seen.taken, seen.played()):
+            facts.clear()
+        assert all_views(state) == before
+    play(SPADES_TABLES[0], 0, 10_000, each=spoil)
