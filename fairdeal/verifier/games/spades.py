@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
-from fairdeal.verifier.games.tricks import TrickPlay
+from fairdeal.verifier.games.tricks import TrickPlay, trick_winner
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -196,9 +196,8 @@ class _Seen:
     def __post_init__(self) -> None:
         trick = self.trick
         if trick:
-            led = trick[0][1]
-            self.win = max(trick, key=lambda sc: strength(sc[1], led))
-            self._to_beat = strength(self.win[1], led)
+            self.win = trick_winner(trick, strength)
+            self._to_beat = strength(self.win[1], trick[0][1])
         else:
             self.win, self._to_beat = None, -1
 

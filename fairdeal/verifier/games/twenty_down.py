@@ -51,6 +51,7 @@ class Order:
         self.trump = rank_table(self.trump_ranks)
         self._values: dict[str | None, dict[Card, int]] = {}
         self._sort_keys: dict[str | None, Any] = {}
+        self._strengths: dict[str | None, Any] = {}
 
     def value(self, card: Card, trump: str | None) -> int:
         """Rank within its own suit's order, trumps above everything."""
@@ -67,12 +68,16 @@ class Order:
         return table
 
     def strength(self, trump: str | None):
-        value = self.values(trump).__getitem__
+        """The trick strength with `trump` (one function a trump suit, made once)."""
+        strength = self._strengths.get(trump)
+        if strength is None:
+            value = self.values(trump).__getitem__
 
-        def strength(card: Card, led: Card) -> int:
-            if card.suit == trump or card.suit == led.suit:
-                return value(card)
-            return -1
+            def strength(card: Card, led: Card) -> int:
+                if card.suit == trump or card.suit == led.suit:
+                    return value(card)
+                return -1
+            self._strengths[trump] = strength
         return strength
 
     def sort_key(self, trump: str | None):
@@ -272,7 +277,8 @@ class TwentyDownRules(Rules):
         legal = legal_plays(seen.hand, plays, trump)
         value = self.order.values(trump).__getitem__
         if not plays:
-            aces = [c for c in legal if c.suit != trump and c.rank == self.order.plain_ranks[0]]
+            ace = self.order.plain_ranks[0]
+            aces = [c for c in legal if c.suit != trump and c.rank == ace]
             trumps = [c for c in legal if c.suit == trump]
             if aces:
                 return _pick(aces, rng)
@@ -286,6 +292,8 @@ class TwentyDownRules(Rules):
         best = max(strength(c, led) for _, c in plays)
         winners = [c for c in legal if strength(c, led) > best]
         pool = winners or legal
+        if len(pool) == 1:
+            return pool[0]
         return min(pool, key=lambda c: (strength(c, led), value(c), SUITS.index(c.suit)))
 
 
