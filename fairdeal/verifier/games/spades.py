@@ -171,7 +171,7 @@ def suggested_bid(hand: Sequence[Card]) -> int:
     return max(1, min(HAND_SIZE, int(worth + 0.5)))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seen:
     """The facts the timeout and bot cards are chosen from: one seat's, at a card decision, each parsed once.
 

@@ -41,6 +41,9 @@ _ON_OFF = (False, True)
 
 # ------------------------------------------------------------------------------------------ card order
 
+_ORDER_TABLES: dict[tuple, tuple[dict, dict, dict]] = {}
+
+
 class Order:
     """The table's card order: plain suits and the trump suit (which differ only with Jass order)."""
 
@@ -49,9 +52,11 @@ class Order:
         self.trump_ranks = JASS_TRUMP_ORDER if settings["jass_order"] else self.plain_ranks
         self.plain = rank_table(self.plain_ranks)
         self.trump = rank_table(self.trump_ranks)
-        self._values: dict[str | None, dict[Card, int]] = {}
-        self._sort_keys: dict[str | None, Any] = {}
-        self._strengths: dict[str | None, Any] = {}
+        # per trump suit, made when first asked and shared by every table of the same order (a replay makes a
+        # table a game): the card values, the view's hand order and the trick strength
+        self._values: dict[str | None, dict[Card, int]]
+        self._values, self._sort_keys, self._strengths = _ORDER_TABLES.setdefault(
+            (self.plain_ranks, self.trump_ranks), ({}, {}, {}))
 
     def value(self, card: Card, trump: str | None) -> int:
         """Rank within its own suit's order, trumps above everything."""
@@ -95,9 +100,10 @@ def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump
     if not plays:
         return None
     led = plays[0][1].suit
-    if any(c.suit == led for c in hand):
+    suits = [c.suit for c in hand]
+    if led in suits:
         return led
-    if any(c.suit == trump for c in hand):
+    if trump in suits:
         return trump
     return None
 
@@ -307,7 +313,7 @@ def _trick_plays(view: Mapping[str, Any]) -> list[tuple[int, Card]]:
     return [(s, card_from_str(c)) for s, c in trick["plays"]] if trick else []
 
 
-@dataclass
+@dataclass(slots=True)
 class Seen:
     """The facts the bot, the timeout and the suggestion decide from: one seat's, each read once.
 
@@ -687,7 +693,7 @@ class TwentyDownState(GameState):
 
     # --- views ------------------------------------------------------------------------------------
     def _hand_hidden(self, seat: int) -> bool:
-        return seat == self.trump_maker and not self.looked
+        return not self.looked and seat == self.trump_maker
 
     def _trick_play(self) -> TrickPlay | None:
         return self.tricks if self.phase == "play" else None
