@@ -11,6 +11,10 @@ Phases, in order (one of them is skipped where the table has no such decision):
   "exchange" / "stay"   each in turn from the dealer's left (stay first with "drop out first").
   "play"     five tricks; the trump maker leads.
   "over"     the game has ended.
+
+The bot, the timeout move and the table's suggestion decide from `Seen`, the facts they read, made from a seat's
+view (the general path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the fast path the
+audit replays with: TwentyDownState.bot_move / timeout_move); tests hold the two equal at every decision.
 """
 from __future__ import annotations
 
@@ -37,6 +41,9 @@ JASS_TRUMP_ORDER = (11, 9, 14, 10, 13, 12, 8, 7)  # J 9 A 10 K Q 8 7 (variant "J
 TRUMP_BONUS = 100                                # a trump's strength is above every plain card's
 
 _ON_OFF = (False, True)
+# the policies' word moves, made once (a Move never changes)
+_PASS, _NEWDEAL, _STAY, _DROP = (Move(k) for k in ("pass", "newdeal", "stay", "drop"))
+_KEEP_ALL = Move.throw(())
 
 
 # ------------------------------------------------------------------------------------------ card order
@@ -203,11 +210,11 @@ class TwentyDownRules(Rules):
         card, stay or drop as the table suggests, play the lowest legal card."""
         phase, hand = seen.phase, seen.hand
         if phase == "blind":
-            return Move("pass")
+            return _PASS
         if phase == "trump":
             return Move.trump(self._trump_choice(hand, FirstChoiceRng()))
         if phase == "exchange":
-            return Move.throw(())
+            return _KEEP_ALL
         if phase == "stay":
             return self._stay_choice(seen)
         if phase == "play":
@@ -220,10 +227,10 @@ class TwentyDownRules(Rules):
         """The bot's move (and the table's suggestion): the seed's tips for beginners, made exact."""
         phase, hand = seen.phase, seen.hand
         if phase == "blind":
-            return Move("pass")                       # a bot always looks
+            return _PASS                      # a bot always looks
         if phase == "trump":
             if seen.newdeal_allowed:
-                return Move("newdeal")                # only 7s and 8s: ask for a new deal
+                return _NEWDEAL               # only 7s and 8s: ask for a new deal
             return Move.trump(self._trump_choice(hand, rng))
         if phase == "exchange":
             return Move.throw(self._throw_choice(hand, seen.trump))
@@ -272,9 +279,9 @@ class TwentyDownRules(Rules):
     def _stay_choice(self, seen: "Seen") -> Move:
         """'Drop out with a weak hand': stay with about one trick (one and a half with hearts, which doubles)."""
         if not seen.may_drop:
-            return Move("stay")
+            return _STAY
         need = 1.5 if seen.trump == "H" else 1.0
-        return Move("stay") if self.hand_strength(seen.hand, seen.trump) >= need else Move("drop")
+        return _STAY if self.hand_strength(seen.hand, seen.trump) >= need else _DROP
 
     def _play_choice(self, seen: "Seen", rng: Rng) -> Card:
         """Lead a side Ace, else the highest trump, else the lowest card; follow with the cheapest card that
