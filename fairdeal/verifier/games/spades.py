@@ -242,14 +242,16 @@ class _Seen:
         return self.win is None or strength(card, self.trick[0][1]) > self._to_beat
 
 
-def _low_key(c: Card) -> tuple[int, int]:
-    """Lowest first, a spade only when nothing else is left (spades are worth keeping)."""
-    return (c.suit == SPADE, c.rank)
+# Each card's key for _pick, looked up (a policy asks it of every legal card):
+# lowest first, a spade only when nothing else is left (spades are worth keeping);
+_low_key = {c: (c.suit == SPADE, c.rank) for c in PACK_52}.__getitem__
+# for ducking, the highest: a non-spade above every spade.
+_duck_key = {c: (c.suit != SPADE, c.rank) for c in PACK_52}.__getitem__
 
 
 def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) -> Card:
     """The card with the lowest (or highest) key; among equal keys the first by suit, or rng's tie-break."""
-    keys = [key(c) for c in cards]
+    keys = list(map(key, cards))
     best = (max if highest else min)(keys)
     tied = [c for c, k in zip(cards, keys) if k == best]
     if len(tied) == 1:
@@ -263,7 +265,7 @@ def _duck(seen: _Seen, rng: Rng | None) -> Card:
     or when leading, the lowest card."""
     losers = [c for c in seen.legal if not seen.beats(c)] if seen.trick else []
     if losers:
-        return _pick(losers, lambda c: (c.suit != SPADE, c.rank), rng, highest=True)
+        return _pick(losers, _duck_key, rng, highest=True)
     return _pick(seen.legal, _low_key, rng)
 
 
