@@ -192,6 +192,7 @@ class _Seen:
     win: tuple[int, Card] | None = field(init=False)     # the seat and card taking the trick, None when leading
     _to_beat: int = field(init=False, compare=False, repr=False)   # the strength of win's card
     _known: set[Card] | None = field(init=False, default=None, compare=False, repr=False)
+    _tops: dict[str, int] | None = field(init=False, default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         trick = self.trick
@@ -236,6 +237,19 @@ class _Seen:
         if self._known is None:
             self._known = self.played() | set(self.hand)
         return self._known
+
+    def top_unknown(self, suit: str) -> int:
+        """The highest rank of `suit` some other hand may hold (in no hand: 1), worked out once a suit."""
+        tops = self._tops
+        if tops is None:
+            tops = self._tops = {}
+        top = tops.get(suit)
+        if top is None:
+            known, top = self.known(), 14
+            while (top, suit) in known:        # a Card is its (rank, suit) tuple
+                top -= 1
+            tops[suit] = top
+        return top
 
     def beats(self, card: Card) -> bool:
         """Whether `card` would take the trick as it stands (any card does when leading)."""
@@ -294,8 +308,7 @@ def safe_card_of(seen: _Seen, sides: Sides, rng: Rng | None = None) -> Card:
 
 def _is_master(card: Card, seen: _Seen) -> bool:
     """True when no unplayed card of the suit outside this hand ranks above `card`."""
-    known, suit = seen.known(), card.suit
-    return all((r, suit) in known for r in range(card.rank + 1, 15))     # a Card is its (rank, suit) tuple
+    return seen.top_unknown(card.suit) <= card.rank
 
 
 def bot_card(view: Mapping[str, Any], sides: Sides, rng: Rng) -> Card:

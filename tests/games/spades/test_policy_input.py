@@ -3,7 +3,8 @@ the seat's view (the general path): the same facts, the lazily made `played` too
 decision of whole seeded games; and it is the state's copy, so a policy may change it without changing the game."""
 import pytest
 
-from fairdeal.verifier.games.spades import _Seen
+from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.games.spades import _Seen, _is_master
 
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
@@ -39,3 +40,16 @@ def test_changing_the_input_made_from_the_state_changes_nothing_in_the_game():
             facts.clear()
         assert all_views(state) == before
     play(SPADES_TABLES[0], 0, 10_000, each=spoil)
+
+
+def test_a_master_card_is_one_no_other_hand_can_beat_in_its_suit():
+    """_is_master (by the highest rank outside the known cards, worked out once a suit) is the rule as written:
+    every higher card of the suit is in this hand or played, at every card decision of whole games."""
+    def masters_agree(rules, state):
+        if state.phase != "play":
+            return
+        seen = _Seen.of_state(state, state.to_move)
+        for card in PACK_52:
+            above = [c for c in PACK_52 if c.suit == card.suit and c.rank > card.rank]
+            assert _is_master(card, seen) == all(c in seen.known() for c in above), card
+    play(SPADES_TABLES[0], 1, 10_000, each=masters_agree)
