@@ -178,8 +178,8 @@ class _Seen:
     Two makers, one decision: `of(view)` reads the seat's view (the general path: SpadesRules.bot_move /
     timeout_move, a pure function of the view) and `of_state(state, seat)` reads the engine's own objects (the
     fast path: SpadesState.bot_move / timeout_move, which the audit replays with; no card text is written or read
-    back). tests/games/conformance/test_policies.py holds them equal (these facts, and the moves chosen from them)
-    at every decision of whole games."""
+    back). tests/games/spades/test_policy_input.py holds the two makers' facts equal, and
+    tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
 
     seat: int
     hand: list[Card]                   # in the view's order (sort_cards)
@@ -395,7 +395,7 @@ class SpadesState(GameState):
 
     def _end_hand(self) -> None:
         assert self.play is not None
-        taken = [self.play.tricks_won(s) for s in range(PLAYERS)]
+        taken = self._tricks_taken()
         teams = []
         for t, side in enumerate(self.rules.sides.groups):
             res = score_team({s: self.bids[s] for s in side}, {s: taken[s] for s in side},
@@ -484,17 +484,18 @@ class SpadesState(GameState):
     def bot_move(self, seat: int, rng: Rng) -> Move:
         """rules.bot_move(view(seat), rng), answered from the engine's own objects (_Seen.of_state: no view made
         nor read back); the same decision functions as the view's, so the same move for every Rng."""
-        self._check_seat(seat)
-        if self.phase == "bid":
-            return Move.bid(suggested_bid(self.hands[seat]))
-        return Move.play(bot_card_of(_Seen.of_state(self, seat), self.rules.sides, rng))
+        return self._policy_move(seat, lambda seen: bot_card_of(seen, self.rules.sides, rng))
 
     def timeout_move(self, seat: int) -> Move:
         """rules.timeout_move(view(seat)), answered from the engine's own objects, as bot_move."""
+        return self._policy_move(seat, lambda seen: safe_card_of(seen, self.rules.sides))
+
+    def _policy_move(self, seat: int, card_of: Callable[[_Seen], Card]) -> Move:
+        """Both policies: the suggested bid (as SpadesRules's), else the card chosen from the state's facts."""
         self._check_seat(seat)
         if self.phase == "bid":
             return Move.bid(suggested_bid(self.hands[seat]))
-        return Move.play(safe_card_of(_Seen.of_state(self, seat), self.rules.sides))
+        return Move.play(card_of(_Seen.of_state(self, seat)))
 
     @property
     def result(self) -> dict[str, Any] | None:

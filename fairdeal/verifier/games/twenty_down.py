@@ -328,8 +328,8 @@ class Seen:
     (the general path: the rules' bot_move / timeout_move / suggest, pure functions of the view) and
     `of_state(state, seat)` reads the engine's own objects (the fast path: TwentyDownState.bot_move /
     timeout_move, which the audit replays with; no card text written or read back).
-    tests/games/conformance/test_policies.py holds them equal (these facts, and the moves chosen from them) at
-    every decision of whole games."""
+    tests/games/twenty_down/test_policy_input.py holds the two makers' facts equal, and
+    tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
 
     phase: str
     hand: list[Card]                   # as the view lists them; [] while the hand is hidden
