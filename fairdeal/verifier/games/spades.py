@@ -8,19 +8,19 @@ The module has four parts, each usable alone:
 - `legal_cards` / `why_not_card`: who may play what, from a hand, the current trick and "spades broken" — the
   state and the bots both use them, so a bot sees exactly the rules the table enforces;
 - `suggested_bid`, `safe_card`, `bot_card`: the table's pencil tick, the timeout card and the bot, each a pure
-  function of one seat's view;
+  function of one seat's view; `safe_card_of` / `bot_card_of` decide from the facts they read (`_Seen`), made from
+  the view (the general path) or from the state (SpadesState's fast path for the audit);
 - `SpadesState` / `SpadesRules`: the game on the shared interface of fairdeal.verifier.games.base.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
-from fairdeal.verifier.games.tricks import TrickPlay
+from fairdeal.verifier.games.tricks import TrickPlay, trick_winner
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -134,8 +134,12 @@ def legal_cards(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool
     return [c for c in hand if (c.suit == suit) == only]
 
 
+_PLACE_52 = {c: i for i, c in enumerate(PACK_52)}
+
+
 def sort_cards(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (c.suit, c.rank))
+    """Cards of the pack by suit, then rank: the pack's own order (C D H S, 2 to A), looked up."""
+    return sorted(cards, key=_PLACE_52.__getitem__)
 
 
 # ---------------------------------------------------------------------------- suggestion, timeout, bot
@@ -167,58 +171,107 @@ def suggested_bid(hand: Sequence[Card]) -> int:
     return max(1, min(HAND_SIZE, int(worth + 0.5)))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seen:
-    """What one seat's view says about the trick in progress, parsed once."""
+    """The facts the timeout and bot cards are chosen from: one seat's, at a card decision, each parsed once.
 
-    hand: list[Card]
-    trick: list[tuple[int, Card]]
-    legal: list[Card]
+    Two makers, one decision: `of(view)` reads the seat's view (the general path: SpadesRules.bot_move /
+    timeout_move, a pure function of the view) and `of_state(state, seat)` reads the engine's own objects (the
+    fast path: SpadesState.bot_move / timeout_move, which the audit replays with; no card text is written or read
+    back). tests/games/spades/test_policy_input.py holds the two makers' facts equal, and
+    tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
+
+    seat: int
+    hand: list[Card]                   # in the view's order (sort_cards)
+    trick: list[tuple[int, Card]]      # the trick in progress, (seat, card) in play order
+    legal: list[Card]                  # the cards legal_cards allows, in the hand's order
     bids: list[int | None]
-    taken: list[int]
-    view: Mapping[str, Any]    # read again for `played` only, within the same policy call
+    taken: list[int]                   # tricks taken this hand, by seat
+    played_of: Callable[[], set[Card]] = field(compare=False, repr=False)   # makes `played`, within the call
+    # worked out once from `trick` (every legal card is asked whether it beats the trick so far):
+    win: tuple[int, Card] | None = field(init=False)     # the seat and card taking the trick, None when leading
+    _to_beat: int = field(init=False, compare=False, repr=False)   # the strength of win's card
+    _known: set[Card] | None = field(init=False, default=None, compare=False, repr=False)
+    _tops: dict[str, int] | None = field(init=False, default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        trick = self.trick
+        if trick:
+            self.win = trick_winner(trick, strength)
+            self._to_beat = strength(self.win[1], trick[0][1])
+        else:
+            self.win, self._to_beat = None, -1
 
     @staticmethod
     def of(view: Mapping[str, Any]) -> "_Seen":
+        """From the seat's view: the general path."""
         hand = cards_of_texts(view["hand"])
         trick = [(s, card_from_str(c)) for s, c in view["trick"]["plays"]]
         legal = legal_cards(hand, [c for _, c in trick], view["spades_broken"])
-        return _Seen(hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), view)
 
-    @cached_property
+        def played() -> set[Card]:
+            done = cards_of_texts([c for t in view["tricks"] for _, c in t["plays"]])
+            return set(done) | {c for _, c in trick}
+        return _Seen(view["seat"], hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), played)
+
+    @staticmethod
+    def of_state(state: "SpadesState", seat: int) -> "_Seen":
+        """From the engine's state, as `of(state.view(seat))` makes them: the fast path. The lists are copies (the
+        state is never changed); `played` reads the state, so it is asked before the state moves on (within the
+        same policy call, as the view's)."""
+        play = state.play
+        assert play is not None, "a card decision is made while tricks are played"
+        hand = sort_cards(state.hands[seat])
+        trick = list(play.current.plays)
+        legal = legal_cards(hand, [c for _, c in trick], state.spades_broken)
+        return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(),
+                     lambda: set(play.played_cards()))
+
     def played(self) -> set[Card]:
-        """Every card played this hand, current trick included: made when first asked (only the test for a
-        master card asks), so most moves never read the view's completed tricks."""
-        done = cards_of_texts([c for t in self.view["tricks"] for _, c in t["plays"]])
-        return set(done) | {c for _, c in self.trick}
+        """Every card played this hand, current trick included: made when asked (only the test for a master card
+        asks, through `known`), so most moves never read the completed tricks."""
+        return self.played_of()
 
-    def winning(self) -> tuple[int, Card] | None:
-        """The seat and card taking the trick so far, None when leading (worked out once: `beats` asks for it
-        for every legal card)."""
-        return self._winning
+    def known(self) -> set[Card]:
+        """The cards no other hand holds: this hand and every card played (made once, when first asked)."""
+        if self._known is None:
+            self._known = self.played() | set(self.hand)
+        return self._known
 
-    @cached_property
-    def _winning(self) -> tuple[int, Card] | None:
-        if not self.trick:
-            return None
-        led = self.trick[0][1]
-        return max(self.trick, key=lambda sc: strength(sc[1], led))
+    def top_unknown(self, suit: str) -> int:
+        """The highest rank of `suit` some other hand may hold (in no hand: 1), worked out once a suit."""
+        tops = self._tops
+        if tops is None:
+            tops = self._tops = {}
+        top = tops.get(suit)
+        if top is None:
+            known, top = self.known(), 14
+            while (top, suit) in known:        # a Card is its (rank, suit) tuple
+                top -= 1
+            tops[suit] = top
+        return top
 
     def beats(self, card: Card) -> bool:
-        win = self.winning()
-        return win is None or strength(card, self.trick[0][1]) > strength(win[1], self.trick[0][1])
+        """Whether `card` would take the trick as it stands (any card does when leading)."""
+        return self.win is None or strength(card, self.trick[0][1]) > self._to_beat
 
 
-def _low_key(c: Card) -> tuple[int, int]:
-    """Lowest first, a spade only when nothing else is left (spades are worth keeping)."""
-    return (c.suit == SPADE, c.rank)
+# Each card's key for _pick, looked up (a policy asks it of every legal card):
+# lowest first, a spade only when nothing else is left (spades are worth keeping);
+_low_key = {c: (c.suit == SPADE, c.rank) for c in PACK_52}.__getitem__
+# for ducking, the highest: a non-spade above every spade.
+_duck_key = {c: (c.suit != SPADE, c.rank) for c in PACK_52}.__getitem__
 
 
 def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) -> Card:
     """The card with the lowest (or highest) key; among equal keys the first by suit, or rng's tie-break."""
-    best = (max if highest else min)(key(c) for c in cards)
-    tied = sort_cards([c for c in cards if key(c) == best])
-    return tied[rng.randbelow(len(tied))] if rng is not None and len(tied) > 1 else tied[0]
+    keys = list(map(key, cards))
+    best = (max if highest else min)(keys)
+    tied = [c for c, k in zip(cards, keys) if k == best]
+    if len(tied) == 1:
+        return tied[0]
+    tied = sort_cards(tied)
+    return tied[rng.randbelow(len(tied))] if rng is not None else tied[0]
 
 
 def _duck(seen: _Seen, rng: Rng | None) -> Card:
@@ -226,7 +279,7 @@ def _duck(seen: _Seen, rng: Rng | None) -> Card:
     or when leading, the lowest card."""
     losers = [c for c in seen.legal if not seen.beats(c)] if seen.trick else []
     if losers:
-        return _pick(losers, lambda c: (c.suit != SPADE, c.rank), rng, highest=True)
+        return _pick(losers, _duck_key, rng, highest=True)
     return _pick(seen.legal, _low_key, rng)
 
 
@@ -237,33 +290,40 @@ def _cheapest_winner(seen: _Seen, rng: Rng | None) -> Card | None:
 
 
 def safe_card(view: Mapping[str, Any], sides: Sides, rng: Rng | None = None) -> Card:
-    """The timeout card (docs/rules/spades.md, "The safe card")."""
-    seen = _Seen.of(view)
-    seat = view["seat"]
-    if view["bids"][seat] == 0:
+    """The timeout card (docs/rules/spades.md, "The safe card"), from the seat's view."""
+    return safe_card_of(_Seen.of(view), sides, rng)
+
+
+def safe_card_of(seen: _Seen, sides: Sides, rng: Rng | None = None) -> Card:
+    """The timeout card, from the facts it reads (either path's: _Seen)."""
+    seat = seen.seat
+    if seen.bids[seat] == 0:
         return _duck(seen, rng)
-    win = seen.winning()
+    win = seen.win
     partner = sides.partner_of(seat)
-    if win is not None and win[0] == partner and view["bids"][partner] != 0:
+    if win is not None and win[0] == partner and seen.bids[partner] != 0:
         return _pick(seen.legal, _low_key, rng)
     return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
 
 
 def _is_master(card: Card, seen: _Seen) -> bool:
     """True when no unplayed card of the suit outside this hand ranks above `card`."""
-    return all(Card(r, card.suit) in seen.played or Card(r, card.suit) in seen.hand
-               for r in range(card.rank + 1, 15))
+    return seen.top_unknown(card.suit) <= card.rank
 
 
 def bot_card(view: Mapping[str, Any], sides: Sides, rng: Rng) -> Card:
-    """The bot's card (docs/rules/spades.md, "The bot")."""
-    seen = _Seen.of(view)
-    seat = view["seat"]
+    """The bot's card (docs/rules/spades.md, "The bot"), from the seat's view."""
+    return bot_card_of(_Seen.of(view), sides, rng)
+
+
+def bot_card_of(seen: _Seen, sides: Sides, rng: Rng) -> Card:
+    """The bot's card, from the facts it reads (either path's: _Seen)."""
+    seat = seen.seat
     partner = sides.partner_of(seat)
     bids = seen.bids
     if bids[seat] == 0:                                     # keep our own nil
         return _duck(seen, rng)
-    win = seen.winning()
+    win = seen.win
     if bids[partner] == 0 and win is not None and win[0] == partner:
         # Cover the partner's nil: take the trick away from them, as cheaply as we can.
         cover = _cheapest_winner(seen, rng)
@@ -308,6 +368,10 @@ class SpadesState(GameState):
             self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
         self.bids: list[int | None] = [None] * PLAYERS
         self.play: TrickPlay | None = None
+        # Kept as each trick completes (every play's legality, view and policy reads them): this hand's tricks
+        # taken by seat, and whether a completed trick held a spade (docs/rules/spades.md "Leading spades").
+        self._taken = [0] * PLAYERS
+        self._broken = False
 
     @property
     def phase(self) -> str:
@@ -318,8 +382,8 @@ class SpadesState(GameState):
     @property
     def spades_broken(self) -> bool:
         """A spade was played on an earlier trick of this hand (docs/rules/spades.md "Leading spades"). A trick
-        holding a spade is won by a spade, so looking at each trick's winning card is enough."""
-        return self.play is not None and any(t.winning_card.suit == SPADE for t in self.play.done)
+        holding a spade is won by a spade, so each completed trick's winning card is enough (_push keeps it)."""
+        return self._broken
 
     @property
     def to_move(self) -> int | None:
@@ -331,7 +395,7 @@ class SpadesState(GameState):
 
     def _end_hand(self) -> None:
         assert self.play is not None
-        taken = [self.play.tricks_won(s) for s in range(PLAYERS)]
+        taken = self._tricks_taken()
         teams = []
         for t, side in enumerate(self.rules.sides.groups):
             res = score_team({s: self.bids[s] for s in side}, {s: taken[s] for s in side},
@@ -377,17 +441,16 @@ class SpadesState(GameState):
                 self.play = TrickPlay(self.hands, list(range(PLAYERS)), left_of(self.dealer, PLAYERS), strength,
                                       HAND_SIZE)
             return
-        self.play.play(seat, move.card)
+        done = self.play.play(seat, move.card)
+        if done is not None:
+            self._taken[done.winner] += 1
+            self._broken = self._broken or done.winning_card.suit == SPADE   # a spade wins a trick holding one
         if self.play.finished:
             self._end_hand()
 
     # --- what a seat sees ----------------------------------------------------------------------------
     def _tricks_taken(self) -> list[int]:
-        taken = [0] * PLAYERS
-        if self.play is not None:
-            for t in self.play.done:
-                taken[t.winner] += 1
-        return taken
+        return list(self._taken)        # a copy: the view's and the policy's own
 
     def _trick_play(self) -> TrickPlay | None:
         return self.play                # the last hand's tricks stay on view once the game is over
@@ -416,6 +479,23 @@ class SpadesState(GameState):
         if cls._WITH_LEGAL is None:
             cls._WITH_LEGAL = {**table, "legal": lambda st, seat: [m.to_json() for m in st.legal_moves(seat)]}
         return cls._WITH_LEGAL
+
+    # --- the policies: the fast path -------------------------------------------------------------------
+    def bot_move(self, seat: int, rng: Rng) -> Move:
+        """rules.bot_move(view(seat), rng), answered from the engine's own objects (_Seen.of_state: no view made
+        nor read back); the same decision functions as the view's, so the same move for every Rng."""
+        return self._policy_move(seat, lambda seen: bot_card_of(seen, self.rules.sides, rng))
+
+    def timeout_move(self, seat: int) -> Move:
+        """rules.timeout_move(view(seat)), answered from the engine's own objects, as bot_move."""
+        return self._policy_move(seat, lambda seen: safe_card_of(seen, self.rules.sides))
+
+    def _policy_move(self, seat: int, card_of: Callable[[_Seen], Card]) -> Move:
+        """Both policies: the suggested bid (as SpadesRules's), else the card chosen from the state's facts."""
+        self._check_seat(seat)
+        if self.phase == "bid":
+            return Move.bid(suggested_bid(self.hands[seat]))
+        return Move.play(card_of(_Seen.of_state(self, seat)))
 
     @property
     def result(self) -> dict[str, Any] | None:

@@ -11,9 +11,14 @@ Phases, in order (one of them is skipped where the table has no such decision):
   "exchange" / "stay"   each in turn from the dealer's left (stay first with "drop out first").
   "play"     five tricks; the trump maker leads.
   "over"     the game has ended.
+
+The bot, the timeout move and the table's suggestion decide from `Seen`, the facts they read, made from a seat's
+view (the general path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the fast path the
+audit replays with: TwentyDownState.bot_move / timeout_move); tests hold the two equal at every decision.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
@@ -36,9 +41,15 @@ JASS_TRUMP_ORDER = (11, 9, 14, 10, 13, 12, 8, 7)  # J 9 A 10 K Q 8 7 (variant "J
 TRUMP_BONUS = 100                                # a trump's strength is above every plain card's
 
 _ON_OFF = (False, True)
+# the policies' word moves, made once (a Move never changes)
+_PASS, _NEWDEAL, _STAY, _DROP = (Move(k) for k in ("pass", "newdeal", "stay", "drop"))
+_KEEP_ALL = Move.throw(())
 
 
 # ------------------------------------------------------------------------------------------ card order
+
+_ORDER_TABLES: dict[tuple, tuple[dict, dict, dict]] = {}
+
 
 class Order:
     """The table's card order: plain suits and the trump suit (which differ only with Jass order)."""
@@ -48,6 +59,11 @@ class Order:
         self.trump_ranks = JASS_TRUMP_ORDER if settings["jass_order"] else self.plain_ranks
         self.plain = rank_table(self.plain_ranks)
         self.trump = rank_table(self.trump_ranks)
+        # per trump suit, made when first asked and shared by every table of the same order (a replay makes a
+        # table a game): the card values, the view's hand order and the trick strength
+        self._values: dict[str | None, dict[Card, int]]
+        self._values, self._sort_keys, self._strengths = _ORDER_TABLES.setdefault(
+            (self.plain_ranks, self.trump_ranks), ({}, {}, {}))
 
     def value(self, card: Card, trump: str | None) -> int:
         """Rank within its own suit's order, trumps above everything."""
@@ -55,36 +71,68 @@ class Order:
             return TRUMP_BONUS + self.trump[card.rank]
         return self.plain[card.rank]
 
+    def values(self, trump: str | None) -> Mapping[Card, int]:
+        """value(card, trump) of every card of the pack, worked out once a trump suit (the trick strength, the
+        view's hand order and the policies read it at every card)."""
+        table = self._values.get(trump)
+        if table is None:
+            table = self._values[trump] = {c: self.value(c, trump) for c in PACK_32}
+        return table
+
     def strength(self, trump: str | None):
-        def strength(card: Card, led: Card) -> int:
-            if card.suit == trump or card.suit == led.suit:
-                return self.value(card, trump)
-            return -1
+        """The trick strength with `trump` (one function a trump suit, made once)."""
+        strength = self._strengths.get(trump)
+        if strength is None:
+            value = self.values(trump).__getitem__
+
+            def strength(card: Card, led: Card) -> int:
+                if card.suit == trump or card.suit == led.suit:
+                    return value(card)
+                return -1
+            self._strengths[trump] = strength
         return strength
 
     def sort_key(self, trump: str | None):
-        return lambda c: (SUITS.index(c.suit), -self.value(c, trump))
+        """The hand's order in a view: by suit (C D H S), highest first."""
+        key = self._sort_keys.get(trump)
+        if key is None:
+            keys = {c: (SUITS.index(c.suit), -v) for c, v in self.values(trump).items()}
+            key = self._sort_keys[trump] = keys.__getitem__
+        return key
+
+
+def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None) -> str | None:
+    """The one rule of a card played to a trick holding `plays`: follow suit; void: trump if able; else any card.
+    The suit the card must be of, or None: any held card."""
+    if not plays:
+        return None
+    led = plays[0][1].suit
+    suits = [c.suit for c in hand]
+    if led in suits:
+        return led
+    if trump in suits:
+        return trump
+    return None
 
 
 def play_refusal(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None,
                  card: Card) -> str | None:
-    """Follow suit; void: trump if able; else any card. None when `card` may be played."""
+    """None when `card` may be played (_suit_to_play), else the sentence."""
     if card not in hand:
         return f"You do not hold {card}."
-    if not plays:
+    must = _suit_to_play(hand, plays, trump)
+    if must is None or card.suit == must:
         return None
     led = plays[0][1].suit
-    if card.suit == led:
-        return None
-    if any(c.suit == led for c in hand):
+    if must == led:
         return f"You must follow {SUIT_NAMES[led]}."
-    if card.suit != trump and any(c.suit == trump for c in hand):
-        return f"You must play a trump: you have no {SUIT_NAMES[led]}."
-    return None
+    return f"You must play a trump: you have no {SUIT_NAMES[led]}."
 
 
 def legal_plays(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None) -> list[Card]:
-    return [c for c in hand if play_refusal(hand, plays, trump, c) is None]
+    """The held cards play_refusal allows, in the hand's order (the same rule, looked up once)."""
+    must = _suit_to_play(hand, plays, trump)
+    return list(hand) if must is None else [c for c in hand if c.suit == must]
 
 
 # ------------------------------------------------------------------------------------------- the rules
@@ -149,46 +197,47 @@ class TwentyDownRules(Rules):
     def suggest(self, view: Mapping[str, Any]) -> Move | None:
         if view.get("seat") is None or view.get("to_move") != view.get("seat"):
             return None
-        return self._policy(view, FirstChoiceRng())
+        return self.bot_decision(Seen.of(view), FirstChoiceRng())
 
     def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
-        return self._policy(view, rng)
+        return self.bot_decision(Seen.of(view), rng)
 
     def timeout_move(self, view: Mapping[str, Any]) -> Move:
+        return self.timeout_decision(Seen.of(view))
+
+    def timeout_decision(self, seen: "Seen") -> Move:
         """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
         card, stay or drop as the table suggests, play the lowest legal card."""
-        phase = view["phase"]
-        hand = cards_of_texts(view["hand"] or [])
+        phase, hand = seen.phase, seen.hand
         if phase == "blind":
-            return Move("pass")
+            return _PASS
         if phase == "trump":
             return Move.trump(self._trump_choice(hand, FirstChoiceRng()))
         if phase == "exchange":
-            return Move.throw(())
+            return _KEEP_ALL
         if phase == "stay":
-            return self._stay_choice(view, hand)
+            return self._stay_choice(seen)
         if phase == "play":
-            plays, trump = _trick_plays(view), view["trump"]
-            legal = legal_plays(hand, plays, trump)
-            return Move.play(min(legal, key=lambda c: (self.order.value(c, trump), SUITS.index(c.suit))))
+            legal = legal_plays(hand, seen.plays, seen.trump)
+            value = self.order.values(seen.trump)
+            return Move.play(min(legal, key=lambda c: (value[c], SUITS.index(c.suit))))
         raise IllegalMove("There is nothing to decide now.")
 
-    def _policy(self, view: Mapping[str, Any], rng: Rng) -> Move:
-        """The seed's tips for beginners, made exact."""
-        phase = view["phase"]
-        hand = cards_of_texts(view["hand"] or [])
+    def bot_decision(self, seen: "Seen", rng: Rng) -> Move:
+        """The bot's move (and the table's suggestion): the seed's tips for beginners, made exact."""
+        phase, hand = seen.phase, seen.hand
         if phase == "blind":
-            return Move("pass")                       # a bot always looks
+            return _PASS                      # a bot always looks
         if phase == "trump":
-            if view.get("newdeal_allowed"):
-                return Move("newdeal")                # only 7s and 8s: ask for a new deal
+            if seen.newdeal_allowed:
+                return _NEWDEAL               # only 7s and 8s: ask for a new deal
             return Move.trump(self._trump_choice(hand, rng))
         if phase == "exchange":
-            return Move.throw(self._throw_choice(hand, view["trump"]))
+            return Move.throw(self._throw_choice(hand, seen.trump))
         if phase == "stay":
-            return self._stay_choice(view, hand)
+            return self._stay_choice(seen)
         if phase == "play":
-            return Move.play(self._play_choice(hand, view, rng))
+            return Move.play(self._play_choice(seen, rng))
         raise IllegalMove("There is nothing to decide now.")
 
     def _trump_choice(self, hand: Sequence[Card], rng: Rng) -> str:
@@ -212,7 +261,8 @@ class TwentyDownRules(Rules):
 
     def _throw_choice(self, hand: Sequence[Card], trump: str) -> list[Card]:
         low = [c for c in hand if self._is_low_side_card(c, trump)]
-        low.sort(key=lambda c: (self.order.value(c, trump), SUITS.index(c.suit)))
+        value = self.order.values(trump)
+        low.sort(key=lambda c: (value[c], SUITS.index(c.suit)))
         return low[:MAX_THROW]
 
     def hand_strength(self, hand: Sequence[Card], trump: str) -> float:
@@ -226,22 +276,22 @@ class TwentyDownRules(Rules):
                 total += 0.75
         return total
 
-    def _stay_choice(self, view: Mapping[str, Any], hand: Sequence[Card]) -> Move:
+    def _stay_choice(self, seen: "Seen") -> Move:
         """'Drop out with a weak hand': stay with about one trick (one and a half with hearts, which doubles)."""
-        if not view.get("may_drop"):
-            return Move("stay")
-        need = 1.5 if view["trump"] == "H" else 1.0
-        return Move("stay") if self.hand_strength(hand, view["trump"]) >= need else Move("drop")
+        if not seen.may_drop:
+            return _STAY
+        need = 1.5 if seen.trump == "H" else 1.0
+        return _STAY if self.hand_strength(seen.hand, seen.trump) >= need else _DROP
 
-    def _play_choice(self, hand: Sequence[Card], view: Mapping[str, Any], rng: Rng) -> Card:
+    def _play_choice(self, seen: "Seen", rng: Rng) -> Card:
         """Lead a side Ace, else the highest trump, else the lowest card; follow with the cheapest card that
         wins, else the cheapest legal card."""
-        trump = view["trump"]
-        plays = _trick_plays(view)
-        legal = legal_plays(hand, plays, trump)
-        value = lambda c: self.order.value(c, trump)  # noqa: E731
+        trump, plays = seen.trump, seen.plays
+        legal = legal_plays(seen.hand, plays, trump)
+        value = self.order.values(trump).__getitem__
         if not plays:
-            aces = [c for c in legal if c.suit != trump and c.rank == self.order.plain_ranks[0]]
+            ace = self.order.plain_ranks[0]
+            aces = [c for c in legal if c.suit != trump and c.rank == ace]
             trumps = [c for c in legal if c.suit == trump]
             if aces:
                 return _pick(aces, rng)
@@ -255,6 +305,8 @@ class TwentyDownRules(Rules):
         best = max(strength(c, led) for _, c in plays)
         winners = [c for c in legal if strength(c, led) > best]
         pool = winners or legal
+        if len(pool) == 1:
+            return pool[0]
         return min(pool, key=lambda c: (strength(c, led), value(c), SUITS.index(c.suit)))
 
 
@@ -266,6 +318,41 @@ def _pick(items: Sequence[Any], rng: Rng) -> Any:
 def _trick_plays(view: Mapping[str, Any]) -> list[tuple[int, Card]]:
     trick = view.get("trick")
     return [(s, card_from_str(c)) for s, c in trick["plays"]] if trick else []
+
+
+@dataclass(slots=True)
+class Seen:
+    """The facts the bot, the timeout and the suggestion decide from: one seat's, each read once.
+
+    Two makers, one decision (TwentyDownRules.bot_decision / timeout_decision): `of(view)` reads the seat's view
+    (the general path: the rules' bot_move / timeout_move / suggest, pure functions of the view) and
+    `of_state(state, seat)` reads the engine's own objects (the fast path: TwentyDownState.bot_move /
+    timeout_move, which the audit replays with; no card text written or read back).
+    tests/games/twenty_down/test_policy_input.py holds the two makers' facts equal, and
+    tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
+
+    phase: str
+    hand: list[Card]                   # as the view lists them; [] while the hand is hidden
+    trump: str | None
+    plays: list[tuple[int, Card]]      # the trick in progress; [] outside the play
+    may_drop: bool
+    newdeal_allowed: bool
+
+    @staticmethod
+    def of(view: Mapping[str, Any]) -> "Seen":
+        """From the seat's view: the general path."""
+        return Seen(view["phase"], cards_of_texts(view["hand"] or []), view["trump"], _trick_plays(view),
+                    bool(view.get("may_drop")), bool(view.get("newdeal_allowed")))
+
+    @staticmethod
+    def of_state(state: "TwentyDownState", seat: int) -> "Seen":
+        """From the engine's state, as `of(state.view(seat))` makes them (the same methods make the view's
+        entries): the fast path. Every list is a copy: the state is never changed."""
+        state._check_seat(seat)
+        play = state._trick_play()
+        return Seen(state.phase, state._shown_hand(seat) or [], state.trump,
+                    list(play.current.plays) if play is not None else [],
+                    state._may_drop(seat), state._may_demand_newdeal(seat))
 
 
 # ------------------------------------------------------------------------------------------- the state
@@ -470,6 +557,15 @@ class TwentyDownState(GameState):
             return "There must be at least two players in each deal: the dealer must stay in."
         return None
 
+    def _may_drop(self, seat: int | None) -> bool:
+        """The view's "may_drop": `seat` is asked to stay in or drop out now, and may drop out."""
+        return bool(seat is not None and self.phase == "stay" and self.to_move == seat
+                    and self._drop_forbidden(seat) is None)
+
+    def _may_demand_newdeal(self, seat: int | None) -> bool:
+        """The view's "newdeal_allowed": `seat` names trumps now and may demand a new deal instead."""
+        return bool(seat is not None and self.phase == "trump" and self.to_move == seat and self.newdeal_allowed)
+
     @property
     def newdeal_allowed(self) -> bool:
         return (self.phase == "trump" and self.rules.settings["three_first_cards"] and not self.blind
@@ -592,9 +688,19 @@ class TwentyDownState(GameState):
         if self.tricks.finished:
             self._end_deal()
 
+    # --- the policies: the fast path ----------------------------------------------------------------
+    def bot_move(self, seat: int, rng: Rng) -> Move:
+        """rules.bot_move(view(seat), rng), answered from the engine's own objects (Seen.of_state: no view made
+        nor read back); the same decision as the view's, so the same move for every Rng."""
+        return self.rules.bot_decision(Seen.of_state(self, seat), rng)
+
+    def timeout_move(self, seat: int) -> Move:
+        """rules.timeout_move(view(seat)), answered from the engine's own objects, as bot_move."""
+        return self.rules.timeout_decision(Seen.of_state(self, seat))
+
     # --- views ------------------------------------------------------------------------------------
     def _hand_hidden(self, seat: int) -> bool:
-        return seat == self.trump_maker and not self.looked
+        return not self.looked and seat == self.trump_maker
 
     def _trick_play(self) -> TrickPlay | None:
         return self.tricks if self.phase == "play" else None
@@ -621,7 +727,6 @@ class TwentyDownState(GameState):
              "forced": st.forced[s], "exchanged": st.exchanged[s],
              "tricks": st.tricks.tricks_won(s) if st.tricks else 0} for s in range(st.n)],
         "stock": lambda st, seat: len(st.stock),
-        "may_drop": lambda st, seat: bool(seat is not None and st.to_move == seat and st.phase == "stay"
-                                          and st._drop_forbidden(seat) is None),
-        "newdeal_allowed": lambda st, seat: bool(seat is not None and st.to_move == seat and st.newdeal_allowed),
+        "may_drop": lambda st, seat: st._may_drop(seat),
+        "newdeal_allowed": lambda st, seat: st._may_demand_newdeal(seat),
     }
