@@ -13,9 +13,10 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
-from fairdeal.verifier.games.base import Chance, GameState, Move
+from fairdeal.verifier.games.base import Chance, GameState, Move, Rng
 from fairdeal.verifier.games.tricks import Trick, TrickPlay
 
+from . import bots
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
 from .ranks import make_strength, make_winner
@@ -485,6 +486,21 @@ class OneTwentyState(GameState):
         "throws": lambda st, seat: [{"seat": s, "threw": t, "drew": d} for s, t, d in st.throws],
         "options": lambda st, seat: st.options(seat) if seat is not None and st.phase != "over" else None,
     }
+
+    # ------------------------------------------------------------------------------------- the policies
+    def bot_move(self, seat: int, rng: Rng) -> Move:
+        """The fast path of GameState.bot_move (the audit recomputes every bot move): the one decision,
+        bots.bot_choice, on a position read from this state's own objects (bots.StatePosition) instead of from
+        the seat's view (bots.ViewPosition, the general path rules.bot_move takes). It changes nothing; the
+        conformance suite holds its answer to the view's at every decision, whatever the Rng picks."""
+        self._check_seat(seat)
+        return bots.bot_choice(bots.StatePosition(self, seat), self.v, rng)
+
+    def timeout_move(self, seat: int) -> Move:
+        """The fast path of GameState.timeout_move: bots.timeout_choice on the state's own position (as
+        bot_move)."""
+        self._check_seat(seat)
+        return bots.timeout_choice(bots.StatePosition(self, seat), self.v)
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:
