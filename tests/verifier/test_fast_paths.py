@@ -246,7 +246,10 @@ def _general_paths(monkeypatch):
     from fairdeal.verifier.fairness import SeedChance, record_salt
     from fairdeal.verifier.games.base import GameState, Move
     from fairdeal.verifier.games.onetwenty import bots
+    from fairdeal.verifier.games.onetwenty.state import OneTwentyState
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
+    monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)
+    monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
     monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))

@@ -20,8 +20,8 @@ answers equal at every decision.
 """
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
-from typing import Any, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Move, Rng
@@ -93,14 +93,15 @@ def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
 
 class Position:
     """What the policies read of one seat's position (the seat to move): its phase, seat, trump suit (None before
-    it is named) and bidder, and the facts only some phases read, each made when first read so a card play never
-    pays for the bidding: `hand` (its cards, sorted as the view lists them), `legal` (the cards it may play),
+    it is named) and bidder, and the facts only some phases read, each made only when asked (a property: the
+    decisions ask each at most once), so a card play never pays for the bidding: `hand` (its cards, sorted as the view lists them), `legal` (the cards it may play),
     `plays` (the trick's (seat, Card) so far), `bid_options`, `high` / `holder` (the standing bid and whose it
     is) and `throw_bounds` ((least, most) cards to throw). The decisions only read them (never change a list).
 
     Two makers: `ViewPosition` (from the seat's view: the general path) and `StatePosition` (from the engine's
-    own objects: the fast path). Two positions are equal when their facts for the phase are
-    (tests/games/onetwenty/test_policy_positions.py checks the two makers agree at every decision of whole games)."""
+    own objects: the fast path). Two positions are equal when their facts for the phase are: the two makers agree
+    at every decision of whole games (tests/games/onetwenty/test_policy_positions.py), and so do the moves chosen
+    from them (tests/games/conformance/test_policies.py)."""
 
     phase: str
     seat: int
@@ -135,38 +136,47 @@ class Position:
 
 class ViewPosition(Position):
     """A Position read from the seat's view (the general path: a pure function of the view, as the verifier and
-    the clients have it): card texts parsed back into Cards, each fact when first read."""
+    the clients have it): card texts parsed back into Cards. Each fact is read from the view when asked (the
+    decisions ask each at most once; a LazyView makes its entries once)."""
 
     def __init__(self, view: Mapping[str, Any]):
         self.view = view
-        self.phase, self.seat, self.trump, self.bidder = view["phase"], view["seat"], view["trump"], view["bidder"]
+        self.phase, self.seat = view["phase"], view["seat"]
 
-    @cached_property
+    @property
+    def trump(self) -> str | None:
+        return self.view["trump"]
+
+    @property
+    def bidder(self) -> int | None:
+        return self.view["bidder"]
+
+    @property
     def hand(self) -> list[Card]:
         return cards_of_texts(self.view["hand"])
 
-    @cached_property
+    @property
     def legal(self) -> list[Card]:
         return cards_of_texts(self.view["options"]["cards"])
 
-    @cached_property
+    @property
     def plays(self) -> list[tuple[int, Card]]:
         return [(s, card_from_str(c)) for s, c in self.view["trick"]["plays"]]
 
-    @cached_property
+    @property
     def bid_options(self) -> Options:
         o = self.view["options"]
         return Options(list(o["bids"]), o["pass"], o["mine"], o["redeal"])
 
-    @cached_property
+    @property
     def high(self) -> int | None:
         return self.view["bidding"]["high"]
 
-    @cached_property
+    @property
     def holder(self) -> int | None:
         return self.view["bidding"]["holder"]
 
-    @cached_property
+    @property
     def throw_bounds(self) -> tuple[int, int]:
         o = self.view["options"]
         return o["throw_min"], o["throw_max"]
@@ -174,8 +184,8 @@ class ViewPosition(Position):
 
 class StatePosition(Position):
     """A Position read from OneTwentyState's own objects (the fast path the audit replays with: no view, no card
-    texts). The facts are the state's own lists, read only; plain properties, as each is a lookup already. Ask it
-    before the state changes."""
+    texts). The facts are the state's own lists, read only, each read from the state when asked. Ask it before
+    the state changes."""
 
     def __init__(self, state: Any, seat: int):
         self.state = state
@@ -275,12 +285,22 @@ def plain_top(suit: str, aces_low: bool) -> Card:
     return card(ranks[0], suit)
 
 
+class PlayTables(NamedTuple):
+    """What the play reads under one trump suit, looked up once a decision (play_tables)."""
+
+    power: Mapping[Card, int]                           # ranks.power_table
+    give_up: Mapping[Card, tuple[int, str, int]]        # the cheapest card to give up first: min by this
+    strength: Callable[[Card, Card], int]               # ranks.make_strength
+    winner: Callable[[Sequence[tuple[int, Card]]], tuple[int, Card]]    # ranks.make_winner
+
+
 @lru_cache(maxsize=None)
-def give_up_order(trump: str, aces_low: bool) -> dict[Card, tuple[int, str, int]]:
-    """card -> (power, suit, rank): the cheapest card to give up first (plain cards before trumps, each by its
-    place; a king is a king in every suit, so ties go by suit and rank). Made once per trump suit."""
+def play_tables(trump: str, aces_low: bool) -> PlayTables:
+    """The tables of the play under this trump suit, made once. `give_up`: card -> (power, suit, rank), plain
+    cards before trumps, each by its place (a king is a king in every suit, so ties go by suit and rank)."""
     power = power_table(trump, aces_low)
-    return {c: (power[c], c.suit, c.rank) for c in PACK_52}
+    return PlayTables(power, {c: (power[c], c.suit, c.rank) for c in PACK_52}, make_strength(trump, aces_low),
+                      make_winner(trump, aces_low))
 
 
 def lead_card(pos: Position, legal: Sequence[Card], power: Mapping[Card, int],
@@ -312,23 +332,24 @@ def support_card(legal: Sequence[Card], low: Card, win_card: Card, led: Card, op
 
 def play_choice(pos: Position, v: Variant, safe: bool) -> Move:
     """The bot's card (safe=False) or the timeout's safe card (safe=True): see docs/rules/120s-auction.md."""
-    trump, aces_low = pos.trump, v.aces_low
-    order = give_up_order(trump, aces_low)
+    aces_low = v.aces_low
+    tables = play_tables(pos.trump, aces_low)
+    order = tables.give_up
     legal = pos.legal
     low = min(legal, key=order.__getitem__)
     if safe:
         return Move.play(low)
-    power = power_table(trump, aces_low)
+    power = tables.power
     plays = pos.plays
     if not plays:
         return Move.play(lead_card(pos, legal, power, order))
     led = plays[0][1]
-    win_seat, win_card = make_winner(trump, aces_low)(plays)     # trick_winner under make_strength, at once
+    win_seat, win_card = tables.winner(plays)         # trick_winner under make_strength, at once
     if v.sides.partners and v.sides.same_side(win_seat, pos.seat):
         # Seats still to play after this one: at a partnership table the next seat is always an opponent.
         opponent_after = len(plays) + 1 < v.players
         return Move.play(support_card(legal, low, win_card, led, opponent_after, power, aces_low))
-    strength = make_strength(trump, aces_low)
+    strength = tables.strength
     to_beat = strength(win_card, led)
     beat = [c for c in legal if strength(c, led) > to_beat]
     if beat:
