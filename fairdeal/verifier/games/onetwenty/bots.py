@@ -27,6 +27,7 @@ from fairdeal.verifier.cards import PACK_52, SUITS, Card, card, card_from_str, c
 from fairdeal.verifier.games.base import Move, Rng
 
 from .bidding import Options
+from .moves import MINE_MOVE, PASS_MOVE, REDEAL_MOVE, bid_move, trump_move
 from .ranks import ACE_OF_HEARTS, TRUMP_BASE, make_strength, make_winner, plain_order, power_table
 from .variant import Variant
 
@@ -231,22 +232,22 @@ def partner_holds_bid(pos: Position, v: Variant) -> bool:
 def bid_choice(pos: Position, v: Variant, allow_thirty: bool) -> Move:
     opts = pos.bid_options
     if opts.can_pass and partner_holds_bid(pos, v):
-        return Move.pass_()                       # never outbid or take the partner's bid: the side has it already
+        return PASS_MOVE                       # never outbid or take the partner's bid: the side has it already
     ceiling = hand_ceiling(pos.hand, v)
     if not allow_thirty:
         ceiling = min(ceiling, 25)
     if opts.can_mine:
         high = pos.high
         if high is not None and high <= ceiling:
-            return Move("mine")                   # taking at the same amount is the smallest step there is
+            return MINE_MOVE                   # taking at the same amount is the smallest step there is
     fits = [b for b in opts.bids if b <= ceiling]
     if fits:
-        return Move.bid(min(fits))
+        return bid_move(min(fits))
     if opts.can_pass:
-        return Move.pass_()
+        return PASS_MOVE
     if opts.can_redeal:
-        return Move("redeal")
-    return Move.bid(min(opts.bids))             # stuck: the one bid left
+        return REDEAL_MOVE
+    return bid_move(min(opts.bids))             # stuck: the one bid left
 
 
 def throw_choice(pos: Position, v: Variant) -> Move:
@@ -365,7 +366,7 @@ def suggest(view: Mapping[str, Any], v: Variant) -> Move | None:
     if phase == "bidding":
         return bid_choice(ViewPosition(view), v, allow_thirty=True)
     if phase == "trump":
-        return Move.trump(best_suits(ViewPosition(view).hand, v)[0])
+        return trump_move(best_suits(ViewPosition(view).hand, v)[0])
     return None
 
 
@@ -376,7 +377,7 @@ def bot_choice(pos: Position, v: Variant, rng: Rng) -> Move:
         return bid_choice(pos, v, allow_thirty=False)
     if phase == "trump":
         ties = best_suits(pos.hand, v)
-        return Move.trump(ties[rng.randbelow(len(ties))] if len(ties) > 1 else ties[0])
+        return trump_move(ties[rng.randbelow(len(ties))] if len(ties) > 1 else ties[0])
     if phase in ("kitty", "throw"):
         return throw_choice(pos, v)
     return play_choice(pos, v, safe=False)
@@ -388,7 +389,7 @@ def timeout_choice(pos: Position, v: Variant) -> Move:
     if phase == "bidding":
         return bid_choice(pos, v, allow_thirty=True)
     if phase == "trump":
-        return Move.trump(best_suits(pos.hand, v)[0])
+        return trump_move(best_suits(pos.hand, v)[0])
     if phase in ("kitty", "throw"):
         return throw_choice(pos, v)
     return play_choice(pos, v, safe=True)

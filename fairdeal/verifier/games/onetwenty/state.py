@@ -19,6 +19,7 @@ from fairdeal.verifier.games.tricks import Trick, TrickPlay
 from . import bots
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
+from .moves import BID_MOVES, MINE_MOVE, PASS_MOVE, PLAY_MOVES, REDEAL_MOVE, TRUMP_MOVES
 from .ranks import make_strength, make_winner
 from .scoring import HandScore, points_taken, score_hand
 from .variant import Variant
@@ -123,11 +124,6 @@ class _Dealing:
         self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
 
 
-# Moves are immutable values: legal_moves hands out shared ones instead of building new ones.
-PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
-BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
-PASS_MOVE, MINE_MOVE, REDEAL_MOVE = Move("pass"), Move("mine"), Move("redeal")
-TRUMP_MOVES = tuple(Move("trump", value=s) for s in SUITS)
 
 
 BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
