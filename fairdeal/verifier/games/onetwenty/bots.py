@@ -28,7 +28,7 @@ from fairdeal.verifier.games.base import Move, Rng
 
 from .bidding import Options
 from .moves import MINE_MOVE, PASS_MOVE, REDEAL_MOVE, bid_move, trump_move
-from .ranks import ACE_OF_HEARTS, TRUMP_BASE, make_strength, make_winner, plain_order, power_table
+from .ranks import ACE_OF_HEARTS, TRUMP_BASE, is_trump, make_strength, make_winner, plain_order, power_table
 from .variant import Variant
 
 # What one card is worth, in points the bidder's side can expect, when its suit is trump (by trump place).
@@ -60,32 +60,47 @@ def card_values(trump: str, aces_low: bool) -> dict[Card, float]:
     return {c: card_value(c, trump, aces_low) for c in PACK_52}
 
 
+@lru_cache(maxsize=None)
+def suit_value_rows(aces_low: bool) -> dict[Card, tuple[float, ...]]:
+    """card -> its card_values under each suit, in SUITS order, made once: a hand's values under the four suits
+    are then the sums of its cards' rows, column by column, in the hand's order."""
+    tables = [card_values(s, aces_low) for s in SUITS]
+    return {c: tuple(t[c] for t in tables) for c in PACK_52}
+
+
+def _suit_sums(hand: Sequence[Card], v: Variant) -> list[float]:
+    """sum(card_values(s, v.aces_low)[c] for c in hand) for each suit s of SUITS."""
+    rows = suit_value_rows(v.aces_low)
+    return [sum(column) for column in zip(*map(rows.__getitem__, hand))] or [0.0] * len(SUITS)
+
+
+def _extra(v: Variant) -> float:
+    return PARTNER_AND_KITTY if v.sides.partners else ALONE_AND_KITTY
+
+
 def suit_values(hand: Sequence[Card], v: Variant) -> dict[str, float]:
-    extra = PARTNER_AND_KITTY if v.sides.partners else ALONE_AND_KITTY
-    values = {}
-    for s in SUITS:
-        value = card_values(s, v.aces_low)
-        values[s] = extra + sum(map(value.__getitem__, hand))
-    return values
+    """The points the hand is worth to the bidding side under each trump suit (see the module doc)."""
+    extra = _extra(v)
+    return {s: extra + x for s, x in zip(SUITS, _suit_sums(hand, v))}
 
 
 def best_suits(hand: Sequence[Card], v: Variant) -> list[str]:
-    values = suit_values(hand, v)
-    top = max(values.values())
-    return [s for s in SUITS if values[s] == top]
+    """The suits of the highest suit_values, in SUITS order. The values are sums of halves, exact in floating
+    point, so comparing the sums before the same `extra` is added compares the values."""
+    sums = _suit_sums(hand, v)
+    top = max(sums)
+    return [s for s, x in zip(SUITS, sums) if x == top]
 
 
 def sees_every_trick(hand: Sequence[Card], trump: str) -> bool:
     """A 30 hand: five trumps with the 5, the J and the ace of hearts."""
-    from .ranks import is_trump
     return (len(hand) == 5 and all(is_trump(c, trump) for c in hand)
             and {(5, trump), (11, trump), (14, "H")} <= {(c.rank, c.suit) for c in hand})
 
 
 def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
     """The highest bid this hand is worth (0: none)."""
-    values = suit_values(hand, v)
-    value = max(values.values())
+    value = _extra(v) + max(_suit_sums(hand, v))     # max(suit_values(hand, v).values()), as best_suits
     if ACE_OF_HEARTS in hand and any(sees_every_trick(hand, s) for s in SUITS):   # a 30 hand holds it
         return 30
     fits = [b for b in v.bids if b <= value and b < 30]
