@@ -110,9 +110,10 @@ def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
 class Position:
     """What the policies read of one seat's position (the seat to move): its phase, seat, trump suit (None before
     it is named) and bidder, and the facts only some phases read, each made only when asked (a property: the
-    decisions ask each at most once), so a card play never pays for the bidding: `hand` (its cards, sorted as the view lists them), `legal` (the cards it may play),
-    `plays` (the trick's (seat, Card) so far), `bid_options`, `high` / `holder` (the standing bid and whose it
-    is) and `throw_bounds` ((least, most) cards to throw). The decisions only read them (never change a list).
+    decisions ask each at most once), so a card play never pays for the bidding: `hand` (its cards, sorted as the
+    view lists them), `legal` (the cards it may play), `plays` (the trick's (seat, Card) so far), `bid_options`,
+    `high` / `holder` (the standing bid and whose it is) and `throw_bounds` ((least, most) cards to throw). The
+    decisions only read them (never change a list: a StatePosition's are the state's own).
 
     Two makers: `ViewPosition` (from the seat's view: the general path) and `StatePosition` (from the engine's
     own objects: the fast path). Two positions are equal when their facts for the phase are: the two makers agree

@@ -124,8 +124,6 @@ class _Dealing:
         self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
 
 
-
-
 BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
 KIND_WORDS = {"trump": "name the {w} suit", "throw": "throw cards", "play": "play a card", "stay": "stay",
               "drop": "drop out", "newdeal": "ask for a new deal"}
