@@ -118,10 +118,19 @@ class _Dealing:
     __slots__ = ("plan", "seats", "kitty", "order")
 
     def __init__(self, plan: list[int], players: int):
-        self.plan = plan
+        self.plan = tuple(plan)
         self.order = tuple(plan[:players])      # the seats from the dealer's left to the dealer
-        self.seats = [tuple(i for i, to in enumerate(plan) if to == s) for s in range(players)]
+        self.seats = tuple(tuple(i for i, to in enumerate(plan) if to == s) for s in range(players))
         self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
+
+
+# (players, deal, kitty size) -> {dealer: _Dealing}: the few plans every game of one deal shape deals by, made once
+# (a replay starts a game per transcript; deal_plan reads only these three of the Variant).
+_PLANS: dict[tuple[int, str, int], dict[int, _Dealing]] = {}
+
+
+def _deal_shape(v: Variant) -> tuple[int, str, int]:
+    return v.players, v.deal, v.kitty_size
 
 
 BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
@@ -144,7 +153,7 @@ class OneTwentyState(GameState):
         self.winners: list[int] | None = None
         self._trick_rules: dict[str, tuple] = {}    # trump -> (Following, strength, winner), looked up once
         self._seats = tuple(range(v.players))
-        self._plans: dict[int, _Dealing] = {}     # dealer -> where the cards go (the same few plans all game long)
+        self._plans = _PLANS.setdefault(_deal_shape(v), {})     # dealer -> where the cards go (read only)
         self._deal()
 
     # ------------------------------------------------------------------------------------- the deal
