@@ -263,15 +263,21 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
 def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
     from fairdeal.verifier import checks, integrity, replay
+    from fairdeal.verifier.cards import SUITS
     from fairdeal.verifier.fairness import SeedChance, record_salt
     from fairdeal.verifier.games.base import GameState, Move
     from fairdeal.verifier.games.onetwenty import bots
+    from fairdeal.verifier.games.onetwenty.state import OneTwentyState
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
+    monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)
+    monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
     monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
     monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
                                                                        for c in PACK_52})
+    monkeypatch.setattr(bots, "suit_value_rows", lambda aces_low: {c: tuple(bots.card_value(c, s, aces_low)
+                                                                            for s in SUITS) for c in PACK_52})
     monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
     monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 
@@ -343,6 +349,11 @@ def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
     for v in variants:
         hands = [rng.sample(PACK_52, rng.choice((1, 3, 5, 8))) for _ in range(3000)] + [thirty]
         assert [bots.hand_ceiling(h, v) for h in hands] == [general_ceiling(h, v) for h in hands]
+        extra = bots.PARTNER_AND_KITTY if v.sides.partners else bots.ALONE_AND_KITTY
+        for h in hands[:300] + [[]]:
+            values = {s: extra + sum(bots.card_value(c, s, v.aces_low) for c in h) for s in SUITS}
+            assert bots.suit_values(h, v) == values, h
+            assert bots.best_suits(h, v) == [s for s in SUITS if values[s] == max(values.values())], h
         assert bots.hand_ceiling(thirty, v) == 30
 
 

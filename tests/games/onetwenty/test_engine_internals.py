@@ -32,3 +32,28 @@ def test_sort_hand_sorts_by_suit_then_rank_even_with_a_card_outside_the_pack():
     expected = sorted(odd, key=_sort_key)
     sort_hand(odd)
     assert odd == expected
+
+
+def test_the_deal_plans_shared_by_every_game_of_a_shape_are_the_plans_made_anew():
+    """Games share their deal plans (made once per deal shape and dealer): after games of every 120s rule set and
+    size, each shared plan is the one deal_plan gives for that shape and dealer, and a game deals by it."""
+    from fairdeal.verifier.games.onetwenty.state import _PLANS, _Dealing, _deal_shape, deal_plan
+    games = []
+    for rid, sizes, settings in (("120s-auction", (4,), {}), ("120s-house", (2, 3, 4), {}),
+                                 ("120s-traditional", (4,), {"teaser": True}), ("120s-traditional", (4,), {})):
+        for n in sizes:
+            rules = make_rules(rid, settings, n)
+            for seed in range(3):
+                game = rules.new_game(RandomChance(seed))
+                rng = random.Random(seed)
+                while game.hands_played < 3 and not game.is_over:
+                    game.apply(game.to_move, rng.choice(game.legal_moves(game.to_move)))
+                games.append(game)
+    for game in games:
+        v = game.v
+        assert game._plans is _PLANS[_deal_shape(v)]
+        assert game.dealer in game._plans or game.phase == "over"
+        for dealer, plan in game._plans.items():
+            fresh = _Dealing(deal_plan(v, dealer), v.players)
+            assert (plan.plan, plan.order, plan.seats, plan.kitty) == (fresh.plan, fresh.order, fresh.seats, fresh.kitty)
+    assert len({_deal_shape(g.v) for g in games}) >= 4

@@ -2,7 +2,8 @@
 first written (kept below as the reference, card powers looked up in the power table) gives, and
 `Following.allows(hand, c, ...)` — one card checked without building that list, as a replay does — is exactly
 `c in legal(...)`, for every card of the pack, held or not. `make_winner` names the trick's winner as
-trick_winner does with the strength function."""
+trick_winner does with the strength function. The shared bid and trump moves (moves.py) are the moves Move makes
+anew, and a value that is no bid or suit gets Move's own answer."""
 from hypothesis import given, settings, strategies as st
 
 from fairdeal.verifier.cards import PACK_52, SUITS
@@ -80,3 +81,20 @@ def tricks(draw):
 def test_make_winner_is_trick_winner_with_the_strength_function(trick):
     plays, trump, aces_low = trick
     assert make_winner(trump, aces_low)(plays) == trick_winner(plays, make_strength(trump, aces_low))
+
+
+def _made(make, value):
+    try:
+        return make(value)
+    except Exception as exc:
+        return type(exc), str(exc)
+
+
+def test_the_shared_bid_and_trump_moves_are_the_moves_made_anew():
+    from fairdeal.verifier.games.base import Move
+    from fairdeal.verifier.games.onetwenty.moves import bid_move, trump_move
+    for value in (15, 20, 25, 30, 10, 35, 0, -5, 20.0, True, "20", None):
+        assert _made(bid_move, value) == _made(Move.bid, value), value
+    for suit in (*SUITS, "X", "h", "", 3, None):
+        assert _made(trump_move, suit) == _made(Move.trump, suit), suit
+    assert bid_move(20) is bid_move(20) and trump_move("H") is trump_move("H")

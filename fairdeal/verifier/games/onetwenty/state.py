@@ -13,11 +13,13 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
-from fairdeal.verifier.games.base import Chance, GameState, Move
+from fairdeal.verifier.games.base import Chance, GameState, Move, Rng
 from fairdeal.verifier.games.tricks import Trick, TrickPlay
 
+from . import bots
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
+from .moves import BID_MOVES, MINE_MOVE, PASS_MOVE, PLAY_MOVES, REDEAL_MOVE, TRUMP_MOVES
 from .ranks import make_strength, make_winner
 from .scoring import HandScore, points_taken, score_hand
 from .variant import Variant
@@ -116,17 +118,19 @@ class _Dealing:
     __slots__ = ("plan", "seats", "kitty", "order")
 
     def __init__(self, plan: list[int], players: int):
-        self.plan = plan
+        self.plan = tuple(plan)
         self.order = tuple(plan[:players])      # the seats from the dealer's left to the dealer
-        self.seats = [tuple(i for i, to in enumerate(plan) if to == s) for s in range(players)]
+        self.seats = tuple(tuple(i for i, to in enumerate(plan) if to == s) for s in range(players))
         self.kitty = tuple(i for i, to in enumerate(plan) if to == KITTY)
 
 
-# Moves are immutable values: legal_moves hands out shared ones instead of building new ones.
-PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
-BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
-PASS_MOVE, MINE_MOVE, REDEAL_MOVE = Move("pass"), Move("mine"), Move("redeal")
-TRUMP_MOVES = tuple(Move("trump", value=s) for s in SUITS)
+# (players, deal, kitty size) -> {dealer: _Dealing}: the few plans every game of one deal shape deals by, made once
+# (a replay starts a game per transcript; deal_plan reads only these three of the Variant).
+_PLANS: dict[tuple[int, str, int], dict[int, _Dealing]] = {}
+
+
+def _deal_shape(v: Variant) -> tuple[int, str, int]:
+    return v.players, v.deal, v.kitty_size
 
 
 BIDDING_KINDS = ("bid", "pass", "mine", "redeal")
@@ -149,7 +153,7 @@ class OneTwentyState(GameState):
         self.winners: list[int] | None = None
         self._trick_rules: dict[str, tuple] = {}    # trump -> (Following, strength, winner), looked up once
         self._seats = tuple(range(v.players))
-        self._plans: dict[int, _Dealing] = {}     # dealer -> where the cards go (the same few plans all game long)
+        self._plans = _PLANS.setdefault(_deal_shape(v), {})     # dealer -> where the cards go (read only)
         self._deal()
 
     # ------------------------------------------------------------------------------------- the deal
@@ -485,6 +489,25 @@ class OneTwentyState(GameState):
         "throws": lambda st, seat: [{"seat": s, "threw": t, "drew": d} for s, t, d in st.throws],
         "options": lambda st, seat: st.options(seat) if seat is not None and st.phase != "over" else None,
     }
+
+    # ------------------------------------------------------------------------------------- the policies
+    def bot_move(self, seat: int, rng: Rng) -> Move:
+        """The fast path of GameState.bot_move (the audit recomputes every bot move): the one decision,
+        bots.bot_choice, on a position read from this state's own objects (bots.StatePosition) instead of from
+        the seat's view (bots.ViewPosition, the general path rules.bot_move takes). It changes nothing; the
+        conformance suite holds its answer to the view's at every decision, whatever the Rng picks. Only the
+        seat to move has a decision: any other seat (a tampered transcript's) goes the general way, so the audit
+        reports the same failure."""
+        if seat.__class__ is not int or seat != self.to_move:
+            return super().bot_move(seat, rng)
+        return bots.bot_choice(bots.StatePosition(self, seat), self.v, rng)
+
+    def timeout_move(self, seat: int) -> Move:
+        """The fast path of GameState.timeout_move: bots.timeout_choice on the state's own position, for the seat
+        to move (as bot_move)."""
+        if seat.__class__ is not int or seat != self.to_move:
+            return super().timeout_move(seat)
+        return bots.timeout_choice(bots.StatePosition(self, seat), self.v)
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:
