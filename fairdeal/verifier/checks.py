@@ -16,7 +16,7 @@ from fairdeal.verifier.fairness import PROTOCOLS
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import GameError
 from fairdeal.verifier.keysets import RETIRED, KeySet
-from fairdeal.verifier.reader import TranscriptError, parse_transcript
+from fairdeal.verifier.reader import TranscriptError, keys_written, parse_transcript, read_transcript
 from fairdeal.verifier.replay import LiveGame, ReplayError, read_move
 from fairdeal.verifier.results import (CHECK_IDS, CHECKS, FAIL, PASS, REPLAY_CHECKS, SKIP, TITLES, Check, Report,
                                        failed, key_id_or_none, passed, skipped)
@@ -150,7 +150,11 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
             receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]], noted: str | None) -> None:
     report = run.report
     try:
-        t = parse_transcript(data)
+        t, raw_keys = read_transcript(data)
+        body, hashes = parsed_body_and_hashes(t)      # each record encoded once, for the signature and the chain
+        if raw_keys is not None and raw_keys != keys_written(t, body):
+            t = parse_transcript(data)                # a key given twice: the full reader names it
+            body, hashes = parsed_body_and_hashes(t)
     except TranscriptError as exc:
         named = _named_protocol(data)
         if named is not None and named not in PROTOCOLS:
@@ -172,7 +176,6 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
             "The signatures were checked only against the key the transcript carries, which anyone could have "
             "made: this shows the transcript is intact, not that the service signed it. Give the service's "
             "public key with --key (and --pin to remember it).")
-    body, hashes = parsed_body_and_hashes(t)      # each record encoded once, for the signature and the chain
     run.put_all(integrity.check_signatures(t, key, key_problem, body))
     run.put(_log_inclusion(t, KeySet.of_pins(pins)))
 

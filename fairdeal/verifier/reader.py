@@ -14,11 +14,11 @@ import re
 from operator import itemgetter
 from typing import Any, Mapping
 
-from fairdeal.verifier.canonical import MAX_SAFE_INT, canonical_json
+from fairdeal.verifier.canonical import MAX_SAFE_INT, canonical_json, canonical_json_of_parsed
 from fairdeal.verifier.fairness import PROTOCOLS, is_hex64
-from fairdeal.verifier.transcript import BY, HEADERS, REASONS, TranscriptError
+from fairdeal.verifier.transcript import BY, HEADERS, REASONS, UNSIGNED, TranscriptError
 
-__all__ = ["parse_transcript", "TranscriptError"]
+__all__ = ["parse_transcript", "read_transcript", "keys_written", "TranscriptError"]
 
 # ------------------------------------------------------------------------------------------- JSON
 
@@ -56,7 +56,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
-def _load(data: bytes | str, big_ints: _BigInts | None = None) -> Any:
+def _load(data: bytes | str, big_ints: _BigInts | None = None, pairs_hook: bool = True) -> Any:
     if isinstance(data, (bytes, bytearray)):
         try:
             data = bytes(data).decode("utf-8")
@@ -66,7 +66,7 @@ def _load(data: bytes | str, big_ints: _BigInts | None = None) -> Any:
         raise TranscriptError("The transcript is empty.")
     try:
         return json.loads(data, parse_float=_reject_number, parse_constant=_reject_number,
-                          object_pairs_hook=_no_duplicates, parse_int=big_ints or int)
+                          object_pairs_hook=_no_duplicates if pairs_hook else None, parse_int=big_ints or int)
     except json.JSONDecodeError as exc:
         if exc.pos >= len(data.rstrip()):
             raise TranscriptError("The transcript is not complete JSON: it ends early (truncated?).") from None
@@ -74,6 +74,8 @@ def _load(data: bytes | str, big_ints: _BigInts | None = None) -> Any:
                               f"column {exc.colno}.") from None
     except RecursionError:
         raise TranscriptError("The transcript is nested too deeply to be one.") from None
+    except TranscriptError:    # the hooks' own words (a key given twice, a number that is not an integer)
+        raise
     except ValueError as exc:  # e.g. an integer with more digits than Python reads
         raise TranscriptError(f"The transcript could not be read as JSON: {exc}.") from None
 
@@ -191,8 +193,9 @@ def check_move_record(rec: Any, where: str, protocol: str) -> None:
 
 # ------------------------------------------------------------------------------------------- reading
 
-def _decode(data: Any) -> Any:
-    """The JSON value of the input, every value with a canonical form (or hashing it later would fail)."""
+def _decode(data: Any, pairs_hook: bool = True) -> Any:
+    """The JSON value of the input, every value with a canonical form (or hashing it later would fail).
+    pairs_hook=False: no test for a key given twice (read_transcript's caller counts the keys instead)."""
     # JSON bytes need no walk over every value unless they hold an integer out of range or a surrogate escape:
     # the parser refuses floats, NaN and Infinity, and object keys are always texts.
     walk = True
@@ -203,8 +206,9 @@ def _decode(data: Any) -> Any:
             raise TranscriptError("The transcript is nested too deeply to be one.") from None
     elif isinstance(data, (bytes, bytearray, str)):
         big_ints = _BigInts()
-        obj = _load(data, big_ints)
-        walk = big_ints.seen or not isinstance(data, (bytes, bytearray)) or _SURROGATE_ESCAPE.search(data) is not None
+        obj = _load(data, big_ints, pairs_hook)
+        walk = big_ints.seen or not isinstance(data, (bytes, bytearray)) or (
+            b"\\" in data and _SURROGATE_ESCAPE.search(data) is not None)      # no backslash: no escape at all
     else:
         raise TranscriptError(f"A transcript is JSON text or an object, not {type(data).__name__}.")
     try:
@@ -221,7 +225,39 @@ def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
     """Reads and structurally validates a transcript (JSON bytes, text, or an already-decoded object).
     Returns the transcript as a dict (a deep copy for dict input). Raises TranscriptError with a clear message
     for anything that is not a readable transcript of a protocol this verifier knows."""
-    obj = _decode(data)
+    return _validated(_decode(data))
+
+
+def read_transcript(data: bytes | str | Mapping[str, Any]) -> tuple[dict, int | None]:
+    """parse_transcript, with the test for a key given twice left to a count where a count can settle it: the
+    audit's fast path (the parser's hook on every object is a Python call per object). Returns the transcript
+    and, for JSON bytes holding no backslash, the number of '":' in them; the caller compares that number with
+    keys_written(t, body) once it has the canonical body, and on any difference reads the input again with
+    parse_transcript, which names the repeated key. None: read with the hook, nothing to compare.
+
+    Why the count settles it: without a backslash no string holds a '"', so '":' ends a key, or opens a string
+    that starts with ':'. The canonical form writes the same values with the same keys, once each, so it has
+    as many '":' exactly when no key was dropped as a repeat (a repeat's key, and its value, are in the input
+    only); keys written '"a" :' in the input are counted only in the canonical form, and fall back too."""
+    if isinstance(data, (bytes, bytearray)) and b"\\" not in data:
+        try:
+            return _validated(_decode(data, pairs_hook=False)), bytes(data).count(b'":')
+        except TranscriptError:
+            pass        # refused: read again in full, so that a repeated key is named first, as it always is
+    return parse_transcript(data), None
+
+
+def keys_written(t: Mapping[str, Any], body: bytes) -> int:
+    """The '":' of the canonical form of a transcript read by read_transcript, from its canonical body
+    (transcript.transcript_body: everything but "signature" and the unsigned members) and those members."""
+    count = body.count(b'":')
+    for name, value in t.items():
+        if name == "signature" or name in UNSIGNED.get(t.get("protocol"), ()):
+            count += 1 + canonical_json_of_parsed(value).count(b'":')
+    return count
+
+
+def _validated(obj: Any) -> dict:
     if not isinstance(obj, dict) or ("protocol" not in obj and "commit" not in obj):
         raise TranscriptError("This is not a fairdeal transcript (no \"protocol\" and no \"commit\").")
     protocol = obj.get("protocol")

@@ -3,6 +3,7 @@ list of records exactly when check_move_record refuses none of them, for well-fo
 damage a hostile transcript could carry (a member missing, added or of another kind, a bool for an integer, hex
 digits in upper case or of another length, an unknown mover, a record that is not an object)."""
 import copy
+import json
 
 from hypothesis import given, settings, strategies as st
 
@@ -56,3 +57,72 @@ def test_one_bad_record_among_good_ones_leaves_the_fast_path():
     bad = dict(GOOD, salt="AB" * 32)
     assert not plain_move_records([GOOD, GOOD, bad, GOOD])
     assert not full_checks_pass([GOOD, GOOD, bad, GOOD])
+
+
+# ------------------------------------------------------------------- a key given twice, found by counting
+
+def _game(names=None) -> dict:
+    from fairdeal.verifier.keys import private_key_from_hex
+    from fairdeal.verifier.selfplay import selfplay
+    return selfplay("120s-house", private_key_from_hex("3c" * 32), bytes(range(32)), stop_after=40, names=names)
+
+
+def _general_report(data: bytes):
+    """The report with every object read through the parser's hook (the general path)."""
+    from unittest import mock
+
+    from fairdeal.verifier import checks
+    from fairdeal.verifier.checks import verify_transcript
+    from fairdeal.verifier.reader import parse_transcript
+    with mock.patch.object(checks, "read_transcript", lambda d: (parse_transcript(d), None)):
+        return verify_transcript(data)
+
+
+def _same(a, b) -> bool:
+    return a.unusable == b.unusable and [c.to_json() for c in a.checks] == [c.to_json() for c in b.checks]
+
+
+def test_the_count_of_keys_matches_a_transcript_read_with_the_hook():
+    from fairdeal.verifier.reader import keys_written, read_transcript
+    from fairdeal.verifier.transcript import parsed_body_and_hashes
+    game = _game()
+    for data in (json.dumps(game, separators=(",", ":")).encode(), json.dumps(game, indent=1).encode()):
+        t, raw_keys = read_transcript(data)
+        assert raw_keys is not None and raw_keys == keys_written(t, parsed_body_and_hashes(t)[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_key_given_twice_anywhere_is_refused_as_the_hook_refuses_it(data):
+    text = json.dumps(_GAME, separators=(",", ":"))
+    opens = [i for i, ch in enumerate(text) if ch == "{"]
+    at = data.draw(st.sampled_from(opens)) + 1
+    twice = data.draw(st.booleans())
+    key = data.draw(st.sampled_from(["kind", "seq", "zz", ":x", "signature"]))
+    inserted = f'"{key}":1,"{key}":2,' if twice else f'"{key}x_once":1,'
+    damaged = (text[:at] + inserted + text[at:]).encode()
+    from fairdeal.verifier.checks import verify_transcript
+    fast, general = verify_transcript(damaged), _general_report(damaged)
+    assert _same(fast, general), (fast.unusable, general.unusable)
+    if twice:
+        assert "appears twice" in (fast.unusable or "")
+
+
+def test_a_repeated_key_hidden_by_spacing_or_a_colon_in_a_text_is_still_found():
+    from fairdeal.verifier.checks import verify_transcript
+    game = _game(names=[":one", "two:", "\\u0000", ":"])
+    text = json.dumps(game, separators=(",", ":"))
+    assert verify_transcript(text.encode()).exit_code in (0, 1) and _same(verify_transcript(text.encode()),
+                                                                           _general_report(text.encode()))
+    spaced = json.dumps(game, separators=(",", " : ")).encode()        # '"a" : 1': counted only when re-read
+    assert _same(verify_transcript(spaced), _general_report(spaced)) and verify_transcript(spaced).unusable is None
+    for damaged in (text.replace('"records":', '"records":[],"records":', 1),
+                    text.replace('{"kind":', '{"kind":"x","kind":', 1),
+                    text.replace('"name":":one"', '"name":":one","name":":one"', 1),
+                    text.replace('"protocol":', '"protocol" :"x", "protocol":', 1)):
+        report = verify_transcript(damaged.encode())
+        assert "appears twice" in (report.unusable or ""), damaged[:80]
+        assert _same(report, _general_report(damaged.encode()))
+
+
+_GAME = _game()
