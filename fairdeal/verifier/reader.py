@@ -127,21 +127,43 @@ SCHEMAS: dict[str, dict[str, Schema]] = {
 
 def _fields(obj: Any, where: str, schema: Schema) -> None:
     """Checks an object's members and their kinds (a tuple of kinds allows each)."""
-    required, optional = schema
+    members, plan = _plan(schema)
     if not isinstance(obj, dict):
         raise TranscriptError(f"{where} is not a JSON object.")
-    for key in obj:
-        if key not in required and key not in optional:
-            raise TranscriptError(f"{where} has an unknown field {key!r}.")
-    for key, kinds in {**required, **optional}.items():
+    if not obj.keys() <= members:
+        for key in obj:
+            if key not in members:
+                raise TranscriptError(f"{where} has an unknown field {key!r}.")
+    for key, required, tests, kinds in plan:
         if key not in obj:
-            if key in required:
+            if required:
                 raise TranscriptError(f"{where} has no {key!r}.")
             continue
-        kinds = kinds if isinstance(kinds, tuple) else (kinds,)
-        if not any(_KIND_TEST[k](obj[key]) for k in kinds):
+        value = obj[key]
+        for test in tests:
+            if test(value):
+                break
+        else:
             names = " or ".join("null" if k is None else k for k in kinds)
             raise TranscriptError(f"{where}.{key} should be {names}.")
+
+
+_PLANS: dict[int, tuple[Schema, frozenset, tuple]] = {}
+
+
+def _plan(schema: Schema) -> tuple[frozenset, tuple]:
+    """A schema's members, and for each (in order, required first) whether it is required, its kinds' tests and
+    its kinds: made once a schema (the schemas are this module's constants), not at every object checked. The
+    schema is kept beside its plan, so that its id is never another schema's."""
+    plan = _PLANS.get(id(schema))
+    if plan is None or plan[0] is not schema:
+        required, optional = schema
+        steps = []
+        for key, kinds in {**required, **optional}.items():
+            kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+            steps.append((key, key in required, tuple(_KIND_TEST[k] for k in kinds), kinds))
+        plan = _PLANS[id(schema)] = (schema, frozenset(required) | frozenset(optional), tuple(steps))
+    return plan[1], plan[2]
 
 
 def _check_type(obj: dict, where: str, expected: str) -> None:
