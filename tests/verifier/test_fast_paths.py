@@ -262,7 +262,7 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
 
 def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
-    from fairdeal.verifier import checks, integrity, replay
+    from fairdeal.verifier import checks, fairness, integrity, replay
     from fairdeal.verifier.cards import SUITS
     from fairdeal.verifier.fairness import SeedChance, record_salt
     from fairdeal.verifier.games.base import GameState, Move
@@ -273,6 +273,8 @@ def _general_paths(monkeypatch):
     monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
+    monkeypatch.setattr(SeedChance, "_shuffle",
+                        lambda self, label, cards: fairness.shuffle(self.game_seed, label, cards))
     monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
     monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
                                                                        for c in PACK_52})
