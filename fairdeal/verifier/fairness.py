@@ -308,14 +308,25 @@ class KeyedHmac:
     hmac.digest(key, msg, "sha256"), at two SHA-256 blocks a short message instead of four (hmac.digest starts
     from the key every time). A game's record salts are thousands of HMACs under its one seed."""
 
-    __slots__ = ("_inner", "_outer")
+    __slots__ = ("_key", "_inner", "_outer")
 
     def __init__(self, key: bytes):
+        self._key = key
         if len(key) > 64:                       # RFC 2104: a key longer than the block is hashed first
             key = hashlib.sha256(key).digest()
         block = key.ljust(64, b"\x00")
         self._inner = hashlib.sha256(block.translate(_XOR_36))
         self._outer = hashlib.sha256(block.translate(_XOR_5C))
+
+    # It never changes (digest hashes copies of its pads), so a copied game shares it; a pickled one hashes anew.
+    def __copy__(self) -> "KeyedHmac":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "KeyedHmac":
+        return self
+
+    def __reduce__(self):
+        return (KeyedHmac, (self._key,))
 
     def digest(self, msg: bytes) -> bytes:
         inner = self._inner.copy()

@@ -216,6 +216,15 @@ def test_the_keyed_shuffle_of_the_deals_is_the_shuffle(seed, label, m):
             shuffle_keyed(chance._mac, label, cards)
 
 
+def test_a_seed_chance_copied_or_pickled_deals_alike():
+    import copy
+    import pickle
+    chance = SeedChance(GS)
+    for other in (copy.copy(chance), copy.deepcopy(chance), pickle.loads(pickle.dumps(chance))):
+        assert other.deck(5, PACK_52) == chance.deck(5, PACK_52) == shuffle(GS, "deal/5", PACK_52)
+        assert other.reshuffle(2, 1, PACK_32) == shuffle(GS, "reshuffle/2/1", PACK_32)
+
+
 def test_the_keyed_shuffle_reads_further_blocks_for_rejections():
     # A 256-card pack needs 255 bytes (8 blocks) without a rejection and fetches more for each byte rejected:
     # over many labels some shuffles need a ninth block, and all agree with the general shuffle.
