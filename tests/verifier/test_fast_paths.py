@@ -228,6 +228,12 @@ def test_reading_a_played_card_fast_is_reading_it_in_full(games):
             {"kind": "bid", "value": 0}, {"value": 15, "kind": "bid"}, {"kind": "bid", "value": [15]},
             {"kind": "pass"}, {"kind": "pass", "value": None}, {"kind": "trump", "value": "H"},
             {"kind": "trump", "value": "h"}, {"kind": "throw", "cards": ["5H"]}, {"kind": "bid", "value": {"n": 1}}]
+    # throws, read fast only in their one form: card texts in canonical order (C D H S, 2 up to A), no repeat
+    odd += [{"kind": "throw", "cards": c} for c in (
+        [], ["2C", "10D", "AS"], ["10D", "2C"], ["2C", "2C"], ["TD"], ["10d"], ["2C", 5], ["2C", ["3C"]], [None],
+        ("2C",), "2C", None, {"2C": 1}, ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"], ["AS", "KS"])]
+    odd += [{"kind": "throw"}, {"kind": "throw", "cards": ["5H"], "card": "5H"},
+            {"cards": ["5H", "6H"], "kind": "throw"}]
     moves = [r["move"] for t in games for r in t["records"]] + odd
     for protocol in ("fairdeal/2", "fairdeal/1"):
         for _ in range(2):          # the second time, from what the first kept
@@ -269,6 +275,7 @@ def _general_paths(monkeypatch):
     from fairdeal.verifier.games.onetwenty import bots
     from fairdeal.verifier.games.onetwenty.state import OneTwentyState
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
+    monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
     monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)
     monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
