@@ -271,11 +271,16 @@ def _general_paths(monkeypatch):
     from fairdeal.verifier import checks, fairness, integrity, replay
     from fairdeal.verifier.cards import SUITS
     from fairdeal.verifier.fairness import SeedChance, record_salt
+    from fairdeal.verifier.games import spades, twenty_down
     from fairdeal.verifier.games.base import GameState, Move
     from fairdeal.verifier.games.onetwenty import bots
     from fairdeal.verifier.games.onetwenty.state import OneTwentyState
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
+    monkeypatch.setattr(spades, "may_play", lambda hand, card, plays, broken:
+                        spades.why_not_card(hand, card, [c for _, c in plays], broken) is None)
+    monkeypatch.setattr(twenty_down, "may_play", lambda hand, plays, trump, card:
+                        twenty_down.play_refusal(hand, plays, trump, card) is None)
     monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)
     monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
