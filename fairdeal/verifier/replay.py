@@ -71,7 +71,7 @@ def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
             if move is not None:
                 return move
     try:
-        key = tuple((k, type(v), v) for k, v in data.items())
+        key = (tuple(data.items()), tuple(map(type, data.values())))     # the members in order, and their types
         move = _OTHERS.get(key)
     except TypeError:           # a member that is a list (a throw's cards) or an object: not kept
         return read_move(record, protocol)
