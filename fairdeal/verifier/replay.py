@@ -132,7 +132,19 @@ class LiveGame:
         # fairdeal/2: a table without clocks has no timeout moves (fairdeal/1 treated the clocks as opaque)
         self.timeouts_allowed = self.protocol == "fairdeal/1" or not clocks_off(start.get("clocks") or {})
         self.seq = 0
-        self.last_hash = record_hash(dict(start))
+        self._last_hash: str | None = None      # the start record's hash, made when first read (see last_hash)
+
+    @property
+    def last_hash(self) -> str:
+        """The hash of the last record applied: the start record's before any move. The start's is made when
+        first asked for, as record_hash(dict(start)): the audit's replay (chain=False) never asks."""
+        if self._last_hash is None:
+            self._last_hash = record_hash(dict(self.start))
+        return self._last_hash
+
+    @last_hash.setter
+    def last_hash(self, value: str) -> None:
+        self._last_hash = value
 
     # --- the policies, recomputed for the seat (GameState.bot_move: a pure function of the seat's view) ----
     def bot_move(self, seat: int) -> Move:

@@ -384,3 +384,19 @@ def test_the_play_of_a_pack_card_made_once_is_the_move_made_anew():
         assert Move.play(Card(c.rank, c.suit)) == Move("play", card=c)
     for odd in (Card(1, "X"), Card(15, "S"), None, "AS", (14, "S"), ["AS"]):
         assert outcome(Move.play, odd) == outcome(lambda card: Move("play", card=card), odd), odd
+
+
+def test_a_live_game_hashes_its_start_when_first_asked_and_chains_from_it(games):
+    from fairdeal.verifier.integrity import game_seed_of
+    from fairdeal.verifier.replay import LiveGame
+    for t in games:
+        seed = game_seed_of(t)
+        game = LiveGame(t["start"], seed)
+        assert game.last_hash == record_hash(dict(t["start"])) == t["records"][0]["prev"]
+        for record in t["records"]:
+            game.apply_record(record)           # chain=True: each record's prev is the hash before it
+        assert game.last_hash == record_hash(dict(t["records"][-1]))
+        unhashed = LiveGame(t["start"], seed)
+        for record in t["records"][:5]:
+            unhashed.apply_record(record, chain=False)
+        assert unhashed.seq == 5 and unhashed.last_hash == record_hash(dict(t["start"]))
