@@ -308,14 +308,25 @@ class KeyedHmac:
     hmac.digest(key, msg, "sha256"), at two SHA-256 blocks a short message instead of four (hmac.digest starts
     from the key every time). A game's record salts are thousands of HMACs under its one seed."""
 
-    __slots__ = ("_inner", "_outer")
+    __slots__ = ("_key", "_inner", "_outer")
 
     def __init__(self, key: bytes):
+        self._key = key
         if len(key) > 64:                       # RFC 2104: a key longer than the block is hashed first
             key = hashlib.sha256(key).digest()
         block = key.ljust(64, b"\x00")
         self._inner = hashlib.sha256(block.translate(_XOR_36))
         self._outer = hashlib.sha256(block.translate(_XOR_5C))
+
+    # It never changes (digest hashes copies of its pads), so a copied game shares it; a pickled one hashes anew.
+    def __copy__(self) -> "KeyedHmac":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "KeyedHmac":
+        return self
+
+    def __reduce__(self):
+        return (KeyedHmac, (self._key,))
 
     def digest(self, msg: bytes) -> bytes:
         inner = self._inner.copy()
@@ -339,11 +350,37 @@ def canonical_order(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: ("CDHS".index(c.suit), c.rank))
 
 
+def shuffle_keyed(mac: KeyedHmac, label: str, cards: Sequence[T]) -> list[T]:
+    """shuffle(game_seed, label, cards) for at most 256 cards, from `mac` = KeyedHmac(game_seed): the deals'
+    fast path. Each byte of the stream is read once, in order, by one loop over a block (a rejected byte is
+    skipped and the same swap waits for the next one), and the blocks come from the seed's pads hashed once."""
+    deck = list(cards)
+    n = len(deck)
+    if n > 256:
+        raise ValueError("shuffle_keyed takes at most 256 cards (one byte a swap)")
+    if n < 2:
+        return deck
+    digest, prefix, limits = mac.digest, _label_prefix(label), _LIMIT
+    block = max(1, (n - 1 + BLOCK_BYTES - 1) // BLOCK_BYTES)    # the blocks a shuffle without rejections needs
+    buf = b"".join([digest(prefix + b.to_bytes(4, "big")) for b in range(block)])
+    while True:
+        for x in buf:
+            if x < limits[n]:
+                j = x % n
+                n -= 1
+                deck[n], deck[j] = deck[j], deck[n]
+                if n == 1:
+                    return deck
+        buf = digest(prefix + block.to_bytes(4, "big"))
+        block += 1
+
+
 class SeedChance:
     """The Chance of a real game: every random event derived from the game seed under its label."""
 
     def __init__(self, game_seed: bytes):
         self.game_seed = _check_game_seed(game_seed)
+        self._mac = KeyedHmac(self.game_seed)      # every deal and reshuffle of the game hashes under this seed
 
     def first_dealer(self, players: int) -> int:
         if type(players) is not int or players < 1:
@@ -352,12 +389,18 @@ class SeedChance:
 
     def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
         """Hand `hand`'s shuffled pack (`pack` in canonical order: PACK_52 or PACK_32)."""
-        return shuffle(self.game_seed, deal_label(hand), pack)
+        return self._shuffle(deal_label(hand), pack)
 
     def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
         """Reshuffle `round` of hand `hand`: the cards are put in canonical order first, so the result does
         not depend on the order in which the engine collected them."""
-        return shuffle(self.game_seed, reshuffle_label(hand, round), canonical_order(cards))
+        return self._shuffle(reshuffle_label(hand, round), canonical_order(cards))
+
+    def _shuffle(self, label: str, cards: Sequence[Card]) -> list[Card]:
+        """shuffle(self.game_seed, label, cards), by shuffle_keyed for any pack it takes."""
+        if len(cards) <= 256:
+            return shuffle_keyed(self._mac, label, cards)
+        return shuffle(self.game_seed, label, cards)
 
     def bot_rng(self, seq: int) -> DerivedRng:
         """The randomness of the bot decision recorded at sequence number `seq`."""

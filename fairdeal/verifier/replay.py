@@ -60,12 +60,18 @@ def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
     data = record.get("move")
     if protocol == "fairdeal/1" or type(data) is not dict:
         return read_move(record, protocol)
-    if len(data) == 2 and data.get("kind") == "play":
-        move = _PLAYS.get(data.get("card"))
-        if move is not None:
-            return move
+    if len(data) == 2:
+        kind = data.get("kind")
+        if kind == "play":
+            move = _PLAYS.get(data.get("card"))
+            if move is not None:
+                return move
+        elif kind == "throw":
+            move = throw_in_its_form(data.get("cards"))
+            if move is not None:
+                return move
     try:
-        key = tuple((k, type(v), v) for k, v in data.items())
+        key = (tuple(data.items()), tuple(map(type, data.values())))     # the members in order, and their types
         move = _OTHERS.get(key)
     except TypeError:           # a member that is a list (a throw's cards) or an object: not kept
         return read_move(record, protocol)
@@ -74,6 +80,28 @@ def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
         if len(_OTHERS) < _OTHERS_MAX:
             _OTHERS[key] = move
     return move
+
+
+_CARD_OF_TEXT = {str(c): c for c in PACK_52}
+_PLACE_OF_TEXT = {str(c): i for i, c in enumerate(PACK_52)}
+
+
+def throw_in_its_form(texts: Any) -> Move | None:
+    """The throw whose fairdeal/2 "cards" member is `texts` (a list of card texts, each in its one form, in
+    canonical order and so distinct), read without Move.from_json's checks: what read_move gives for such a
+    throw. None for anything else, which read_move reads (or refuses) in full."""
+    if texts.__class__ is not list:
+        return None
+    last = -1
+    for t in texts:
+        if t.__class__ is not str:
+            return None
+        place = _PLACE_OF_TEXT.get(t)
+        if place is None or place <= last:
+            return None
+        last = place
+    card_of = _CARD_OF_TEXT
+    return Move.known_throw(tuple([card_of[t] for t in texts]))
 
 
 def _as_fairdeal_1_read_it(data: Any) -> Any:
@@ -104,7 +132,19 @@ class LiveGame:
         # fairdeal/2: a table without clocks has no timeout moves (fairdeal/1 treated the clocks as opaque)
         self.timeouts_allowed = self.protocol == "fairdeal/1" or not clocks_off(start.get("clocks") or {})
         self.seq = 0
-        self.last_hash = record_hash(dict(start))
+        self._last_hash: str | None = None      # the start record's hash, made when first read (see last_hash)
+
+    @property
+    def last_hash(self) -> str:
+        """The hash of the last record applied: the start record's before any move. The start's is made when
+        first asked for, as record_hash(dict(start)): the audit's replay (chain=False) never asks."""
+        if self._last_hash is None:
+            self._last_hash = record_hash(dict(self.start))
+        return self._last_hash
+
+    @last_hash.setter
+    def last_hash(self, value: str) -> None:
+        self._last_hash = value
 
     # --- the policies, recomputed for the seat (GameState.bot_move: a pure function of the seat's view) ----
     def bot_move(self, seat: int) -> Move:

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str
 from fairdeal.verifier.fairness import (CLIENT_SEED_MAX, DerivedRng, SeedChance, commitment, derive_bytes,
                                game_seed, new_server_seed, seed_chance, server_seed_from_hex, shuffle,
-                               validate_client_seed)
+                               shuffle_keyed, validate_client_seed)
 
 SEED = bytes(range(32))
 RULES = {"id": "spades", "players": 4, "settings": {"nil": True}, "version": 1}
@@ -200,6 +200,38 @@ def test_shuffle_is_a_permutation_and_the_fast_path_is_fisher_yates(seed, label,
     assert sorted(deck) == cards
     assert deck == generic_shuffle(seed, label, cards)
     assert cards == list(range(m))  # the input is not touched
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=seeds32, label=labels, m=st.integers(0, 300))
+def test_the_keyed_shuffle_of_the_deals_is_the_shuffle(seed, label, m):
+    cards = list(range(m))
+    chance = SeedChance(seed)
+    assert chance._shuffle(label, cards) == shuffle(seed, label, cards)
+    assert cards == list(range(m))
+    if m <= 256:
+        assert shuffle_keyed(chance._mac, label, cards) == generic_shuffle(seed, label, cards)
+    else:
+        with pytest.raises(ValueError):
+            shuffle_keyed(chance._mac, label, cards)
+
+
+def test_a_seed_chance_copied_or_pickled_deals_alike():
+    import copy
+    import pickle
+    chance = SeedChance(GS)
+    for other in (copy.copy(chance), copy.deepcopy(chance), pickle.loads(pickle.dumps(chance))):
+        assert other.deck(5, PACK_52) == chance.deck(5, PACK_52) == shuffle(GS, "deal/5", PACK_52)
+        assert other.reshuffle(2, 1, PACK_32) == shuffle(GS, "reshuffle/2/1", PACK_32)
+
+
+def test_the_keyed_shuffle_reads_further_blocks_for_rejections():
+    # A 256-card pack needs 255 bytes (8 blocks) without a rejection and fetches more for each byte rejected:
+    # over many labels some shuffles need a ninth block, and all agree with the general shuffle.
+    chance = SeedChance(GS)
+    for k in range(300):
+        for cards in (list(range(256)), list(range(33)), list(PACK_52)):
+            assert chance._shuffle(f"x/{k}", cards) == shuffle(GS, f"x/{k}", cards)
 
 
 @settings(max_examples=50, deadline=None)

@@ -228,6 +228,12 @@ def test_reading_a_played_card_fast_is_reading_it_in_full(games):
             {"kind": "bid", "value": 0}, {"value": 15, "kind": "bid"}, {"kind": "bid", "value": [15]},
             {"kind": "pass"}, {"kind": "pass", "value": None}, {"kind": "trump", "value": "H"},
             {"kind": "trump", "value": "h"}, {"kind": "throw", "cards": ["5H"]}, {"kind": "bid", "value": {"n": 1}}]
+    # throws, read fast only in their one form: card texts in canonical order (C D H S, 2 up to A), no repeat
+    odd += [{"kind": "throw", "cards": c} for c in (
+        [], ["2C", "10D", "AS"], ["10D", "2C"], ["2C", "2C"], ["TD"], ["10d"], ["2C", 5], ["2C", ["3C"]], [None],
+        ("2C",), "2C", None, {"2C": 1}, ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"], ["AS", "KS"])]
+    odd += [{"kind": "throw"}, {"kind": "throw", "cards": ["5H"], "card": "5H"},
+            {"cards": ["5H", "6H"], "kind": "throw"}]
     moves = [r["move"] for t in games for r in t["records"]] + odd
     for protocol in ("fairdeal/2", "fairdeal/1"):
         for _ in range(2):          # the second time, from what the first kept
@@ -262,17 +268,25 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
 
 def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
-    from fairdeal.verifier import checks, integrity, replay
+    from fairdeal.verifier import checks, fairness, integrity, replay
     from fairdeal.verifier.cards import SUITS
     from fairdeal.verifier.fairness import SeedChance, record_salt
+    from fairdeal.verifier.games import spades, twenty_down
     from fairdeal.verifier.games.base import GameState, Move
     from fairdeal.verifier.games.onetwenty import bots
     from fairdeal.verifier.games.onetwenty.state import OneTwentyState
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
+    monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
+    monkeypatch.setattr(spades, "may_play", lambda hand, card, plays, broken:
+                        spades.why_not_card(hand, card, [c for _, c in plays], broken) is None)
+    monkeypatch.setattr(twenty_down, "may_play", lambda hand, plays, trump, card:
+                        twenty_down.play_refusal(hand, plays, trump, card) is None)
     monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)
     monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
+    monkeypatch.setattr(SeedChance, "_shuffle",
+                        lambda self, label, cards: fairness.shuffle(self.game_seed, label, cards))
     monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
     monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
                                                                        for c in PACK_52})
@@ -370,3 +384,19 @@ def test_the_play_of_a_pack_card_made_once_is_the_move_made_anew():
         assert Move.play(Card(c.rank, c.suit)) == Move("play", card=c)
     for odd in (Card(1, "X"), Card(15, "S"), None, "AS", (14, "S"), ["AS"]):
         assert outcome(Move.play, odd) == outcome(lambda card: Move("play", card=card), odd), odd
+
+
+def test_a_live_game_hashes_its_start_when_first_asked_and_chains_from_it(games):
+    from fairdeal.verifier.integrity import game_seed_of
+    from fairdeal.verifier.replay import LiveGame
+    for t in games:
+        seed = game_seed_of(t)
+        game = LiveGame(t["start"], seed)
+        assert game.last_hash == record_hash(dict(t["start"])) == t["records"][0]["prev"]
+        for record in t["records"]:
+            game.apply_record(record)           # chain=True: each record's prev is the hash before it
+        assert game.last_hash == record_hash(dict(t["records"][-1]))
+        unhashed = LiveGame(t["start"], seed)
+        for record in t["records"][:5]:
+            unhashed.apply_record(record, chain=False)
+        assert unhashed.seq == 5 and unhashed.last_hash == record_hash(dict(t["start"]))

@@ -207,16 +207,19 @@ class Move:
         [Move.throw(c) for k in sizes for c in combinations(cards, k)], with the cards checked once for all of
         them (a bidder's nine cards have 382 throws, listed at every throw decision)."""
         held = Move("throw", cards=tuple(cards)).cards      # checked: distinct cards, in canonical order
-        out = []
-        for k in sizes:
-            for combo in combinations(held, k):             # subsets of a canonical tuple are canonical
-                m = object.__new__(Move)
-                _set(m, "kind", "throw")
-                _set(m, "card", None)
-                _set(m, "cards", combo)
-                _set(m, "value", None)
-                out.append(m)
-        return out
+        known = Move.known_throw
+        return [known(combo) for k in sizes for combo in combinations(held, k)]  # subsets of it are canonical
+
+    @staticmethod
+    def known_throw(cards: tuple[Card, ...]) -> "Move":
+        """Move.throw(cards) for cards known to be a tuple of distinct pack cards in canonical order, made
+        without the checks (the throws listed from a hand checked once; a throw read in its one JSON form)."""
+        m = object.__new__(Move)
+        _set(m, "kind", "throw")
+        _set(m, "card", None)
+        _set(m, "cards", cards)
+        _set(m, "value", None)
+        return m
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -231,7 +234,7 @@ class Move:
     @staticmethod
     def from_json(data: Any) -> "Move":
         """The move of exactly its kind's form (MOVE_FORMS), or MalformedMove naming what is wrong."""
-        if not isinstance(data, Mapping):
+        if data.__class__ is not dict and not isinstance(data, Mapping):
             raise MalformedMove("A move is a JSON object such as {\"kind\": \"play\", \"card\": \"5H\"}.")
         kind = data.get("kind")
         form = MOVE_FORMS.get(kind) if isinstance(kind, str) else None

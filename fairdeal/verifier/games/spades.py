@@ -125,6 +125,29 @@ def why_not_card(hand: Sequence[Card], card: Card, trick: Sequence[Card], spades
     return f"You must follow {SUIT_NAMES[rule[0]]}." if rule[1] else "Spades are not broken yet."
 
 
+def may_play(hand: Sequence[Card], card: Card, plays: Sequence[tuple[int, Card]], spades_broken: bool) -> bool:
+    """why_not_card(hand, card, [c for _, c in plays], spades_broken) is None, from the trick's (seat, card)
+    plays as they lie and without the sentence: the one card a replay checks at every play. Plain loops, no
+    generators (tests/games/spades/test_legal_cards.py holds it to why_not_card)."""
+    if card not in hand:
+        return False
+    suit = card.suit
+    if plays:
+        led = plays[0][1].suit
+        if suit == led:
+            return True
+        for c in hand:
+            if c.suit == led:
+                return False        # they can follow the suit led
+        return True
+    if spades_broken or suit != SPADE:
+        return True
+    for c in hand:
+        if c.suit != SPADE:
+            return False            # a spade led before spades are broken by one who holds another suit
+    return True
+
+
 def legal_cards(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> list[Card]:
     """The held cards why_not_card allows, in the hand's order (the same rule, looked up once)."""
     rule = _restriction(hand, trick, spades_broken)
@@ -425,8 +448,10 @@ class SpadesState(GameState):
             return None
         if move.kind != "play":
             return "The bidding is over: play a card."
-        trick = [c for _, c in self.play.current.plays]
-        return why_not_card(self.hands[seat], move.card, trick, self.spades_broken)
+        plays, hand = self.play.current.plays, self.hands[seat]
+        if may_play(hand, move.card, plays, self._broken):
+            return None             # the usual case, answered without the trick's list of cards
+        return why_not_card(hand, move.card, [c for _, c in plays], self._broken)
 
     def _legal_moves(self, seat: int) -> list[Move]:
         if self.play is None:

@@ -115,6 +115,28 @@ def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump
     return None
 
 
+def may_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
+    """play_refusal(hand, plays, trump, card) is None, without the sentence nor the list of the hand's suits: the
+    one card a replay checks at every play (tests/games/twenty_down/test_play_and_scoring.py holds it to
+    play_refusal)."""
+    if card not in hand:
+        return False
+    if not plays:
+        return True
+    led, suit = plays[0][1].suit, card.suit
+    if suit == led:
+        return True
+    for c in hand:
+        if c.suit == led:
+            return False            # they must follow
+    if suit == trump:
+        return True
+    for c in hand:
+        if c.suit == trump:
+            return False            # void in the suit led: they must trump
+    return True
+
+
 def play_refusal(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None,
                  card: Card) -> str | None:
     """None when `card` may be played (_suit_to_play), else the sentence."""
@@ -579,6 +601,9 @@ class TwentyDownState(GameState):
         return _PHASE_TASK[self.phase]
 
     def _why_not(self, seat: int, move: Move) -> str | None:
+        if self.phase == "play" and move.kind == "play" \
+                and may_play(self.hands[seat], self.tricks.current.plays, self.trump, move.card):
+            return None             # the usual case: a card the seat may play (nothing below refuses it)
         reason = self._standing_refusal(seat, move)
         if reason is not None:
             return reason
@@ -646,7 +671,10 @@ class TwentyDownState(GameState):
 
     # --- the step ---------------------------------------------------------------------------------
     def _push(self, seat: int, move: Move) -> None:
-        getattr(self, "_push_" + self.phase)(seat, move)
+        if self.phase == "play":
+            self._push_play(seat, move)     # most moves: without making the method's name
+        else:
+            getattr(self, "_push_" + self.phase)(seat, move)
 
     def _push_blind(self, seat: int, move: Move) -> None:
         if move.kind == "trump":

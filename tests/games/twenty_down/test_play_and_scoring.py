@@ -1,6 +1,9 @@
 """Card order, playing the tricks, scoring; the two worked examples (docs/rules/twenty-down.md)."""
-from fairdeal.verifier.cards import card_from_str
+from hypothesis import given, settings, strategies as st
+
+from fairdeal.verifier.cards import PACK_32, SUITS, card_from_str
 from fairdeal.verifier.games.base import Move
+from fairdeal.verifier.games.twenty_down import may_play, play_refusal
 
 from .deals import KING_AND_TEN, THREE_AND_TWO
 from .helpers import deck_for, game, play, to_play
@@ -111,3 +114,15 @@ def test_example_hearts_trumps_score_double():
     assert state.last_hand["tricks_won"] == [2, 0, 0, 3]
     assert state.scores[ANNA] == 14 and state.scores[BEN] == 16
     assert state.scores[CARLA] == 30 and state.scores[DAN] == 30
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(PACK_32), st.integers(0, 5), st.integers(0, 3), st.sampled_from([*SUITS, None]),
+       st.integers(0, 31), st.sampled_from(["", "C", "CD"]))
+def test_may_play_is_play_refusal_allowing_it(deck, held, in_trick, trump, other, without):
+    """may_play (the replay's check of one card) answers as play_refusal, for every held card and one more:
+    with hands void in the suit led, in trumps, or in both."""
+    hand = [c for c in deck[:held + 8] if c.suit not in without][:held]
+    plays = [((i + 2) % 5, c) for i, c in enumerate(deck[20:20 + in_trick])]
+    for card in [*hand, deck[other]]:
+        assert may_play(hand, plays, trump, card) == (play_refusal(hand, plays, trump, card) is None), card
