@@ -113,10 +113,10 @@ def breakdown(path: str, rounds: int = 3) -> list[tuple[str, float]]:
     `rounds`), with the functions the audit runs."""
     from fairdeal.verifier.checks import _walk
     from fairdeal.verifier.integrity import check_chain, check_salts, check_signatures, game_seed_of
-    from fairdeal.verifier.reader import parse_transcript
+    from fairdeal.verifier.reader import keys_written, read_transcript
     from fairdeal.verifier.transcript import parsed_body_and_hashes
     lines = read_lines(path)
-    ts = [parse_transcript(line) for line in lines]
+    ts = [read_transcript(line)[0] for line in lines]
     made = [parsed_body_and_hashes(t) for t in ts]
     seeds = [game_seed_of(t) for t in ts]
 
@@ -131,8 +131,9 @@ def breakdown(path: str, rounds: int = 3) -> list[tuple[str, float]]:
     plain = fastest(lambda: [_walk(t["start"], seed, t["records"], policies=False) for t, seed in zip(ts, seeds)])
     policies = fastest(lambda: [_walk(t["start"], seed, t["records"], policies=True) for t, seed in zip(ts, seeds)])
     return [
-        ("read and parse the transcript", fastest(lambda: [parse_transcript(line) for line in lines])),
-        ("canonical JSON + SHA-256 of every record", fastest(lambda: [parsed_body_and_hashes(t) for t in ts])),
+        ("read and parse the transcript", fastest(lambda: [read_transcript(line) for line in lines])),
+        ("canonical JSON + SHA-256 of every record", fastest(lambda: [keys_written(t, parsed_body_and_hashes(t)[0])
+                                                                      for t in ts])),
         ("signatures (Ed25519)", fastest(lambda: [check_signatures(t, t["commit"]["key"], None, body)
                                                   for t, (body, _) in zip(ts, made)])),
         ("hash chain links and salts", fastest(lambda: [(check_chain(t, parsed=True, hashes=hashes),
