@@ -150,21 +150,44 @@ def find_items(paths: Sequence[str], problems: list[Outcome], stdin_text: Callab
 
 # -------------------------------------------------------------------------------------------- checking
 
+class ItemReader:
+    """Reads items' raw JSON texts (verify_transcript parses them, once, with the transcript format's own rules),
+    keeping the file of the last line read open: an export's items are the lines of one file, in order."""
+
+    def __init__(self) -> None:
+        self._path: str | None = None
+        self._fh: Any = None
+
+    def read(self, item: Item) -> bytes | str:
+        if item.text is not None:
+            return item.text
+        if item.line is None:
+            return read_file(item.path)
+        if item.path != self._path:
+            self.close()
+            self._fh, self._path = open(item.path, "rb"), item.path
+        self._fh.seek(item.offset)
+        return self._fh.read(item.length)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+        self._fh = self._path = None
+
+
 def _read_item(item: Item) -> bytes | str:
-    """The item's raw JSON text; verify_transcript parses it (once, with the transcript format's own rules)."""
-    if item.text is not None:
-        return item.text
-    if item.line is None:
-        return read_file(item.path)
-    with open(item.path, "rb") as fh:
-        fh.seek(item.offset)
-        return fh.read(item.length)
-
-
-def check_item(item: Item, key: KeyArg, pins: PinArg) -> Outcome:
-    """Verify one item; never raises (a crash is a broken item with the reason)."""
+    reader = ItemReader()
     try:
-        obj = _read_item(item)
+        return reader.read(item)
+    finally:
+        reader.close()
+
+
+def check_item(item: Item, key: KeyArg, pins: PinArg, reader: ItemReader | None = None) -> Outcome:
+    """Verify one item; never raises (a crash is a broken item with the reason). `reader`: one shared by the
+    items of a task (else the item's file is opened for it alone)."""
+    try:
+        obj = reader.read(item) if reader is not None else _read_item(item)
         report = verify_transcript(obj, key=key, pins=pins)
     except InputError as exc:
         return Outcome(item.label, "broken", error=exc.message)
@@ -183,7 +206,11 @@ def check_item(item: Item, key: KeyArg, pins: PinArg) -> Outcome:
 
 
 def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg) -> list[Outcome]:
-    return [check_item(item, key, pins) for item in items]
+    reader = ItemReader()
+    try:
+        return [check_item(item, key, pins, reader) for item in items]
+    finally:
+        reader.close()
 
 
 def _chunks(items: Sequence[Item], size: int) -> Iterator[list[Item]]:
@@ -201,10 +228,14 @@ def run_checks(items: Sequence[Item], key: KeyArg, pins: PinArg, jobs: int,
     """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
     if jobs <= 1 or len(items) < 2:
         out = []
-        for item in items:
-            out.append(check_item(item, key, pins))
-            if progress:
-                progress(1)
+        reader = ItemReader()
+        try:
+            for item in items:
+                out.append(check_item(item, key, pins, reader))
+                if progress:
+                    progress(1)
+        finally:
+            reader.close()
         return out
     chunks = list(_chunks(items, chunk_size(len(items), jobs)))
     results: dict[int, list[Outcome]] = {}
