@@ -241,7 +241,7 @@ class StatePosition(Position):
 
     @property
     def legal(self) -> list[Card]:
-        return self.state.playable(self.seat)
+        return self.state.playable_now(self.seat)
 
     @property
     def plays(self) -> list[tuple[int, Card]]:
