@@ -4,6 +4,7 @@ precomputed, a complete trick's JSON made once."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -276,6 +277,7 @@ def _general_paths(monkeypatch):
     from fairdeal.verifier.games.onetwenty import bots
     from fairdeal.verifier.games.onetwenty.bidding import Bidding
     from fairdeal.verifier.games.onetwenty.state import OneTwentyState
+    from tests.games.onetwenty.test_fast_paths import general_beaters
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
     monkeypatch.setattr(spades, "may_play", lambda hand, card, plays, broken:
@@ -294,6 +296,8 @@ def _general_paths(monkeypatch):
     monkeypatch.setattr(bots, "_suit_sums", lambda hand, v: [sum(bots.card_value(c, s, v.aces_low) for c in hand)
                                                               for s in SUITS])
     monkeypatch.setattr(Bidding, "options", Bidding.options_now)
+    monkeypatch.setattr(bots, "make_beaters", general_beaters)
+    monkeypatch.setattr(bots, "play_tables", functools.lru_cache(maxsize=None)(bots.play_tables.__wrapped__))
     monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
     monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 

@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from fairdeal.verifier.cards import PACK_52, SUITS
 from fairdeal.verifier.games.onetwenty.follow import following, legal_cards
-from fairdeal.verifier.games.onetwenty.ranks import TRUMP_BASE, make_strength, make_winner, power_table, privileged
+from fairdeal.verifier.games.onetwenty.ranks import (TRUMP_BASE, make_beaters, make_strength, make_winner, power_table,
+                                                     privileged)
 from fairdeal.verifier.games.tricks import trick_winner
 
 
@@ -81,6 +82,22 @@ def tricks(draw):
 def test_make_winner_is_trick_winner_with_the_strength_function(trick):
     plays, trump, aces_low = trick
     assert make_winner(trump, aces_low)(plays) == trick_winner(plays, make_strength(trump, aces_low))
+
+
+def general_beaters(trump, aces_low):
+    """make_beaters as it reads from the strength function, one call per card."""
+    strength = make_strength(trump, aces_low)
+    return lambda cards, best, led: [c for c in cards if strength(c, led) > strength(best, led)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.permutations(PACK_52), st.integers(min_value=0, max_value=9), st.sampled_from(SUITS), st.booleans())
+def test_make_beaters_is_the_strength_function_card_by_card(pack, n, trump, aces_low):
+    # any best card (a trick's winner, a plain card of another suit, the card led itself) and any cards
+    led, best, cards = pack[0], pack[1], list(pack[2:2 + n])
+    for b in (best, led):
+        assert make_beaters(trump, aces_low)(cards, b, led) == general_beaters(trump, aces_low)(cards, b, led)
+    assert make_beaters(trump, aces_low)(pack, led, led) == general_beaters(trump, aces_low)(pack, led, led)
 
 
 def _made(make, value):

@@ -28,7 +28,7 @@ from fairdeal.verifier.games.base import Move, Rng
 
 from .bidding import Options
 from .moves import MINE_MOVE, PASS_MOVE, REDEAL_MOVE, bid_move, trump_move
-from .ranks import ACE_OF_HEARTS, TRUMP_BASE, is_trump, make_strength, make_winner, plain_order, power_table
+from .ranks import ACE_OF_HEARTS, TRUMP_BASE, is_trump, make_beaters, make_winner, plain_order, power_table
 from .variant import Variant
 
 # What one card is worth, in points the bidder's side can expect, when its suit is trump (by trump place).
@@ -334,8 +334,8 @@ class PlayTables(NamedTuple):
 
     power: Mapping[Card, int]                           # ranks.power_table
     give_up: Mapping[Card, tuple[int, str, int]]        # the cheapest card to give up first: min by this
-    strength: Callable[[Card, Card], int]               # ranks.make_strength
     winner: Callable[[Sequence[tuple[int, Card]]], tuple[int, Card]]    # ranks.make_winner
+    beaters: Callable[[Sequence[Card], Card, Card], list[Card]]         # ranks.make_beaters
 
 
 @lru_cache(maxsize=None)
@@ -343,8 +343,8 @@ def play_tables(trump: str, aces_low: bool) -> PlayTables:
     """The tables of the play under this trump suit, made once. `give_up`: card -> (power, suit, rank), plain
     cards before trumps, each by its place (a king is a king in every suit, so ties go by suit and rank)."""
     power = power_table(trump, aces_low)
-    return PlayTables(power, {c: (power[c], c.suit, c.rank) for c in PACK_52}, make_strength(trump, aces_low),
-                      make_winner(trump, aces_low))
+    return PlayTables(power, {c: (power[c], c.suit, c.rank) for c in PACK_52}, make_winner(trump, aces_low),
+                      make_beaters(trump, aces_low))
 
 
 def lead_card(pos: Position, legal: Sequence[Card], power: Mapping[Card, int],
@@ -395,9 +395,7 @@ def play_choice(pos: Position, v: Variant, safe: bool) -> Move:
         # Seats still to play after this one: at a partnership table the next seat is always an opponent.
         opponent_after = len(plays) + 1 < v.players
         return Move.play(support_card(legal, low, win_card, led, opponent_after, power, aces_low))
-    strength = tables.strength
-    to_beat = strength(win_card, led)
-    beat = [c for c in legal if strength(c, led) > to_beat]
+    beat = tables.beaters(legal, win_card, led)     # the cards whose strength beats win_card's
     return Move.play(min(beat, key=cheapest) if beat else low)
 
 
