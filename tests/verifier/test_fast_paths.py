@@ -4,6 +4,7 @@ precomputed, a complete trick's JSON made once."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -274,7 +275,9 @@ def _general_paths(monkeypatch):
     from fairdeal.verifier.games import spades, twenty_down
     from fairdeal.verifier.games.base import GameState, Move
     from fairdeal.verifier.games.onetwenty import bots
+    from fairdeal.verifier.games.onetwenty.bidding import Bidding
     from fairdeal.verifier.games.onetwenty.state import OneTwentyState
+    from tests.games.onetwenty.test_fast_paths import general_beaters
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
     monkeypatch.setattr(spades, "may_play", lambda hand, card, plays, broken:
@@ -290,8 +293,11 @@ def _general_paths(monkeypatch):
     monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
     monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
                                                                        for c in PACK_52})
-    monkeypatch.setattr(bots, "suit_value_rows", lambda aces_low: {c: tuple(bots.card_value(c, s, aces_low)
-                                                                            for s in SUITS) for c in PACK_52})
+    monkeypatch.setattr(bots, "_suit_sums", lambda hand, v: [sum(bots.card_value(c, s, v.aces_low) for c in hand)
+                                                              for s in SUITS])
+    monkeypatch.setattr(Bidding, "options", Bidding.options_now)
+    monkeypatch.setattr(bots, "make_beaters", general_beaters)
+    monkeypatch.setattr(bots, "play_tables", functools.lru_cache(maxsize=None)(bots.play_tables.__wrapped__))
     monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
     monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 
@@ -364,9 +370,10 @@ def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
         hands = [rng.sample(PACK_52, rng.choice((1, 3, 5, 8))) for _ in range(3000)] + [thirty]
         assert [bots.hand_ceiling(h, v) for h in hands] == [general_ceiling(h, v) for h in hands]
         extra = bots.PARTNER_AND_KITTY if v.sides.partners else bots.ALONE_AND_KITTY
-        for h in hands[:300] + [[]]:
+        for h in hands[:300] + [[], list(PACK_52)]:
             values = {s: extra + sum(bots.card_value(c, s, v.aces_low) for c in h) for s in SUITS}
             assert bots.suit_values(h, v) == values, h
+            assert bots._suit_sums(h, v) == bots.suit_sums_by_rows(h, v) == [values[s] - extra for s in SUITS], h
             assert bots.best_suits(h, v) == [s for s in SUITS if values[s] == max(values.values())], h
         assert bots.hand_ceiling(thirty, v) == 30
 

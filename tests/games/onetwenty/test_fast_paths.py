@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from fairdeal.verifier.cards import PACK_52, SUITS
 from fairdeal.verifier.games.onetwenty.follow import following, legal_cards
-from fairdeal.verifier.games.onetwenty.ranks import TRUMP_BASE, make_strength, make_winner, power_table, privileged
+from fairdeal.verifier.games.onetwenty.ranks import (TRUMP_BASE, make_beaters, make_strength, make_winner, power_table,
+                                                     privileged)
 from fairdeal.verifier.games.tricks import trick_winner
 
 
@@ -83,6 +84,22 @@ def test_make_winner_is_trick_winner_with_the_strength_function(trick):
     assert make_winner(trump, aces_low)(plays) == trick_winner(plays, make_strength(trump, aces_low))
 
 
+def general_beaters(trump, aces_low):
+    """make_beaters as it reads from the strength function, one call per card."""
+    strength = make_strength(trump, aces_low)
+    return lambda cards, best, led: [c for c in cards if strength(c, led) > strength(best, led)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.permutations(PACK_52), st.integers(min_value=0, max_value=9), st.sampled_from(SUITS), st.booleans())
+def test_make_beaters_is_the_strength_function_card_by_card(pack, n, trump, aces_low):
+    # any best card (a trick's winner, a plain card of another suit, the card led itself) and any cards
+    led, best, cards = pack[0], pack[1], list(pack[2:2 + n])
+    for b in (best, led):
+        assert make_beaters(trump, aces_low)(cards, b, led) == general_beaters(trump, aces_low)(cards, b, led)
+    assert make_beaters(trump, aces_low)(pack, led, led) == general_beaters(trump, aces_low)(pack, led, led)
+
+
 def _made(make, value):
     try:
         return make(value)
@@ -98,3 +115,29 @@ def test_the_shared_bid_and_trump_moves_are_the_moves_made_anew():
     for suit in (*SUITS, "X", "h", "", 3, None):
         assert _made(trump_move, suit) == _made(Move.trump, suit), suit
     assert bid_move(20) is bid_move(20) and trump_move("H") is trump_move("H")
+
+
+def test_the_bidding_options_kept_for_a_position_are_the_options_worked_out_anew():
+    """Bidding.options keeps one position's Options (the policy and the check of its move both ask): at every
+    position of whole games, for every seat, asked again and after other seats were asked, they are options_now's."""
+    from fairdeal.verifier import keys
+    from fairdeal.verifier.games import available
+    from fairdeal.verifier.selfplay import selfplay
+    from fairdeal.verifier.integrity import game_seed_of
+    from fairdeal.verifier.replay import LiveGame
+    key = keys.private_key_from_hex("5d" * 32)
+    asked = 0
+    for i, rule_set in enumerate(r for r in available() if r.startswith("120s")):
+        for n in range(3):
+            t = selfplay(rule_set, key, bytes([70 + i, n]) * 16, bots=(0, 1, 2, 3), timeout_every=2)
+            game = LiveGame(t["start"], game_seed_of(t))
+            for record in t["records"]:
+                b = game.state.bidding
+                if game.state.phase == "bidding":
+                    players = game.rules.players
+                    for seat in [*range(players), *range(players - 1, -1, -1)]:
+                        assert b.options(seat) == b.options_now(seat), (seat, b.log)
+                        asked += 1
+                    b.options(record["seat"])       # the mover's kept Options are then what its move is checked by
+                game.apply_record(record)
+    assert asked > 500

@@ -51,6 +51,8 @@ class Bidding:
         self.answering = False        # 120s-traditional: after Mine the holder answers; the dealer takes again or passes
         self.won: tuple[int, int] | None = None
         self.all_passed = False
+        self._options_key: tuple[int, int] | None = None     # (seat, moves logged) of the Options kept below
+        self._options: Options | None = None
 
     # --- who may say what ------------------------------------------------------------------------
     def _others_all_passed(self) -> bool:
@@ -60,6 +62,17 @@ class Bidding:
         return self.v.need_five and value >= 25
 
     def options(self, seat: int) -> Options:
+        """options_now(seat), made once a position: the policy and the check of its move both ask. The bidding
+        changes only through apply, which logs every move, so (seat, moves logged) names the position. The
+        callers only read the Options."""
+        key = (seat, len(self.log))
+        if self._options_key != key:
+            self._options = self.options_now(seat)
+            self._options_key = key
+        return self._options
+
+    def options_now(self, seat: int) -> Options:
+        """What `seat` may say now, worked out from the bidding as it stands."""
         v = self.v
         if seat != self.turn:
             return Options()

@@ -28,7 +28,7 @@ from fairdeal.verifier.games.base import Move, Rng
 
 from .bidding import Options
 from .moves import MINE_MOVE, PASS_MOVE, REDEAL_MOVE, bid_move, trump_move
-from .ranks import ACE_OF_HEARTS, TRUMP_BASE, is_trump, make_strength, make_winner, plain_order, power_table
+from .ranks import ACE_OF_HEARTS, TRUMP_BASE, is_trump, make_beaters, make_winner, plain_order, power_table
 from .variant import Variant
 
 # What one card is worth, in points the bidder's side can expect, when its suit is trump (by trump place).
@@ -68,8 +68,35 @@ def suit_value_rows(aces_low: bool) -> dict[Card, tuple[float, ...]]:
     return {c: tuple(t[c] for t in tables) for c in PACK_52}
 
 
+# A card's four values (SUITS order) packed into one int, in half points, _FIELD bits each: every value is a whole
+# number of halves from 0 to 18, so the sums of a whole pack's values fit each field with room to spare, and
+# summing a hand's codes sums its four columns at once, exactly.
+assert len(SUITS) == 4
+_FIELD = 16
+_MASK = (1 << _FIELD) - 1
+
+
+@lru_cache(maxsize=None)
+def suit_value_codes(aces_low: bool) -> dict[Card, int]:
+    """card -> its suit_value_rows row packed into one int (see _FIELD), made once."""
+    out = {}
+    for c, row in suit_value_rows(aces_low).items():
+        halves = [int(x * 2) for x in row]
+        assert [h / 2 for h in halves] == list(row) and max(halves) * len(PACK_52) <= _MASK
+        out[c] = sum(h << (_FIELD * i) for i, h in enumerate(halves))
+    return out
+
+
 def _suit_sums(hand: Sequence[Card], v: Variant) -> list[float]:
-    """sum(card_values(s, v.aces_low)[c] for c in hand) for each suit s of SUITS."""
+    """sum(card_values(s, v.aces_low)[c] for c in hand) for each suit s of SUITS: the sums of suit_value_rows'
+    columns (suit_sums_by_rows), read from the sum of the hand's packed codes."""
+    total = sum(map(suit_value_codes(v.aces_low).__getitem__, hand))
+    return [(total & _MASK) / 2, (total >> _FIELD & _MASK) / 2, (total >> 2 * _FIELD & _MASK) / 2,
+            (total >> 3 * _FIELD) / 2]
+
+
+def suit_sums_by_rows(hand: Sequence[Card], v: Variant) -> list[float]:
+    """_suit_sums column by column from suit_value_rows (the general form; the tests hold the two equal)."""
     rows = suit_value_rows(v.aces_low)
     return [sum(column) for column in zip(*map(rows.__getitem__, hand))] or [0.0] * len(SUITS)
 
@@ -214,7 +241,7 @@ class StatePosition(Position):
 
     @property
     def legal(self) -> list[Card]:
-        return self.state.playable(self.seat)
+        return self.state.playable_now(self.seat)
 
     @property
     def plays(self) -> list[tuple[int, Card]]:
@@ -307,8 +334,8 @@ class PlayTables(NamedTuple):
 
     power: Mapping[Card, int]                           # ranks.power_table
     give_up: Mapping[Card, tuple[int, str, int]]        # the cheapest card to give up first: min by this
-    strength: Callable[[Card, Card], int]               # ranks.make_strength
     winner: Callable[[Sequence[tuple[int, Card]]], tuple[int, Card]]    # ranks.make_winner
+    beaters: Callable[[Sequence[Card], Card, Card], list[Card]]         # ranks.make_beaters
 
 
 @lru_cache(maxsize=None)
@@ -316,8 +343,8 @@ def play_tables(trump: str, aces_low: bool) -> PlayTables:
     """The tables of the play under this trump suit, made once. `give_up`: card -> (power, suit, rank), plain
     cards before trumps, each by its place (a king is a king in every suit, so ties go by suit and rank)."""
     power = power_table(trump, aces_low)
-    return PlayTables(power, {c: (power[c], c.suit, c.rank) for c in PACK_52}, make_strength(trump, aces_low),
-                      make_winner(trump, aces_low))
+    return PlayTables(power, {c: (power[c], c.suit, c.rank) for c in PACK_52}, make_winner(trump, aces_low),
+                      make_beaters(trump, aces_low))
 
 
 def lead_card(pos: Position, legal: Sequence[Card], power: Mapping[Card, int],
@@ -353,25 +380,23 @@ def play_choice(pos: Position, v: Variant, safe: bool) -> Move:
     tables = play_tables(pos.trump, aces_low)
     order = tables.give_up
     legal = pos.legal
-    low = min(legal, key=order.__getitem__)
-    if safe:
-        return Move.play(low)
+    cheapest = order.__getitem__
+    if safe or not legal:       # the cheapest card (no card: min's own error, before anything else is read)
+        return Move.play(min(legal, key=cheapest))
     power = tables.power
     plays = pos.plays
     if not plays:
         return Move.play(lead_card(pos, legal, power, order))
+    low = min(legal, key=cheapest)      # (before the trick is read: a card outside the tables fails here first)
     led = plays[0][1]
     win_seat, win_card = tables.winner(plays)         # trick_winner under make_strength, at once
-    if v.sides.partners and v.sides.same_side(win_seat, pos.seat):
+    sides = v.sides
+    if sides.partners and sides.same_side(win_seat, pos.seat):
         # Seats still to play after this one: at a partnership table the next seat is always an opponent.
         opponent_after = len(plays) + 1 < v.players
         return Move.play(support_card(legal, low, win_card, led, opponent_after, power, aces_low))
-    strength = tables.strength
-    to_beat = strength(win_card, led)
-    beat = [c for c in legal if strength(c, led) > to_beat]
-    if beat:
-        return Move.play(min(beat, key=order.__getitem__))
-    return Move.play(low)
+    beat = tables.beaters(legal, win_card, led)     # the cards whose strength beats win_card's
+    return Move.play(min(beat, key=cheapest) if beat else low)
 
 
 def suggest(view: Mapping[str, Any], v: Variant) -> Move | None:

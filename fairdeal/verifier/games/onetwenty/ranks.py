@@ -102,3 +102,22 @@ def make_winner(trump: str, aces_low: bool = False):
         return best_seat, best_card
 
     return winner
+
+
+@lru_cache(maxsize=None)
+def make_beaters(trump: str, aces_low: bool = False):
+    """beaters(cards, best, led): the cards c of `cards` with strength(c, led) > strength(best, led), in their order
+    (strength: make_strength(trump, aces_low)), without a call per card. A card's strength is its power when it
+    is a trump, or a plain card of the suit led when a plain card was led; else -1, which beats nothing."""
+    power = power_table(trump, aces_low)
+
+    def beaters(cards, best, led):
+        plain_led = power[led] <= TRUMP_BASE
+        led_suit = led.suit
+        p = power[best]
+        to_beat = p if p > TRUMP_BASE or (plain_led and best.suit == led_suit) else -1
+        if plain_led:
+            return [c for c in cards if power[c] > to_beat and (power[c] > TRUMP_BASE or c.suit == led_suit)]
+        return [c for c in cards if power[c] > to_beat and power[c] > TRUMP_BASE]
+
+    return beaters

@@ -257,13 +257,20 @@ class OneTwentyState(GameState):
         return max(0, held - HAND), held
 
     def playable(self, seat: int) -> list[Card]:
-        """The cards `seat` may play now (cached for the current position: legal_moves and apply both ask)."""
+        """The cards `seat` may play now (kept for the current position: legal_moves and the view's options both
+        ask)."""
         p = self.play
         key = (seat, len(p.done), len(p.current.plays))
         if self._playable_key != key:
             self._playable_key = key
-            self._playable = self._follow.legal(self.hands[seat], p.current.led, self.first_lead_trump)
+            self._playable = self.playable_now(seat)
         return self._playable
+
+    def playable_now(self, seat: int) -> list[Card]:
+        """playable(seat) worked out anew, as a new list (the policies' fast path asks once a position, so
+        keeping it would only cost)."""
+        plays = self.play.current.plays
+        return self._follow.legal(self.hands[seat], plays[0][1] if plays else None, self.first_lead_trump)
 
     def _legal_moves(self, seat: int) -> list[Move]:
         ph = self.phase
