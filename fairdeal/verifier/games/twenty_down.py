@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
-from fairdeal.verifier.games.tricks import TrickPlay, rank_table
+from fairdeal.verifier.games.tricks import Trick, TrickPlay, rank_table
 
 SUITS = ("C", "D", "H", "S")
 START_SCORE = 20
@@ -403,7 +403,8 @@ class TwentyDownState(GameState):
         self.dealer = chance.first_dealer(self.n)
         self.deal_no = 0              # counted deals (a new-deal demand does not count)
         self.dropped_last = [False] * self.n
-        self.last_hand: dict[str, Any] | None = None
+        self._last_hand: dict[str, Any] | None = None     # last_hand, but for its "tricks"
+        self._last_tricks: Sequence[Trick] | None = None   # the tricks last_hand is still to write, if any
         self.winners: list[int] | None = None
         self._start_deal(counted=True)
 
@@ -516,20 +517,21 @@ class TwentyDownState(GameState):
             for t in self.tricks.done:
                 won[t.winner] += 1
         change = [0] * self.n
+        multiplier = self.multiplier
         for s in range(self.n):
             if self.status[s] == "in":
-                change[s] = self.multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
+                change[s] = multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
         before = list(self.scores)
         self.scores = [a + b for a, b in zip(self.scores, change)]
-        self.last_hand = {
+        self._last_hand = {
             "hand_number": self.hand_number, "counted_deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
             "blind": self.blind, "turned_up": str(self.turned_up) if self.turned_up else None,
             "stayed": [s for s in range(self.n) if self.status[s] == "in"],
             "dropped": [s for s in range(self.n) if self.status[s] == "out"],
-            "walkover": walkover, "tricks_won": won, "multiplier": self.multiplier,
+            "walkover": walkover, "tricks_won": won, "multiplier": multiplier,
             "scores_before": before, "changes": change, "scores": list(self.scores),
-            "tricks": [t.to_json() for t in self.tricks.done] if self.tricks else [],
-        }
+        }   # and "tricks", last: written when first read (last_hand)
+        self._last_tricks = self.tricks.done if self.tricks else ()
         self.dropped_last = [st == "out" for st in self.status]
         low = min(self.scores)
         lowest = [s for s in range(self.n) if self.scores[s] == low]
@@ -541,6 +543,17 @@ class TwentyDownState(GameState):
             return
         self.dealer = left_of(self.dealer, self.n)
         self._start_deal(counted=True)
+
+    @property
+    def last_hand(self) -> dict[str, Any] | None:
+        """The summary of the deal that ended last (None before the first). Its "tricks" (each trick's JSON) are
+        written when it is first read, not at every deal's end: the audit's replay never reads it. A completed
+        trick never changes, so they are the same whenever written; the same dict is handed out every time."""
+        tricks = self._last_tricks
+        if tricks is not None:
+            self._last_hand["tricks"] = [t.to_json() for t in tricks]
+            self._last_tricks = None
+        return self._last_hand
 
     # --- whose turn -------------------------------------------------------------------------------
     @property
@@ -609,7 +622,7 @@ class TwentyDownState(GameState):
             return reason
         if move.kind not in _PHASE_KINDS[self.phase]:
             return f"Now you {_PHASE_TASK[self.phase]}."
-        return getattr(self, "_refuse_" + self.phase)(seat, move)
+        return self._REFUSE[self.phase](self, seat, move)
 
     def _refuse_blind(self, seat: int, move: Move) -> str | None:
         if move.kind == "trump" and move.value != "blind":
@@ -655,6 +668,10 @@ class TwentyDownState(GameState):
     def _refuse_play(self, seat: int, move: Move) -> str | None:
         return play_refusal(self.hands[seat], self.tricks.current.plays, self.trump, move.card)
 
+    # each phase's own refusals (_why_not reads them by phase, as a table: no method name to make at each move)
+    _REFUSE = {"blind": _refuse_blind, "trump": _refuse_trump, "exchange": _refuse_exchange, "stay": _refuse_stay,
+               "play": _refuse_play}
+
     def _legal_moves(self, seat: int) -> list[Move]:
         hand = self.hands[seat]
         if self.phase == "blind":
@@ -674,7 +691,7 @@ class TwentyDownState(GameState):
         if self.phase == "play":
             self._push_play(seat, move)     # most moves: without making the method's name
         else:
-            getattr(self, "_push_" + self.phase)(seat, move)
+            self._STEP[self.phase](self, seat, move)
 
     def _push_blind(self, seat: int, move: Move) -> None:
         if move.kind == "trump":
@@ -715,6 +732,9 @@ class TwentyDownState(GameState):
         self.tricks.play(seat, move.card)
         if self.tricks.finished:
             self._end_deal()
+
+    # each phase's step but the play's (_push reads them by phase, as _why_not its refusals)
+    _STEP = {"blind": _push_blind, "trump": _push_trump, "exchange": _push_exchange, "stay": _push_stay}
 
     # --- the policies: the fast path ----------------------------------------------------------------
     def bot_move(self, seat: int, rng: Rng) -> Move:
