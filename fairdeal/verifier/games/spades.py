@@ -106,12 +106,15 @@ def _restriction(hand: Sequence[Card], trick: Sequence[Card], spades_broken: boo
     (suit, True) only that suit (follow it), (suit, False) anything but that suit (spades not broken), or None:
     any held card."""
     if not trick:
-        if not spades_broken and any(c.suit != SPADE for c in hand):
-            return SPADE, False
+        if not spades_broken:
+            for c in hand:
+                if c.suit != SPADE:
+                    return SPADE, False
         return None
     led = trick[0].suit
-    if any(c.suit == led for c in hand):
-        return led, True
+    for c in hand:
+        if c.suit == led:
+            return led, True
     return None
 
 
@@ -169,7 +172,9 @@ def sort_cards(cards: Sequence[Card]) -> list[Card]:
 
 def suggested_bid(hand: Sequence[Card]) -> int:
     """What the hand is worth in tricks (docs/rules/spades.md, "The suggested bid"). Never nil: at least 1."""
-    by_suit = {s: sorted((c.rank for c in hand if c.suit == s), reverse=True) for s in "CDHS"}
+    by_suit: dict[str, list[int]] = {"C": [], "D": [], "H": [], "S": []}    # each suit's ranks held
+    for c in hand:
+        by_suit[c.suit].append(c.rank)
     spades = by_suit[SPADE]
     worth = 0.0
     # Spades: A always, K with another spade, Q with two others; every spade past the third is a long trump.
@@ -241,10 +246,11 @@ class _Seen:
     def of_state(state: "SpadesState", seat: int) -> "_Seen":
         """From the engine's state, as `of(state.view(seat))` makes them: the fast path. The lists are copies (the
         state is never changed); `played` reads the state, so it is asked before the state moves on (within the
-        same policy call, as the view's)."""
+        same policy call, as the view's). The state keeps each hand in the pack's order, the view's (sort_cards):
+        the hand is a copy, not sorted again."""
         play = state.play
         assert play is not None, "a card decision is made while tricks are played"
-        hand = sort_cards(state.hands[seat])
+        hand = list(state.hands[seat])
         trick = list(play.current.plays)
         legal = legal_cards(hand, [c for _, c in trick], state.spades_broken)
         return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(),
@@ -290,10 +296,9 @@ def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) ->
     """The card with the lowest (or highest) key; among equal keys the first by suit, or rng's tie-break."""
     keys = list(map(key, cards))
     best = (max if highest else min)(keys)
-    tied = [c for c, k in zip(cards, keys) if k == best]
-    if len(tied) == 1:
-        return tied[0]
-    tied = sort_cards(tied)
+    if keys.count(best) == 1:
+        return cards[keys.index(best)]
+    tied = sort_cards([c for c, k in zip(cards, keys) if k == best])
     return tied[rng.randbelow(len(tied))] if rng is not None else tied[0]
 
 
@@ -352,7 +357,8 @@ def bot_card_of(seen: _Seen, sides: Sides, rng: Rng) -> Card:
         cover = _cheapest_winner(seen, rng)
         if cover is not None:
             return cover
-    counted = sum(seen.taken[s] for s in (seat, partner) if bids[s] != 0)
+    taken = seen.taken
+    counted = (taken[seat] if bids[seat] != 0 else 0) + (taken[partner] if bids[partner] != 0 else 0)
     contract = bids[seat] + bids[partner]
     if counted >= contract:                                 # contract in: duck to avoid bags
         return _duck(seen, rng)
@@ -389,6 +395,8 @@ class SpadesState(GameState):
         self.hands: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
         for i, card in enumerate(deck[:PLAYERS * HAND_SIZE]):      # one at a time from the dealer's left
             self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
+        for held in self.hands.values():
+            held.sort(key=_PLACE_52.__getitem__)    # kept in the pack's order (a play only takes a card out)
         self.bids: list[int | None] = [None] * PLAYERS
         self.play: TrickPlay | None = None
         # Kept as each trick completes (every play's legality, view and policy reads them): this hand's tricks
