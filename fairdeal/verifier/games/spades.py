@@ -247,14 +247,14 @@ class _Seen:
         """From the engine's state, as `of(state.view(seat))` makes them: the fast path. The lists are copies (the
         state is never changed); `played` reads the state, so it is asked before the state moves on (within the
         same policy call, as the view's). The state keeps each hand in the pack's order, the view's (sort_cards):
-        the hand is a copy, not sorted again."""
+        the hand is a copy, not sorted again; and the set of the cards played (a copy: no list of the tricks)."""
         play = state.play
         assert play is not None, "a card decision is made while tricks are played"
         hand = list(state.hands[seat])
         trick = list(play.current.plays)
         legal = legal_cards(hand, [c for _, c in trick], state.spades_broken)
-        return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(),
-                     lambda: set(play.played_cards()))
+        played = state._played
+        return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(), lambda: set(played))
 
     def played(self) -> set[Card]:
         """Every card played this hand, current trick included: made when asked (only the test for a master card
@@ -393,9 +393,9 @@ class SpadesState(GameState):
         self.dealer = left_of(self.dealer, PLAYERS)
         deck = self._shuffled_deck(self.dealer, PACK_52)
         self.hands: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
-        for i, card in enumerate(deck[:PLAYERS * HAND_SIZE]):      # one at a time from the dealer's left
-            self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
-        for held in self.hands.values():
+        for k in range(PLAYERS):      # one at a time from the dealer's left: the k-th seat takes every 4th card
+            held = self.hands[left_of(self.dealer, PLAYERS, 1 + k)]
+            held.extend(deck[k:PLAYERS * HAND_SIZE:PLAYERS])
             held.sort(key=_PLACE_52.__getitem__)    # kept in the pack's order (a play only takes a card out)
         self.bids: list[int | None] = [None] * PLAYERS
         self.play: TrickPlay | None = None
@@ -403,6 +403,7 @@ class SpadesState(GameState):
         # taken by seat, and whether a completed trick held a spade (docs/rules/spades.md "Leading spades").
         self._taken = [0] * PLAYERS
         self._broken = False
+        self._played: set[Card] = set()     # this hand's cards played so far (the bot's master cards read it)
 
     @property
     def phase(self) -> str:
@@ -475,6 +476,7 @@ class SpadesState(GameState):
                                       HAND_SIZE)
             return
         done = self.play.play(seat, move.card)
+        self._played.add(move.card)
         if done is not None:
             self._taken[done.winner] += 1
             self._broken = self._broken or done.winning_card.suit == SPADE   # a spade wins a trick holding one
