@@ -106,13 +106,14 @@ def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump
     The suit the card must be of, or None: any held card."""
     if not plays:
         return None
-    led = plays[0][1].suit
-    suits = [c.suit for c in hand]
-    if led in suits:
-        return led
-    if trump in suits:
-        return trump
-    return None
+    led, trumps = plays[0][1].suit, False
+    for c in hand:
+        suit = c.suit
+        if suit == led:
+            return led
+        if suit == trump:
+            trumps = True
+    return trump if trumps else None
 
 
 def may_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
@@ -231,6 +232,10 @@ class TwentyDownRules(Rules):
         """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
         card, stay or drop as the table suggests, play the lowest legal card."""
         phase, hand = seen.phase, seen.hand
+        if phase == "play":                   # asked first: most decisions are cards
+            legal = legal_plays(hand, seen.plays, seen.trump)
+            value = self.order.values(seen.trump)
+            return Move.play(min(legal, key=lambda c: (value[c], SUITS.index(c.suit))))
         if phase == "blind":
             return _PASS
         if phase == "trump":
@@ -239,15 +244,13 @@ class TwentyDownRules(Rules):
             return _KEEP_ALL
         if phase == "stay":
             return self._stay_choice(seen)
-        if phase == "play":
-            legal = legal_plays(hand, seen.plays, seen.trump)
-            value = self.order.values(seen.trump)
-            return Move.play(min(legal, key=lambda c: (value[c], SUITS.index(c.suit))))
         raise IllegalMove("There is nothing to decide now.")
 
     def bot_decision(self, seen: "Seen", rng: Rng) -> Move:
         """The bot's move (and the table's suggestion): the seed's tips for beginners, made exact."""
         phase, hand = seen.phase, seen.hand
+        if phase == "play":                   # asked first: most decisions are cards
+            return Move.play(self._play_choice(seen, rng))
         if phase == "blind":
             return _PASS                      # a bot always looks
         if phase == "trump":
@@ -258,8 +261,6 @@ class TwentyDownRules(Rules):
             return Move.throw(self._throw_choice(hand, seen.trump))
         if phase == "stay":
             return self._stay_choice(seen)
-        if phase == "play":
-            return Move.play(self._play_choice(seen, rng))
         raise IllegalMove("There is nothing to decide now.")
 
     def _trump_choice(self, hand: Sequence[Card], rng: Rng) -> str:
