@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
-from fairdeal.verifier.games.tricks import TrickPlay, trick_winner
+from fairdeal.verifier.games.tricks import TrickPlay
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -99,6 +99,23 @@ def strength(card: Card, led: Card) -> int:
     if card.suit == led.suit:
         return card.rank
     return -1
+
+
+def winner_of(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
+    """trick_winner(plays, strength), card by card without the strength call: the card taking the trick so far
+    is of the suit led or a spade, so a card beats it when of its suit and higher, or a spade over a non-spade
+    (tests/games/spades/test_legal_cards.py holds it to trick_winner)."""
+    best = plays[0]
+    best_suit, best_rank = best[1].suit, best[1].rank
+    for play in plays[1:]:
+        card = play[1]
+        suit = card.suit
+        if suit == best_suit:
+            if card.rank > best_rank:
+                best, best_rank = play, card.rank
+        elif suit == SPADE:
+            best, best_suit, best_rank = play, SPADE, card.rank
+    return best[0], best[1]
 
 
 def _restriction(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> tuple[str, bool] | None:
@@ -225,7 +242,7 @@ class _Seen:
     def __post_init__(self) -> None:
         trick = self.trick
         if trick:
-            self.win = trick_winner(trick, strength)
+            self.win = winner_of(trick)
             self._to_beat = strength(self.win[1], trick[0][1])
         else:
             self.win, self._to_beat = None, -1
@@ -473,7 +490,7 @@ class SpadesState(GameState):
             self.bids[seat] = move.value
             if all(b is not None for b in self.bids):
                 self.play = TrickPlay(self.hands, list(range(PLAYERS)), left_of(self.dealer, PLAYERS), strength,
-                                      HAND_SIZE)
+                                      HAND_SIZE, winner_of)
             return
         done = self.play.play(seat, move.card)
         self._played.add(move.card)
