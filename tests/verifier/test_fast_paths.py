@@ -277,11 +277,13 @@ def _general_paths(monkeypatch):
     from fairdeal.verifier.games.onetwenty import bots
     from fairdeal.verifier.games.onetwenty.bidding import Bidding
     from fairdeal.verifier.games.onetwenty.state import OneTwentyState
-    from tests.games.onetwenty.test_fast_paths import general_beaters
+    from fairdeal.verifier.games.tricks import trick_winner
+    from tests.games.onetwenty.general import general_beaters
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
     monkeypatch.setattr(spades, "may_play", lambda hand, card, plays, broken:
                         spades.why_not_card(hand, card, [c for _, c in plays], broken) is None)
+    monkeypatch.setattr(spades, "winner_of", lambda plays: trick_winner(plays, spades.strength))
     monkeypatch.setattr(twenty_down, "may_play", lambda hand, plays, trump, card:
                         twenty_down.play_refusal(hand, plays, trump, card) is None)
     monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
-from fairdeal.verifier.games.tricks import TrickPlay, trick_winner
+from fairdeal.verifier.games.tricks import TrickPlay
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -101,17 +101,37 @@ def strength(card: Card, led: Card) -> int:
     return -1
 
 
+def winner_of(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
+    """trick_winner(plays, strength), card by card without the strength call: the card taking the trick so far
+    is of the suit led or a spade, so a card beats it when of its suit and higher, or a spade over a non-spade
+    (tests/games/spades/test_legal_cards.py holds it to trick_winner)."""
+    best = plays[0]
+    best_suit, best_rank = best[1].suit, best[1].rank
+    for play in plays[1:]:
+        card = play[1]
+        suit = card.suit
+        if suit == best_suit:
+            if card.rank > best_rank:
+                best, best_rank = play, card.rank
+        elif suit == SPADE:
+            best, best_suit, best_rank = play, SPADE, card.rank
+    return best[0], best[1]
+
+
 def _restriction(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool) -> tuple[str, bool] | None:
     """The one rule that limits which held card may be played to a trick holding `trick` (cards in play order):
     (suit, True) only that suit (follow it), (suit, False) anything but that suit (spades not broken), or None:
     any held card."""
     if not trick:
-        if not spades_broken and any(c.suit != SPADE for c in hand):
-            return SPADE, False
+        if not spades_broken:
+            for c in hand:
+                if c.suit != SPADE:
+                    return SPADE, False
         return None
     led = trick[0].suit
-    if any(c.suit == led for c in hand):
-        return led, True
+    for c in hand:
+        if c.suit == led:
+            return led, True
     return None
 
 
@@ -169,7 +189,9 @@ def sort_cards(cards: Sequence[Card]) -> list[Card]:
 
 def suggested_bid(hand: Sequence[Card]) -> int:
     """What the hand is worth in tricks (docs/rules/spades.md, "The suggested bid"). Never nil: at least 1."""
-    by_suit = {s: sorted((c.rank for c in hand if c.suit == s), reverse=True) for s in "CDHS"}
+    by_suit: dict[str, list[int]] = {"C": [], "D": [], "H": [], "S": []}    # each suit's ranks held
+    for c in hand:
+        by_suit[c.suit].append(c.rank)
     spades = by_suit[SPADE]
     worth = 0.0
     # Spades: A always, K with another spade, Q with two others; every spade past the third is a long trump.
@@ -220,7 +242,7 @@ class _Seen:
     def __post_init__(self) -> None:
         trick = self.trick
         if trick:
-            self.win = trick_winner(trick, strength)
+            self.win = winner_of(trick)
             self._to_beat = strength(self.win[1], trick[0][1])
         else:
             self.win, self._to_beat = None, -1
@@ -241,14 +263,15 @@ class _Seen:
     def of_state(state: "SpadesState", seat: int) -> "_Seen":
         """From the engine's state, as `of(state.view(seat))` makes them: the fast path. The lists are copies (the
         state is never changed); `played` reads the state, so it is asked before the state moves on (within the
-        same policy call, as the view's)."""
+        same policy call, as the view's). The state keeps each hand in the pack's order, the view's (sort_cards):
+        the hand is a copy, not sorted again; and the set of the cards played (a copy: no list of the tricks)."""
         play = state.play
         assert play is not None, "a card decision is made while tricks are played"
-        hand = sort_cards(state.hands[seat])
+        hand = list(state.hands[seat])
         trick = list(play.current.plays)
         legal = legal_cards(hand, [c for _, c in trick], state.spades_broken)
-        return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(),
-                     lambda: set(play.played_cards()))
+        played = state._played
+        return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(), lambda: set(played))
 
     def played(self) -> set[Card]:
         """Every card played this hand, current trick included: made when asked (only the test for a master card
@@ -290,10 +313,9 @@ def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) ->
     """The card with the lowest (or highest) key; among equal keys the first by suit, or rng's tie-break."""
     keys = list(map(key, cards))
     best = (max if highest else min)(keys)
-    tied = [c for c, k in zip(cards, keys) if k == best]
-    if len(tied) == 1:
-        return tied[0]
-    tied = sort_cards(tied)
+    if keys.count(best) == 1:
+        return cards[keys.index(best)]
+    tied = sort_cards([c for c, k in zip(cards, keys) if k == best])
     return tied[rng.randbelow(len(tied))] if rng is not None else tied[0]
 
 
@@ -352,7 +374,8 @@ def bot_card_of(seen: _Seen, sides: Sides, rng: Rng) -> Card:
         cover = _cheapest_winner(seen, rng)
         if cover is not None:
             return cover
-    counted = sum(seen.taken[s] for s in (seat, partner) if bids[s] != 0)
+    taken = seen.taken
+    counted = (taken[seat] if bids[seat] != 0 else 0) + (taken[partner] if bids[partner] != 0 else 0)
     contract = bids[seat] + bids[partner]
     if counted >= contract:                                 # contract in: duck to avoid bags
         return _duck(seen, rng)
@@ -387,14 +410,17 @@ class SpadesState(GameState):
         self.dealer = left_of(self.dealer, PLAYERS)
         deck = self._shuffled_deck(self.dealer, PACK_52)
         self.hands: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
-        for i, card in enumerate(deck[:PLAYERS * HAND_SIZE]):      # one at a time from the dealer's left
-            self.hands[left_of(self.dealer, PLAYERS, 1 + i % PLAYERS)].append(card)
+        for k in range(PLAYERS):      # one at a time from the dealer's left: the k-th seat takes every 4th card
+            held = self.hands[left_of(self.dealer, PLAYERS, 1 + k)]
+            held.extend(deck[k:PLAYERS * HAND_SIZE:PLAYERS])
+            held.sort(key=_PLACE_52.__getitem__)    # kept in the pack's order (a play only takes a card out)
         self.bids: list[int | None] = [None] * PLAYERS
         self.play: TrickPlay | None = None
         # Kept as each trick completes (every play's legality, view and policy reads them): this hand's tricks
         # taken by seat, and whether a completed trick held a spade (docs/rules/spades.md "Leading spades").
         self._taken = [0] * PLAYERS
         self._broken = False
+        self._played: set[Card] = set()     # this hand's cards played so far (the bot's master cards read it)
 
     @property
     def phase(self) -> str:
@@ -464,9 +490,10 @@ class SpadesState(GameState):
             self.bids[seat] = move.value
             if all(b is not None for b in self.bids):
                 self.play = TrickPlay(self.hands, list(range(PLAYERS)), left_of(self.dealer, PLAYERS), strength,
-                                      HAND_SIZE)
+                                      HAND_SIZE, winner_of)
             return
         done = self.play.play(seat, move.card)
+        self._played.add(move.card)
         if done is not None:
             self._taken[done.winner] += 1
             self._broken = self._broken or done.winning_card.suit == SPADE   # a spade wins a trick holding one

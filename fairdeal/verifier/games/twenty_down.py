@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
-from fairdeal.verifier.games.tricks import TrickPlay, rank_table
+from fairdeal.verifier.games.tricks import Trick, TrickPlay, rank_table
 
 SUITS = ("C", "D", "H", "S")
 START_SCORE = 20
@@ -106,13 +106,14 @@ def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump
     The suit the card must be of, or None: any held card."""
     if not plays:
         return None
-    led = plays[0][1].suit
-    suits = [c.suit for c in hand]
-    if led in suits:
-        return led
-    if trump in suits:
-        return trump
-    return None
+    led, trumps = plays[0][1].suit, False
+    for c in hand:
+        suit = c.suit
+        if suit == led:
+            return led
+        if suit == trump:
+            trumps = True
+    return trump if trumps else None
 
 
 def may_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
@@ -231,6 +232,10 @@ class TwentyDownRules(Rules):
         """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
         card, stay or drop as the table suggests, play the lowest legal card."""
         phase, hand = seen.phase, seen.hand
+        if phase == "play":                   # asked first: most decisions are cards
+            legal = legal_plays(hand, seen.plays, seen.trump)
+            value = self.order.values(seen.trump)
+            return Move.play(min(legal, key=lambda c: (value[c], SUITS.index(c.suit))))
         if phase == "blind":
             return _PASS
         if phase == "trump":
@@ -239,15 +244,13 @@ class TwentyDownRules(Rules):
             return _KEEP_ALL
         if phase == "stay":
             return self._stay_choice(seen)
-        if phase == "play":
-            legal = legal_plays(hand, seen.plays, seen.trump)
-            value = self.order.values(seen.trump)
-            return Move.play(min(legal, key=lambda c: (value[c], SUITS.index(c.suit))))
         raise IllegalMove("There is nothing to decide now.")
 
     def bot_decision(self, seen: "Seen", rng: Rng) -> Move:
         """The bot's move (and the table's suggestion): the seed's tips for beginners, made exact."""
         phase, hand = seen.phase, seen.hand
+        if phase == "play":                   # asked first: most decisions are cards
+            return Move.play(self._play_choice(seen, rng))
         if phase == "blind":
             return _PASS                      # a bot always looks
         if phase == "trump":
@@ -258,8 +261,6 @@ class TwentyDownRules(Rules):
             return Move.throw(self._throw_choice(hand, seen.trump))
         if phase == "stay":
             return self._stay_choice(seen)
-        if phase == "play":
-            return Move.play(self._play_choice(seen, rng))
         raise IllegalMove("There is nothing to decide now.")
 
     def _trump_choice(self, hand: Sequence[Card], rng: Rng) -> str:
@@ -403,7 +404,8 @@ class TwentyDownState(GameState):
         self.dealer = chance.first_dealer(self.n)
         self.deal_no = 0              # counted deals (a new-deal demand does not count)
         self.dropped_last = [False] * self.n
-        self.last_hand: dict[str, Any] | None = None
+        self._last_hand: dict[str, Any] | None = None     # last_hand, but for its "tricks"
+        self._last_tricks: Sequence[Trick] | None = None   # the tricks last_hand is still to write, if any
         self.winners: list[int] | None = None
         self._start_deal(counted=True)
 
@@ -516,20 +518,21 @@ class TwentyDownState(GameState):
             for t in self.tricks.done:
                 won[t.winner] += 1
         change = [0] * self.n
+        multiplier = self.multiplier
         for s in range(self.n):
             if self.status[s] == "in":
-                change[s] = self.multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
+                change[s] = multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
         before = list(self.scores)
         self.scores = [a + b for a, b in zip(self.scores, change)]
-        self.last_hand = {
+        self._last_hand = {
             "hand_number": self.hand_number, "counted_deal": self.deal_no, "dealer": self.dealer, "trump_maker": self.trump_maker, "trump": self.trump,
             "blind": self.blind, "turned_up": str(self.turned_up) if self.turned_up else None,
             "stayed": [s for s in range(self.n) if self.status[s] == "in"],
             "dropped": [s for s in range(self.n) if self.status[s] == "out"],
-            "walkover": walkover, "tricks_won": won, "multiplier": self.multiplier,
+            "walkover": walkover, "tricks_won": won, "multiplier": multiplier,
             "scores_before": before, "changes": change, "scores": list(self.scores),
-            "tricks": [t.to_json() for t in self.tricks.done] if self.tricks else [],
-        }
+        }   # and "tricks", last: written when first read (last_hand)
+        self._last_tricks = self.tricks.done if self.tricks else ()
         self.dropped_last = [st == "out" for st in self.status]
         low = min(self.scores)
         lowest = [s for s in range(self.n) if self.scores[s] == low]
@@ -541,6 +544,17 @@ class TwentyDownState(GameState):
             return
         self.dealer = left_of(self.dealer, self.n)
         self._start_deal(counted=True)
+
+    @property
+    def last_hand(self) -> dict[str, Any] | None:
+        """The summary of the deal that ended last (None before the first). Its "tricks" (each trick's JSON) are
+        written when it is first read, not at every deal's end: the audit's replay never reads it. A completed
+        trick never changes, so they are the same whenever written; the same dict is handed out every time."""
+        tricks = self._last_tricks
+        if tricks is not None:
+            self._last_hand["tricks"] = [t.to_json() for t in tricks]
+            self._last_tricks = None
+        return self._last_hand
 
     # --- whose turn -------------------------------------------------------------------------------
     @property
@@ -609,7 +623,7 @@ class TwentyDownState(GameState):
             return reason
         if move.kind not in _PHASE_KINDS[self.phase]:
             return f"Now you {_PHASE_TASK[self.phase]}."
-        return getattr(self, "_refuse_" + self.phase)(seat, move)
+        return self._REFUSE[self.phase](self, seat, move)
 
     def _refuse_blind(self, seat: int, move: Move) -> str | None:
         if move.kind == "trump" and move.value != "blind":
@@ -655,6 +669,10 @@ class TwentyDownState(GameState):
     def _refuse_play(self, seat: int, move: Move) -> str | None:
         return play_refusal(self.hands[seat], self.tricks.current.plays, self.trump, move.card)
 
+    # each phase's own refusals (_why_not reads them by phase, as a table: no method name to make at each move)
+    _REFUSE = {"blind": _refuse_blind, "trump": _refuse_trump, "exchange": _refuse_exchange, "stay": _refuse_stay,
+               "play": _refuse_play}
+
     def _legal_moves(self, seat: int) -> list[Move]:
         hand = self.hands[seat]
         if self.phase == "blind":
@@ -674,7 +692,7 @@ class TwentyDownState(GameState):
         if self.phase == "play":
             self._push_play(seat, move)     # most moves: without making the method's name
         else:
-            getattr(self, "_push_" + self.phase)(seat, move)
+            self._STEP[self.phase](self, seat, move)
 
     def _push_blind(self, seat: int, move: Move) -> None:
         if move.kind == "trump":
@@ -715,6 +733,9 @@ class TwentyDownState(GameState):
         self.tricks.play(seat, move.card)
         if self.tricks.finished:
             self._end_deal()
+
+    # each phase's step but the play's (_push reads them by phase, as _why_not its refusals)
+    _STEP = {"blind": _push_blind, "trump": _push_trump, "exchange": _push_exchange, "stay": _push_stay}
 
     # --- the policies: the fast path ----------------------------------------------------------------
     def bot_move(self, seat: int, rng: Rng) -> Move:

@@ -11,6 +11,7 @@ from fairdeal.verifier.games.onetwenty.follow import following, legal_cards
 from fairdeal.verifier.games.onetwenty.ranks import (TRUMP_BASE, make_beaters, make_strength, make_winner, power_table,
                                                      privileged)
 from fairdeal.verifier.games.tricks import trick_winner
+from tests.games.onetwenty.general import general_beaters
 
 
 def reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump):
@@ -82,12 +83,6 @@ def tricks(draw):
 def test_make_winner_is_trick_winner_with_the_strength_function(trick):
     plays, trump, aces_low = trick
     assert make_winner(trump, aces_low)(plays) == trick_winner(plays, make_strength(trump, aces_low))
-
-
-def general_beaters(trump, aces_low):
-    """make_beaters as it reads from the strength function, one call per card."""
-    strength = make_strength(trump, aces_low)
-    return lambda cards, best, led: [c for c in cards if strength(c, led) > strength(best, led)]
 
 
 @settings(max_examples=400, deadline=None)

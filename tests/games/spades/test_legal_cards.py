@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 
 from fairdeal.verifier.cards import PACK_52, cards_from_str
-from fairdeal.verifier.games.spades import legal_cards, may_play, why_not_card
+from fairdeal.verifier.games.spades import legal_cards, may_play, strength, why_not_card, winner_of
+from fairdeal.verifier.games.tricks import trick_winner
 
 
 @settings(max_examples=80, deadline=None)
@@ -44,3 +45,12 @@ def test_may_play_is_why_not_card_allowing_it(deck, held, in_trick, broken, spad
     plays = [((i + 1) % 4, c) for i, c in enumerate(trick)]
     for card in [*hand, deck[other]]:
         assert may_play(hand, card, plays, broken) == (why_not_card(hand, card, trick, broken) is None), card
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(PACK_52), st.permutations(range(4)), st.integers(1, 4))
+def test_winner_of_is_trick_winner_with_the_strength_function(deck, seats, n):
+    """winner_of (the trick's winner the state and the policies' fast path use) is trick_winner with strength,
+    for every trick so far: one card to four."""
+    plays = list(zip(seats, deck))[:n]
+    assert winner_of(plays) == trick_winner(plays, strength)

@@ -4,7 +4,7 @@ decision of whole seeded games; and it is the state's copy, so a policy may chan
 import pytest
 
 from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games.spades import _Seen, _is_master
+from fairdeal.verifier.games.spades import _Seen, _is_master, sort_cards
 
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
@@ -14,6 +14,8 @@ SPADES_TABLES = [t for t, _ in SPADES]
 
 
 def _inputs_agree(rules, state):
+    # the state keeps every hand in the pack's order (_Seen.of_state copies it, unsorted), in the bidding too
+    assert all(state.hands[s] == sort_cards(state.hands[s]) for s in range(rules.players))
     if state.phase != "play":
         return
     for seat in range(rules.players):

@@ -126,3 +126,28 @@ def test_may_play_is_play_refusal_allowing_it(deck, held, in_trick, trump, other
     plays = [((i + 2) % 5, c) for i, c in enumerate(deck[20:20 + in_trick])]
     for card in [*hand, deck[other]]:
         assert may_play(hand, plays, trump, card) == (play_refusal(hand, plays, trump, card) is None), card
+
+
+def test_last_hand_lists_the_deals_tricks_last_the_same_dict_at_every_read():
+    """last_hand writes its "tricks" when first read (not at the deal's end): the JSON of the deal's tricks as
+    they were played, last among the keys, one dict however often it is read; [] after a walkover."""
+    from tests.games.conformance.play import new_game
+    from tests.games.randomness import SeededRng
+    for settings in ({}, {"three_first_cards": True, "drop_out_first": True}):
+        rules, state = new_game(("twenty-down", 4, settings), 7)
+        bots, ends = SeededRng(7), 0
+        while not state.is_over:
+            before, deals = state.tricks, len(state.deals)
+            seat = state.to_move
+            state.apply(seat, rules.bot_move(state.view(seat), bots))
+            if len(state.deals) == deals and not state.is_over:
+                continue
+            if state.last_hand is None or state.last_hand["counted_deal"] != ends + 1:
+                continue          # a new deal demanded: no deal ended
+            ends += 1
+            last = state.last_hand
+            assert list(last)[-1] == "tricks" and state.last_hand is last
+            expected = [t.to_json() for t in before.done] if before is not None else []
+            assert last["tricks"] == expected and (expected or last["walkover"])
+            assert state.view(0)["last_hand"] is last
+        assert ends > 3
