@@ -63,6 +63,13 @@ def test_two_processes_give_the_same_outcomes_as_one(archive):
     assert [o.to_json() for o in one.outcomes] == [o.to_json() for o in two.outcomes]
 
 
+def test_an_audit_on_two_processes_leaves_the_garbage_collector_as_it_found_it(archive):
+    import gc
+    assert gc.get_freeze_count() == 0
+    audit([str(archive)], key=SERVER_PUBLIC, jobs=2, progress=False)
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
 def test_many_games_on_two_processes(tmp_path):
     # More games than one chunk, so the pool really shares them out.
     lines = [json.dumps(selfplay("twenty-down", SERVER_KEY, bytes([i]) * 32)) for i in range(40)]
