@@ -55,6 +55,8 @@ _BY_TEXT.update({("T" + s): _ALL[(10, s)] for s in SUITS})
 
 PACK_52: tuple[Card, ...] = tuple(_ALL[(r, s)] for s in SUITS for r in range(2, 15))
 PACK_32: tuple[Card, ...] = tuple(_ALL[(r, s)] for s in SUITS for r in range(7, 15))
+# A card's place in PACK_52, the canonical order (suits C D H S, ranks 2 to A): the sort key of hands and throws.
+PACK_PLACE: dict[Card, int] = {c: i for i, c in enumerate(PACK_52)}
 
 
 def card(rank: int, suit: str) -> Card:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from fairdeal.verifier.cards import PACK_52
+from fairdeal.verifier.cards import PACK_52, PACK_PLACE
 from fairdeal.verifier.fairness import SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
@@ -82,26 +82,23 @@ def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
     return move
 
 
-_CARD_OF_TEXT = {str(c): c for c in PACK_52}
-_PLACE_OF_TEXT = {str(c): i for i, c in enumerate(PACK_52)}
-
-
 def throw_in_its_form(texts: Any) -> Move | None:
     """The throw whose fairdeal/2 "cards" member is `texts` (a list of card texts, each in its one form, in
     canonical order and so distinct), read without Move.from_json's checks: what read_move gives for such a
     throw. None for anything else, which read_move reads (or refuses) in full."""
     if texts.__class__ is not list:
         return None
-    last = -1
+    cards, last = [], -1
     for t in texts:
-        if t.__class__ is not str:
+        play = _PLAYS.get(t) if t.__class__ is str else None     # a card text in its one form
+        if play is None:
             return None
-        place = _PLACE_OF_TEXT.get(t)
-        if place is None or place <= last:
+        place = PACK_PLACE[play.card]
+        if place <= last:
             return None
         last = place
-    card_of = _CARD_OF_TEXT
-    return Move.known_throw(tuple([card_of[t] for t in texts]))
+        cards.append(play.card)
+    return Move.known_throw(tuple(cards))
 
 
 def _as_fairdeal_1_read_it(data: Any) -> Any:

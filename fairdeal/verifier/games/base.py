@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
-from fairdeal.verifier.cards import PACK_52, BadCard, Card, card_from_str, cards_to_str
+from fairdeal.verifier.cards import PACK_52, PACK_PLACE, BadCard, Card, card_from_str, cards_to_str
 from fairdeal.verifier.games.seats import Sides
 
 
@@ -102,7 +102,7 @@ MOVE_FORMS: dict[str, MoveForm] = {f.kind: f for f in (
 )}
 MOVE_KINDS = frozenset(MOVE_FORMS)
 _KINDS_TEXT = ", ".join(sorted(MOVE_FORMS))
-_PLACE = {c: i for i, c in enumerate(PACK_52)}   # a card's place in canonical order (suit C D H S, then rank)
+_PLACE = PACK_PLACE           # a card's place in canonical order (suit C D H S, then rank)
 _place = _PLACE.__getitem__
 _set = object.__setattr__
 

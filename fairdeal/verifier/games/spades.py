@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_52, SUIT_NAMES, Card, card_from_str, cards_of_texts
+from fairdeal.verifier.cards import PACK_52, PACK_PLACE, SUIT_NAMES, Card, card_from_str, cards_of_texts
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.verifier.games.seats import Sides, left_of
 from fairdeal.verifier.games.tricks import TrickPlay
@@ -177,12 +177,11 @@ def legal_cards(hand: Sequence[Card], trick: Sequence[Card], spades_broken: bool
     return [c for c in hand if (c.suit == suit) == only]
 
 
-_PLACE_52 = {c: i for i, c in enumerate(PACK_52)}
 
 
 def sort_cards(cards: Sequence[Card]) -> list[Card]:
     """Cards of the pack by suit, then rank: the pack's own order (C D H S, 2 to A), looked up."""
-    return sorted(cards, key=_PLACE_52.__getitem__)
+    return sorted(cards, key=PACK_PLACE.__getitem__)
 
 
 # ---------------------------------------------------------------------------- suggestion, timeout, bot
@@ -413,7 +412,7 @@ class SpadesState(GameState):
         for k in range(PLAYERS):      # one at a time from the dealer's left: the k-th seat takes every 4th card
             held = self.hands[left_of(self.dealer, PLAYERS, 1 + k)]
             held.extend(deck[k:PLAYERS * HAND_SIZE:PLAYERS])
-            held.sort(key=_PLACE_52.__getitem__)    # kept in the pack's order (a play only takes a card out)
+            held.sort(key=PACK_PLACE.__getitem__)    # kept in the pack's order (a play only takes a card out)
         self.bids: list[int | None] = [None] * PLAYERS
         self.play: TrickPlay | None = None
         # Kept as each trick completes (every play's legality, view and policy reads them): this hand's tricks

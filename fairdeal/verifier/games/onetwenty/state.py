@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from fairdeal.verifier.cards import PACK_52, SUITS, Card, cards_to_str
+from fairdeal.verifier.cards import PACK_52, PACK_PLACE, SUITS, Card, cards_to_str
 from fairdeal.verifier.games.base import Chance, GameState, Move, Rng
 from fairdeal.verifier.games.tricks import Trick, TrickPlay
 
@@ -34,7 +34,7 @@ def _sort_key(c: Card) -> tuple[str, int]:
 
 # PACK_52 is in (suit, rank) order, so a pack card's place in it is its sort key as one int (ints compare faster
 # than tuples; hands are sorted at every deal and draw).
-_PLACE = {c: i for i, c in enumerate(PACK_52)}
+_PLACE = PACK_PLACE
 assert sorted(PACK_52, key=_sort_key) == list(PACK_52)
 _place = _PLACE.__getitem__
 
