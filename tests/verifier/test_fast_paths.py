@@ -286,8 +286,9 @@ def _general_paths(monkeypatch):
     monkeypatch.setattr(spades, "winner_of", lambda plays: trick_winner(plays, spades.strength))
     monkeypatch.setattr(twenty_down, "may_play", lambda hand, plays, trump, card:
                         twenty_down.play_refusal(hand, plays, trump, card) is None)
-    monkeypatch.setattr(OneTwentyState, "bot_move", GameState.bot_move)
-    monkeypatch.setattr(OneTwentyState, "timeout_move", GameState.timeout_move)
+    for engine in (OneTwentyState, spades.SpadesState, twenty_down.TwentyDownState):
+        monkeypatch.setattr(engine, "_bot_move", GameState._bot_move)
+        monkeypatch.setattr(engine, "_timeout_move", GameState._timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
     monkeypatch.setattr(SeedChance, "_shuffle",

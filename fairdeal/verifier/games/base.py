@@ -649,15 +649,32 @@ class GameState:
     # --- the policies ----------------------------------------------------------------------------------
     def bot_move(self, seat: int, rng: Rng) -> Move:
         """What a bot at `seat` plays now: rules.bot_move(view(seat), rng), a pure function of the seat's view
-        (the general path). An engine may answer from its own state instead, a fast path for the audit, which
-        recomputes every bot move: it must equal the view's answer at every decision, whatever the Rng picks
-        (tests/games/conformance/test_policies.py checks it), and change nothing."""
+        (the general path). For the seat to move an engine may answer from its own state instead (_bot_move), a
+        fast path for the audit, which recomputes every bot move: it must equal the view's answer at every
+        decision, whatever the Rng picks (tests/games/conformance/test_policies.py checks it), and change
+        nothing. Any other seat (only a tampered transcript asks) goes the general way, whatever the engine."""
+        if seat.__class__ is int and seat == self.to_move:
+            move = self._bot_move(seat, rng)
+            if move is not None:
+                return move
         return self.rules.bot_move(self.policy_view(seat), rng)
 
     def timeout_move(self, seat: int) -> Move:
-        """What the table plays for `seat` when its time runs out: rules.timeout_move(view(seat)); a fast path
-        in an engine is held to the same as bot_move's."""
+        """What the table plays for `seat` when its time runs out: rules.timeout_move(view(seat)); the engine's
+        fast path (_timeout_move) answers for the seat to move, held to the same as bot_move's."""
+        if seat.__class__ is int and seat == self.to_move:
+            move = self._timeout_move(seat)
+            if move is not None:
+                return move
         return self.rules.timeout_move(self.policy_view(seat))
+
+    def _bot_move(self, seat: int, rng: Rng) -> Move | None:
+        """The engine's fast path of bot_move for the seat to move, or None: this engine has none."""
+        return None
+
+    def _timeout_move(self, seat: int) -> Move | None:
+        """The engine's fast path of timeout_move for the seat to move, or None: this engine has none."""
+        return None
 
     def policy_view(self, seat: int) -> "LazyView":
         """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which

@@ -221,7 +221,7 @@ class _Seen:
 
     Two makers, one decision: `of(view)` reads the seat's view (the general path: SpadesRules.bot_move /
     timeout_move, a pure function of the view) and `of_state(state, seat)` reads the engine's own objects (the
-    fast path: SpadesState.bot_move / timeout_move, which the audit replays with; no card text is written or read
+    fast path: SpadesState._bot_move / _timeout_move, which the audit replays with; no card text is written or read
     back). tests/games/spades/test_policy_input.py holds the two makers' facts equal, and
     tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
 
@@ -532,18 +532,17 @@ class SpadesState(GameState):
         return cls._WITH_LEGAL
 
     # --- the policies: the fast path -------------------------------------------------------------------
-    def bot_move(self, seat: int, rng: Rng) -> Move:
-        """rules.bot_move(view(seat), rng), answered from the engine's own objects (_Seen.of_state: no view made
+    def _bot_move(self, seat: int, rng: Rng) -> Move:
+        """The fast path of GameState.bot_move for the seat to move: rules.bot_move(view(seat), rng), answered from the engine's own objects (_Seen.of_state: no view made
         nor read back); the same decision functions as the view's, so the same move for every Rng."""
         return self._policy_move(seat, lambda seen: bot_card_of(seen, self.rules.sides, rng))
 
-    def timeout_move(self, seat: int) -> Move:
-        """rules.timeout_move(view(seat)), answered from the engine's own objects, as bot_move."""
+    def _timeout_move(self, seat: int) -> Move:
+        """The fast path of GameState.timeout_move: rules.timeout_move(view(seat)), from the engine's own objects."""
         return self._policy_move(seat, lambda seen: safe_card_of(seen, self.rules.sides))
 
     def _policy_move(self, seat: int, card_of: Callable[[_Seen], Card]) -> Move:
         """Both policies: the suggested bid (as SpadesRules's), else the card chosen from the state's facts."""
-        self._check_seat(seat)
         if self.phase == "bid":
             return Move.bid(suggested_bid(self.hands[seat]))
         return Move.play(card_of(_Seen.of_state(self, seat)))

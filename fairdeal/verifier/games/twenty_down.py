@@ -14,7 +14,7 @@ Phases, in order (one of them is skipped where the table has no such decision):
 
 The bot, the timeout move and the table's suggestion decide from `Seen`, the facts they read, made from a seat's
 view (the general path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the fast path the
-audit replays with: TwentyDownState.bot_move / timeout_move); tests hold the two equal at every decision.
+audit replays with: TwentyDownState._bot_move / _timeout_move); tests hold the two equal at every decision.
 """
 from __future__ import annotations
 
@@ -349,8 +349,8 @@ class Seen:
 
     Two makers, one decision (TwentyDownRules.bot_decision / timeout_decision): `of(view)` reads the seat's view
     (the general path: the rules' bot_move / timeout_move / suggest, pure functions of the view) and
-    `of_state(state, seat)` reads the engine's own objects (the fast path: TwentyDownState.bot_move /
-    timeout_move, which the audit replays with; no card text written or read back).
+    `of_state(state, seat)` reads the engine's own objects (the fast path: TwentyDownState._bot_move /
+    _timeout_move, which the audit replays with; no card text written or read back).
     tests/games/twenty_down/test_policy_input.py holds the two makers' facts equal, and
     tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
 
@@ -738,13 +738,13 @@ class TwentyDownState(GameState):
     _STEP = {"blind": _push_blind, "trump": _push_trump, "exchange": _push_exchange, "stay": _push_stay}
 
     # --- the policies: the fast path ----------------------------------------------------------------
-    def bot_move(self, seat: int, rng: Rng) -> Move:
-        """rules.bot_move(view(seat), rng), answered from the engine's own objects (Seen.of_state: no view made
+    def _bot_move(self, seat: int, rng: Rng) -> Move:
+        """The fast path of GameState.bot_move for the seat to move: rules.bot_move(view(seat), rng), answered from the engine's own objects (Seen.of_state: no view made
         nor read back); the same decision as the view's, so the same move for every Rng."""
         return self.rules.bot_decision(Seen.of_state(self, seat), rng)
 
-    def timeout_move(self, seat: int) -> Move:
-        """rules.timeout_move(view(seat)), answered from the engine's own objects, as bot_move."""
+    def _timeout_move(self, seat: int) -> Move:
+        """The fast path of GameState.timeout_move: rules.timeout_move(view(seat)), from the engine's own objects."""
         return self.rules.timeout_decision(Seen.of_state(self, seat))
 
     # --- views ------------------------------------------------------------------------------------

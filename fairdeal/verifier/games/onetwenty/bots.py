@@ -14,7 +14,7 @@ Nothing here counts cards still out (120s-auction's bots do not count the drumpf
 
 The decisions read a `Position` (the facts of one seat's position, as Cards), never the view itself: made from
 the seat's view (`ViewPosition`, the general path: `bot_move`, `timeout_move`, `suggest`) or from the engine's
-own objects (`StatePosition`, the fast path OneTwentyState.bot_move / timeout_move give the audit). The
+own objects (`StatePosition`, the fast path OneTwentyState._bot_move / _timeout_move give the audit). The
 decisions exist once; the conformance suite (tests/games/conformance/test_policies.py) holds the two paths'
 answers equal at every decision.
 """

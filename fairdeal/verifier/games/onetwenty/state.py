@@ -498,22 +498,15 @@ class OneTwentyState(GameState):
     }
 
     # ------------------------------------------------------------------------------------- the policies
-    def bot_move(self, seat: int, rng: Rng) -> Move:
-        """The fast path of GameState.bot_move (the audit recomputes every bot move): the one decision,
-        bots.bot_choice, on a position read from this state's own objects (bots.StatePosition) instead of from
-        the seat's view (bots.ViewPosition, the general path rules.bot_move takes). It changes nothing; the
-        conformance suite holds its answer to the view's at every decision, whatever the Rng picks. Only the
-        seat to move has a decision: any other seat (a tampered transcript's) goes the general way, so the audit
-        reports the same failure."""
-        if seat.__class__ is not int or seat != self.to_move:
-            return super().bot_move(seat, rng)
+    def _bot_move(self, seat: int, rng: Rng) -> Move:
+        """The fast path of GameState.bot_move for the seat to move (the audit recomputes every bot move): the one
+        decision, bots.bot_choice, on a position read from this state's own objects (bots.StatePosition) instead
+        of from the seat's view (bots.ViewPosition, the general path rules.bot_move takes). It changes nothing;
+        the conformance suite holds its answer to the view's at every decision, whatever the Rng picks."""
         return bots.bot_choice(bots.StatePosition(self, seat), self.v, rng)
 
-    def timeout_move(self, seat: int) -> Move:
-        """The fast path of GameState.timeout_move: bots.timeout_choice on the state's own position, for the seat
-        to move (as bot_move)."""
-        if seat.__class__ is not int or seat != self.to_move:
-            return super().timeout_move(seat)
+    def _timeout_move(self, seat: int) -> Move:
+        """The fast path of GameState.timeout_move: bots.timeout_choice on the state's own position."""
         return bots.timeout_choice(bots.StatePosition(self, seat), self.v)
 
     # ------------------------------------------------------------------------------------- audit
