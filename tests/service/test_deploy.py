@@ -8,7 +8,6 @@ import fnmatch
 import pathlib
 import re
 import runpy
-import subprocess
 
 import pytest
 import redis
@@ -16,64 +15,39 @@ import redis.backoff
 import redis.retry
 import yaml
 
+from fairdeal.service.store.base import StoreUnavailable
 from fairdeal.service.store.redis import RedisStore
-from tests.service import redis_servers
+from tests.service.deployed_redis import DeployedRedis, compose
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 
 
-def compose() -> dict:
-    return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
-
-
-def redis_user_args() -> list[str]:
-    """The `--user ...` arguments docker-compose.yml gives redis-server, with its password variable filled in."""
-    command = " ".join(compose()["services"]["redis"]["command"])
-    words = command.split("--user", 1)[1].split()
-    return ["--user"] + [w.strip('"').replace("$$FAIRDEAL_REDIS_PASSWORD", "pw-for-the-test") for w in words]
-
-
 @pytest.fixture
-def deployed_redis(tmp_path):
-    """redis-server with deploy/redis.conf and compose's ACL user, on a loopback port."""
-    exe = redis_servers.require_redis_server()
-    port = redis_servers.free_port()
-    proc = subprocess.Popen([exe, str(DEPLOY / "redis.conf"), "--port", str(port), "--dir", str(tmp_path),
-                             *redis_user_args()], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        yield port
-    finally:
-        redis_servers.stop([proc])
+def deployed(tmp_path):
+    """redis-server from deploy/redis.conf (port and dir replaced) with compose's ACL user."""
+    server = DeployedRedis(tmp_path).start()
+    yield server
+    server.close()
 
 
-def _wait_auth_ping(port: int) -> redis.Redis:
-    import time
-    r = redis.Redis(host="127.0.0.1", port=port, username="fairdeal", password="pw-for-the-test",
-                    decode_responses=True)
-    for _ in range(200):
-        try:
-            r.ping()
-            return r
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    raise AssertionError("redis-server with deploy/redis.conf did not start")
-
-
-def test_the_whole_service_runs_as_the_acl_user(deployed_redis, tmp_path):
+def test_the_whole_service_runs_as_the_acl_user(deployed, tmp_path):
     """A game from its commit to its signed end, rate limits counting (fd:rl:*), through the user compose
-    creates: no command the service or Flask-Limiter sends is refused by the ACL."""
+    creates: Redis refuses none of the commands the service or Flask-Limiter sends (its ACL log is empty but
+    for redis-py's CLIENT SETINFO, which it sends on connecting and does without when refused)."""
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
     from tests.service.checks import check_ended, run_verifier
     from tests.service.client import Api
-    r = _wait_auth_ping(deployed_redis)
-    app = create_app(Config(data_dir=str(tmp_path / "data"),
-                            redis_url=f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0"))
+    op = deployed.operator()
+    op.acl_log_reset()
+    app = create_app(Config(data_dir=str(tmp_path / "data"), redis_url=deployed.url))
     api = Api(app.test_client())
     p = api.player()
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])
+    waited = api.get(f"/games/{t['id']}/events?after=0", p)   # a wait: SSUBSCRIBE on the game's channel
+    assert waited.status_code == 200, waited.get_json()
     for _ in range(10):  # some moves (bots' too), then the host ends it: signed, seed revealed
         v = api.view(p, t["id"])
         assert api.move(p, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
@@ -81,27 +55,59 @@ def test_the_whole_service_runs_as_the_acl_user(deployed_redis, tmp_path):
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     check_ended(transcript, "cancelled")
     run_verifier(transcript)
+    for path in (f"/log/games/{t['id']}", "/log/head"):   # the transparency log: sequenced, head signed
+        assert api.get(path).status_code == 200, api.get(path).get_json()
+    store = RedisStore(deployed.url, wait_replicas=1, wait_timeout=0.01)   # WAIT, through a pipeline
+    with pytest.raises(StoreUnavailable):  # no replica here: refused for want of one, not by the ACL
+        store.append("0123456789abcdef", 0, "{}", 1.0)
+    store.delete_game("0123456789abcdef")
     assert api.c.get("/readyz").status_code == 200
-    assert any(k.startswith("fd:rl:") for k in r.scan_iter("fd:*"))
+    assert any(k.startswith("fd:rl:") for k in op.scan_iter("fd:*"))
+    refused = {(e["reason"], e["object"]) for e in op.acl_log()}
+    assert refused <= {("command", "client|setinfo")}, refused
 
 
-def test_redis_conf_is_accepted_durable_and_closed(deployed_redis):
-    r = _wait_auth_ping(deployed_redis)
-    # anonymous clients are refused
+FORBIDDEN = [("FLUSHALL",), ("FLUSHDB",), ("SCRIPT", "FLUSH"), ("FUNCTION", "FLUSH"), ("FUNCTION", "LIST"),
+             ("CONFIG", "GET", "appendfsync"), ("CONFIG", "SET", "appendonly", "no"),
+             ("KEYS", "*"), ("SCAN", "0"), ("SHUTDOWN",), ("BGREWRITEAOF",), ("ACL", "SETUSER", "default", "on"),
+             ("MONITOR",), ("CLIENT", "KILL", "TYPE", "normal"), ("CLIENT", "LIST"), ("EVAL", "return 1", "0"),
+             ("SCRIPT", "KILL"), ("INFO",), ("REPLICAOF", "127.0.0.1", "1"), ("MIGRATE", "h", "1", "k", "0", "1"),
+             ("SET", "someone-else", "1"), ("GET", "someone-else"), ("PUBLISH", "fd:x", "1"),
+             ("SPUBLISH", "someone-else", "1"), ("OBJECT", "ENCODING", "fd:x"), ("SORT", "fd:x")]
+
+
+def test_the_acl_user_may_run_nothing_else_and_nobody_logs_in_as_default(deployed):
+    r = deployed.service()
+    assert r.ping()
+    for command in FORBIDDEN:
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            r.execute_command(*command)
+    # DEBUG is refused before the ACL is asked (enable-debug-command no); the ACL would refuse it too
+    op = deployed.operator()
+    for command in [("DEBUG", "SLEEP", "0"), ("DEBUG", "RELOAD"), *FORBIDDEN]:
+        assert "no permissions" in op.execute_command("ACL", "DRYRUN", "fairdeal", *command), command
+    # nobody is `default`: not without a password, not with an empty or any other one
+    no_retry = {"retry": redis.retry.Retry(redis.backoff.NoBackoff(), 0)}
     with pytest.raises(redis.AuthenticationError):
-        redis.Redis(host="127.0.0.1", port=deployed_redis,
-                    retry=redis.retry.Retry(redis.backoff.NoBackoff(), 0)).ping()  # no retries: refused at once
+        redis.Redis(host="127.0.0.1", port=deployed.port, **no_retry).ping()
+    for password in ("", "x", "nopass"):
+        with pytest.raises((redis.AuthenticationError, redis.ResponseError)):
+            redis.Redis(host="127.0.0.1", port=deployed.port, username="default", password=password,
+                        **no_retry).ping()
+    # ... yet the replay of the append-only file, which runs as `default`, is allowed its writes
+    rules = deployed.operator().acl_getuser("default")
+    assert "off" in rules["flags"] and not rules["passwords"] and "nopass" not in rules["flags"]
+
+
+def test_redis_conf_is_accepted_durable_and_closed(deployed):
     # the service's user does everything the store does, on its own keys only, and nothing dangerous
-    store = RedisStore(f"redis://fairdeal:pw-for-the-test@127.0.0.1:{deployed_redis}/0")
+    store = RedisStore(deployed.url)
     assert store.put_doc("table", "0123456789abcdef", {"a": 1}, 0)
     assert store.append("0123456789abcdef", 0, "{}", 1.0, "k", "h").status == "ok"
     store.index_set("lobby", "0123456789abcdef", 1.0)
-    with pytest.raises(redis.exceptions.NoPermissionError):
-        r.set("someone-else", 1)
-    with pytest.raises(redis.exceptions.NoPermissionError):
-        r.flushall()
-    with pytest.raises(redis.exceptions.NoPermissionError):
-        r.config_get("appendfsync")
+    info = deployed.operator().info("persistence")
+    assert info["aof_enabled"] == 1
+    assert deployed.operator().config_get("appendfsync") == {"appendfsync": "always"}
 
 
 def test_redis_conf_states_its_durability_and_binds_no_open_address():
@@ -111,7 +117,9 @@ def test_redis_conf_states_its_durability_and_binds_no_open_address():
     assert settings["appendonly"] == "yes" and settings["appendfsync"] == "always"
     assert settings["maxmemory-policy"] == "noeviction"
     assert settings["protected-mode"] == "yes" and "0.0.0.0" not in settings["bind"] and "*" not in settings["bind"]
-    assert settings["user"] == "default off"
+    # `default`: no login (off, no password), every command for the AOF replay (redis/redis#14541)
+    assert settings["user"] == "default off ~* &* +@all"
+    assert settings["dir"] == "/data"
     # docs/operations.md says the same as the file
     ops = (ROOT / "docs" / "operations.md").read_text()
     assert "appendfsync always" in ops and "bench/bench_aof.py" in ops
