@@ -40,6 +40,7 @@ from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
 from fairdeal.service.errors import ApiError
+from fairdeal.service.lost_records import LostRecords, UnreadableEntry
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, Store, entry_digest
 
 log = logging.getLogger("fairdeal.games")
@@ -133,6 +134,7 @@ class Games:
     def __init__(self, store: Store, keyring, config, now: Callable[[], float] = time.time, metrics=None):
         self.store, self.keyring, self.config, self.now = store, keyring, config, now
         self.metrics = metrics
+        self.lost = LostRecords(metrics)   # games whose records the store lost: 503, counted, logged once
         self._cache: "OrderedDict[str, Cached]" = OrderedDict()
         self._cache_lock = threading.Lock()
         self._cache_bytes = 0   # the sum of the cached games' `bytes`
@@ -213,7 +215,10 @@ class Games:
         return c
 
     def _apply_text(self, c: Cached, text: str) -> None:
-        self._apply_entry(c, json.loads(text))
+        try:
+            self._apply_entry(c, json.loads(text))
+        except (ValueError, KeyError, TypeError, RuntimeError, GameError) as e:
+            raise UnreadableEntry(c.length, e) from e
         c.last_text = text
         self._grow(c, len(text))
 
@@ -467,6 +472,8 @@ class Games:
                 self.finish(c, "not-revealed", table)
             self.schedule(c, table)
             return
+        if c.length == 0:   # the table is there, its log is not: nothing is written over lost records
+            raise self.lost.refusal(c.game_id, table, "no-commit", 0)
         if table["status"] == "playing" and not c.started:
             self.ensure_started(c, table)
         for _ in range(MAX_STEPS):

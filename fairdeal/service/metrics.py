@@ -31,6 +31,9 @@ DEFS = {
     "fairdeal_games_ended_total": (Counter, "Games ended, by reason.", ("reason",)),
     "fairdeal_cache_rebuilds_total": (Counter, "Cached games found out of step with the store (behind, diverged), "
                                                "rebuilt.", ("why",)),
+    "fairdeal_games_records_missing_total": (Counter, "Requests refused (503) for a game whose records the store "
+                                                      "lost or cannot read, by why (no-commit, unreadable, no-seed).",
+                                             ("why",)),
     "fairdeal_sweeps_total": (Counter, "Games touched by the sweeper.", ()),
     "fairdeal_move_seconds": (Histogram, "Time to record a player's move, bots' answers included.", ()),
     "fairdeal_store_seconds": (Histogram, "Store call latency, by operation.", ("op",)),

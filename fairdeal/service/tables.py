@@ -23,6 +23,7 @@ from fairdeal.verifier.games.base import BadSettings
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import Cached, Games, iso, parse_iso
+from fairdeal.service.lost_records import UnreadableEntry
 
 log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
@@ -348,7 +349,14 @@ class Tables:
             if table is None:
                 raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
             c.table = table
-            self.games.apply_texts(c, texts, start)
+            try:
+                self.games.apply_texts(c, texts, start)
+            except UnreadableEntry as e:
+                self.games._reset(c)
+                raise self.games.lost.refusal(table_id, table, e.why, self.store.log_info(table_id)[0], e.error,
+                                              e.index) from None
+            if c.length == 0:
+                raise self.games.lost.refusal(table_id, table, "no-commit", 0)
             if table["status"] == "over" and c.started and not c.ended:
                 table = self._reopen(table_id, c)
             if table["status"] in ("revealing", "playing"):
@@ -375,7 +383,7 @@ class Tables:
             if usable:
                 try:
                     result = action(table, c)
-                except ApiError:
+                except (ApiError, UnreadableEntry):
                     usable = False  # maybe only this process's copy is behind: read the store, try again
                 if usable and c.ended:
                     table = self._record_end(table_id, c)
