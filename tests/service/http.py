@@ -8,13 +8,13 @@ import os
 import pathlib
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
 from tests.service.redis_servers import free_port
+from tests.waiting import scaled, wait_for
 
 
 class Http:
@@ -52,18 +52,16 @@ class Http:
         return self._req("GET", path, None, headers)
 
 
-def _children(pid: int) -> list[str]:
-    """The processes `pid` started (Linux: /proc), waiting a little for gunicorn to fork them all."""
+def _children(pid: int, at_least: int = 0) -> list[str]:
+    """The processes `pid` started (Linux: /proc); with `at_least`, once there are that many (gunicorn forks its
+    workers one by one, later on a busy machine), waiting for them with a deadline that scales."""
     path = pathlib.Path(f"/proc/{pid}/task/{pid}/children")
     if not path.exists():
         pytest.skip("no /proc children list on this system")
-    kids: list[str] = []
-    for _ in range(50):
-        kids = path.read_text().split()
-        if len(kids) >= 2:
-            break
-        time.sleep(0.1)
-    return kids
+    if at_least:
+        return wait_for(lambda: (lambda kids: kids if len(kids) >= at_least else None)(path.read_text().split()),
+                        timeout=15, what=f"{at_least} child processes of {pid}")
+    return path.read_text().split()
 
 
 def is_sweeper(pid: str) -> bool:
@@ -92,17 +90,15 @@ def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: 
                             stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(base + "/readyz", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail("fairdeal serve exited: " + open(log_path).read()[-2000:])
-                time.sleep(0.1)
-        if workers > 1:
-            kids = [k for k in _children(proc.pid) if not is_sweeper(k)]   # `fairdeal serve` starts one beside them
-            assert len(kids) == workers, f"FAIRDEAL_WORKERS={workers}, yet gunicorn runs {len(kids)} workers"
+        def ready() -> bool:
+            if proc.poll() is not None:
+                pytest.fail("fairdeal serve exited: " + open(log_path).read()[-2000:])
+            urllib.request.urlopen(base + "/readyz", timeout=scaled(1)).read()
+            return True
+        wait_for(ready, timeout=15, interval=0.1, what="fairdeal serve answering /readyz")
+        if workers > 1:   # every worker forked (`fairdeal serve` starts a sweeper beside them)
+            wait_for(lambda: len([k for k in _children(proc.pid) if not is_sweeper(k)]) == workers, timeout=15,
+                     interval=0.1, what=f"FAIRDEAL_WORKERS={workers}: gunicorn running {workers} workers")
         yield base
     finally:
         proc.terminate()

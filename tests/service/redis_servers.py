@@ -7,9 +7,10 @@ import random
 import shutil
 import socket
 import subprocess
-import time
 
 import pytest
+
+from tests.waiting import scaled, wait_for
 
 
 def free_port() -> int:
@@ -38,15 +39,8 @@ def require_redis_server() -> str:
 
 def _wait_ping(port: int, timeout: float = 10.0) -> None:
     import redis
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if redis.Redis(host="127.0.0.1", port=port, socket_timeout=1).ping():
-                return
-        except Exception:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+    wait_for(lambda: redis.Redis(host="127.0.0.1", port=port, socket_timeout=scaled(1)).ping(), timeout=timeout,
+             what=f"redis-server on port {port} answering")
 
 
 def start_server(tmpdir: str, *extra: str, port: int | None = None) -> tuple[subprocess.Popen, int]:
@@ -82,16 +76,11 @@ def _start_cluster(tmpdir: str, procs: list) -> tuple[list[subprocess.Popen], li
         ports.append(port)
     subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
                     "--cluster-replicas", "0", "--cluster-yes"], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=scaled(30))
     import redis
-    deadline = time.monotonic() + 15
-    while True:
-        states = [redis.Redis(host="127.0.0.1", port=p).cluster("info").get("cluster_state") for p in ports]
-        if states == ["ok"] * len(ports):  # every node agrees, not only the first
-            break
-        if time.monotonic() > deadline:
-            raise RuntimeError("cluster did not become ready")
-        time.sleep(0.1)
+    wait_for(lambda: [redis.Redis(host="127.0.0.1", port=p).cluster("info").get("cluster_state") for p in ports]
+             == ["ok"] * len(ports), timeout=15, interval=0.1,   # every node agrees, not only the first
+             what="the cluster ready")
     return procs, ports
 
 
@@ -100,6 +89,6 @@ def stop(procs) -> None:
         p.terminate()
     for p in procs:
         try:
-            p.wait(5)
+            p.wait(scaled(5))
         except subprocess.TimeoutExpired:
             p.kill()

@@ -3,7 +3,6 @@ throwaway primary with one replica; too few replicas in time is a 503 that a ret
 from __future__ import annotations
 
 import json
-import time
 import uuid
 
 import pytest
@@ -12,6 +11,7 @@ import redis
 from fairdeal.service.store.base import OK, DUPLICATE, StoreUnavailable
 from fairdeal.service.store.redis import RedisStore
 from tests.service import redis_servers
+from tests.waiting import wait_for
 from tests.service.client import Api
 from tests.service.conftest import make_app
 
@@ -27,10 +27,7 @@ def primary_with_replica(tmp_path_factory):
     replica, rport = redis_servers.start_server(str(d / "r"), "--replicaof", "127.0.0.1", "0")
     r = redis.Redis(port=rport, decode_responses=True)
     r.replicaof("127.0.0.1", port)
-    deadline = time.monotonic() + 20
-    while r.info("replication").get("master_link_status") != "up":
-        assert time.monotonic() < deadline, "the replica did not sync"
-        time.sleep(0.05)
+    wait_for(lambda: r.info("replication").get("master_link_status") == "up", timeout=20, what="the replica in sync")
     yield f"redis://127.0.0.1:{port}/0", r
     redis_servers.stop([replica, primary])
 

@@ -8,14 +8,15 @@ import re
 import signal
 import subprocess
 import sys
+import pathlib
 import threading
-import time
 import urllib.request
 
 import pytest
 
 from tests.service.client import Api
 from tests.service.http import Http, _children, is_sweeper, serving
+from tests.waiting import scale, scaled, wait_for
 
 
 def scrape(base: str) -> str:
@@ -34,10 +35,9 @@ def test_metrics_are_one_view_of_the_workers_and_the_sweeper(tmp_path):
         p = api.player()
         gid = api.table(p, rule_set="spades")["id"]
         api.start(p, gid)
-        deadline = time.monotonic() + 30
-        while value(text := scrape(base), 'fairdeal_games_ended_total{reason="abandoned"}') < 1:
-            assert time.monotonic() < deadline, "the sweeper did not abandon the silent game"
-            time.sleep(0.2)
+        text = wait_for(lambda: (lambda s: s if value(s, 'fairdeal_games_ended_total{reason="abandoned"}') >= 1
+                                 else None)(scrape(base)), timeout=30, interval=0.2,
+                        what="the sweeper abandoning the silent game")
         # nobody touched the game: the sweeper ended it, and its counters are in the server's /metrics
         assert value(text, "fairdeal_sweeps_total") >= 1
         scrapes = [scrape(base) for _ in range(8)]           # both workers answer some of them
@@ -62,16 +62,14 @@ def test_the_waiting_clients_gauge_counts_a_wait_while_it_is_open(tmp_path):
         gid = api.table(p, rule_set="spades", clocks="off")["id"]
         api.start(p, gid)
         seq = api.view(p, gid)["seq"]
-        waiter = threading.Thread(target=lambda: api.get(f"/games/{gid}/events?after={seq}&wait=3", p))
+        wait = 3 * scale()   # the wait stays open long enough to be seen, on a busy machine too
+        waiter = threading.Thread(target=lambda: api.get(f"/games/{gid}/events?after={seq}&wait={wait:.0f}", p))
         waiter.start()
-        deadline = time.monotonic() + 2.5
-        seen = 0.0
-        while time.monotonic() < deadline and seen < 1:
-            seen = value(scrape(base), "fairdeal_waiting_clients")
-            time.sleep(0.05)
+        wait_for(lambda: value(scrape(base), "fairdeal_waiting_clients") == 1, timeout=2.5,
+                 what="the open wait counted in fairdeal_waiting_clients")
         waiter.join()
-        assert seen == 1
-        assert value(scrape(base), "fairdeal_waiting_clients") == 0
+        wait_for(lambda: value(scrape(base), "fairdeal_waiting_clients") == 0, timeout=2.5,
+                 what="the ended wait leaving fairdeal_waiting_clients")
 
 
 def serve_proc(tmp_path, *args, **env):
@@ -81,19 +79,22 @@ def serve_proc(tmp_path, *args, **env):
     e.pop("FAIRDEAL_REDIS_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve", *args], env=e,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1).read()
-            return proc
-        except OSError:
-            assert proc.poll() is None, "fairdeal serve exited"
-            time.sleep(0.1)
-    proc.kill()
-    pytest.fail("fairdeal serve did not answer")
+    def ready() -> bool:
+        if proc.poll() is not None:
+            pytest.fail("fairdeal serve exited")
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=scaled(1)).read()
+        return True
+    try:
+        wait_for(ready, timeout=15, interval=0.1, what="fairdeal serve answering /readyz")
+    except BaseException:
+        proc.kill()
+        raise
+    return proc
 
 
-def sweepers(proc) -> list[str]:
-    return [k for k in _children(proc.pid) if is_sweeper(k)]
+def sweepers(proc, children: int) -> list[str]:
+    """The sweepers among the server's children, once it has `children` (its one worker, and a sweeper or not)."""
+    return [k for k in _children(proc.pid, at_least=children) if is_sweeper(k)]
 
 
 @pytest.mark.parametrize("how", ["option", "env"])
@@ -101,19 +102,22 @@ def test_no_sweeper_starts_none(tmp_path, how):
     proc = serve_proc(tmp_path, *(["--no-sweeper"] if how == "option" else []),
                       **({"FAIRDEAL_SWEEPER": "off"} if how == "env" else {}))
     try:
-        assert sweepers(proc) == []
+        assert sweepers(proc, 1) == []
     finally:
         proc.terminate()
-        proc.wait(20)
+        proc.wait(scaled(20))
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_the_sweeper_stops_with_the_server(tmp_path, sig):
     proc = serve_proc(tmp_path)
-    [sweeper] = sweepers(proc)
+    [sweeper] = sweepers(proc, 2)
     proc.send_signal(sig)
-    proc.wait(20)
-    deadline = time.monotonic() + 15
-    while os.path.exists(f"/proc/{sweeper}") and open(f"/proc/{sweeper}/stat").read().split()[2] != "Z":
-        assert time.monotonic() < deadline, f"the sweeper outlived the server ({sig.name})"
-        time.sleep(0.1)
+    proc.wait(scaled(20))
+
+    def gone() -> bool:
+        try:
+            return pathlib.Path(f"/proc/{sweeper}/stat").read_text().split()[2] == "Z"   # a zombie is over
+        except OSError:
+            return True
+    wait_for(gone, timeout=15, interval=0.1, what=f"the sweeper ending with the server ({sig.name})")
