@@ -17,6 +17,7 @@ from fairdeal.service.store.redis import RedisStore
 from fairdeal.service.store.sqlite import SqliteStore
 from tests.service.client import Api
 from tests.service.http import Http, serving
+from tests.waiting import scaled, wait_for
 
 
 def pick(v):
@@ -67,9 +68,9 @@ def test_a_move_through_one_instance_answers_a_long_poll_on_the_other(two_instan
     time.sleep(0.3)  # the waiter is waiting
     assert th.is_alive()
     assert a.move(p, gid, v["seq"], pick(v)).status_code == 201
-    th.join(10)
+    th.join(scaled(10))
     r = out["value"]
-    assert out["seconds"] < 5
+    assert out["seconds"] < scaled(5)
     assert r["records"][0]["seq"] == v["seq"] + 1 and r["records"][0]["by"] == "player"
     assert r["seq"] >= v["seq"] + 1 and r["game"]["seq"] == r["seq"]
 
@@ -139,10 +140,10 @@ def test_a_stream_on_one_instance_carries_a_move_made_through_the_other(two_inst
                                           stop=lambda ls: any(r["seq"] == want for r in records_of(ls))))
     time.sleep(0.3)
     assert a.move(p, gid, v["seq"], pick(v)).status_code == 201
-    th.join(10)
+    th.join(scaled(10))
     seqs = [r["seq"] for r in records_of(out["value"])]
     assert seqs[0] == want and seqs == sorted(seqs)  # from Last-Event-ID on: nothing before it again
-    assert out["seconds"] < 5
+    assert out["seconds"] < scaled(5)
 
 
 def test_a_stream_ends_when_the_game_is_cancelled_through_the_other_instance(two_instances):
@@ -151,10 +152,10 @@ def test_a_stream_ends_when_the_game_is_cancelled_through_the_other_instance(two
     th, out = in_thread(lambda: sse_lines(b, f"/games/{gid}/stream", p, stop=lambda ls: "event: end" in ls))
     time.sleep(0.3)
     assert a.post(f"/tables/{gid}/cancel", p).status_code == 200
-    th.join(10)
+    th.join(scaled(10))
     lines = out["value"]
     assert "event: end" in lines and lines[lines.index("event: end") + 1] == 'data: "cancelled"'
-    assert out["seconds"] < 5
+    assert out["seconds"] < scaled(5)
 
 
 def test_an_idle_stream_sends_heartbeats(request, tmp_path):
@@ -238,13 +239,6 @@ def capped(request, tmp_path):
     return Api(app.test_client()), app.extensions["fairdeal"]
 
 
-def wait_for(pred, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
 def test_a_player_past_the_per_player_cap_gets_429_and_others_still_wait(capped):
     api, svc = capped
     p, gid = seated_game(api)
@@ -253,14 +247,14 @@ def test_a_player_past_the_per_player_cap_gets_429_and_others_still_wait(capped)
     v = api.view(p, gid)
     path = f"/games/{gid}/events?after={v['seq']}&wait=1"
     threads = [in_thread(lambda: api.get(path, p))[0] for _ in range(2)]
-    wait_for(lambda: svc.waits.open == 2)
+    wait_for(lambda: svc.waits.open == 2, interval=0.01, what="two waits open")
     body = problem_of(api.get(path, p), 429, "too-many-waits")
     assert "at most 2" in body["detail"]
     # a request that has something to answer takes no slot: it is never refused
     assert api.get(f"/games/{gid}/events?after=0&wait=5", p).status_code == 200
     other = api.player()
     th, out = in_thread(lambda: api.get(path, other))
-    wait_for(lambda: svc.waits.open == 3)
+    wait_for(lambda: svc.waits.open == 3, interval=0.01, what="three waits open")
     problem_of(api.get(path, api.player()), 503, "server-busy")  # the process is full
     for t in threads + [th]:
         t.join(5)
@@ -314,10 +308,18 @@ def test_a_move_through_one_server_wakes_a_waiter_on_another(request, tmp_path, 
         p, gid = seated_game(a)
         v = a.view(p, gid)
         th, out = in_thread(lambda: b.get(f"/games/{gid}/events?after={v['seq']}&wait=20", p).get_json())
-        time.sleep(0.5)
+        wait_for(lambda: waiting_clients(base_b) == 1, what="the long-poll waiting on the other server")
         assert a.move(p, gid, v["seq"], pick(v)).status_code == 201
-        th.join(10)
-        assert out["value"]["records"][0]["seq"] == v["seq"] + 1 and out["seconds"] < 5
+        th.join(scaled(10))
+        # woken by the move (its record), not by the 20 s wait running out
+        assert out["value"]["records"][0]["seq"] == v["seq"] + 1 and out["seconds"] < 19
+
+
+def waiting_clients(base: str) -> float:
+    """fairdeal_waiting_clients as a server's /metrics says (its one worker's waits)."""
+    import urllib.request
+    text = urllib.request.urlopen(base + "/metrics", timeout=scaled(5)).read().decode()
+    return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("fairdeal_waiting_clients "))
 
 
 def test_a_long_poll_of_a_game_that_does_not_exist_leaves_no_subscription(redis_app):
