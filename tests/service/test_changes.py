@@ -19,6 +19,7 @@ from fairdeal.service.store.redis import RedisStore
 from fairdeal.service.store.sqlite import SqliteStore
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 from tests.service import redis_servers
+from tests.waiting import wait_for
 
 
 def gid() -> str:
@@ -81,8 +82,8 @@ def test_an_append_heard_before_the_wait_begins_is_kept_for_it(two_stores):
     with listener.changes().watch(g) as w:
         assert listener.log_info(g)[0] == 0  # the waiter's read
         writer.append(g, 0, "r0", 1.0)       # lands after the read, before the wait
-        time.sleep(0.3)                      # and is delivered meanwhile
-        assert w.wait(0)
+        # and is delivered meanwhile: each look is a wait of 0, which finds it only if it was kept
+        wait_for(lambda: w.wait(0), timeout=3, what="the append heard before the wait, kept for it")
 
 
 def test_no_append_is_missed_between_reads_and_waits_under_load(two_stores):
@@ -205,10 +206,8 @@ def test_a_closed_listener_takes_its_marker_away(tmp_path):
     with store.changes().watch(gid()):
         assert len(os.listdir(listeners_dir(path))) == 1
     store.close()
-    deadline = time.monotonic() + 3
-    while os.listdir(listeners_dir(path)) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert os.listdir(listeners_dir(path)) == []
+    wait_for(lambda: os.listdir(listeners_dir(path)) == [], timeout=3, interval=0.02,
+             what="the closed listener's marker gone")
 
 
 def test_a_listener_that_does_not_read_never_blocks_a_writer(tmp_path):
