@@ -19,7 +19,7 @@ from fairdeal.service.store.redis import RedisStore
 from fairdeal.service.store.sqlite import SqliteStore
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 from tests.service import redis_servers
-from tests.waiting import wait_for
+from tests.waiting import scaled, wait_for
 
 
 def gid() -> str:
@@ -46,10 +46,10 @@ def test_an_append_wakes_a_watch_on_another_instance_once(two_stores):
     with listener.changes().watch(g) as w:
         assert not w.wait(0.05)
         writer.append(g, 0, "r0", 1.0)
-        assert w.wait(2)
+        assert w.wait(scaled(2))
         assert not w.wait(0.1), "one append, one wake-up"
         writer.append(g, 1, "r1", 1.0)
-        assert w.wait(2)
+        assert w.wait(scaled(2))
 
 
 def test_a_refused_append_and_other_games_wake_nobody(two_stores):
@@ -70,7 +70,7 @@ def test_every_watch_on_the_game_wakes_and_a_closed_one_leaves(two_stores):
     watches[0].close()
     assert changes.count == 2
     writer.append(g, 0, "r0", 1.0)
-    assert all(w.wait(2) for w in watches[1:])
+    assert all(w.wait(scaled(2)) for w in watches[1:])
     for w in watches[1:]:
         w.close()
     assert changes.count == 0 and not changes.watching(g)
@@ -103,7 +103,7 @@ def test_no_append_is_missed_between_reads_and_waits_under_load(two_stores):
         seen, stalled = 0, False
         while seen < n:
             seen = listener.log_info(g)[0]
-            if seen < n and not w.wait(3.0):
+            if seen < n and not w.wait(scaled(3.0)):
                 stalled = True
                 break
         th.join()
@@ -133,9 +133,9 @@ def test_after_redis_comes_back_watches_are_woken_and_hear_again(tmp_path):
             listener.changes().watch(gid())
         proc, _ = redis_servers.start_server(str(tmp_path), port=port)
         # nothing was appended, but what was published meanwhile is unknown: the watch is woken to look again
-        assert w.wait(10)
+        assert w.wait(scaled(10))
         writer.append(g, 0, "r0", 1.0)
-        assert w.wait(3)
+        assert w.wait(scaled(3))
         w.close()
     finally:
         listener.close()
@@ -158,7 +158,7 @@ def test_a_channel_stays_subscribed_for_the_linger_then_goes(redis_url):
         assert changes.subscribed == 1  # kept: the next long-poll of this game needs no new subscription
         with changes.watch(g) as w:     # and it is live at once
             RedisStore(redis_url).append(g, 0, "r0", 1.0)
-            assert w.wait(2)
+            assert w.wait(scaled(2))
     finally:
         store.close()
 
@@ -177,9 +177,9 @@ def test_an_append_in_another_process_wakes_the_watch(tmp_path):
         with store.changes().watch(g) as w:
             child = multiprocessing.get_context("spawn").Process(target=_append_in_child, args=(path, g))
             child.start()
-            child.join(30)
+            child.join(scaled(30))
             assert child.exitcode == 0
-            assert w.wait(3)
+            assert w.wait(scaled(3))
         assert store.records(g) == ["from another process"]
     finally:
         store.close()
@@ -237,7 +237,7 @@ def test_the_doorbell_works_with_either_kind_of_address(tmp_path, abstract):
         with changes.watch(g) as w:
             store.append(g, 0, "r", 1.0)
             bell.ring()
-            assert w.wait(2)
+            assert w.wait(scaled(2))
     finally:
         changes.close()
         store.close()

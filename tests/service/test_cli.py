@@ -17,6 +17,7 @@ from tests.service.client import Api, finished_game, play_to_end
 from tests.service.conftest import make_app
 from tests.service.http import Http
 from tests.service.served import served  # noqa: F401 - the live-server fixture
+from tests.waiting import scaled
 
 
 def test_keys_are_created_on_first_run_and_rotated(tmp_path):
@@ -89,7 +90,7 @@ def test_processes_starting_together_create_one_key(tmp_path):
     for p in procs:
         p.start()
     for p in procs:
-        p.join(20)
+        p.join(scaled(20))
     assert len({out.get() for _ in procs}) == 1
     assert len(list((tmp_path / "keys").glob("*.pem"))) == 1
 

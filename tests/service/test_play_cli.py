@@ -22,6 +22,7 @@ from fairdeal.client.play import Table, parse_move, play, state_lines, throw_hin
 from fairdeal.verifier import fairness
 from tests.service.redis_servers import free_port
 from tests.service.served import served  # noqa: F401 - the live-server fixture
+from tests.waiting import scaled
 
 ON_SQLITE = pytest.mark.parametrize("served", ["sqlite"], indirect=True)
 
@@ -284,7 +285,7 @@ def test_on_a_terminal_the_clock_counts_down_and_the_tables_move_is_said(served,
         _read_until(master, r"\(\d+ s left\)", 30, seen)        # the next decision is ours again
         os.write(master, b"q\r")
         _read_until(master, r"VERIFIED", 60, seen)
-        assert proc.wait(30) == 0
+        assert proc.wait(scaled(30)) == 0
     finally:
         proc.kill()
         os.close(master)
