@@ -253,7 +253,10 @@ class Tables:
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         unknown = set(body) - {"client_seed", "nonce"}
-        if unknown or "client_seed" not in body or "nonce" not in body:
+        if unknown:   # as every other request names the member it does not have
+            raise ApiError(422, "unknown-field", f"A reveal has no field {sorted(unknown)[0]!r}; its fields are "
+                                                 "client_seed and nonce.")
+        if "client_seed" not in body or "nonce" not in body:
             raise ApiError(400, "bad-request", "A reveal is {\"client_seed\": <your seed>, \"nonce\": <the 64 hex "
                                                "digits you committed with>}.")
         try:
@@ -405,7 +408,6 @@ class Tables:
             t.update(status="over", ended=end["ended"], end_reason=end["reason"])
         table = self.update(table_id, change)
         c.table = table
-        log.info("game ended", extra={"fields": {"game": table_id, "reason": end["reason"], "seq": c.seq}})
         self.store.index_remove("lobby", table_id)
         self.store.index_remove("schedule", table_id)
         self.store.index_set("finished", table_id, self.now())

@@ -174,8 +174,8 @@ class RedisStore(RedisTlog, Store):
         return ((json.loads(body), int(v)) if body else (None, 0)), records
 
     # ---- secrets
-    def put_secret(self, game_id: str, value: str) -> None:
-        self.r.set(keys.secret(game_id), value)
+    def put_secret(self, game_id: str, value: str) -> bool:
+        return bool(self.r.set(keys.secret(game_id), value, nx=True))
 
     def get_secret(self, game_id: str) -> str | None:
         return self.r.get(keys.secret(game_id))
@@ -201,6 +201,9 @@ class RedisStore(RedisTlog, Store):
         return bool(self.r.ping())
 
     # ---- change notification
+    def announce(self, topic: str) -> None:
+        self.r.spublish(keys.events(topic), "0")   # the topic's own channel, heard as a game's is
+
     def changes(self) -> RedisChanges:
         with self._changes_lock:
             if self._changes is None or self._changes_pid != os.getpid():  # a forked child subscribes anew
