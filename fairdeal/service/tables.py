@@ -114,7 +114,8 @@ class Tables:
         return rid, rules.settings, rules.players, clocks
 
     # ---------------------------------------------------------------------------- actions
-    def create(self, player: dict, body: dict) -> dict:
+    def create(self, player: dict, body: dict, table_id: str | None = None) -> dict:
+        """A new table (with the id given: an idempotent request chose it first)."""
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         self._no_clear_seed(body)
@@ -131,7 +132,7 @@ class Tables:
         if seat is not None:
             self._check_seat(seat, players)
         rules = make_rules(rid, settings, players)
-        table_id = new_id()
+        table_id = table_id or new_id()
         commit = self.games.append_commit(table_id, rules.to_json())
         seats = [empty_seat() for _ in range(players)]
         if seat is not None:
@@ -415,8 +416,13 @@ class Tables:
 
     # ---------------------------------------------------------------------------- preferences
     def save_prefs(self, player_id: str, rule_set: str, prefs: dict) -> None:
+        """Best effort, after the table is made: a player document gone meanwhile (a store rolled back) loses
+        the preference, never the answer (a 500 after the table was created made clients create another)."""
         for _ in range(10):
             doc, version = self.store.get_doc("player", player_id)
+            if doc is None:
+                log.warning("player document missing: preference not saved", extra={"fields": {"player": player_id}})
+                return
             doc.setdefault("prefs", {})[rule_set] = prefs
             if self.store.put_doc("player", player_id, doc, version):
                 return
