@@ -90,9 +90,8 @@ class Changes:
                 if not ws:
                     del self._watches[topic]
                     gone.append(topic)
-        for topic in gone:
-            # a token's topic is not worth lingering on: the next wait of that token is no sooner than a game's
-            self._unlisten(topic, linger and topic == w.game_id)
+        for topic in gone:   # a token's topic lingers as a game's does: its next long-poll follows at once
+            self._unlisten(topic, linger)
 
     def wake(self, game_id: str) -> int:
         """Wake every watch on the game (or topic); returns how many."""
