@@ -8,4 +8,9 @@ Three sub-packages, one job each:
 - fairdeal.client: programs that use the public API like any other client (the terminal table, `fairdeal play`).
 """
 
-__version__ = "0.2.0"
+from importlib import metadata as _metadata
+
+try:   # the version is pyproject.toml's, read from the installed package (one place for every command)
+    __version__ = _metadata.version("fairdeal")
+except _metadata.PackageNotFoundError:   # run from a source tree that was never installed
+    __version__ = "0+unknown"

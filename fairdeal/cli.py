@@ -10,7 +10,6 @@ import sys
 
 import click
 
-from fairdeal import __version__
 from fairdeal.client.play import play
 
 SERVICE_COMMANDS = ("serve", "sweep", "keys", "export", "archive")
@@ -25,7 +24,7 @@ class Ctx:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="fairdeal")
+@click.version_option(None, "--version", "-V", package_name="fairdeal", prog_name="fairdeal")
 @click.option("--data-dir", "-d", envvar="FAIRDEAL_DATA", default="./var", show_default=True,
               help="Where the signing keys (and the embedded store) live. Env: FAIRDEAL_DATA.")
 @click.option("--redis-url", "--url", "-u", envvar="FAIRDEAL_REDIS_URL", default=None,

@@ -18,6 +18,7 @@ from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import Store, open_store
 from fairdeal.service.store.timed import time_calls
 from fairdeal.service.tables import Tables
+from fairdeal.verifier.games import available
 from fairdeal.service.translog import TransLog
 
 log = logging.getLogger("fairdeal.http")
@@ -38,6 +39,7 @@ class Services:
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
+    available()   # every rule set loads, or the start fails naming the broken one
     store = store or open_store(config)
     metrics = Metrics(games_by_state(store))
     store = time_calls(store, metrics)

@@ -5,7 +5,9 @@ once ended, when. A player's document lists the hashes of their live tokens (at 
 beyond that ends the oldest), so "end all my tokens" needs no scan.
 
 Each process remembers a resolved token for at most CACHE_SECONDS: a token ended or expired is refused at
-once by the process that ended it and within that time by every other.
+once by the process that ended it and within that time by every other. Ending a token also announces it on
+the token's topic (token_topic, Store.announce), so every open wait of that token, on every instance, ends at
+once (feed.TokenGuard); an open wait ends at its token's expiry by itself.
 """
 from __future__ import annotations
 
@@ -30,6 +32,11 @@ def new_token() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_topic(h: str) -> str:
+    """What a wait answered for the token with hash `h` listens on, to hear that the token ended."""
+    return "token:" + h
 
 
 def bearer_token() -> str | None:
@@ -69,6 +76,7 @@ def end_token(store, h: str, now: float) -> bool:
         doc["ended"] = now
         if store.put_doc("token", h, doc, version):
             forget(h)
+            store.announce(token_topic(h))   # every open wait of this token, on every instance, ends
             return True
     raise ApiError(503, "busy", "This token is changing too fast; try again.", headers={"Retry-After": "1"})
 
@@ -138,18 +146,21 @@ def _services():
 
 
 def resolve(store, token: str, now: float) -> str:
-    """The id of the player whose live token this is; else 401 (and the address's bad-token count goes up:
-    past its limit, 429 before any lookup)."""
+    """The id of the player whose live token this is; else 401 (429 when the address has sent too many bad
+    tokens lately: a good token is never refused for that)."""
+    return resolve_token(store, token, now)[0]
+
+
+def resolve_token(store, token: str, now: float) -> tuple[str, str, float | None]:
+    """(player id, token hash, expires) of a live token; else 401 (see resolve)."""
     h = token_hash(token)
     cache = _cache()
     hit = cache.get(h)
     if hit is not None and time.monotonic() - hit[2] < CACHE_SECONDS:
         pid, expires, _ = hit
         if expires is None or expires > now:
-            return pid
+            return pid, h, expires
     limits = getattr(_services(), "limits", None)
-    if limits is not None:
-        limits.check_bad_tokens()
     doc, version = store.get_doc("token", h)
     if doc is not None and "issued" not in doc:
         doc = _adopt(store, h, doc, version, now, _services().config.token_ttl)
@@ -163,13 +174,31 @@ def resolve(store, token: str, now: float) -> str:
     if reason is not None:
         forget(h)
         if limits is not None:
-            limits.note_bad_token()
+            limits.bad_token()   # 429 past the address's limit; the lookup was made either way
         _refuse(reason)
     with _cache_lock:
         if len(cache) >= _CACHE_MAX:
             cache.clear()
         cache[h] = (doc["player"], doc.get("expires"), time.monotonic())
-    return doc["player"]
+    return doc["player"], h, doc.get("expires")
+
+
+def token_live(store, h: str, now: float) -> str | None:
+    """Why the token with hash `h` is no longer live (read from the store, not the cache); None: it is."""
+    doc, _ = store.get_doc("token", h)
+    if doc is None:
+        return "This token is not known to this service."
+    if doc.get("ended"):
+        return "This token was ended; get a new one (POST /players/me/tokens with another live token)."
+    if doc.get("expires") is not None and doc["expires"] <= now:
+        return "This token has expired; get a new one (POST /players/me/tokens) before the next expires."
+    return None
+
+
+def current_token(store) -> tuple[str, str, float | None] | None:
+    """(player id, token hash, expires) of the request's live token; None without a token."""
+    token = bearer_token()
+    return None if token is None else resolve_token(store, token, _services().tables.now())
 
 
 def _missing():

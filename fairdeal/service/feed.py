@@ -6,6 +6,11 @@ game: an append after that read wakes the watch, so a client that comes back wit
 nothing. While it waits it reads nothing. It wakes on a notification; at the game's next due time (a clock
 running out, a silent game's abandonment), where its own read applies the timeout move, so waiting never
 delays a deadline, sweeper or not; or at its own time limit.
+
+A wait answered for a token (a seat's private view) also hears that token's end (TokenGuard): ending or
+revoking it, on any instance, ends the wait at once (a long-poll answers 401, a stream sends `token-ended` and
+closes), and the wait ends by itself when the token expires. The token was resolved when the request came;
+it is read once more from the store after the watch is live, so an end between the two is not missed.
 """
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ import threading
 import time
 from typing import Callable, Iterator
 
-from fairdeal.service.errors import ApiError
+from fairdeal.service import auth
+from fairdeal.service.errors import ApiError, problem_body
 from fairdeal.service.store.changes import ChangesUnavailable, Watch
 from fairdeal.service.views import game_view, visible_records
 
@@ -98,9 +104,45 @@ class Waits:
         return release
 
 
-def watch(services, game_id: str) -> Watch:
+class TokenEnded(ApiError):
+    """The token a wait was answered for ended or expired while it waited."""
+
+    def __init__(self, detail: str):
+        super().__init__(401, "unauthorized", detail, headers={
+            "WWW-Authenticate": auth.CHALLENGE + f', error="invalid_token", error_description="{detail}"'})
+
+
+class TokenGuard:
+    """The token a wait is answered for: its topic (announced when it ends, on every instance) and its expiry."""
+
+    def __init__(self, services, token_hash: str, expires: float | None):
+        self.services, self.hash, self.expires = services, token_hash, expires
+        self.topic = auth.token_topic(token_hash)
+
+    def ends_in(self) -> float:
+        """Seconds until the token expires (inf: never)."""
+        return math.inf if self.expires is None else self.expires - self.services.tables.now()
+
+    def check(self) -> None:
+        """TokenEnded unless the token is live, as the store says (not a cache)."""
+        reason = auth.token_live(self.services.store, self.hash, self.services.tables.now())
+        if reason is not None:
+            self.services.metrics.inc("fairdeal_waits_token_ended_total")
+            raise TokenEnded(reason)
+
+    def heard_end(self, w: Watch) -> bool:
+        """Whether the wait must look at the token again: its end was announced, or its expiry came."""
+        return w.heard(self.topic) or self.ends_in() <= 0
+
+
+def guard_of(services, token) -> TokenGuard | None:
+    """The guard of auth.current_token()'s answer (None: a caller without a token)."""
+    return None if token is None else TokenGuard(services, token[1], token[2])
+
+
+def watch(services, game_id: str, guard: TokenGuard | None = None) -> Watch:
     try:
-        return services.store.changes().watch(game_id)
+        return services.store.changes().watch(game_id, () if guard is None else (guard.topic,))
     except ChangesUnavailable:
         services.metrics.inc("fairdeal_waits_refused_total", code="feed-unavailable")
         raise WaitRefused(503, "feed-unavailable", "The event feed cannot wait right now (the store's "
@@ -124,26 +166,42 @@ def past(after: int, started: bool) -> Callable[[object], bool]:
 
 
 def wait_past(services, w: Watch, game_id: str, done: Callable[[object], bool], until: float,
-              current=None) -> tuple[dict, object]:
+              current=None, guard: TokenGuard | None = None) -> tuple[dict, object]:
     """(table, game) once `done(game)` (see past()), or at `until` (time.monotonic()) as last read. `w` must
     have been taken before `current` (the caller's last read of the game, if any) was read. The game is read
-    again only when the watch was woken or its due time came, never because `until` did."""
+    again only when the watch was woken or its due time came, never because `until` did. With a guard: raises
+    TokenEnded as soon as the watch hears that its token ended, or the token expires."""
     table, c = current if current is not None else services.tables.touch(game_id)
     while not done(c):
         left = until - time.monotonic()
         if left <= 0:
             break
         due_in = until_due(services, c, table)
-        if not w.wait(min(left, due_in)) and due_in > left:
+        ends_in = math.inf if guard is None else max(guard.ends_in(), 0.0)
+        woke = w.wait(min(left, due_in, ends_in))
+        if guard is not None and guard.heard_end(w):
+            guard.check()
+        if not woke and due_in > left and ends_in > left:
             break  # the time is up, and nothing happened
         table, c = services.tables.touch(game_id)
     return table, c
 
 
-def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float) -> Iterator[str]:
+def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
+               guard: TokenGuard | None = None) -> Iterator[str]:
     """The server-sent events of one stream: a `game` event at once (with the records past `after`), then the
     records and a `game` event after each change (a move, the start), `end` when the game ends; a comment every
-    heartbeat seconds while nothing happens; closes at `limit` (time.monotonic())."""
+    heartbeat seconds while nothing happens; closes at `limit` (time.monotonic()). When its token ends or
+    expires: a `token-ended` event (problem JSON, 401) and the stream closes."""
+    try:
+        yield from _sse_events(services, w, game_id, seat, after, limit, guard)
+    except TokenEnded as exc:
+        body = problem_body(exc.status, exc.code, exc.detail, exc.title)
+        yield f"event: token-ended\ndata: {json.dumps(body)}\n\n"
+
+
+def _sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
+                guard: TokenGuard | None) -> Iterator[str]:
     table, c = services.tables.touch(game_id)
     while True:
         for rec in visible_records(c, seat, after):
@@ -159,7 +217,7 @@ def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float)
             if now >= limit:
                 return
             table, c = wait_past(services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)),
-                                 (table, c))
+                                 (table, c), guard)
             if done(c):
                 break
             yield ": keep-alive\n\n"

@@ -41,7 +41,7 @@ from fairdeal.verifier.replay import LiveGame
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.lost_records import LostRecords, UnreadableEntry
-from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, Store, entry_digest
+from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, SecretMissing, Store, entry_digest
 
 log = logging.getLogger("fairdeal.games")
 
@@ -274,11 +274,15 @@ class Games:
         if record["by"] == "player":
             c.last_human_at = at
 
-    def _game_seed(self, game_id: str, start: dict) -> bytes:
+    def _server_seed(self, game_id: str) -> bytes:
         secret = self.store.get_secret(game_id)
         if secret is None:
-            raise RuntimeError(f"game {game_id}: the server seed is missing")
-        return fairness.game_seed(bytes.fromhex(secret), [s["client_seed"] for s in start["seats"]],
+            raise SecretMissing(f"game {game_id}: the server seed is missing from the store, so the game can be "
+                                "neither dealt nor ended (its end record reveals the seed)")
+        return bytes.fromhex(secret)
+
+    def _game_seed(self, game_id: str, start: dict) -> bytes:
+        return fairness.game_seed(self._server_seed(game_id), [s["client_seed"] for s in start["seats"]],
                                   start["protocol"])
 
     def get(self, game_id: str) -> Cached:
@@ -313,9 +317,13 @@ class Games:
         return res
 
     def append_commit(self, game_id: str, rules_json: dict) -> dict:
-        """Draw the secret seed, store it apart, publish the signed commitment as entry 0."""
+        """Draw the secret seed, store it apart, publish the signed commitment as entry 0. The seed is stored
+        only if the game has none (never replacing the seed of a game already committed under this id), and
+        before the commitment, so that no committed game lacks its seed; a seed whose commit was never appended
+        binds nothing and is never revealed."""
         seed = fairness.new_server_seed()
-        self.store.put_secret(game_id, seed.hex())
+        if not self.store.put_secret(game_id, seed.hex()):
+            raise RuntimeError("a new game id was already in use")
         key = self.keyring.current_key
         commit = writer.make_commit(game_id, rules_json, fairness.commitment(seed, game_id, rules_json), key,
                                     iso(self.now()), deal_layout=rules_from_json(rules_json).deal_layout)
@@ -398,7 +406,7 @@ class Games:
         ends between its seating and its start names the reveals it received (from the table document)."""
         if c.ended:
             return
-        seed = bytes.fromhex(self.store.get_secret(c.game_id))
+        seed = self._server_seed(c.game_id)
         result = None
         if c.live is not None and c.live.state.is_over:
             result = c.live.state.result
@@ -415,6 +423,8 @@ class Games:
                            leaf=tlog.ending_leaf(t) if self.config.transparency_log else None)
         if res.status == OK:
             c.transcript["end"], c.transcript["signature"] = t["end"], t["signature"]
+            # said once: here, by the process whose append of the end won, not by each process that sees it
+            log.info("game ended", extra={"fields": {"game": c.game_id, "reason": reason, "seq": c.seq}})
             if self.metrics:
                 self.metrics.inc("fairdeal_games_ended_total", reason=reason)
 

@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 
 from fairdeal.service.errors import ApiError
+from fairdeal.service.store.base import SecretMissing
 
 log = logging.getLogger("fairdeal.games")
 
@@ -62,4 +63,4 @@ class UnreadableEntry(Exception):
     def __init__(self, index: int, error: BaseException):
         super().__init__(f"log entry {index}: {error!r}")
         self.index, self.error = index, error
-        self.why = "no-seed" if "server seed is missing" in str(error) else "unreadable"
+        self.why = "no-seed" if isinstance(error, SecretMissing) else "unreadable"

@@ -41,6 +41,8 @@ DEFS = {
     "fairdeal_waits_ended_total": (Counter, "Event-feed waits that gave their slot back.", ()),
     "fairdeal_waits_refused_total": (Counter, "Event-feed waits refused, by problem code (too-many-waits, "
                                               "server-busy, ...).", ("code",)),
+    "fairdeal_waits_token_ended_total": (Counter, "Event-feed waits ended because their token was ended or "
+                                                   "expired while they waited.", ()),
     "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
 }
 # the store's indexes the game gauges count, by the state they hold

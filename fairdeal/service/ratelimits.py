@@ -93,21 +93,19 @@ class RateLimits:
         pid = current_player_id(self.store, required=False)
         return "player:" + pid if pid else "address:" + client_address()
 
-    # ---- forged, expired and ended tokens (auth.resolve calls these on a token it has not cached)
+    # ---- forged, expired and ended tokens (auth.resolve calls this once a token it looked up is not live)
     def _bad_token_key(self) -> tuple[str, str, str]:
         return "fd", "bad-token", client_address()
 
-    def check_bad_tokens(self) -> None:
-        """429 before the lookup when this address has sent too many bad tokens lately."""
+    def bad_token(self) -> None:
+        """Count a bad token from this address; past the limit, 429 instead of 401. Counted only after the
+        lookup, never before it: an address's bad tokens never make its good ones refused (behind a NAT or a
+        proxy, one client's forgeries would lock out everyone else). What a forger gets past the limit is a
+        slower answer than a 401 (Retry-After), at the cost of one lookup by key, as any request costs."""
         if not self.enabled:
             return
         strategy = self.limiter.limiter
         for item in self.bad_tokens:
-            if not strategy.test(item, *self._bad_token_key()):
+            if not strategy.hit(item, *self._bad_token_key()):
                 reset = strategy.get_window_stats(item, *self._bad_token_key()).reset_time
                 raise too_many(str(item), reset, "unknown, expired or ended tokens from your address")
-
-    def note_bad_token(self) -> None:
-        if self.enabled:
-            for item in self.bad_tokens:
-                self.limiter.limiter.hit(item, *self._bad_token_key())

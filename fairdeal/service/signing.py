@@ -15,6 +15,21 @@ from fairdeal.service.games import iso
 from fairdeal.verifier import keys as vkeys
 
 
+FOLDER_MODE = 0o700   # the data dir holds the signing keys (and the embedded store's seeds): the owner only
+
+
+def private_dir(path: str) -> None:
+    """Create `path` (and any missing parents) 0700 when it is new; an existing folder keeps its mode (the
+    operator's choice). makedirs' mode is masked by the umask, hence the chmod."""
+    if os.path.isdir(path):
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    if parent != path and not os.path.isdir(parent):
+        private_dir(parent)
+    os.makedirs(path, mode=FOLDER_MODE, exist_ok=True)
+    os.chmod(path, FOLDER_MODE)
+
+
 class KeyRing:
     def __init__(self, data_dir: str, create: bool = True):
         self.dir = os.path.join(data_dir, "keys")
@@ -30,7 +45,8 @@ class KeyRing:
     @contextlib.contextmanager
     def _locked(self):
         """An exclusive lock on the key folder: processes starting together create one key, not several."""
-        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        private_dir(os.path.dirname(self.dir))
+        private_dir(self.dir)
         with open(os.path.join(self.dir, ".lock"), "w") as f:
             fcntl.flock(f, fcntl.LOCK_EX)
             try:

@@ -115,7 +115,8 @@ class Tables:
         return rid, rules.settings, rules.players, clocks
 
     # ---------------------------------------------------------------------------- actions
-    def create(self, player: dict, body: dict) -> dict:
+    def create(self, player: dict, body: dict, table_id: str | None = None) -> dict:
+        """A new table (with the id given: an idempotent request chose it first)."""
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         self._no_clear_seed(body)
@@ -132,7 +133,7 @@ class Tables:
         if seat is not None:
             self._check_seat(seat, players)
         rules = make_rules(rid, settings, players)
-        table_id = new_id()
+        table_id = table_id or new_id()
         commit = self.games.append_commit(table_id, rules.to_json())
         seats = [empty_seat() for _ in range(players)]
         if seat is not None:
@@ -254,7 +255,10 @@ class Tables:
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         unknown = set(body) - {"client_seed", "nonce"}
-        if unknown or "client_seed" not in body or "nonce" not in body:
+        if unknown:   # as every other request names the member it does not have
+            raise ApiError(422, "unknown-field", f"A reveal has no field {sorted(unknown)[0]!r}; its fields are "
+                                                 "client_seed and nonce.")
+        if "client_seed" not in body or "nonce" not in body:
             raise ApiError(400, "bad-request", "A reveal is {\"client_seed\": <your seed>, \"nonce\": <the 64 hex "
                                                "digits you committed with>}.")
         try:
@@ -413,7 +417,6 @@ class Tables:
             t.update(status="over", ended=end["ended"], end_reason=end["reason"])
         table = self.update(table_id, change)
         c.table = table
-        log.info("game ended", extra={"fields": {"game": table_id, "reason": end["reason"], "seq": c.seq}})
         self.store.index_remove("lobby", table_id)
         self.store.index_remove("schedule", table_id)
         self.store.index_set("finished", table_id, self.now())
@@ -421,8 +424,13 @@ class Tables:
 
     # ---------------------------------------------------------------------------- preferences
     def save_prefs(self, player_id: str, rule_set: str, prefs: dict) -> None:
+        """Best effort, after the table is made: a player document gone meanwhile (a store rolled back) loses
+        the preference, never the answer (a 500 after the table was created made clients create another)."""
         for _ in range(10):
             doc, version = self.store.get_doc("player", player_id)
+            if doc is None:
+                log.warning("player document missing: preference not saved", extra={"fields": {"player": player_id}})
+                return
             doc.setdefault("prefs", {})[rule_set] = prefs
             if self.store.put_doc("player", player_id, doc, version):
                 return

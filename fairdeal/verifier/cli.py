@@ -157,7 +157,7 @@ class DefaultGroup(click.Group):
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option("0.1.0", prog_name=PROG)
+@click.version_option(package_name="fairdeal", prog_name=PROG)   # the installed package's version
 def cli() -> None:
     """Check that a finished fairdeal game was dealt and played fairly, offline.
 

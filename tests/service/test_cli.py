@@ -195,6 +195,19 @@ def test_a_verifier_only_install_says_to_install_the_service_extras():
     assert r.returncode == 0 and "Traceback" not in r.stderr
 
 
+def test_both_commands_say_the_one_version_of_the_package():
+    """`fairdeal --version` said 0.2.0 and `fairdeal-verify --version` 0.1.0: both say the installed package's."""
+    from importlib import metadata
+
+    import fairdeal
+    from fairdeal.verifier.cli import cli as verify_cli
+    want = metadata.version("fairdeal")
+    assert CliRunner().invoke(main, ["--version"]).output.strip() == f"fairdeal, version {want}"
+    assert CliRunner().invoke(main, ["-V"]).output.strip() == f"fairdeal, version {want}"
+    assert CliRunner().invoke(verify_cli, ["--version"]).output.strip().endswith(f"version {want}")
+    assert fairdeal.__version__ == want
+
+
 def test_help_and_version():
     from fairdeal import __version__
     r = CliRunner().invoke(main, ["-h"])

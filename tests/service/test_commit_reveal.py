@@ -138,6 +138,11 @@ def test_a_reveal_that_does_not_open_the_commitment_is_refused_and_changes_nothi
             "bad-reveal")
     problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "x", "nonce": "short"}), 422, "bad-reveal")
     problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "x"}), 400, "bad-request")
+    # an unknown member is 422 unknown-field here too, named (it was 400 bad-request, alone among requests)
+    extra = problem(api.post(f"/tables/{gid}/reveal", guest, json={"client_seed": "guest's words",
+                                                                    "nonce": nonces["guest"], "salt": "x"}),
+                    422, "unknown-field")
+    assert "'salt'" in extra["detail"]
     assert svc.store.get_doc("table", gid) == before
 
 

@@ -281,7 +281,7 @@ def test_the_feed_says_503_when_it_cannot_listen(tmp_path):
     class Deaf(SqliteStore):
         def changes(self):
             class NoChanges:
-                def watch(self, game_id):
+                def watch(self, game_id, also=()):
                     raise ChangesUnavailable("away")
             return NoChanges()
     api = Api(create_app(Config(data_dir=str(tmp_path)), store=Deaf(str(tmp_path / "x.sqlite3"))).test_client())

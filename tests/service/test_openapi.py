@@ -74,6 +74,33 @@ def test_the_rule_set_enum_is_the_rule_sets_offered():
     assert spec()["components"]["schemas"]["RuleSet"]["enum"] == list(available())
 
 
+def test_the_table_sizes_and_seats_the_document_allows_are_the_rule_sets():
+    """The document allowed any table size (the server takes only its rule sets' sizes) and any seat."""
+    from fairdeal.verifier.games import RULE_SETS, rules_class
+    sizes = sorted({n for rid in RULE_SETS for n in rules_class(rid).table_sizes})
+    doc = spec()
+    assert doc["components"]["schemas"]["TableChoices"]["properties"]["players"]["enum"] == sizes
+    for path in ("/tables", "/tables/{table_id}/join"):
+        body = doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        seat = body["properties"]["seat"]
+        assert (seat["minimum"], seat["maximum"]) == (0, sizes[-1] - 1), path
+
+
+def test_an_operation_that_reads_a_token_it_does_not_need_documents_it(api):
+    """GET /tables/{id} reads an optional token (for `you`): a forged one is 401, and past the bad-token limit
+    429, which the document did not say (security: [] and no 429)."""
+    p = api.player()
+    tid = api.table(p, rule_set="spades")["id"]
+    forged = {"Authorization": "Bearer fd_forged"}
+    for path, item in spec()["paths"].items():
+        op = item.get("get")
+        if op is None or path in ("/openapi.yaml", "/metrics") or "{index}" in path or "{rule_set}" in path:
+            continue
+        r = api.c.get(path.replace("{table_id}", tid).replace("{game_id}", tid), headers=forged)
+        if r.status_code == 401:
+            assert op.get("security") != [] and {"401", "429"} <= set(op["responses"]), path
+
+
 def test_the_documents_patterns_are_the_codes():
     """What the document says a name and an id are is what the service checks (schemathesis holds the service
     to the document; these hold the document to the code)."""

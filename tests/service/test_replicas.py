@@ -83,3 +83,53 @@ def test_a_commit_or_end_record_written_with_its_log_leaf_waits_for_the_replica_
     assert replica.lrange(f"fd:{{{g}}}:log", 0, -1) == ["c"]
     with pytest.raises(StoreUnavailable):
         RedisStore(url, wait_replicas=2, wait_timeout=0.05).append_with_leaf(g, 1, "e", 2.0, "ending", leaf)
+
+
+# ---- Redis Cluster: the append that waits for replicas goes through a pipeline to the game's primary itself, so it
+# must follow the cluster's redirections (a MovedError answered 500 at a failover). The session's cluster has no
+# replica, so WAIT counts 0 and the append ends in StoreUnavailable (503), once it has been appended where the slot is.
+
+def _primaries(store, game_id: str):
+    from fairdeal.service.store import keys
+    cluster = store.r
+    slot = cluster.keyslot(keys.log(game_id))
+    owner = cluster.nodes_manager.get_node_from_slot(slot)
+    other = next(n for n in cluster.get_primaries() if n.name != owner.name)
+    return cluster, slot, owner, other
+
+
+def test_on_a_cluster_an_append_that_waits_follows_moved(redis_cluster_url):
+    store = RedisStore(redis_cluster_url, wait_replicas=1, wait_timeout=0.05)
+    g = uuid.uuid4().hex[:16]
+    cluster, slot, owner, other = _primaries(store, g)
+    cluster.nodes_manager.slots_cache[slot] = [other]   # the slot moved (a failover) and this client has not heard
+    with pytest.raises(StoreUnavailable):
+        store.append(g, 0, "r0", 1.0)
+    assert store.records(g) == ["r0"]                                  # appended once, where the slot is
+    assert cluster.nodes_manager.get_node_from_slot(slot).name == owner.name   # and the slot map mended
+    store.close()
+
+
+def test_on_a_cluster_an_append_that_waits_follows_ask_during_a_migration(redis_cluster_url):
+    """The source answers ASK (the game's keys are not there); on the target the three-key script is refused with
+    TRYAGAIN while the slot is being rehashed: 503 (StoreUnavailable), nothing appended, and a retry once the
+    slot is stable is appended."""
+    store = RedisStore(redis_cluster_url, wait_replicas=1, wait_timeout=0.05)
+    g = uuid.uuid4().hex[:16]
+    cluster, slot, owner, other = _primaries(store, g)
+    src, dst = (redis.Redis(host=n.host, port=n.port, decode_responses=True) for n in (owner, other))
+    src_id, dst_id = src.execute_command("CLUSTER", "MYID"), dst.execute_command("CLUSTER", "MYID")
+    dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
+    src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
+    try:
+        with pytest.raises(StoreUnavailable, match="moving"):
+            store.append(g, 0, "r0", 1.0)
+    finally:   # the session's cluster as it was
+        for r in (src, dst):
+            r.execute_command("CLUSTER", "SETSLOT", slot, "STABLE")
+    assert store.records(g) == []
+    with pytest.raises(StoreUnavailable, match="replicas"):   # appended on the owner; no replica to wait for
+        store.append(g, 0, "r0", 1.0)
+    assert store.records(g) == ["r0"]
+    store.delete_game(g)
+    store.close()

@@ -157,7 +157,15 @@ def test_concurrent_appends_at_one_length_admit_exactly_one(store):
 def test_secret_is_kept(store):
     g = gid()
     assert store.get_secret(g) is None
-    store.put_secret(g, "ab" * 32)
+    assert store.put_secret(g, "ab" * 32) is True
+    assert store.get_secret(g) == "ab" * 32
+
+
+def test_a_secret_is_never_replaced(store):
+    """A game's seed is bound by its published commitment: a second write for the id stores nothing."""
+    g = gid()
+    assert store.put_secret(g, "ab" * 32) is True
+    assert store.put_secret(g, "cd" * 32) is False
     assert store.get_secret(g) == "ab" * 32
 
 

@@ -39,3 +39,14 @@ def test_files_an_older_version_left_readable_are_made_private(tmp_path):
     store = SqliteStore(str(path))
     assert store.get_doc("table", "0123456789abcdef")[0] == {"a": 1}
     assert all(mode(f"{path}{s}") == 0o600 for s in ("", "-wal", "-shm"))
+
+
+def test_a_new_data_dir_is_0700_whatever_the_store(tmp_path):
+    """On Redis the data dir holds only the signing keys, and the key ring made it (once 0755 under a 0022 umask)."""
+    from fairdeal.service.signing import KeyRing
+    old = os.umask(0o022)
+    try:
+        KeyRing(str(tmp_path / "new" / "data"))
+    finally:
+        os.umask(old)
+    assert mode(tmp_path / "new" / "data") == mode(tmp_path / "new" / "data" / "keys") == 0o700

@@ -9,7 +9,7 @@ import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from fairdeal.service import feed
+from fairdeal.service import auth, feed
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.tables import seat_of
@@ -95,11 +95,12 @@ def events(game_id):
     """Long-poll: answers as soon as the game is past `after`, has started (its last seed revealed) or has ended,
     else after `wait` seconds."""
     s = svc()
-    p = player_ref(required=False)
+    token = auth.current_token(s.store)
+    p, guard = ({"id": token[0]} if token else None), feed.guard_of(s, token)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
     until = time.monotonic() + feed.spread(wait)
     try:  # the watch comes first: an append after the read below wakes it (one read, no gap)
-        w, away = feed.watch(s, game_id), None
+        w, away = feed.watch(s, game_id, guard), None
     except feed.WaitRefused as exc:
         w, away = None, exc  # notifications are away: answer what there is, but do not wait
     try:
@@ -116,7 +117,9 @@ def events(game_id):
                 raise away
             release = s.waits.take(_waiter(p))
             try:
-                table, c = feed.wait_past(s, w, game_id, done, until, (table, c))
+                if guard is not None:
+                    guard.check()  # the watch is live: an end from now on is heard, one before it is seen here
+                table, c = feed.wait_past(s, w, game_id, done, until, (table, c), guard)
             finally:
                 release()
     finally:
@@ -134,7 +137,8 @@ def stream(game_id):
     heartbeat seconds while nothing happens. The stream closes after at most stream_max seconds; reconnect
     with ?after=<last seq> (or the Last-Event-ID header)."""
     s = svc()
-    p = player_ref(required=False)
+    token = auth.current_token(s.store)
+    p, guard = ({"id": token[0]} if token else None), feed.guard_of(s, token)
     last_id = request.headers.get("Last-Event-ID", "")
     after = int(last_id) if last_id.isascii() and last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
@@ -142,15 +146,22 @@ def stream(game_id):
     limit = time.monotonic() + feed.spread(s.config.stream_max)
     release = s.waits.take(_waiter(p))  # held for the stream's whole life
     try:
-        w = feed.watch(s, game_id)
+        w = feed.watch(s, game_id, guard)
     except BaseException:
+        release()
+        raise
+    try:
+        if guard is not None:
+            guard.check()  # the watch is live: an end from now on is heard, one before it is seen here
+    except BaseException:
+        w.close()
         release()
         raise
 
     def close() -> None:
         w.close()
         release()
-    resp = Response(stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit)),
+    resp = Response(stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard)),
                     mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     resp.call_on_close(close)  # also when the stream never started: the client went away first
     return resp

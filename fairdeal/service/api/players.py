@@ -7,9 +7,11 @@ from flask import Blueprint, request
 
 from fairdeal.service import player_games
 from fairdeal.service.api.common import int_arg, json_body, player, player_ref, svc
-from fairdeal.service.auth import new_token, token_doc, token_hash
+from fairdeal.service.auth import issue_token, new_token, token_doc, token_hash
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso
+from fairdeal.service.idempotent import Once, request_key
+from fairdeal.service.ratelimits import client_address
 from fairdeal.service.tables import new_id
 
 bp = Blueprint("players", __name__)
@@ -34,13 +36,29 @@ def create_player():
                                         "without control characters.")
     s = svc()
     now = s.tables.now()
-    pid, token = new_id(), new_token()
+    key = request_key()
+    if key is None:
+        return token_answer(*_new_player(s, new_id(), name.strip(), now)), 201
+    # a retry answers the same player, with a fresh token: a token is never stored, so the first one cannot be
+    # shown again (it stays live; the key is scoped to the client's address, and should be as unguessable)
+    once = Once(s.store, "address:" + client_address(), "create-player", key, body, now, s.config.idem_ttl)
+    made = {}
+    answer, replayed = once.run({"player": new_id()},
+                                lambda a: s.store.get_doc("player", a["player"])[0] is not None,
+                                lambda fresh: made.update(out=_new_player(s, fresh["player"], name.strip(), now)))
+    if not replayed:
+        return token_answer(*made["out"]), 201
+    token, doc = issue_token(s.store, answer["player"], now, s.config.token_ttl)
+    return token_answer(answer["player"], name.strip(), token, doc), 200
+
+
+def _new_player(s, pid: str, name: str, now: float) -> tuple[str, str, str, dict]:
+    token = new_token()
     h = token_hash(token)
     doc = token_doc(pid, now, s.config.token_ttl)
     s.store.put_doc("token", h, doc, 0)
-    s.store.put_doc("player", pid, {"id": pid, "name": name.strip(), "created": now, "prefs": {},
-                                    "tokens": [h]}, 0)
-    return token_answer(pid, name.strip(), token, doc), 201
+    s.store.put_doc("player", pid, {"id": pid, "name": name, "created": now, "prefs": {}, "tokens": [h]}, 0)
+    return pid, name, token, doc
 
 
 def token_answer(pid: str, name: str, token: str, doc: dict) -> dict:

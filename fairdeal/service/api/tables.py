@@ -8,6 +8,8 @@ from flask import Blueprint
 
 from fairdeal.service import player_games
 from fairdeal.service.api.common import json_body, player, player_ref, svc
+from fairdeal.service.idempotent import Once, request_key
+from fairdeal.service.tables import new_id
 from fairdeal.service.translog import add_log_member
 
 bp = Blueprint("tables", __name__)
@@ -27,11 +29,32 @@ def _answer(table: dict, player_id: str | None, log: bool = False) -> dict:
     return out
 
 
+def _once(p: dict, what: str, body) -> Once | None:
+    """The request's Idempotency-Key, scoped to the player (idempotent.py); None without one."""
+    key, s = request_key(), svc()
+    return None if key is None else Once(s.store, "player:" + p["id"], what, key, body, s.tables.now(),
+                                          s.config.idem_ttl)
+
+
+def _table_exists(answer: dict) -> bool:
+    return svc().store.get_doc("table", answer["table"])[0] is not None
+
+
 @bp.post("/tables")
 def create_table():
+    """With an Idempotency-Key a retry answers the table the first request made (200), never a second one."""
     t = svc().tables
     p = player()
-    table = t.create(p, json_body(required=False))
+    body = json_body(required=False)
+    once = _once(p, "create-table", body)
+    if once is None:
+        table = t.create(p, body)
+    else:
+        answer, replayed = once.run({"table": new_id()}, _table_exists,
+                                    lambda fresh: t.create(p, body, fresh["table"]))
+        table, _ = t.load(answer["table"])
+        if replayed:
+            return _answer(table, p["id"]), 200
     if _seat(table, p["id"]) is not None:
         player_games.note_seat(svc().store, p["id"], table["id"], t.now())
     return _answer(table, p["id"]), 201
@@ -46,9 +69,20 @@ def get_table(table_id):
 
 @bp.post("/tables/<table_id>/join")
 def join(table_id):
+    """With an Idempotency-Key a retry of a join that took its seat answers the table with that seat (200)
+    instead of 409 already-seated."""
     t = svc().tables
     p = player()
-    table = t.join(p, table_id, json_body(required=False))
+    body = json_body(required=False)
+    once = _once(p, "join:" + table_id, body)
+    if once is None:
+        table = t.join(p, table_id, body)
+    else:
+        def seated(answer: dict) -> bool:
+            table, _ = t.load(answer["table"])
+            return _seat(table, p["id"]) is not None
+        once.run({"table": table_id}, seated, lambda fresh: t.join(p, table_id, body))
+        table, _ = t.load(table_id)
     player_games.note_seat(svc().store, p["id"], table_id, t.now())
     return _answer(table, p["id"])
 

@@ -43,6 +43,10 @@ class StoreUnavailable(Exception):
     few replicas confirmed in time. A retry with the same idempotency key is safe."""
 
 
+class SecretMissing(RuntimeError):
+    """A game's server seed is not in the store: the game can be neither dealt nor ended."""
+
+
 def entry_digest(text: str) -> str:
     """The digest a compare-and-append checks the log's last entry against: SHA-1 of its stored text, because a
     Redis script can compute it (redis.sha1hex). It tells one history from another, not a forgery."""
@@ -96,7 +100,9 @@ class Store(abc.ABC):
 
     # ---- secrets
     @abc.abstractmethod
-    def put_secret(self, game_id: str, value: str) -> None: ...
+    def put_secret(self, game_id: str, value: str) -> bool:
+        """Store the game's secret only if it has none; whether it was stored (a secret is never replaced: the
+        commitment published with it binds it)."""
 
     @abc.abstractmethod
     def get_secret(self, game_id: str) -> str | None: ...
@@ -118,6 +124,11 @@ class Store(abc.ABC):
         """Members by ascending score, up to max_score, with score > after when given."""
 
     # ---- change notification
+    @abc.abstractmethod
+    def announce(self, topic: str) -> None:
+        """Wake every watch on `topic` in every process (a token's end: auth.token_topic). An append announces
+        its game by itself."""
+
     @abc.abstractmethod
     def changes(self) -> Changes:
         """This process's listener for appends to any game's log, made on first use (once per process: a

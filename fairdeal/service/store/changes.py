@@ -19,13 +19,24 @@ class ChangesUnavailable(Exception):
 
 
 class Watch:
-    """One waiter's interest in one game; a context manager (leaving it stops the watch)."""
+    """One waiter's interest in one game (and in any other topics: a token's end, auth.token_topic); a context
+    manager (leaving it stops the watch)."""
 
-    __slots__ = ("game_id", "_event", "_changes")
+    __slots__ = ("game_id", "topics", "_event", "_changes", "_heard")
 
-    def __init__(self, changes: "Changes", game_id: str):
+    def __init__(self, changes: "Changes", game_id: str, also: tuple[str, ...] = ()):
         self.game_id, self._changes = game_id, changes
+        self.topics = (game_id,) + tuple(also)
         self._event = threading.Event()
+        self._heard: set[str] = set()
+
+    def heard(self, topic: str) -> bool:
+        """Whether `topic` was announced since the last time this asked about it (and forget that it was)."""
+        try:
+            self._heard.remove(topic)
+            return True
+        except KeyError:
+            return False
 
     def wait(self, timeout: float | None) -> bool:
         """Block until something changed since the last wait returned (True), or `timeout` seconds (False).
@@ -53,34 +64,41 @@ class Changes:
         self._lock = threading.Lock()
         self._watches: dict[str, set[Watch]] = {}
 
-    def watch(self, game_id: str) -> Watch:
-        """A Watch on `game_id`, live when this returns (raises ChangesUnavailable if it cannot be)."""
-        w = Watch(self, game_id)
+    def watch(self, game_id: str, also: tuple[str, ...] = ()) -> Watch:
+        """A Watch on `game_id` (and the topics `also`: one wait hears them all), live when this returns (raises
+        ChangesUnavailable if it cannot be)."""
+        w = Watch(self, game_id, also)
         with self._lock:
-            self._watches.setdefault(game_id, set()).add(w)
+            for topic in w.topics:
+                self._watches.setdefault(topic, set()).add(w)
         try:
-            self._listen(game_id)
+            for topic in w.topics:
+                self._listen(topic)
         except BaseException:
             self._drop(w)
             raise
         return w
 
     def _drop(self, w: Watch, linger: bool = True) -> None:
+        gone = []
         with self._lock:
-            ws = self._watches.get(w.game_id)
-            if ws is None or w not in ws:
-                return
-            ws.discard(w)
-            if ws:
-                return
-            del self._watches[w.game_id]
-        self._unlisten(w.game_id, linger)
+            for topic in w.topics:
+                ws = self._watches.get(topic)
+                if ws is None or w not in ws:
+                    continue
+                ws.discard(w)
+                if not ws:
+                    del self._watches[topic]
+                    gone.append(topic)
+        for topic in gone:   # a token's topic lingers as a game's does: its next long-poll follows at once
+            self._unlisten(topic, linger)
 
     def wake(self, game_id: str) -> int:
-        """Wake every watch on the game; returns how many."""
+        """Wake every watch on the game (or topic); returns how many."""
         with self._lock:
             ws = list(self._watches.get(game_id, ()))
         for w in ws:
+            w._heard.add(game_id)
             w._event.set()
         return len(ws)
 
@@ -89,6 +107,7 @@ class Changes:
         with self._lock:
             ws = [w for g, s in self._watches.items() if game_ids is None or g in game_ids for w in s]
         for w in ws:
+            w._heard.update(w.topics)  # what was missed, nobody knows: every topic may have been announced
             w._event.set()
 
     def watching(self, game_id: str) -> bool:
@@ -99,7 +118,7 @@ class Changes:
     def count(self) -> int:
         """Open watches in this process."""
         with self._lock:
-            return sum(len(s) for s in self._watches.values())
+            return len({w for s in self._watches.values() for w in s})
 
     # ------------------------------------------------------------------ hooks for a store's listener
     def _listen(self, game_id: str) -> None:

@@ -36,7 +36,8 @@ def secret(game_id: str) -> str:
 
 
 def events(game_id: str) -> str:
-    """The (sharded) pub/sub channel the append script announces each new log length on."""
+    """The (sharded) pub/sub channel the append script announces each new log length on; also the channel of
+    any other topic a watch may hear (Store.announce: a token's end, whose topic is "token:<sha256>")."""
     return f"{PREFIX}:{{{game_id}}}:events"
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from typing import Any
 
 import redis as redis_lib
 from redis.cluster import RedisCluster
+from redis.exceptions import AskError, MovedError, TryAgainError
 
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
@@ -23,6 +25,8 @@ from fairdeal.service.store.redis_lua import last_entry_check
 from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
+MAX_REDIRECTS = 5     # MOVED/ASK/TRYAGAIN followed by an append that waits for replicas, before giving up (503)
+TRY_AGAIN_PAUSE = 0.05
 
 PUT_DOC = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
@@ -142,13 +146,44 @@ class RedisStore(RedisTlog, Store):
         stays on the primary, and a retry with its idempotency key is acknowledged then."""
         if not self.wait_replicas:
             return script(keys=script_keys, args=args)
-        client = self.r
-        if isinstance(client, RedisCluster):   # the game's primary, where the script runs
-            client = client.get_redis_connection(client.get_node_from_key(script_keys[0]))
+        if not isinstance(self.r, RedisCluster):
+            return self._append_and_wait(self.r, script, script_keys, args)
+        return self._cluster_append_and_wait(script, script_keys, args)
+
+    def _cluster_append_and_wait(self, script, script_keys: list[str], args: list) -> list:
+        """On a cluster the pipeline goes to the game's primary itself, so the cluster client's own redirections
+        do not apply: MOVED (the slot's owner changed: a failover, a resharding) updates the slot map and goes to
+        the new owner; ASK (the slot is migrating and the key is already on the target) goes to the target once,
+        after ASKING; TRYAGAIN (a migrating slot holds some of the game's keys here, some there) is tried again a
+        moment later. Either way the script did not run where it was refused, so sending it on is safe; still
+        refused after MAX_REDIRECTS tries, the append is StoreUnavailable (503, Retry-After)."""
+        cluster = self.r
+        node, asking = cluster.get_node_from_key(script_keys[0]), False
+        for _ in range(MAX_REDIRECTS):
+            try:
+                return self._append_and_wait(cluster.get_redis_connection(node), script, script_keys, args, asking)
+            except MovedError as e:
+                cluster.nodes_manager.move_slot(e)
+                node, asking = cluster.get_node_from_key(script_keys[0]), False
+            except AskError as e:
+                node = cluster.nodes_manager.get_node(host=e.host, port=e.port)
+                if node is None:
+                    cluster.nodes_manager.initialize()
+                    node = cluster.nodes_manager.get_node(host=e.host, port=e.port)
+                asking = True
+            except TryAgainError:
+                time.sleep(TRY_AGAIN_PAUSE)
+        raise StoreUnavailable(f"Redis Cluster: the game's slot is moving (redirected or refused {MAX_REDIRECTS} "
+                               "times); try again shortly")
+
+    def _append_and_wait(self, client, script, script_keys: list[str], args: list, asking: bool = False) -> list:
         pipe = client.pipeline(transaction=False)
+        if asking:
+            pipe.execute_command("ASKING")
         script(keys=script_keys, args=args, client=pipe)
         pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
-        result, replicas = pipe.execute()
+        out = pipe.execute()
+        result, replicas = out[-2], out[-1]
         if result[0] == OK and int(replicas) < self.wait_replicas:
             raise StoreUnavailable(f"Redis: the append reached {replicas} of the {self.wait_replicas} replicas "
                                    f"required (FAIRDEAL_REDIS_WAIT_REPLICAS) within {self.wait_ms} ms")
@@ -174,8 +209,8 @@ class RedisStore(RedisTlog, Store):
         return ((json.loads(body), int(v)) if body else (None, 0)), records
 
     # ---- secrets
-    def put_secret(self, game_id: str, value: str) -> None:
-        self.r.set(keys.secret(game_id), value)
+    def put_secret(self, game_id: str, value: str) -> bool:
+        return bool(self.r.set(keys.secret(game_id), value, nx=True))
 
     def get_secret(self, game_id: str) -> str | None:
         return self.r.get(keys.secret(game_id))
@@ -201,6 +236,9 @@ class RedisStore(RedisTlog, Store):
         return bool(self.r.ping())
 
     # ---- change notification
+    def announce(self, topic: str) -> None:
+        self.r.spublish(keys.events(topic), "0")   # the topic's own channel, heard as a game's is
+
     def changes(self) -> RedisChanges:
         with self._changes_lock:
             if self._changes is None or self._changes_pid != os.getpid():  # a forked child subscribes anew

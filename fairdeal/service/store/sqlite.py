@@ -17,6 +17,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from typing import Any
 
 from fairdeal.service import green
@@ -37,7 +38,10 @@ CREATE TABLE IF NOT EXISTS secrets (game_id TEXT PRIMARY KEY, value TEXT NOT NUL
 CREATE TABLE IF NOT EXISTS idx (name TEXT NOT NULL, member TEXT NOT NULL, score REAL NOT NULL,
                                 PRIMARY KEY (name, member));
 CREATE INDEX IF NOT EXISTS idx_score ON idx (name, score);
+-- announcements other than appends (Store.announce: a token's end), read by every listener as log rows are
+CREATE TABLE IF NOT EXISTS notices (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, at REAL NOT NULL);
 """
+NOTICE_KEEP = 3600.0   # seconds a notice is kept: a listener reads it within moments of the ring
 
 
 FILE_MODE = 0o600      # the database holds every running game's seed, so its hidden cards: the owner only
@@ -193,8 +197,9 @@ class SqliteStore(SqliteTlog, Store):
         return row[0], row[1]
 
     # ---- secrets
-    def put_secret(self, game_id: str, value: str) -> None:
-        self._write(self._exec, "INSERT OR REPLACE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
+    def put_secret(self, game_id: str, value: str) -> bool:
+        return self._write(self._exec, "INSERT OR IGNORE INTO secrets (game_id, value) VALUES (?,?)",
+                           (game_id, value)) == 1
 
     def _exec(self, sql: str, args: tuple) -> int:
         """One statement in its own write transaction; the rows it changed."""
@@ -234,6 +239,15 @@ class SqliteStore(SqliteTlog, Store):
         return True
 
     # ---- change notification
+    def announce(self, topic: str) -> None:
+        self._write(self._notice, topic, time.time())
+        self._bell.ring()  # after the commit, as an append rings
+
+    def _notice(self, topic: str, now: float) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM notices WHERE at < ?", (now - NOTICE_KEEP,))
+            db.execute("INSERT INTO notices (topic, at) VALUES (?,?)", (topic, now))
+
     def changes(self) -> SqliteChanges:
         with self._changes_lock:
             if self._changes is None or self._changes_pid != os.getpid():  # a forked child listens anew
@@ -241,14 +255,21 @@ class SqliteStore(SqliteTlog, Store):
                 self._changes_pid = os.getpid()
             return self._changes
 
-    def _last_rowid(self) -> int:
-        return self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM log").fetchone()[0]
+    def _last_rowid(self) -> tuple[int, int]:
+        """The listener's cursor: (the log's last rowid, the last notice's id)."""
+        db = self._conn()
+        return (db.execute("SELECT COALESCE(MAX(rowid), 0) FROM log").fetchone()[0],
+                db.execute("SELECT COALESCE(MAX(id), 0) FROM notices").fetchone()[0])
 
-    def _log_since(self, rowid: int) -> tuple[int, set[str]]:
-        """(the newest rowid, the games with log rows after `rowid`): the rowid grows in commit order."""
-        rows = self._conn().execute("SELECT rowid, game_id FROM log WHERE rowid > ? ORDER BY rowid",
-                                    (rowid,)).fetchall()
-        return (rows[-1][0] if rows else rowid), {g for _, g in rows}
+    def _log_since(self, cursor: "tuple[int, int] | int") -> tuple[tuple[int, int], set[str]]:
+        """(the new cursor, the games with log rows and the topics with notices past `cursor`): both ids grow
+        in commit order."""
+        rowid, notice = cursor if isinstance(cursor, tuple) else (cursor, 0)
+        db = self._conn()
+        rows = db.execute("SELECT rowid, game_id FROM log WHERE rowid > ? ORDER BY rowid", (rowid,)).fetchall()
+        notes = db.execute("SELECT id, topic FROM notices WHERE id > ? ORDER BY id", (notice,)).fetchall()
+        return ((rows[-1][0] if rows else rowid, notes[-1][0] if notes else notice),
+                {g for _, g in rows} | {t for _, t in notes})
 
     def close(self) -> None:
         if self._changes is not None and self._changes_pid == os.getpid():

@@ -41,12 +41,11 @@ def rules_from_json(rules: Mapping[str, Any]) -> Rules:
 
 
 def available() -> list[str]:
-    """The rule sets whose module imports (the service offers only these)."""
-    out = []
-    for rid in RULE_SETS:
+    """Every rule set, each loaded; one whose module does not import or lacks its class is a RuntimeError naming
+    it (the service asks at start: a broken engine fails the start rather than silently leave the lobby)."""
+    for rid, target in RULE_SETS.items():
         try:
             rules_class(rid)
-        except (ImportError, AttributeError):
-            continue
-        out.append(rid)
-    return out
+        except (ImportError, AttributeError) as exc:
+            raise RuntimeError(f"rule set {rid!r} ({target}) cannot be loaded: {exc}") from exc
+    return list(RULE_SETS)

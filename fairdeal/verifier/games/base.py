@@ -371,7 +371,8 @@ class Rules:
             raise BadSettings(f"{self.title} is played by {sizes} players, not {players}.")
         self.players = players
         self.sides = Sides(players, players in self.partnership_sizes)   # who plays with whom
-        self.settings = self.validate_settings(settings or {})
+        # None is "the defaults"; any other non-object ([] , "", false) is refused, not read as no settings
+        self.settings = self.validate_settings({} if settings is None else settings)
 
     @classmethod
     def setting(cls, name: str) -> Setting:
