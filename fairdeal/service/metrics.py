@@ -39,6 +39,8 @@ DEFS = {
     "fairdeal_waits_refused_total": (Counter, "Event-feed waits refused, by problem code (too-many-waits, "
                                               "server-busy, ...).", ("code",)),
     "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
+    "fairdeal_tlog_damaged": (Gauge, "Processes that found the transparency log's stored leaves no longer hash to "
+                                     "its signed head, and sign no head (0 when sound).", ()),
 }
 # the store's indexes the game gauges count, by the state they hold
 GAME_STATES = {"open": "lobby", "running": "schedule", "finished": "finished"}

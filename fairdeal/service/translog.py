@@ -4,10 +4,17 @@ The store keeps the leaves (written atomically with the records they record) and
 process keeps the tree (fairdeal.verifier.merkle.Tree) over the leaves it has read, which never change, so it
 reads only the new ones. Heads are signed by the sweeper's tick when the log has grown and the last head is older
 than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does not cover.
+
+A process checks the stored head against the leaves before it serves or signs anything (once, when it first
+builds its tree), and again before each head it signs: a head whose root the leaves no longer hash to means a
+leaf was edited or lost in the store. The process then signs no head and serves no proof (problem `log-damaged`,
+503), logs it once and sets `fairdeal_tlog_damaged`; the leaves and the stored head are still served, so watchers
+see the damage for themselves (docs/operations.md, "The transparency log is damaged").
 """
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from typing import Any, Callable
 
@@ -17,13 +24,43 @@ from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
 READ_PAGE = 10_000   # leaves read from the store at a time
+log = logging.getLogger("fairdeal.translog")
 
 
 class TransLog:
-    def __init__(self, store, keyring, config, now: Callable[[], float]):
-        self.store, self.keyring, self.config, self.now = store, keyring, config, now
+    def __init__(self, store, keyring, config, now: Callable[[], float], metrics=None):
+        self.store, self.keyring, self.config, self.now, self.metrics = store, keyring, config, now, metrics
         self.tree = merkle.Tree()
         self._lock = threading.Lock()
+        self.damaged: str | None = None     # why this process signs no head and serves no proof, once found
+        self._checked = False               # the stored head checked against the leaves (once a process)
+
+    # ------------------------------------------------------------------------------------ its own check
+    def check_head(self, head: dict | None = None) -> None:
+        """The stored head's root against the leaves this process holds (read from the store): a mismatch means
+        the store no longer holds the leaves the head signs. Raises ApiError 503 `log-damaged` then (and after)."""
+        if self.damaged is None:
+            head = self.store.tlog_head() if head is None else head
+            if head is not None:
+                root = self._sync(head["size"]).root(head["size"]).hex()
+                if root != head["root"]:
+                    self._damage(f"the signed head of size {head['size']} has root {head['root']}, but the "
+                                 f"store's first {head['size']} leaves hash to {root}: a leaf was edited or lost")
+            self._checked = True
+        if self.damaged is not None:
+            raise ApiError(503, "log-damaged", f"The transparency log is damaged: {self.damaged}. No head is signed "
+                                               f"and no proof served until the operator restores the leaves.",
+                           "Transparency log damaged")
+
+    def _damage(self, why: str) -> None:
+        self.damaged = why
+        log.error("transparency log damaged: signing no head", extra={"fields": {"reason": why}})
+        if self.metrics is not None:
+            self.metrics.add("fairdeal_tlog_damaged", 1)
+
+    def _checked_once(self) -> None:
+        if not self._checked or self.damaged is not None:
+            self.check_head()
 
     # ------------------------------------------------------------------------------------ the tree
     def _sync(self, size: int) -> merkle.Tree:
@@ -39,6 +76,7 @@ class TransLog:
 
     # ------------------------------------------------------------------------------------ heads
     def sign_head(self, size: int) -> dict:
+        self.check_head()      # never sign over leaves the stored head says are not the ones signed before
         tree = self._sync(size)
         key = self.keyring.current_key
         head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, tree.root(size),
@@ -48,13 +86,24 @@ class TransLog:
         return self.store.tlog_head()   # another process stored a newer head first: that one is the latest
 
     def latest_head(self) -> dict:
+        """The stored head (served even when the log is damaged: it is signed history, a watcher compares it
+        with the leaves), or a first one."""
         head = self.store.tlog_head()
+        if head is not None and not self._checked and self.damaged is None:
+            try:
+                self.check_head(head)
+            except ApiError:
+                pass
         return head if head is not None else self.sign_head(self.store.tlog_sequence())
 
     def tick(self) -> dict | None:
         """The sweeper's round: sequence the queued leaves; sign a head when the log grew and the last head is
         older than the interval. The head signed, or None."""
         size = self.store.tlog_sequence()
+        try:
+            self._checked_once()
+        except ApiError:
+            return None        # said once when found; the leaves are still sequenced
         head = self.store.tlog_head()
         if head is None or (size > head["size"] and
                             self.now() - parse_iso(head["time"]) >= self.config.log_head_seconds):
@@ -78,7 +127,11 @@ class TransLog:
         return head
 
     def inclusion(self, index: Any, size: Any = None) -> dict:
+        self._checked_once()
         head = self.latest_head()
+        if size is None and type(index) is int and head["size"] <= index < self.store.tlog_size():
+            # a leaf sequenced since the latest head: a head covering it is signed now (docs/log.md)
+            head = self.head_covering(index + 1)
         size = head["size"] if size is None else size
         self._head_of_size(size)
         if type(index) is not int or not 0 <= index < size:
@@ -91,6 +144,7 @@ class TransLog:
                 "head": head if size == head["size"] else None, "root": tree.root(size).hex()}
 
     def consistency(self, first: Any, second: Any) -> dict:
+        self._checked_once()
         head = self._head_of_size(second)
         self._head_of_size(first)
         if first > second:
@@ -113,6 +167,7 @@ class TransLog:
         """The `log` member of a game's transcript or table: a head covering the game's leaves and, per leaf,
         its index and inclusion proof. `ended`: whether the game may have an ending leaf (a running game's
         table need not look for one)."""
+        self._checked_once()
         indexes = self.store.tlog_game(game_id)
         if {"commitment", *(("ending",) if ended else ())} - set(indexes):
             # a leaf may still wait in the game's queue (Redis): sequence it now
@@ -130,8 +185,13 @@ def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protoco
                    ended: bool = True) -> dict:
     """`out` with the game's `log` member (its leaves' proofs) when the log is on and has the game: a fairdeal/1
     transcript has no log member, and a game older than the log has no leaf."""
-    if translog is not None and protocol != "fairdeal/1":
-        entries = translog.game_entries(game_id, ended)
+    if translog is not None and protocol != "fairdeal/1" and translog.damaged is None:
+        try:
+            entries = translog.game_entries(game_id, ended)
+        except ApiError as exc:
+            if exc.code != "log-damaged":
+                raise
+            return out     # the game is still served; the log's damage is said once, in the log and metric
         if entries:
             out["log"] = entries
     return out
