@@ -42,8 +42,14 @@ class TransLog:
         if self.damaged is None:
             head = self.store.tlog_head() if head is None else head
             if head is not None:
-                root = self._sync(head["size"]).root(head["size"]).hex()
-                if root != head["root"]:
+                try:
+                    root = self._sync(head["size"]).root(head["size"]).hex()
+                except RuntimeError:
+                    root = None
+                if root is None:
+                    self._damage(f"the signed head of size {head['size']} covers more leaves than the store holds "
+                                 f"({self.store.tlog_size()}): leaves were lost")
+                elif root != head["root"]:
                     self._damage(f"the signed head of size {head['size']} has root {head['root']}, but the "
                                  f"store's first {head['size']} leaves hash to {root}: a leaf was edited or lost")
             self._checked = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import click
 

@@ -163,3 +163,20 @@ def test_a_watcher_reports_the_service_restored_from_an_older_backup(tmp_path, r
     assert [f.code for f in report.findings] == ["rollback"] and not report.ok
     assert "LOG OK" not in report.text()
     assert json.loads(state.read_text())["heads"][-1]["size"] == 6
+
+
+def test_a_process_whose_store_lost_leaves_its_head_signs_signs_nothing(tmp_path, request, store_kind):
+    app = make_app(tmp_path, store_kind, request)
+    api = Api(app.test_client())
+    game = cancelled(api)
+    s = app.extensions["fairdeal"]
+    head = s.store.tlog_head()
+    if hasattr(s.store, "r"):
+        from fairdeal.service.store import keys as rkeys
+        s.store.r.rpop(rkeys.tlog_leaves())
+    else:
+        s.store._conn().execute("DELETE FROM tlog WHERE idx=(SELECT MAX(idx) FROM tlog)")
+    restarted = make_app(tmp_path, store_kind, request)
+    r = Api(restarted.test_client()).get(f"/log/games/{game}")
+    assert r.status_code == 503 and r.get_json()["code"] == "log-damaged"
+    assert f"the signed head of size {head['size']} covers more leaves than the store holds" in r.get_json()["detail"]

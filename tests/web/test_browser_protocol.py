@@ -373,7 +373,8 @@ def test_the_browser_refuses_a_strangers_head_and_knows_both_ending_leaf_forms(p
     from fairdeal.verifier import keys, tlog
     (log,) = [v for v in load_vectors("log.md") if v["vector"] == "transcript-log"]
     (forms,) = [v for v in load_vectors("log.md") if v["vector"] == "log-leaf-forms"]
-    vectors = [v for v in load_vectors("transcript.md") if v["vector"] == "transcript" and v["protocol"] == "fairdeal/2"]
+    vectors = [v for v in load_vectors("transcript.md")
+               if v["vector"] == "transcript" and v["protocol"] == "fairdeal/2"]
     t, reveal = vectors[0], next(v for v in vectors if "reveals" in v["transcript"]["end"])
     stranger = keys.generate_private_key()
     h = log["log"]["head"]

@@ -96,7 +96,8 @@ export async function checkLogMember(t, trusted = [t.commit.key]) {
       included = included || (root !== null && toHex(root) === head.root);
     }
     if (!included) {
-      return bad(`the ${kind} of game ${forms[0].game_id} is not leaf ${entry.index} of the log whose head of size ${head.size} is signed`);
+      return bad(`the ${kind} of game ${forms[0].game_id} is not leaf ${entry.index} of the log whose head of size `
+        + `${head.size} is signed`);
     }
     found.push([kind, entry.index]);
   }
