@@ -8,7 +8,7 @@ carries in its `log` member. The hashing is fairdeal.verifier.merkle (RFC 9162);
 from __future__ import annotations
 
 import re
-from typing import Any, Container, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from fairdeal.verifier import keys, merkle
 from fairdeal.verifier.canonical import canonical_json, sha256_hex
@@ -149,17 +149,15 @@ def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, list[dict]]:
     return out
 
 
-def check_log_member(transcript: Mapping[str, Any], key: str | None = None,
-                     trusted: Container[str] | None = None) -> dict[str, int]:
+def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> dict[str, int]:
     """Check a transcript's `log` member offline: {"head": signed head, "commitment": {"index", "proof"},
-    "ending": {"index", "proof"} (once the game has ended)}. `key`: the one key the head must be signed by;
-    `trusted`: the keys it may be signed by. Returns {leaf type: index}; LogError says what fails."""
+    "ending": {"index", "proof"} (once the game has ended)}. `key`: the one key the head must be signed by (which
+    keys count for a service is fairdeal.verifier.logtrust's business). Returns {leaf type: index}; LogError says
+    what fails."""
     log = transcript.get("log")
     if not isinstance(log, dict) or "head" not in log:
         raise LogError("the transcript's log member has no tree head")
     head = check_head(log["head"], key)
-    if trusted is not None and head["key"] not in trusted:
-        raise LogError(f"the tree head is signed by {head['key']!r}, which is not a key trusted for this service")
     found = {}
     expected = transcript_leaves(transcript)
     for kind, forms in expected.items():
