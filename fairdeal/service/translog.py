@@ -7,7 +7,8 @@ than `log_head_seconds`, and on demand when a proof is asked for a leaf the late
 
 A process checks the stored head against the leaves before it serves or signs anything (once, when it first
 builds its tree), and again before each head it signs: a head whose root the leaves no longer hash to means a
-leaf was edited or lost in the store. The process then signs no head and serves no proof (problem `log-damaged`,
+leaf was edited or lost in the store. The sweeper's round also reads SCRUB_PER_ROUND of the leaves it holds again
+(round and round), so a leaf edited under a running process is found too. The process then signs no head and serves no proof (problem `log-damaged`,
 503), logs it once and sets `fairdeal_tlog_damaged`; the leaves and the stored head are still served, so watchers
 see the damage for themselves (docs/operations.md, "The transparency log is damaged").
 """
@@ -24,6 +25,7 @@ from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
 READ_PAGE = 10_000   # leaves read from the store at a time
+SCRUB_PER_ROUND = 1_000   # leaves the sweeper's round reads again and compares with its tree (a few ms)
 log = logging.getLogger("fairdeal.translog")
 
 
@@ -34,6 +36,7 @@ class TransLog:
         self._lock = threading.Lock()
         self.damaged: str | None = None     # why this process signs no head and serves no proof, once found
         self._checked = False               # the stored head checked against the leaves (once a process)
+        self._scrubbed = 0                  # the next leaf the sweeper's rounds read again (scrub)
 
     # ------------------------------------------------------------------------------------ its own check
     def check_head(self, head: dict | None = None) -> None:
@@ -63,6 +66,26 @@ class TransLog:
         log.error("transparency log damaged: signing no head", extra={"fields": {"reason": why}})
         if self.metrics is not None:
             self.metrics.add("fairdeal_tlog_damaged", 1)
+
+    def scrub(self, limit: int = SCRUB_PER_ROUND) -> None:
+        """Read `limit` of the leaves this process holds again, from where the last round stopped (round and
+        round): a leaf edited in the store since this process read it is found within a few hours at most, and
+        the process stops signing (a running process would otherwise sign new heads over its own old copy)."""
+        have = len(self.tree)
+        if self.damaged is not None or not have:
+            return
+        start = self._scrubbed if self._scrubbed < have else 0
+        stop = min(have, start + limit)
+        texts = self.store.tlog_leaves(start, stop)
+        for i, text in enumerate(texts, start=start):
+            if merkle.leaf_hash(text.encode("utf-8")) != self.tree.leaves[i]:
+                self._damage(f"leaf {i} in the store is not the leaf this process read and signed heads over: "
+                             f"it was edited")
+                return
+        if len(texts) < stop - start:
+            self._damage(f"the store holds fewer leaves than the {stop} this process read: leaves were lost")
+            return
+        self._scrubbed = stop
 
     def _checked_once(self) -> None:
         if not self._checked or self.damaged is not None:
@@ -107,6 +130,8 @@ class TransLog:
         older than the interval. The head signed, or None."""
         size = self.store.tlog_sequence()
         try:
+            self._checked_once()
+            self.scrub()
             self._checked_once()
         except ApiError:
             return None        # said once when found; the leaves are still sequenced

@@ -180,3 +180,21 @@ def test_a_process_whose_store_lost_leaves_its_head_signs_signs_nothing(tmp_path
     r = Api(restarted.test_client()).get(f"/log/games/{game}")
     assert r.status_code == 503 and r.get_json()["code"] == "log-damaged"
     assert f"the signed head of size {head['size']} covers more leaves than the store holds" in r.get_json()["detail"]
+
+
+def test_the_sweepers_round_finds_a_leaf_edited_under_a_running_process(tmp_path, request, store_kind, clock):
+    """The running process read the leaves before the edit: its rounds read them again (a scrub) and it stops
+    signing heads rather than sign new ones over its old copy."""
+    from fairdeal.service import sweeper
+    app = make_app(tmp_path, store_kind, request, now=clock)
+    api, s = Api(app.test_client()), app.extensions["fairdeal"]
+    cancelled(api)
+    sweeper.log_tick(s)
+    head = s.store.tlog_head()
+    leaves = api.get("/log/leaves?start=0&limit=10").get_json()["leaves"]
+    edit_leaf(s.store, 0, dict(leaves[0], time="1999-01-01T00:00:00Z"))
+    api.table(api.player(), rule_set="spades")
+    clock.advance(60)
+    sweeper.log_tick(s)
+    assert s.store.tlog_head() == head and "leaf 0 in the store" in s.translog.damaged
+    assert api.get("/log/leaves/0/proof").get_json()["code"] == "log-damaged"
