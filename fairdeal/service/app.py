@@ -46,7 +46,7 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     keyring = KeyRing(config.data_dir)
     games = Games(store, keyring, config, now, metrics)
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
-    translog = TransLog(store, keyring, config, now) if config.transparency_log else None
+    translog = TransLog(store, keyring, config, now, metrics) if config.transparency_log else None
     return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits,
                     translog=translog)
 

@@ -44,6 +44,8 @@ DEFS = {
     "fairdeal_waits_token_ended_total": (Counter, "Event-feed waits ended because their token was ended or "
                                                    "expired while they waited.", ()),
     "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
+    "fairdeal_tlog_damaged": (Gauge, "Processes that found the transparency log's stored leaves no longer hash to "
+                                     "its signed head, and sign no head (0 when sound).", ()),
 }
 # the store's indexes the game gauges count, by the state they hold
 GAME_STATES = {"open": "lobby", "running": "schedule", "finished": "finished"}

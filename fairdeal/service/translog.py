@@ -4,10 +4,18 @@ The store keeps the leaves (written atomically with the records they record) and
 process keeps the tree (fairdeal.verifier.merkle.Tree) over the leaves it has read, which never change, so it
 reads only the new ones. Heads are signed by the sweeper's tick when the log has grown and the last head is older
 than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does not cover.
+
+A process checks the stored head against the leaves before it serves or signs anything (once, when it first
+builds its tree), and again before each head it signs: a head whose root the leaves no longer hash to means a
+leaf was edited or lost in the store. The sweeper's round also reads SCRUB_PER_ROUND of the leaves it holds again
+(round and round), so a leaf edited under a running process is found too. The process then signs no head and serves no proof (problem `log-damaged`,
+503), logs it once and sets `fairdeal_tlog_damaged`; the leaves and the stored head are still served, so watchers
+see the damage for themselves (docs/operations.md, "The transparency log is damaged").
 """
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from typing import Any, Callable
 
@@ -17,13 +25,71 @@ from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
 READ_PAGE = 10_000   # leaves read from the store at a time
+SCRUB_PER_ROUND = 1_000   # leaves the sweeper's round reads again and compares with its tree (a few ms)
+log = logging.getLogger("fairdeal.translog")
 
 
 class TransLog:
-    def __init__(self, store, keyring, config, now: Callable[[], float]):
-        self.store, self.keyring, self.config, self.now = store, keyring, config, now
+    def __init__(self, store, keyring, config, now: Callable[[], float], metrics=None):
+        self.store, self.keyring, self.config, self.now, self.metrics = store, keyring, config, now, metrics
         self.tree = merkle.Tree()
         self._lock = threading.Lock()
+        self.damaged: str | None = None     # why this process signs no head and serves no proof, once found
+        self._checked = False               # the stored head checked against the leaves (once a process)
+        self._scrubbed = 0                  # the next leaf the sweeper's rounds read again (scrub)
+
+    # ------------------------------------------------------------------------------------ its own check
+    def check_head(self, head: dict | None = None) -> None:
+        """The stored head's root against the leaves this process holds (read from the store): a mismatch means
+        the store no longer holds the leaves the head signs. Raises ApiError 503 `log-damaged` then (and after)."""
+        if self.damaged is None:
+            head = self.store.tlog_head() if head is None else head
+            if head is not None:
+                try:
+                    root = self._sync(head["size"]).root(head["size"]).hex()
+                except RuntimeError:
+                    root = None
+                if root is None:
+                    self._damage(f"the signed head of size {head['size']} covers more leaves than the store holds "
+                                 f"({self.store.tlog_size()}): leaves were lost")
+                elif root != head["root"]:
+                    self._damage(f"the signed head of size {head['size']} has root {head['root']}, but the "
+                                 f"store's first {head['size']} leaves hash to {root}: a leaf was edited or lost")
+            self._checked = True
+        if self.damaged is not None:
+            raise ApiError(503, "log-damaged", f"The transparency log is damaged: {self.damaged}. No head is signed "
+                                               f"and no proof served until the operator restores the leaves.",
+                           "Transparency log damaged")
+
+    def _damage(self, why: str) -> None:
+        self.damaged = why
+        log.error("transparency log damaged: signing no head", extra={"fields": {"reason": why}})
+        if self.metrics is not None:
+            self.metrics.add("fairdeal_tlog_damaged", 1)
+
+    def scrub(self, limit: int = SCRUB_PER_ROUND) -> None:
+        """Read `limit` of the leaves this process holds again, from where the last round stopped (round and
+        round): a leaf edited in the store since this process read it is found within a few hours at most, and
+        the process stops signing (a running process would otherwise sign new heads over its own old copy)."""
+        have = len(self.tree)
+        if self.damaged is not None or not have:
+            return
+        start = self._scrubbed if self._scrubbed < have else 0
+        stop = min(have, start + limit)
+        texts = self.store.tlog_leaves(start, stop)
+        for i, text in enumerate(texts, start=start):
+            if merkle.leaf_hash(text.encode("utf-8")) != self.tree.leaves[i]:
+                self._damage(f"leaf {i} in the store is not the leaf this process read and signed heads over: "
+                             f"it was edited")
+                return
+        if len(texts) < stop - start:
+            self._damage(f"the store holds fewer leaves than the {stop} this process read: leaves were lost")
+            return
+        self._scrubbed = stop
+
+    def _checked_once(self) -> None:
+        if not self._checked or self.damaged is not None:
+            self.check_head()
 
     # ------------------------------------------------------------------------------------ the tree
     def _sync(self, size: int) -> merkle.Tree:
@@ -39,6 +105,7 @@ class TransLog:
 
     # ------------------------------------------------------------------------------------ heads
     def sign_head(self, size: int) -> dict:
+        self.check_head()      # never sign over leaves the stored head says are not the ones signed before
         tree = self._sync(size)
         key = self.keyring.current_key
         head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, tree.root(size),
@@ -48,13 +115,26 @@ class TransLog:
         return self.store.tlog_head()   # another process stored a newer head first: that one is the latest
 
     def latest_head(self) -> dict:
+        """The stored head (served even when the log is damaged: it is signed history, a watcher compares it
+        with the leaves), or a first one."""
         head = self.store.tlog_head()
+        if head is not None and not self._checked and self.damaged is None:
+            try:
+                self.check_head(head)
+            except ApiError:
+                pass
         return head if head is not None else self.sign_head(self.store.tlog_sequence())
 
     def tick(self) -> dict | None:
         """The sweeper's round: sequence the queued leaves; sign a head when the log grew and the last head is
         older than the interval. The head signed, or None."""
         size = self.store.tlog_sequence()
+        try:
+            self._checked_once()
+            self.scrub()
+            self._checked_once()
+        except ApiError:
+            return None        # said once when found; the leaves are still sequenced
         head = self.store.tlog_head()
         if head is None or (size > head["size"] and
                             self.now() - parse_iso(head["time"]) >= self.config.log_head_seconds):
@@ -78,7 +158,11 @@ class TransLog:
         return head
 
     def inclusion(self, index: Any, size: Any = None) -> dict:
+        self._checked_once()
         head = self.latest_head()
+        if size is None and type(index) is int and head["size"] <= index < self.store.tlog_size():
+            # a leaf sequenced since the latest head: a head covering it is signed now (docs/log.md)
+            head = self.head_covering(index + 1)
         size = head["size"] if size is None else size
         self._head_of_size(size)
         if type(index) is not int or not 0 <= index < size:
@@ -91,6 +175,7 @@ class TransLog:
                 "head": head if size == head["size"] else None, "root": tree.root(size).hex()}
 
     def consistency(self, first: Any, second: Any) -> dict:
+        self._checked_once()
         head = self._head_of_size(second)
         self._head_of_size(first)
         if first > second:
@@ -113,6 +198,7 @@ class TransLog:
         """The `log` member of a game's transcript or table: a head covering the game's leaves and, per leaf,
         its index and inclusion proof. `ended`: whether the game may have an ending leaf (a running game's
         table need not look for one)."""
+        self._checked_once()
         indexes = self.store.tlog_game(game_id)
         if {"commitment", *(("ending",) if ended else ())} - set(indexes):
             # a leaf may still wait in the game's queue (Redis): sequence it now
@@ -130,8 +216,13 @@ def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protoco
                    ended: bool = True) -> dict:
     """`out` with the game's `log` member (its leaves' proofs) when the log is on and has the game: a fairdeal/1
     transcript has no log member, and a game older than the log has no leaf."""
-    if translog is not None and protocol != "fairdeal/1":
-        entries = translog.game_entries(game_id, ended)
+    if translog is not None and protocol != "fairdeal/1" and translog.damaged is None:
+        try:
+            entries = translog.game_entries(game_id, ended)
+        except ApiError as exc:
+            if exc.code != "log-damaged":
+                raise
+            return out     # the game is still served; the log's damage is said once, in the log and metric
         if entries:
             out["log"] = entries
     return out

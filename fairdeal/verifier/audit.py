@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.fetch import InputError, read_file
-from fairdeal.verifier.keysets import KeySet
+from fairdeal.verifier.keysets import NOT_YET, RETIRED, KeySet
 from fairdeal.verifier.progress import Progress
 from fairdeal.verifier.results import key_id_or_none
 
@@ -298,6 +298,12 @@ class AuditSummary:
         c = Counter((o.key_id, o.key_status) for o in self.outcomes if o.key_id)
         return [{"key_id": k, "status": s, "games": n} for (k, s), n in sorted(c.items(), key=str)]
 
+    def key_not_current(self) -> list[dict[str, Any]]:
+        """The games whose signing key was not the service's key at the game's time, by the key set's times: a
+        retired key (it should sign nothing new) or a key made after the game (signed later than it says)."""
+        return [{"source": o.source, "game_id": o.game_id, "key_id": o.key_id, "status": o.key_status}
+                for o in self.outcomes if o.key_status in (RETIRED, NOT_YET)]
+
     def failed_by_check(self) -> dict[str, int]:
         c = Counter(f["id"] for o in self.outcomes for f in o.failed)
         return dict(sorted(c.items()))
@@ -321,6 +327,7 @@ class AuditSummary:
             "games": self.games, "passed": self.count("passed"), "failed": self.count("failed"),
             "broken": self.count("broken"), "moves": self.moves, "failed_by_check": self.failed_by_check(),
             "checked_only_against_own_key": self.only_own_key, "signed_by": self.signers(),
+            "signed_by_key_not_current": self.key_not_current(),
             "transcripts_found": self.found, "jobs": self.jobs,
             "seconds": round(self.seconds, 3), "ok": self.ok, "exit_code": self.exit_code,
             "problems": [o.to_json() for o in self.outcomes if o.status != "passed"],
@@ -340,6 +347,9 @@ class AuditSummary:
         if self.only_own_key:
             lines.append(f"warning: {self.only_own_key} game(s) were checked only against the key they carry "
                          f"(give --key or pin the service's key)")
+        for g in self.key_not_current():
+            lines.append(f"{KEY_NOT_CURRENT[g['status']]} game {g['game_id']} ({g['source']}): signed by key "
+                         f"{g['key_id']}, " + STATUS_WORDS[g["status"]])
         problems = [o for o in self.outcomes if o.status != "passed"]
         if problems:
             lines.append("")
@@ -354,6 +364,7 @@ class AuditSummary:
         return "\n".join(lines)
 
 
+KEY_NOT_CURRENT = {RETIRED: "RETIRED KEY", NOT_YET: "KEY MADE AFTER"}
 STATUS_WORDS = {"current": "current at the game's time", "retired": "RETIRED at the game's time",
                 "not-yet-created": "made AFTER the game", "unknown": "times not known"}
 

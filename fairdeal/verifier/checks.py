@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
-from fairdeal.verifier import integrity, tlog
+from fairdeal.verifier import integrity, logtrust, tlog
 from fairdeal.verifier.fairness import PROTOCOLS
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import GameError
@@ -177,7 +177,7 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
             "made: this shows the transcript is intact, not that the service signed it. Give the service's "
             "public key with --key (and --pin to remember it).")
     run.put_all(integrity.check_signatures(t, key, key_problem, body))
-    run.put(_log_inclusion(t, KeySet.of_pins(pins)))
+    run.put(_log_inclusion(t, logtrust.head_keys(KeySet.of(given_key), KeySet.of_pins(pins), commit.get("key"))))
 
     # --- the header, the commitment, the chain --------------------------------------------------------
     run.put_all(integrity.check_header(t) + _layout_problems(t))
@@ -231,9 +231,10 @@ def _note_signer(report: Report, trusted: KeySet | None, key: str | None, named:
                                f"({signer.retired}): a retired key should sign no new game.")
 
 
-def _log_inclusion(t: Mapping[str, Any], pinned: KeySet | None) -> Check:
-    """The transcript's `log` member (docs/log.md), checked offline: the signed head, and the commitment and
-    ending leaves recomputed from the transcript itself under its root. With pins, the head's key is one."""
+def _log_inclusion(t: Mapping[str, Any], trust: tuple[KeySet, str]) -> Check:
+    """The transcript's `log` member (docs/log.md), checked offline: the signed head, by a key trusted for the
+    game's service (head_keys), and the commitment and ending leaves recomputed from the transcript itself under
+    its root."""
     if "log" not in t:
         return skipped("log-inclusion", "no-log")
     try:
@@ -241,9 +242,9 @@ def _log_inclusion(t: Mapping[str, Any], pinned: KeySet | None) -> Check:
     except (tlog.LogError, KeyError, TypeError) as exc:
         return failed("log-inclusion", "log-not-included", reason=str(exc))
     head = t["log"]["head"]
-    if pinned is not None and head["key"] not in pinned:
-        return failed("log-inclusion", "log-head-not-pinned", key_id=key_id_or_none(head["key"]),
-                      pinned=", ".join(sorted({e.origin for e in pinned})))
+    problem = logtrust.head_key_problem(head, *trust)
+    if problem is not None:
+        return failed("log-inclusion", problem.pop("code"), **problem)
     return passed("log-inclusion", "log-included", kinds=" and ".join(found), size=head["size"], root=head["root"],
                   indexes=" and ".join(str(i) for i in found.values()), key_id=key_id_or_none(head["key"]))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import click
 
@@ -21,16 +21,13 @@ from fairdeal.verifier.audit import audit as run_audit, default_jobs
 from fairdeal.verifier.checks import (CHECK_IDS, FAIL, PASS, SKIP, Report, parse_client_seed, parse_commitment,
                                      parse_receipt, verify_transcript)
 from fairdeal.verifier.fetch import InputError, is_url, load_transcript
-from fairdeal.verifier.keysets import KeySet, KeySetError, read_key_options
+from fairdeal.verifier.keyopts import UsageProblem, key_options, trusted_keys as _trusted_keys
+from fairdeal.verifier.keysets import KeySet
 from fairdeal.verifier.logcli import audit_against_log, log_cmd
-from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
+from fairdeal.verifier.pins import PinError, save_pin
 
 PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit", "log")
-
-
-class UsageProblem(Exception):
-    """A bad option value or input: exit status 2 with the sentence."""
 
 
 def _emit(text: str, err: bool = False) -> None:
@@ -49,51 +46,6 @@ def _emit(text: str, err: bool = False) -> None:
 
 def _say(message: str) -> None:
     _emit(f"{PROG}: {message}", err=True)
-
-
-def _trusted_keys(key_opts: Sequence[str], service: str | None) -> tuple[KeySet | None, KeySet | None]:
-    """(the keys given, the pinned keys to use when none is given): --key values (keys or files of keys, all of
-    them together), else the keys pinned (for --service only, when given)."""
-    try:
-        given = read_key_options(key_opts)
-    except KeySetError as exc:
-        raise UsageProblem(str(exc)) from None
-    if given is not None:
-        if service is not None:
-            raise UsageProblem("--service chooses pinned keys; it cannot go with --key.")
-        return given, None
-    try:
-        return None, pinned_key_set(service)
-    except PinError as exc:
-        raise UsageProblem(str(exc)) from None
-
-
-def _current_key(trusted: KeySet, where: str) -> str:
-    """The one key of a key set that signs now (the log's heads are signed by the service's current key)."""
-    current = trusted.current
-    if current is None:
-        raise UsageProblem(f"{where} names several keys and none is the current one; give the key the log's heads "
-                           f"are signed with.")
-    return current.key
-
-
-def _read_key(value: str | None) -> str | None:
-    """One key from a --key value (a key, or a file of keys: its current key), for a command that checks one."""
-    if value is None:
-        return None
-    given, _ = _trusted_keys([value], None)
-    return _current_key(given, f"--key {value}")
-
-
-def key_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--key and --service, the same on every command."""
-    command = click.option("--service", metavar="NAME", envvar="FAIRDEAL_VERIFY_SERVICE",
-                           help="Check against the keys pinned for the service NAME (default: every pinned "
-                                "key).")(command)
-    return click.option("--key", "key_opts", multiple=True, metavar="KEY|FILE", envvar="FAIRDEAL_VERIFY_KEYS",
-                        help="A public key of the service ('ed25519:...'), or a file of keys: one a line, or "
-                             "the saved JSON of its GET /keys (every key it has used, with when each was "
-                             "current). Repeatable: the game's key must be one of them.")(command)
 
 
 # ----------------------------------------------------------------------------------------- text report
@@ -266,26 +218,31 @@ def _pin(report: Report, source: str, given: KeySet | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
 @click.option("--log", "log_source", metavar="URL|FILE",
               help="The service's transparency log: report the ended games the export lacks (docs/log.md).")
+@click.option("--pending-after", type=click.FloatRange(min=0), default=3600.0, show_default=True,
+              envvar="FAIRDEAL_VERIFY_PENDING_AFTER", metavar="SECONDS",
+              help="With --log: list the commitments with no ending this much older than the log's newest head.")
 def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None, jobs: int | None,
-              as_json: bool, log_source: str | None = None) -> int:
+              as_json: bool, log_source: str | None = None, pending_after: float = 3600.0) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
     given, pins = _trusted_keys(key_opts, service)
     summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs())
-    log_key = _current_key(given, "--key") if log_source and given is not None else None
-    against, log_code = audit_against_log(summary, log_source, log_key) if log_source else (None, 0)
+    against, log_code = (audit_against_log(summary, log_source, given, pins, pending_after) if log_source
+                         else (None, 0))
+    code = max(summary.exit_code, log_code)
     if as_json:
         out = summary.to_json()
         if against is not None:
             out["log"] = against.to_json()
+        out["ok"], out["exit_code"] = code == 0, code     # the process's verdict, the log's included
         _emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         _emit(summary.text() + ("\n" + against.text() if against is not None else ""))
     if summary.found == 0:
         _say("no transcript found")
-    return max(summary.exit_code, log_code)
+    return code
 
 
 cli.add_command(log_cmd)

@@ -74,6 +74,11 @@ def read_stdin() -> bytes:
     return data
 
 
+def host_of(url: str) -> str | None:
+    """The host (and port) a URL names, as pins name a service; None for a path or a URL without one."""
+    return urllib.parse.urlsplit(url).netloc or None if is_url(url) else None
+
+
 def fetch_url(url: str) -> bytes:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:

@@ -5,12 +5,14 @@ Registered in fairdeal.verifier.cli; the work is fairdeal.verifier.logwatch's.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 import click
 
-from fairdeal.verifier import logwatch
-from fairdeal.verifier.fetch import InputError
+from fairdeal.verifier import logtrust, logwatch
+from fairdeal.verifier.fetch import InputError, host_of
+from fairdeal.verifier.keyopts import key_options, trusted_keys
+from fairdeal.verifier.keysets import KeySet
 
 
 def _emit(text: str) -> None:
@@ -18,44 +20,51 @@ def _emit(text: str) -> None:
     emit(text)
 
 
-def _key(value: str | None) -> str | None:
-    from fairdeal.verifier.cli import _read_key
-    return _read_key(value)
-
-
 def _say(message: str) -> None:
     from fairdeal.verifier.cli import _say as say
     say(message)
 
 
-def read_log(source: str, state_path: str | None, key: str | None, pending_after: float
+def read_log(source: str, state_path: str | None, trust: logtrust.HeadTrust, pending_after: float
              ) -> logwatch.LogReport | None:
     """The log report of a source against the state, or None (said why) when the input cannot be used."""
     try:
         state = logwatch.load_state(state_path)
-        return logwatch.watch_source(source, state, key=key, pending_after=pending_after)
+        return logwatch.watch_source(source, state, key=trust, pending_after=pending_after)
     except InputError as exc:
         _say(f"cannot check the log {source}: {exc.message}")
         return None
+
+
+def head_trust(source: str, given: KeySet | None, pins: KeySet | None) -> logtrust.HeadTrust:
+    """What the log's heads are held to: the keys given, else the pins (of the service the URL's host names, when
+    it is pinned); with neither, nothing (said on standard error, and in the report)."""
+    trust = logtrust.of(given, pins, host_of(source))
+    if not trust.trusted:
+        _say("warning: no key given or pinned: the log's heads cannot be told from a stranger's (give --key)")
+    return trust
 
 
 @click.command("log")
 @click.argument("source")
 @click.option("--state", "state_path", metavar="FILE", envvar="FAIRDEAL_VERIFY_LOG_STATE",
               help="The copy of the log kept between runs (read, and written when every check passes).")
-@click.option("--key", "key_opt", metavar="KEY|FILE", help="The service's public key: every head must be signed by it.")
+@key_options
 @click.option("--pending-after", type=click.FloatRange(min=0), default=3600.0, show_default=True,
               envvar="FAIRDEAL_VERIFY_PENDING_AFTER", metavar="SECONDS",
               help="List the commitments with no ending this much older than the newest head.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
-def log_cmd(source: str, state_path: str | None, key_opt: str | None, pending_after: float, as_json: bool) -> int:
+def log_cmd(source: str, state_path: str | None, key_opts: Sequence[str], service: str | None,
+            pending_after: float, as_json: bool) -> int:
     """Watch a service's transparency log: SOURCE is its URL (or a saved copy of the log).
 
-    Each run checks the new signed head against the ones seen before (--state): the log only grew, no two heads
-    of one size differ (a fork), no leaf was rewritten; and lists commitments that never ended.
-    Exit status: 0 the log holds together, 1 a finding, 2 the input could not be used.
+    Each run checks the new signed head against the ones seen before (--state): every head is signed by a key
+    given (--key, repeatable: the service's keys) or pinned, at its time; the log only grew (a smaller head is a
+    rollback), no two heads of one size differ (a fork), no leaf was rewritten; and lists commitments that never
+    ended. Exit status: 0 the log holds together, 1 a finding, 2 the input could not be used.
     """
-    report = read_log(source, state_path, _key(key_opt), pending_after)
+    given, pins = trusted_keys(key_opts, service)
+    report = read_log(source, state_path, head_trust(source, given, pins), pending_after)
     if report is None:
         return 2
     _emit(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if as_json else report.text())
@@ -64,10 +73,11 @@ def log_cmd(source: str, state_path: str | None, key_opt: str | None, pending_af
     return 0 if report.ok else 1
 
 
-def audit_against_log(summary: Any, source: str, key: str | None, pending_after: float = 3600.0
-                      ) -> tuple[logwatch.ExportFindings | None, int]:
-    """`audit --log SOURCE`: the audited export against the log. (findings, exit status: 0, 1, or 2)."""
-    report = read_log(source, None, key, pending_after)
+def audit_against_log(summary: Any, source: str, given: KeySet | None, pins: KeySet | None,
+                      pending_after: float = 3600.0) -> tuple[logwatch.ExportFindings | None, int]:
+    """`audit --log SOURCE`: the audited export against the log, its heads held to the keys the games are (given,
+    else pinned). (findings, exit status: 0, 1, or 2)."""
+    report = read_log(source, None, head_trust(source, given, pins), pending_after)
     if report is None:
         return None, 2
     findings = logwatch.against_export(report, [o.game_id for o in summary.outcomes])

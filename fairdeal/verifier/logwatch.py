@@ -5,11 +5,13 @@ the heads seen, one per size. The state file the command keeps between runs is s
 copy given instead of a URL (an auditor's file, another auditor's state), so two watchers compare notes by
 handing each other their files. Each run merges what the source shows into the state and checks:
 
-  - every head is signed (by the service's key, when one is given);
+  - every head is signed, by a key trusted for the service at the head's time (fairdeal.verifier.logtrust: the
+    keys given, else the pinned ones; with neither the report says the heads are unchecked);
   - no two heads have the same size and different roots (a fork: the service showed two logs);
   - every leaf known is the leaf the source has at that index, and every head's root is the root of the leaves
-    up to its size (a rewritten leaf breaks it);
-  - from a URL, the consistency proof from the last head of the state to the new head (the log only grew);
+    up to its size (a rewritten leaf breaks it); a head claiming more leaves than the copy holds is a finding;
+  - from a URL, the service's head is no smaller than the last one seen (a rollback), and the consistency proof
+    from the last head of the state to the new head holds (the log only grew);
   - the leaves are well formed, each game has one commitment and at most one ending after it.
 
 and lists the commitments with no ending older than a given age (counted back from the newest head's time),
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from fairdeal.verifier import merkle, tlog
+from fairdeal.verifier import logtrust, merkle, tlog
 from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.fetch import InputError, fetch_url, is_url, parse_json, read_file
 
@@ -124,7 +126,8 @@ def fetch_log(url: str, known: int, since: dict | None, get: Callable[[str], Any
 
 @dataclass
 class Finding:
-    code: str          # head-signature, fork, rewritten-leaf, root-mismatch, inconsistent, bad-leaf
+    code: str          # head-signature, fork, rollback, rewritten-leaf, root-mismatch, missing-leaves,
+                       # inconsistent, bad-leaf
     detail: str
 
     def to_json(self) -> dict:
@@ -142,7 +145,10 @@ class LogReport:
     endings: dict[str, int] = field(default_factory=dict)   # reason -> count
     dealt: int = 0                                           # endings after the deal
     dealt_cut_short: int = 0                                 # ... cancelled or abandoned
+    reveal_aborts: int = 0                                   # endings in the reveal phase (seated, never dealt)
+    walked_away: dict[str, int] = field(default_factory=dict)  # seat name -> reveal-phase aborts it did not reveal
     copy: LogCopy | None = None                              # the merged copy (saved when nothing failed)
+    trust: logtrust.HeadTrust = field(default_factory=logtrust.HeadTrust)
 
     @property
     def ok(self) -> bool:
@@ -152,11 +158,33 @@ class LogReport:
     def cut_short_share(self) -> float | None:
         return self.dealt_cut_short / self.dealt if self.dealt else None
 
+    @property
+    def seated_cut_short_share(self) -> float | None:
+        """Of the games that got to their seating, the share that ended early: cancelled or abandoned after the
+        deal, or aborted in the reveal phase (the abort fairness.md says stands out)."""
+        seated = self.dealt + self.reveal_aborts
+        return (self.dealt_cut_short + self.reveal_aborts) / seated if seated else None
+
+    def walked_away_json(self) -> list[dict]:
+        return [{"name": n, "games": c} for n, c in sorted(self.walked_away.items(), key=lambda x: (-x[1], x[0]))]
+
+    def counts_json(self) -> dict:
+        return {"committed": self.committed, "endings": self.endings, "dealt": self.dealt,
+                "dealt_cancelled_or_abandoned": self.dealt_cut_short,
+                "dealt_cancelled_or_abandoned_share": self.cut_short_share,
+                "reveal_phase_aborts": self.reveal_aborts, "walked_away": self.walked_away_json(),
+                "seated_cut_short_share": self.seated_cut_short_share, "pending": self.pending}
+
     def to_json(self) -> dict:
         return {"ok": self.ok, "size": self.size, "heads": self.heads, "new_leaves": self.new_leaves,
-                "findings": [f.to_json() for f in self.findings], "committed": self.committed,
-                "endings": self.endings, "dealt": self.dealt, "dealt_cancelled_or_abandoned": self.dealt_cut_short,
-                "dealt_cancelled_or_abandoned_share": self.cut_short_share, "pending": self.pending}
+                "findings": [f.to_json() for f in self.findings], "heads_checked_against": self.trust.to_json(),
+                **self.counts_json()}
+
+    def aborts_text(self) -> str:
+        who = ", ".join(f"{w['name']} {w['games']}" for w in self.walked_away_json()) or "nobody named"
+        share = self.seated_cut_short_share
+        return (f"{self.reveal_aborts} game(s) aborted in the reveal phase (seated, never dealt; did not reveal: "
+                f"{who})" + (f"; {share:.1%} of the seated games ended early" if share is not None else ""))
 
     def text(self) -> str:
         lines = [f"log of {self.size} leaves, {self.heads} signed head(s) seen, {self.new_leaves} new leaf(s)"]
@@ -168,11 +196,20 @@ class LogReport:
         share = self.cut_short_share
         lines.append(f"{self.dealt} game(s) ended after the deal, {self.dealt_cut_short} of them cancelled or "
                      f"abandoned" + (f" ({share:.1%})" if share is not None else ""))
+        lines.append(self.aborts_text())
         for p in self.pending:
             lines.append(f"PENDING game {p['game_id']}: committed {p['time']} (leaf {p['index']}), no ending")
-        lines.append("LOG OK: it only grew, and no head contradicts another" if self.ok else
-                     f"LOG FAILED: {len(self.findings)} finding(s)")
+        if not self.ok:
+            lines.append(f"LOG FAILED: {len(self.findings)} finding(s)")
+        elif not self.trust.trusted:
+            lines.append(UNCHECKED)
+        else:
+            lines.append("LOG OK: it only grew, and no head contradicts another")
         return "\n".join(lines)
+
+
+UNCHECKED = ("LOG UNCHECKED: no key was given or pinned, so the heads were checked only against the keys they "
+             "name, which anyone can make: give the service's keys (--key, its saved GET /keys) or pin its key")
 
 
 def _parse_time(text: Any) -> float | None:
@@ -189,22 +226,46 @@ def _leaf_text(leaf: Any) -> bytes | None:
         return None
 
 
+def _changed(old: Any, new: Any) -> str:
+    """Which members of a leaf differ, with both values (whole values: no cut repr)."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return f"it is now {json.dumps(new, sort_keys=True)}, it was {json.dumps(old, sort_keys=True)}"
+    parts = []
+    for m in sorted(set(old) | set(new)):
+        if m not in new:
+            parts.append(f"{m!r} is gone (it was {json.dumps(old[m])})")
+        elif m not in old:
+            parts.append(f"{m!r} is new ({json.dumps(new[m])})")
+        elif _leaf_text(old[m]) != _leaf_text(new[m]):
+            parts.append(f"{m!r} is now {json.dumps(new[m])}, it was {json.dumps(old[m])}")
+    return "; ".join(parts)
+
+
 class _Check:
-    def __init__(self, key: str | None):
-        self.key = key
-        self.report = LogReport()
+    def __init__(self, trust: logtrust.HeadTrust):
+        self.trust = trust
+        self.report = LogReport(trust=trust)
 
     def find(self, code: str, detail: str) -> None:
         self.report.findings.append(Finding(code, detail))
 
     def heads(self, heads: Sequence[Any]) -> list[dict]:
-        """The heads that are signed (by the key, when given); one per (size, root)."""
+        """The heads that are signed, by a trusted key at their time; one per (size, root)."""
         good: dict[tuple[int, str], dict] = {}
+        seen: set[bytes] = set()
         for head in heads:
+            text = _leaf_text(head)
+            if text is not None and text in seen:      # the state's latest head, shown again by the service
+                continue
+            seen.add(text or b"")
             try:
-                tlog.check_head(head, self.key)
+                tlog.check_head(head)
             except tlog.LogError as exc:
                 self.find("head-signature", str(exc))
+                continue
+            problem = self.trust.problem(head)
+            if problem is not None:
+                self.find("head-signature", problem)
                 continue
             good.setdefault((head["size"], head["root"]), head)
         by_size: dict[int, list[dict]] = {}
@@ -217,24 +278,44 @@ class _Check:
         return sorted(good.values(), key=lambda h: (h["size"], h["time"]))
 
     def merge_leaves(self, known: list[dict], start: int, new: Sequence[Any]) -> list[dict]:
-        """The known leaves with the source's: a different leaf at a known index is a rewritten leaf."""
+        """The known leaves with the source's. Where they differ the logs diverge: one finding, at the first
+        leaf that differs, naming the members that changed."""
         merged = list(known)
+        differ: list[int] = []
         for i, leaf in enumerate(new, start=start):
             if i < len(merged):
                 if _leaf_text(merged[i]) != _leaf_text(leaf):
-                    self.find("rewritten-leaf", f"leaf {i} is now {leaf!r:.160}, it was {merged[i]!r:.160}")
+                    differ.append(i)
             elif i == len(merged):
                 merged.append(leaf)
             else:
                 raise InputError(f"the source's leaves start at {start}, after the {len(merged)} known")
+        if differ:
+            i = differ[0]
+            game = merged[i].get("game_id") if isinstance(merged[i], dict) else None
+            more = f"; {len(differ) - 1} more leaf(s) differ after it" if len(differ) > 1 else ""
+            self.find("rewritten-leaf", f"the two logs first diverge at leaf {i}" + (f" (game {game})" if game else "")
+                      + f": {_changed(merged[i], new[i - start])}{more}")
         return merged
 
     def roots(self, heads: Sequence[dict], tree: merkle.Tree) -> None:
-        for head in heads:
-            if head["size"] <= len(tree) and tree.root(head["size"]).hex() != head["root"]:
-                self.find("root-mismatch", f"the head of size {head['size']} signs root {head['root']}, but the "
-                                           f"leaves up to it hash to {tree.root(head['size']).hex()} (a leaf "
-                                           f"was rewritten, or the heads are of another log)")
+        wrong = [h for h in heads if h["size"] <= len(tree) and tree.root(h["size"]).hex() != h["root"]]
+        if wrong:
+            head = wrong[0]
+            more = f"; so do {len(wrong) - 1} larger head(s)" if len(wrong) > 1 else ""
+            self.find("root-mismatch", f"the head of size {head['size']} signs root {head['root']}, but the leaves "
+                                       f"up to it hash to {tree.root(head['size']).hex()} (a leaf was rewritten, or "
+                                       f"the heads are of another log){more}")
+        claims = [h for h in heads if h["size"] > len(tree)]
+        if claims:
+            head = claims[-1]
+            self.find("missing-leaves", f"the head of size {head['size']} claims more leaves than the copy holds "
+                                        f"({len(tree)}): the leaves it signs were not all shown")
+
+    def rollback(self, since: dict, head: dict) -> None:
+        self.find("rollback", f"the service's head has {head['size']} leaves, but a head of {since['size']} leaves "
+                              f"was seen before (signed {since['time']}): the log went back, acknowledged history "
+                              f"was lost (a restored backup, a failover) or is hidden")
 
     def consistency(self, since: dict, head: dict, proof: Any) -> None:
         try:
@@ -273,6 +354,11 @@ class _Check:
             if leaf["dealt"]:
                 r.dealt += 1
                 r.dealt_cut_short += leaf["reason"] in AFTER_DEAL
+            elif "unrevealed" in leaf or leaf["reason"] == "not-revealed":    # older leaves name no seat
+                r.reveal_aborts += 1
+                for seat in leaf.get("unrevealed", ()):
+                    who = seat["name"] if seat["name"] is not None else f"seat {seat['seat']}"
+                    r.walked_away[who] = r.walked_away.get(who, 0) + 1
         r.committed = len(committed)
         r.endings = dict(sorted(Counter(r.endings).items()))
         for g, (i, leaf) in committed.items():
@@ -281,10 +367,15 @@ class _Check:
                 r.pending.append({"game_id": g, "index": i, "time": leaf["time"]})
 
 
-def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | None = None, key: str | None = None,
+def _trust(key: Any) -> logtrust.HeadTrust:
+    return key if isinstance(key, logtrust.HeadTrust) else logtrust.of(key, None)
+
+
+def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | None = None, key: Any = None,
           pending_after: float = 3600.0) -> LogReport:
-    """Merge a source (a copy, or what a service showed) into the state and check it all."""
-    check = _Check(key)
+    """Merge a source (a copy, or what a service showed) into the state and check it all. `key`: what the heads
+    are held to, a logtrust.HeadTrust (or a key text or KeySet: those keys; None: nothing)."""
+    check = _Check(_trust(key))
     since = state.latest
     if fetched is not None:
         new_heads, start, new_leaves = [fetched.head], fetched.start, fetched.leaves
@@ -300,6 +391,9 @@ def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | N
             data = b""
         tree.extend([merkle.leaf_hash(data)])
     check.roots(heads, tree)
+    if fetched is not None and since is not None and type(fetched.head.get("size")) is int \
+            and fetched.head["size"] < since["size"]:
+        check.rollback(since, fetched.head)
     if fetched is not None and since is not None and fetched.consistency is not None:
         check.consistency(since, fetched.head, fetched.consistency)
     latest = max(heads, key=lambda h: h["size"]) if heads else None
@@ -310,7 +404,7 @@ def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | N
     return r
 
 
-def watch_source(source: str, state: LogCopy, key: str | None = None, pending_after: float = 3600.0,
+def watch_source(source: str, state: LogCopy, key: Any = None, pending_after: float = 3600.0,
                  get: Callable[[str], Any] = _get) -> LogReport:
     """`fairdeal-verify log SOURCE`: a service's URL, or a saved copy of its log."""
     if is_url(source):
@@ -332,10 +426,9 @@ class ExportFindings:
     def to_json(self) -> dict:
         r = self.report
         return {"missing_from_export": self.missing, "exported_not_in_log": self.unlogged,
-                "committed": r.committed, "ended": sum(r.endings.values()), "endings": r.endings,
-                "dealt": r.dealt, "dealt_cancelled_or_abandoned": r.dealt_cut_short,
-                "dealt_cancelled_or_abandoned_share": r.cut_short_share,
-                "pending": r.pending, "log_findings": [f.to_json() for f in r.findings], "ok": self.ok}
+                "ended": sum(r.endings.values()), **r.counts_json(),
+                "log_findings": [f.to_json() for f in r.findings], "heads_checked_against": r.trust.to_json(),
+                "ok": self.ok}
 
     @property
     def ok(self) -> bool:
@@ -347,7 +440,10 @@ class ExportFindings:
         lines = [f"log: {r.committed} game(s) committed, {sum(r.endings.values())} ended; "
                  f"{r.dealt_cut_short} of {r.dealt} dealt game(s) cancelled or abandoned"
                  + (f" ({share:.1%})" if share is not None else "")]
+        lines.append("log: " + r.aborts_text())
         lines += [f"FAIL  log {f.code}: {f.detail}" for f in r.findings]
+        if not r.trust.trusted:
+            lines.append("log: " + UNCHECKED)
         lines += [f"MISSING game {m['game_id']}: ended {m['reason']} at {m['time']} (log leaf {m['index']}), "
                   f"no transcript in the export" for m in self.missing]
         lines += [f"UNLOGGED game {g}: in the export, but the log has no commitment of it" for g in self.unlogged]

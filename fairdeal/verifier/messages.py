@@ -215,7 +215,12 @@ MESSAGES: dict[str, Template] = {
     "log-included": ("the {kinds} are leaves {indexes} of the log whose head of size {size} (root {root_short}) "
                      "is signed by key {key_id}"),
     "log-not-included": "{reason}",
-    "log-head-not-pinned": "the log's tree head is signed by key {key_id}, which is not a pinned key ({pinned})",
+    "log-head-untrusted": ("the log's tree head is signed by key {key_id}, which is not {trusted} ({keys}): a "
+                           "head anyone can sign proves nothing about the service's log"),
+    "log-head-key-time": lambda f: (
+        f"the log's tree head of size {f['size']} is dated {f['time']}, when its key {f['key_id']} was "
+        + (f"retired already (retired {f['retired']})" if f["status"] == "retired"
+           else f"not made yet (created {f['created']})") + ": the service's key at that time signs its heads"),
     # skipped
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
     "no-commitment-noted": "no commitment was given (--commitment HEX)",

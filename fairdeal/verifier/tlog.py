@@ -34,11 +34,27 @@ def commitment_leaf(commit: Mapping[str, Any]) -> dict:
 
 def ending_leaf(transcript: Mapping[str, Any]) -> dict:
     """The leaf of a game's end, however it ended. `transcript` is the SHA-256 of the bytes the final signature
-    covers; `dealt` says whether cards existed (the transcript has a start record) before it ended."""
+    covers; `dealt` says whether cards existed (the transcript has a start record) before it ended. A table that
+    ended in the reveal phase (seated, never started: its end names `reveals`) also names, in `unrevealed`, the
+    committed seats that did not reveal, each {"seat", "name"}: who walked away, readable from the log alone."""
     end = transcript["end"]
-    return {"type": "ending", "game_id": transcript["commit"]["game_id"], "reason": end["reason"],
+    leaf = {"type": "ending", "game_id": transcript["commit"]["game_id"], "reason": end["reason"],
             "dealt": transcript.get("start") is not None, "transcript": sha256_hex(transcript_body(transcript)),
             "time": end["ended"]}
+    if "reveals" in end and transcript.get("seating") is not None:
+        names = {s.get("seat"): s.get("name") for s in transcript["seating"].get("seats", [])}
+        leaf["unrevealed"] = [{"seat": s, "name": names.get(s)} for s in end.get("unrevealed") or ()]
+    return leaf
+
+
+def ending_leaf_forms(transcript: Mapping[str, Any]) -> list[dict]:
+    """The ending leaves a transcript may have in the log, newest form first: a reveal-phase ending logged before
+    leaves named the unrevealed seats has the form without `unrevealed` (docs/log.md, "Leaf forms"). Both forms
+    bind the same transcript hash, so accepting the older one weakens no check; it only names no seat."""
+    leaf = ending_leaf(transcript)
+    if "unrevealed" not in leaf:
+        return [leaf]
+    return [leaf, {m: v for m, v in leaf.items() if m != "unrevealed"}]
 
 
 def leaf_bytes(leaf: Mapping[str, Any]) -> bytes:
@@ -54,15 +70,24 @@ def check_leaf(leaf: Any) -> dict:
     common = {"type", "game_id", "time"}
     forms = {"commitment": common | {"commit", "commitment"},
              "ending": common | {"reason", "dealt", "transcript"}}
-    if not isinstance(leaf, dict) or leaf.get("type") not in forms or set(leaf) != forms[leaf["type"]]:
+    if not isinstance(leaf, dict) or leaf.get("type") not in forms or \
+            set(leaf) - {"unrevealed"} != forms[leaf["type"]] or ("unrevealed" in leaf and leaf["type"] != "ending"):
         raise LogError(f"not a log leaf: {leaf!r:.120}")
-    if not all(isinstance(leaf[m], str) for m in leaf if m != "dealt") or \
+    if "unrevealed" in leaf and not _seats_named(leaf["unrevealed"]):
+        raise LogError(f"a log leaf's 'unrevealed' is a list of {{\"seat\": number, \"name\"}}: {leaf!r:.120}")
+    if not all(isinstance(leaf[m], str) for m in leaf if m not in ("dealt", "unrevealed")) or \
             ("dealt" in leaf and type(leaf["dealt"]) is not bool):
         raise LogError(f"a log leaf's members are texts (and 'dealt' true or false): {leaf!r:.120}")
     for m in ("commit", "commitment", "transcript"):
         if m in leaf and not _HEX64.match(leaf[m]):
             raise LogError(f"a log leaf's {m!r} is 64 lowercase hex digits: {leaf!r:.120}")
     return leaf
+
+
+def _seats_named(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(s, dict) and set(s) == {"seat", "name"} and type(s["seat"]) is int and s["seat"] >= 0
+        and (s["name"] is None or isinstance(s["name"], str)) for s in value)
 
 
 # ------------------------------------------------------------------------------------------------ heads
@@ -115,32 +140,35 @@ def inclusion(leaf: Mapping[str, Any], index: int, head: Mapping[str, Any], proo
     return merkle.verify_inclusion(leaf_hash_of(leaf), index, head["size"], proof_bytes(proof), head_root(head))
 
 
-def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, dict]:
-    """The leaves a transcript must have in the log: its commitment, and its ending once it has one."""
-    out = {"commitment": commitment_leaf(transcript["commit"])}
+def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, list[dict]]:
+    """The leaves a transcript must have in the log, each kind with the forms it may take (ending_leaf_forms):
+    its commitment, and its ending once it has one."""
+    out = {"commitment": [commitment_leaf(transcript["commit"])]}
     if transcript.get("end") is not None and transcript.get("signature") is not None:
-        out["ending"] = ending_leaf(transcript)
+        out["ending"] = ending_leaf_forms(transcript)
     return out
 
 
 def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> dict[str, int]:
     """Check a transcript's `log` member offline: {"head": signed head, "commitment": {"index", "proof"},
-    "ending": {"index", "proof"} (once the game has ended)}. Returns {leaf type: index}; LogError says what
-    fails."""
+    "ending": {"index", "proof"} (once the game has ended)}. `key`: the one key the head must be signed by (which
+    keys count for a service is fairdeal.verifier.logtrust's business). Returns {leaf type: index}; LogError says
+    what fails."""
     log = transcript.get("log")
     if not isinstance(log, dict) or "head" not in log:
         raise LogError("the transcript's log member has no tree head")
     head = check_head(log["head"], key)
     found = {}
-    for kind, leaf in transcript_leaves(transcript).items():
+    expected = transcript_leaves(transcript)
+    for kind, forms in expected.items():
         entry = log.get(kind)
         if not isinstance(entry, dict) or set(entry) != {"index", "proof"} or type(entry["index"]) is not int:
             raise LogError(f"the log member has no {kind} entry {{\"index\", \"proof\"}}")
-        if not inclusion(leaf, entry["index"], head, entry["proof"]):
-            raise LogError(f"the {kind} of game {leaf['game_id']} is not leaf {entry['index']} of the log whose "
-                           f"head of size {head['size']} is signed")
+        if not any(inclusion(leaf, entry["index"], head, entry["proof"]) for leaf in forms):
+            raise LogError(f"the {kind} of game {forms[0]['game_id']} is not leaf {entry['index']} of the log "
+                           f"whose head of size {head['size']} is signed")
         found[kind] = entry["index"]
-    extra = set(log) - {"head", *transcript_leaves(transcript)}
+    extra = set(log) - {"head", *expected}
     if extra:
         raise LogError(f"the log member has {sorted(extra)[0]!r}, which this transcript has no leaf for")
     return found

@@ -32,12 +32,14 @@ def rotated(tmp_path_factory, request):
     p = api.player()
     key_a = api.get("/keys").get_json()["current"]
     before = [_finish_game(api, p) for _ in range(2)]
+    log_before = _log_copy(app, tmp / "log-before.json", before[-1])     # a head signed by key A
     r = CliRunner().invoke(fairdeal_main, ["-d", data, "keys", "rotate"])
     assert r.exit_code == 0, r.output
     published = api.get("/keys").get_json()
     key_b = published["current"]
     assert key_b != key_a
     after = [_finish_game(api, p) for _ in range(2)]
+    log_after = _log_copy(app, tmp / "log-after.json", after[-1])        # a head signed by key B
     export = tmp / "export.jsonl"
     r = CliRunner().invoke(fairdeal_main, ["-d", data, "export", "-o", str(export)])
     assert r.exit_code == 0, r.output
@@ -46,7 +48,20 @@ def rotated(tmp_path_factory, request):
     signed = {json.loads(line)["commit"]["game_id"]: json.loads(line)["commit"]["key"]
               for line in export.read_text().splitlines()}
     assert signed == {**{g: key_a for g in before}, **{g: key_b for g in after}}
-    return {"export": export, "keys_json": keys_json, "a": key_a, "b": key_b, "published": published}
+    return {"export": export, "keys_json": keys_json, "a": key_a, "b": key_b, "published": published,
+            "log_before": log_before, "log_after": log_after}
+
+
+def _log_copy(app, path, game_id: str):
+    """The service's log as a watcher sees it, saved: a head covering `game_id` is signed for it first."""
+    from fairdeal.verifier import logwatch
+    client = app.test_client()
+    assert client.get(f"/log/games/{game_id}").status_code == 200
+
+    def get(url):
+        return client.get(url.replace("http://fairdeal.test", "")).get_json()
+    logwatch.save_copy(str(path), logwatch.watch_source("http://fairdeal.test", logwatch.LogCopy(), get=get).copy)
+    return path
 
 
 def test_keys_lists_both_keys_with_created_and_retired(rotated):
@@ -139,3 +154,20 @@ def test_a_key_folder_from_before_retired_times_takes_the_next_keys_created_time
     assert old["retired"] == new["created"] and new["retired"] is None
     r = CliRunner().invoke(fairdeal_main, ["-d", str(tmp_path), "keys", "list"])
     assert f"retired {new['created']}" in r.output.splitlines()[0]
+
+
+def test_the_log_watcher_keeps_going_across_the_rotation_with_the_keys_json(rotated, tmp_path, capsys):
+    """Issue 23: the watcher saw heads of key A, the service rotated to key B; with the saved /keys answer every
+    head is checked against the key of its time, and the state is saved on each run."""
+    state = tmp_path / "state.json"
+    for copy in ("log_before", "log_after"):
+        code, out, err = run(["log", str(rotated[copy]), "--state", str(state), "--key", str(rotated["keys_json"])],
+                             capsys)
+        assert code == 0 and "LOG OK" in out, out + err
+    saved = json.loads(state.read_text())
+    assert {h["key"] for h in saved["heads"]} == {rotated["a"], rotated["b"]}
+    code, out, _ = run(["log", str(rotated["log_after"]), "--state", str(state), "--key", rotated["b"]], capsys)
+    assert code == 1 and "head-signature" in out      # the new key alone cannot vouch for the old heads
+    code, out, _ = run(["audit", str(rotated["export"]), "--log", str(state), "--key", str(rotated["keys_json"]),
+                        "--jobs", "1"], capsys)
+    assert code == 0 and "FAIL" not in out and "UNCHECKED" not in out, out

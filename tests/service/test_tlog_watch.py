@@ -170,6 +170,7 @@ def test_the_audit_command_holds_an_export_against_the_log(app, tmp_path, capsys
     report = json.loads(out)
     assert report["passed"] == 2 and report["log"]["missing_from_export"][0]["game_id"] == ended[2]
     assert [m["game_id"] for m in report["log"]["missing_from_export"]] == [ended[2]]
+    assert (report["ok"], report["exit_code"]) == (False, 1)     # the process's verdict, the log's included
     export.write_text(export.read_text() + json.dumps(api.get(f"/games/{ended[2]}/transcript").get_json()) + "\n")
     code, out, err = run(["audit", str(export), "--log", str(copy), "--jobs", "1"], capsys)
     assert code == 0, out + err

@@ -185,6 +185,18 @@ def test_the_transcript_vector_with_its_log_member_verifies_offline():
     assert {c.id: c.status for c in without.checks}["log-inclusion"] == "skip" and without.exit_code == 0
     # a head signed by a key the user did not pin proves nothing about the pinned service
     pinned = verify_transcript(with_log, pins={"other": "ed25519:" + "A" * 43})
-    assert {c.id: c.code for c in pinned.checks}["log-inclusion"] in ("log-head-not-pinned",)
+    assert {c.id: c.code for c in pinned.checks}["log-inclusion"] == "log-head-untrusted"
     swapped = dict(with_log, log=dict(v["log"], commitment=v["log"]["ending"], ending=v["log"]["commitment"]))
     assert [c.id for c in verify_transcript(swapped, key=t["public_key_text"]).failed] == ["log-inclusion"]
+
+
+def test_the_reveal_phase_ending_leaf_vector_has_both_forms():
+    (t,) = [v["transcript"] for v in vectors_of("transcript.md", "transcript")
+            if v["protocol"] == "fairdeal/2" and "reveals" in v["transcript"]["end"]]
+    (v,) = vectors_of("log.md", "log-leaf-forms")
+    assert [f["leaf"] for f in v["forms"]] == tlog.ending_leaf_forms(t)
+    assert v["forms"][0]["leaf"]["unrevealed"] == [{"seat": 2, "name": "bob"}]
+    for f in v["forms"]:
+        assert canonical_json(f["leaf"]).decode() == f["canonical"]
+        assert h(b"\x00" + f["canonical"].encode()).hex() == f["leaf_hash"] == tlog.leaf_hash_of(f["leaf"]).hex()
+        assert tlog.check_leaf(f["leaf"]) == f["leaf"]

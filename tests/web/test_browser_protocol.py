@@ -354,3 +354,34 @@ def test_the_browser_checks_the_transparency_log_vectors(page):
     assert r["leafOut"] == [{"canonical": v["canonical"], "hash": v["leaf_hash"]} for v in leaves]
     assert r["good"]["log-inclusion"] == "pass" and r["good"]["signature-transcript"] == "pass"
     assert r["swapped"]["log-inclusion"] == "fail"
+
+
+RUN_LOG_TRUST = """async ([reveal, strangers, key]) => {
+  const m = await import("/assets/js/merkle.js");
+  const c = await import("/assets/js/canonical.js");
+  const v = await import("/assets/js/checks.js");
+  const forms = (await m.endingLeafForms(reveal)).map((leaf) => c.canonicalText(leaf));
+  const status = async (keys) => (await v.verifyTranscript(JSON.stringify(strangers), { keys }))
+    .checks.find((ch) => ch.id === "log-inclusion");
+  return { forms, given: await status([key]), none: await status([]) };
+}"""
+
+
+def test_the_browser_refuses_a_strangers_head_and_knows_both_ending_leaf_forms(page):
+    """Issue 23: a head signed by a key that is neither given nor the game's fails log-inclusion in the browser as
+    in fairdeal-verify; a reveal-phase ending has docs/log.md's two leaf forms."""
+    from fairdeal.verifier import keys, tlog
+    (log,) = [v for v in load_vectors("log.md") if v["vector"] == "transcript-log"]
+    (forms,) = [v for v in load_vectors("log.md") if v["vector"] == "log-leaf-forms"]
+    vectors = [v for v in load_vectors("transcript.md")
+               if v["vector"] == "transcript" and v["protocol"] == "fairdeal/2"]
+    t, reveal = vectors[0], next(v for v in vectors if "reveals" in v["transcript"]["end"])
+    stranger = keys.generate_private_key()
+    h = log["log"]["head"]
+    forged = tlog.sign_head(stranger, tlog.make_head(h["size"], bytes.fromhex(h["root"]), h["time"],
+                                                     keys.public_key_text(stranger)))
+    strangers = dict(t["transcript"], log=dict(log["log"], head=forged))
+    r = page.evaluate(RUN_LOG_TRUST, [reveal["transcript"], strangers, t["public_key_text"]])
+    assert r["forms"] == [f["canonical"] for f in forms["forms"]]
+    for trusted in ("given", "none"):
+        assert r[trusted]["status"] == "fail" and "not the service's" in r[trusted]["detail"], r[trusted]

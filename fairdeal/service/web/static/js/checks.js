@@ -141,7 +141,7 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   }
   report.key = key;
   if (key) await checkSignatures(run, t, key);
-  if (t.log !== undefined) await checkLog(run, t);
+  if (t.log !== undefined) await checkLog(run, t, keys.length ? keys : [commit.key]);
 
   // --- header, commitment, chain, receipts
   const header = checkHeader(t);
@@ -228,9 +228,9 @@ function engineChecks(run, t) {
   for (const id of ENGINE_CHECKS) run.set(id, ELSEWHERE, `${what[id]} needs the rules engine: fairdeal-verify replays it`);
 }
 
-async function checkLog(run, t) {
+async function checkLog(run, t, trusted) {
   try {
-    const r = await checkLogMember(t);
+    const r = await checkLogMember(t, trusted);
     run.set("log-inclusion", r.ok ? PASS : FAIL, r.detail);
   } catch (exc) {
     run.set("log-inclusion", exc instanceof NoEd25519 ? SKIP : FAIL, exc.message);

@@ -40,13 +40,29 @@ export async function commitmentLeaf(commit) {
     commitment: commit.commitment, time: commit.created };
 }
 
+// A table that ended in the reveal phase (its end names reveals) names its unrevealed seats {seat, name} too.
 export async function endingLeaf(t) {
-  return { type: "ending", game_id: t.commit.game_id, reason: t.end.reason, dealt: t.start != null,
+  const leaf = { type: "ending", game_id: t.commit.game_id, reason: t.end.reason, dealt: t.start != null,
     transcript: toHex(await sha256(transcriptBody(t))), time: t.end.ended };
+  if (Object.hasOwn(t.end, "reveals") && t.seating) {
+    const names = new Map(t.seating.seats.map((s) => [s.seat, s.name]));
+    leaf.unrevealed = t.end.unrevealed.map((s) => ({ seat: s, name: names.has(s) ? names.get(s) : null }));
+  }
+  return leaf;
 }
 
-// -> {ok, detail}: whether the "log" member proves the game's leaves are in the log its head signs.
-export async function checkLogMember(t) {
+// The forms an ending may have in the log, newest first: one logged before endings named the unrevealed seats
+// lacks "unrevealed" (docs/log.md, "Leaf forms"); both bind the same transcript hash.
+export async function endingLeafForms(t) {
+  const leaf = await endingLeaf(t);
+  if (!("unrevealed" in leaf)) return [leaf];
+  const { unrevealed, ...older } = leaf;
+  return [leaf, older];
+}
+
+// -> {ok, detail}: whether the "log" member proves the game's leaves are in the log its head signs, the head
+// signed by one of the `trusted` keys (the keys given, else the key that signed the game: docs/log.md).
+export async function checkLogMember(t, trusted = [t.commit.key]) {
   const log = t.log;
   const bad = (detail) => ({ ok: false, detail });
   const head = log && log.head;
@@ -59,20 +75,29 @@ export async function checkLogMember(t) {
   if (!await v.verify(canonicalBytes(body), head.signature)) {
     return bad(`the tree head of size ${head.size} is not signed by its key`);
   }
-  const leaves = { commitment: await commitmentLeaf(t.commit) };
-  if (t.end && t.signature) leaves.ending = await endingLeaf(t);
+  if (!trusted.includes(head.key)) {
+    return bad(`the log's tree head is signed by key ${await keyId(head.key)}, which is not the service's: a head `
+      + "anyone can sign proves nothing about the service's log");
+  }
+  const leaves = { commitment: [await commitmentLeaf(t.commit)] };
+  if (t.end && t.signature) leaves.ending = await endingLeafForms(t);
   const extra = Object.keys(log).filter((k) => k !== "head" && !(k in leaves));
   if (extra.length) return bad(`the log member has '${extra[0]}', which this transcript has no leaf for`);
   const found = [];
-  for (const [kind, leaf] of Object.entries(leaves)) {
+  for (const [kind, forms] of Object.entries(leaves)) {
     const entry = log[kind];
     if (!entry || !Number.isInteger(entry.index) || !Array.isArray(entry.proof) || !entry.proof.every(isHex64)) {
       return bad(`the log member has no ${kind} entry {index, proof}`);
     }
-    const root = await rootFromInclusion(await leafHash(canonicalBytes(leaf)), entry.index, head.size,
-      entry.proof.map(fromHex));
-    if (root === null || toHex(root) !== head.root) {
-      return bad(`the ${kind} of game ${leaf.game_id} is not leaf ${entry.index} of the log whose head of size ${head.size} is signed`);
+    let included = false;
+    for (const leaf of forms) {
+      const root = await rootFromInclusion(await leafHash(canonicalBytes(leaf)), entry.index, head.size,
+        entry.proof.map(fromHex));
+      included = included || (root !== null && toHex(root) === head.root);
+    }
+    if (!included) {
+      return bad(`the ${kind} of game ${forms[0].game_id} is not leaf ${entry.index} of the log whose head of size `
+        + `${head.size} is signed`);
     }
     found.push([kind, entry.index]);
   }
