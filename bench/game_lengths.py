@@ -21,6 +21,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from fairdeal.verifier.keys import private_key_from_hex  # noqa: E402
+from fairdeal.verifier.games.twenty_down_end import LAST_DEALS_FROM  # noqa: E402
 from fairdeal.verifier.selfplay import selfplay  # noqa: E402
 
 CAP = 20_000
@@ -64,7 +65,8 @@ def main() -> None:
                     for i in range(games)]
             print(f"{name}  [{mix}]  not ended: {sum(1 for r in runs if not r[2])}")
             print(f"    moves  {summary([r[0] for r in runs])}")
-            print(f"    deals  {summary([r[1] for r in runs])}")
+            print(f"    deals  {summary([r[1] for r in runs])}  reached deal {LAST_DEALS_FROM}: "
+                  f"{sum(1 for r in runs if r[1] >= LAST_DEALS_FROM)}")
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
         else:
             human_moves += 1
             move, by = live.timeout_move(seat), "player"
-            if timeout_every and human_moves % timeout_every == 0 and live.timeouts_allowed:
+            if timeout_every and human_moves % timeout_every == 0 and live.may_time_out(seat):
                 by = "timeout"
             elif variety_every and human_moves % variety_every == 0:
                 legal = live.state.legal_moves(seat)

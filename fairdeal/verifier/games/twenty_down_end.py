@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-LAST_DEALS_FROM = 30      # version 2: from this counted deal on, one player alone lowest wins at any score
-LAST_DEAL = 40            # version 2: after this counted deal the game is over whatever the scores
+LAST_DEALS_FROM = 40      # version 2: from this counted deal on, one player alone lowest wins at any score
+LAST_DEAL = 50            # version 2: after this counted deal the game is over whatever the scores
 
 
 def winners_after_deal(scores: Sequence[int], counted_deal: int, version: int) -> list[int] | None:
