@@ -8,7 +8,6 @@ import pytest
 
 from fairdeal.verifier.checks import verify_transcript
 from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.transcript import clocked_kinds
 
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, SERVER_SEED, resign
 
@@ -35,16 +34,16 @@ def relabel_first(t, kind):
 
 @pytest.mark.parametrize("card, other, kind", [(None, 30, "play"), (25, None, "bid")])
 def test_a_timeout_where_that_kind_has_no_clock_fails_even_re_signed(card, other, kind):
-    t = game(card, other)
-    assert verify_transcript(t, key=SERVER_PUBLIC).exit_code == 0           # its own timeouts are of the clocked kind
-    clocked = "other" if card is None else "card"
-    assert t["records"] and all((r["move"]["kind"] == "play") == (clocked == "card")
-                                for r in t["records"] if r["by"] == "timeout")
-    report = verify_transcript(relabel_first(t, kind), key=SERVER_PUBLIC)
+    report = verify_transcript(relabel_first(game(card, other), kind), key=SERVER_PUBLIC)
     failed = {c.id: c for c in report.failed}
     assert report.exit_code == 1 and set(failed) == {"timeout-moves"}
     assert failed["timeout-moves"].code == "timeout-kind-without-clock"
     assert ("card" if card is None else "other") in failed["timeout-moves"].detail
+    # the game as played verifies: its own timeouts are all of the kind that has a clock
+    t = game(card, other)
+    assert verify_transcript(t, key=SERVER_PUBLIC).exit_code == 0
+    timeouts = [r for r in t["records"] if r["by"] == "timeout"]
+    assert timeouts and all((r["move"]["kind"] == "play") == (card is not None) for r in timeouts)
 
 
 def test_a_timeout_where_that_kind_has_a_clock_passes():
@@ -54,6 +53,7 @@ def test_a_timeout_where_that_kind_has_a_clock_passes():
 
 
 def test_the_clock_keys_and_the_older_all_or_nothing_reading():
+    from fairdeal.verifier.transcript import clocked_kinds
     assert clocked_kinds({"card": None, "other": 30}) == {"other"}
     assert clocked_kinds({"card": 25}) == {"card"}                       # a kind not named has no clock
     assert clocked_kinds({"card": None, "other": None}) == set()
