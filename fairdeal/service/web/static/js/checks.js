@@ -215,7 +215,9 @@ const CLOCK_KINDS = ["card", "other"];
 // fairdeal.verifier.transcript.clocked_kinds: clocks naming a kind are read by kind; clocks naming neither (other
 // writers' keys) are all or nothing
 function clockedKinds(clocks) {
-  if (CLOCK_KINDS.some((k) => k in clocks)) return new Set(CLOCK_KINDS.filter((k) => clocks[k] !== null && clocks[k] !== undefined));
+  if (CLOCK_KINDS.some((k) => k in clocks)) {
+    return new Set(CLOCK_KINDS.filter((k) => clocks[k] !== null && clocks[k] !== undefined));
+  }
   const values = Object.values(clocks);
   return new Set(values.length && values.every((v) => v !== null) ? CLOCK_KINDS : []);
 }
@@ -227,11 +229,13 @@ function engineChecks(run, t) {
   // a card to play, "other" for the rest. No engine needed: every decision offering a card to play offers only
   // cards, so a legal timeout's kind is its move's.
   const kinds = clockedKinds(t.start.clocks || {});
+  const kindOf = (r) => (r.move && r.move.kind === "play" ? "card" : "other");
   const unclocked = t.protocol === "fairdeal/1" ? undefined
-    : t.records.find((r) => r.by === "timeout" && !kinds.has(r.move && r.move.kind === "play" ? "card" : "other"));
+    : t.records.find((r) => r.by === "timeout" && !kinds.has(kindOf(r)));
   if (unclocked) {
-    const why = kinds.size ? `this table has no clock for a ${unclocked.move && unclocked.move.kind === "play" ? "card" : "other"} decision` : "this table has no clock";
-    run.fail("timeout-moves", `record ${unclocked.seq} is a timeout move, but ${why}: nobody's time can run out`, unclocked.seq);
+    const why = kinds.size ? `this table has no clock for a ${kindOf(unclocked)} decision` : "this table has no clock";
+    run.fail("timeout-moves", `record ${unclocked.seq} is a timeout move, but ${why}: nobody's time can run out`,
+      unclocked.seq);
   }
   const what = {
     "moves-legal": `${t.records.length} move(s): whether each was legal in its turn`,
