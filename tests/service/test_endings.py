@@ -103,3 +103,11 @@ def test_a_seat_whose_player_left_at_a_decision_without_a_clock_ends_the_game(re
     transcript = verified(api, t["id"], "abandoned")
     timeouts = [r for r in transcript["records"] if r["by"] == "timeout"]
     assert timeouts and all(r["seat"] == 2 and r["move"]["kind"] != "play" for r in timeouts)
+
+
+def test_a_new_twenty_down_table_commits_to_the_rules_version_that_ends_every_game(request, tmp_path, clock):
+    app = make_app(tmp_path, "sqlite", request, now=clock)
+    api = Api(app.test_client())
+    p = api.player()
+    gid = api.table(p, rule_set="twenty-down")["id"]
+    assert api.get(f"/games/{gid}/transcript").get_json()["transcript"]["commit"]["rules"]["version"] == 2
