@@ -123,7 +123,8 @@ def test_a_version_1_bot_game_that_ends_has_one_winner_and_one_that_runs_on_is_i
         assert low <= 0 and result["winners"] == [result["scores"].index(low)]
         assert result["scores"].count(low) == 1
     elif not table["no_endgame"]:
-        assert state.last_hand["counted_deal"] > 8 and state.last_hand["trump"] == "H" and not state.last_hand["dropped"]
+        last = state.last_hand
+        assert last["counted_deal"] > 8 and last["trump"] == "H" and not last["dropped"]
 
 
 def test_bot_games_with_the_default_rules_end_within_seventy_deals():
