@@ -226,6 +226,7 @@ class Config:
     card_clock: int | None = 25             # default seconds to play a card
     other_clock: int | None = 30            # default seconds for any other decision
     abandon_after: float = 600.0            # a game whose humans are all silent this long is abandoned
+    max_moves: int = 10_000                 # a game still running after this many moves is ended ("move-cap")
     reveal_seconds: float = 30.0            # after the start, how long committed seats have to reveal their seeds
     max_content_length: int = 16 * 1024     # request bodies are small JSON objects
     long_poll_max: float = 25.0             # the longest an event-feed request waits
@@ -305,6 +306,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("other_clock", "FAIRDEAL_OTHER_CLOCK", Clock(), "default seconds for any other decision (or off)"),
     Setting("abandon_after", "FAIRDEAL_ABANDON_AFTER", Number(0, unit="seconds", low_open=True),
             "silence before a game is abandoned"),
+    Setting("max_moves", "FAIRDEAL_MAX_MOVES", Number(100, 1_000_000, integer=True, unit="moves"),
+            "moves after which a game still running is ended (reason move-cap)"),
     Setting("reveal_seconds", "FAIRDEAL_REVEAL_SECONDS", Number(0, 3600, unit="seconds", low_open=True),
             "time the committed seats have to reveal their client seeds after the start"),
     Setting("max_content_length", "FAIRDEAL_MAX_BODY", Number(256, 1 << 20, integer=True, unit="bytes"),

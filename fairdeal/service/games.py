@@ -39,6 +39,7 @@ from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
+from fairdeal.service import endings
 from fairdeal.service.errors import ApiError
 from fairdeal.service.lost_records import LostRecords, UnreadableEntry
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, SecretMissing, Store, entry_digest
@@ -441,30 +442,22 @@ class Games:
         return c.kind_at[1]
 
     def deadline(self, c: Cached, table: dict) -> float | None:
-        """When the seat to move runs out of time (None: no clock). A seat whose player left has no time; at a
-        table without clocks nobody's time runs out, so there is no timeout move at all (abandon_at ends it)."""
+        """When the seat to move runs out of time (None: no clock). A seat whose player left has no time; a
+        decision without a clock (the table's clock for its kind is off) has no timeout move at all: abandon_at
+        ends the game if that seat's player left."""
         kind = self.decision_kind(c)
         if kind is None:
             return None
         seat = c.live.state.to_move
         if seat in c.live.bot_seats:
             return c.last_at  # due at once (a bot moves as soon as it is its turn)
-        if not c.live.timeouts_allowed:
+        secs = endings.clock_seconds(c.live, table, kind)
+        if secs is None:
             return None
-        if table["seats"][seat].get("gone"):
-            return c.last_at
-        secs = (table.get("clocks") or {}).get(kind)
-        return None if secs is None else c.last_at + secs
+        return c.last_at if table["seats"][seat].get("gone") else c.last_at + secs
 
     def abandon_at(self, c: Cached, table: dict) -> float | None:
-        humans = [s for s in table["seats"] if not s["bot"]]
-        if humans and all(s.get("gone") for s in humans):
-            return c.last_at
-        if c.live is not None and not c.live.timeouts_allowed and not c.live.state.is_over:
-            seat = c.live.state.to_move   # no clock: nobody may move for a player who left, so the game stops
-            if seat is not None and seat not in c.live.bot_seats and table["seats"][seat].get("gone"):
-                return c.last_at
-        return c.last_human_at + self.config.abandon_after
+        return endings.abandon_at(c, table, self.config.abandon_after, self.decision_kind(c))
 
     def reveal_due(self, table: dict) -> float | None:
         """When a table waiting for its reveals is cancelled for the seats that did not reveal."""
@@ -495,12 +488,12 @@ class Games:
                 continue
             now = self.now()
             seat = state.to_move
+            reason = endings.cut_short(c, table, self.config, self.decision_kind(c), now)   # before bots move too
+            if reason is not None:
+                self.finish(c, reason)
+                continue
             if seat in c.live.bot_seats:
                 self._append_move(c, seat, c.live.bot_move(seat), "bot")
-                continue
-            abandon = self.abandon_at(c, table)
-            if abandon is not None and abandon <= now:
-                self.finish(c, "abandoned")
                 continue
             due = self.deadline(c, table)
             if due is not None and due <= now:

@@ -309,7 +309,7 @@ def _never_started(run: _Run, t: Mapping[str, Any]) -> None:
         run.put(skipped(cid, "never-dealt"))
     if end.get("result") is not None:
         run.put(failed("result", "result-never-started"))
-    if end["reason"] in ("finished", "abandoned"):
+    if end["reason"] in ("finished", "abandoned", "no-humans", "move-cap"):
         run.put(failed("result", "reason-not-started", reason=end["reason"]))
     if end["reason"] == "not-revealed" and t.get("seating") is None:
         run.put(failed("result", "reason-not-revealed", why="no seat was ever seated"))
@@ -458,6 +458,8 @@ def _result_check(game: LiveGame, end: Mapping[str, Any]) -> Check:
         return failed("result", "result-over", reason=reason)
     if reason == "not-revealed":
         return failed("result", "reason-not-revealed", why="the game started: every committed seat revealed")
+    if reason == "no-humans" and not all(s.get("bot") for s in game.start["seats"]):
+        return failed("result", "reason-no-humans", seats=[s["seat"] for s in game.start["seats"] if not s.get("bot")])
     if claimed != actual:
         return failed("result", "result-differs", claimed=claimed, actual=actual)
     if over:

@@ -34,7 +34,7 @@ from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.fetch import InputError, fetch_url, is_url, parse_json, read_file
 
 PAGE = 1000                        # leaves asked for per request
-AFTER_DEAL = ("cancelled", "abandoned")
+AFTER_DEAL = ("cancelled", "abandoned", "no-humans", "move-cap")   # a dealt game ended before its rules ended it
 
 
 # ------------------------------------------------------------------------------------------------ copies

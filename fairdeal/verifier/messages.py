@@ -104,6 +104,14 @@ def _aborted(f: Fields) -> str:
     return "the table was cancelled before it started; no result, as recorded"
 
 
+# How each end reason reads after "the game was ..."
+_ENDED = {"no-humans": "ended by the service, every seat a bot,", "move-cap": "ended at the service's move cap"}
+
+
+def _ended(reason: Any) -> str:
+    return _ENDED.get(reason, str(reason))
+
+
 Template = str | Callable[[Fields], str]
 
 MESSAGES: dict[str, Template] = {
@@ -195,17 +203,22 @@ MESSAGES: dict[str, Template] = {
                               else "no timeout moves"),
     "timeout-without-clock": ("record {seq} is a timeout move for seat {seat}, but the table has no clock: nobody's "
                               "time can run out there"),
+    "timeout-kind-without-clock": ("record {seq} is a timeout move for seat {seat}, but the table has no clock for "
+                                   "a {kind} decision: nobody's time can run out there"),
     # the result
     "result-ok": lambda f: f"the replay gives {_result_text(f['result'])}, as recorded",
-    "result-not-finished": "the game was {reason} before its end; no result, as recorded",
+    "result-not-finished": lambda f: f"the game was {_ended(f['reason'])} before its end; no result, as recorded",
     "result-aborted": _aborted,
     "result-not-over": "the transcript says the game finished, but after its last move the replay is not over",
-    "result-over": "the transcript says the game was {reason}, but the replay shows it finished",
+    "result-over": lambda f: f"the transcript says the game was {_ended(f['reason'])}, but the replay shows it "
+                             f"finished",
     "result-differs": lambda f: (f"the end record claims {_result_text(f['claimed'])}, the replay gives "
                                  f"{_result_text(f['actual'])}"),
     "result-never-started": "the game never started but the end record carries a result",
     "reason-not-started": "the end record says the game {reason}, but it never started",
     "reason-not-revealed": ("the end record says a seat did not reveal its client seed, but {why}"),
+    "reason-no-humans": lambda f: (f"the end record says no seat was a human's, but {_seats(f['seats'])} "
+                                   f"{'was' if len(f['seats']) == 1 else 'were'} not a bot"),
     # receipts
     "receipts-ok": "{count} receipt(s) match the records in the chain",
     "receipt-unknown": "there is no move record {seq}: the transcript has {records}",

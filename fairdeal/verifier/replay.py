@@ -13,7 +13,7 @@ from fairdeal.verifier.fairness import SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.messages import render
-from fairdeal.verifier.transcript import BY, clocks_off, record_hash
+from fairdeal.verifier.transcript import BY, CLOCK_KINDS, clocked_kinds, record_hash
 from fairdeal.verifier.writer import make_move_record
 
 MOVERS = BY
@@ -126,8 +126,10 @@ class LiveGame:
         self.chance = SeedChance(game_seed)
         self.state = self.rules.new_game(self.chance)
         self.bot_seats = frozenset(s["seat"] for s in start["seats"] if s.get("bot"))
-        # fairdeal/2: a table without clocks has no timeout moves (fairdeal/1 treated the clocks as opaque)
-        self.timeouts_allowed = self.protocol == "fairdeal/1" or not clocks_off(start.get("clocks") or {})
+        # fairdeal/2: a timeout move only ends a decision of a kind that has a clock (fairdeal/1 treated the clocks
+        # as opaque: any decision); timeouts_allowed: some kind has one
+        self.clocked = CLOCK_KINDS if self.protocol == "fairdeal/1" else clocked_kinds(start.get("clocks") or {})
+        self.timeouts_allowed = bool(self.clocked)
         self.seq = 0
         self._last_hash: str | None = None      # the start record's hash, made when first read (see last_hash)
 
@@ -157,13 +159,23 @@ class LiveGame:
             return self.timeout_move(seat)
         return None
 
+    def decision_kind(self, seat: int) -> str:
+        """The kind of the seat's decision, as the clock keys name it: "card" when its legal moves are cards to
+        play, else "other"."""
+        return "card" if any(m.kind == "play" for m in self.state.legal_moves(seat)) else "other"
+
+    def may_time_out(self, seat: int) -> bool:
+        """Whether the seat's decision has a clock, so that a timeout move may end it."""
+        return bool(self.clocked) and (self.clocked == CLOCK_KINDS or self.decision_kind(seat) in self.clocked)
+
     # --- appending ----------------------------------------------------------------------------------
     def next_record(self, seat: int, move: Move, by: str = "player", at: str | None = None) -> dict[str, Any]:
         """The record `move` would get as the next one, without applying it (a store appends it first)."""
         if by not in MOVERS:
             raise ValueError(f"unknown mover {by!r}")
-        if by == "timeout" and not self.timeouts_allowed:
-            raise ValueError("A table without clocks has no timeout moves.")
+        if by == "timeout" and not self.may_time_out(seat):
+            raise ValueError("A table without clocks has no timeout moves." if not self.timeouts_allowed else
+                             f"This table has no clock for a {self.decision_kind(seat)} decision.")
         return make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at,
                                 salt=record_salt(self.game_seed, self.seq + 1))
 
@@ -235,6 +247,10 @@ class LiveGame:
         if by == "timeout" and not self.timeouts_allowed:
             # Without a clock nobody's time runs out: a timeout move there is a player's move the server relabelled.
             raise ReplayError("timeout-moves", "timeout-without-clock", seq, seat=seat)
+        if by == "timeout" and not self.may_time_out(seat):
+            # One kind's clock off: a timeout there is a player's move relabelled, like one at a table without clocks.
+            raise ReplayError("timeout-moves", "timeout-kind-without-clock", seq, seat=seat,
+                              kind=self.decision_kind(seat))
 
 
 def replay_records(start: Mapping[str, Any], game_seed: bytes, records: Iterable[Mapping[str, Any]]) -> LiveGame:

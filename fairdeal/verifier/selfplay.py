@@ -4,7 +4,7 @@
 same transcript byte for byte (Ed25519 signatures are deterministic and the times are fixed texts). Bots move by
 the bot policy. A human seat's moves are chosen deterministically: mostly the timeout policy's choice, recorded as
 the player's own move; every `timeout_every`-th human move is recorded as a timeout (the same choice, which the
-verifier recomputes); every `variety_every`-th is another legal move instead, picked from a stream derived from the
+verifier recomputes), when that decision's kind has a clock; every `variety_every`-th is another legal move instead, picked from a stream derived from the
 game seed, so human play is not always the policy's.
 """
 from __future__ import annotations
@@ -37,16 +37,18 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
              players: int = 4, client_seeds: Sequence[str | None] | None = None,
              bots: Sequence[int] = (1, 3), game_id: str | None = None, names: Sequence[str] | None = None,
              timeout_every: int = 5, variety_every: int = 0, stop_after: int | None = None,
-             clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL) -> dict[str, Any]:
+             clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL,
+             rules_version: int | None = None) -> dict[str, Any]:
     """Play a game to its end and return its signed transcript.
 
     client_seeds: one per seat (None for none; a bot's is ignored). Default: "seed-<seat>" for each human.
     stop_after: end the game as "abandoned" after that many moves (the seed is still revealed).
     protocol: "fairdeal/2" (each human's seed committed with a nonce derived from the server seed and the seat,
     so the game stays a pure function of the arguments) or "fairdeal/1" (seeds in clear).
+    rules_version: an older version of the rule set's rules (default: the newest).
     """
     table = _Table(rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
-                   protocol)
+                   protocol, rules_version)
     transcript, seats, seeds, bot_seats = table.transcript, table.seats, table.seeds, table.bot_seats
     clocks = dict(DEFAULT_CLOCKS if clocks is None else clocks)
     if protocol == "fairdeal/1":
@@ -72,7 +74,7 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
         else:
             human_moves += 1
             move, by = live.timeout_move(seat), "player"
-            if timeout_every and human_moves % timeout_every == 0 and live.timeouts_allowed:
+            if timeout_every and human_moves % timeout_every == 0 and live.may_time_out(seat):
                 by = "timeout"
             elif variety_every and human_moves % variety_every == 0:
                 legal = live.state.legal_moves(seat)
@@ -102,8 +104,8 @@ class _Table:
     """The signed header of a selfplay table up to its seating: commit, and (fairdeal/2) the seating record."""
 
     def __init__(self, rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
-                 protocol):
-        rules = make_rules(rule_set, settings or {}, players)
+                 protocol, rules_version=None):
+        rules = make_rules(rule_set, settings or {}, players, rules_version)
         rules_json = rules.to_json()
         self.bot_seats = frozenset(bots)
         if client_seeds is None:

@@ -24,13 +24,14 @@ from fairdeal.verifier.fairness import PROTOCOL, PROTOCOLS
 
 __all__ = ["PROTOCOL", "PROTOCOLS", "BY", "REASONS", "HEADERS", "UNSIGNED", "TranscriptError", "canonical_json",
            "record_hash", "parsed_record_hash", "receipt", "transcript_body", "parsed_body_and_hashes",
-           "chain_anchor", "anchor_name", "clocks_off", "public_view"]
+           "chain_anchor", "anchor_name", "clocks_off", "CLOCK_KINDS", "clocked_kinds", "public_view"]
 
 BY = ("player", "bot", "timeout")
 REASONS: dict[str, tuple[str, ...]] = {
     "fairdeal/1": ("finished", "abandoned", "cancelled"),
-    # not-revealed: a seat that committed to a client seed did not reveal it in time; the table is cancelled
-    "fairdeal/2": ("finished", "abandoned", "cancelled", "not-revealed"),
+    # not-revealed: a seat that committed to a client seed did not reveal it in time; the table is cancelled.
+    # no-humans: a table of bots only, ended by the service; move-cap: ended at the service's move cap.
+    "fairdeal/2": ("finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap"),
 }
 # The signed header records of each protocol, in the order they are written; each has its "<name>_signature".
 HEADERS: dict[str, tuple[str, ...]] = {
@@ -99,6 +100,21 @@ def chain_anchor(transcript: Mapping[str, Any]) -> Mapping[str, Any]:
 def clocks_off(clocks: Mapping[str, Any]) -> bool:
     """fairdeal/2: a table whose clock settings are all null (or none) has no clock, so no move can be a timeout."""
     return all(value is None for value in clocks.values())
+
+
+# fairdeal/2's clock keys, each the decision kind it times: "card" a decision whose legal moves are cards to play,
+# "other" every other decision (docs/transcript.md, "start").
+CLOCK_KINDS = ("card", "other")
+
+
+def clocked_kinds(clocks: Mapping[str, Any]) -> frozenset[str]:
+    """fairdeal/2: the decision kinds a timeout move may end. Clocks naming `card` or `other` are read by kind: a
+    kind has a clock when its member is not null (absent: none). Clocks naming neither (other writers' keys, as in
+    docs/examples) are all or nothing: every kind has a clock exactly when every value is set."""
+    if any(kind in clocks for kind in CLOCK_KINDS):
+        return frozenset(kind for kind in CLOCK_KINDS if clocks.get(kind) is not None)
+    values = list(clocks.values())
+    return frozenset(CLOCK_KINDS) if values and all(v is not None for v in values) else frozenset()
 
 
 def public_view(transcript: Mapping[str, Any]) -> dict:

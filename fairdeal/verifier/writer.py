@@ -17,7 +17,7 @@ from fairdeal.verifier import keys
 from fairdeal.verifier.canonical import canonical_json
 from fairdeal.verifier.fairness import (PROTOCOL, PROTOCOLS, SEED_BYTES, client_seed_commitment, is_hex64,
                                         validate_client_seed, validate_nonce)
-from fairdeal.verifier.transcript import (BY, HEADERS, REASONS, anchor_name, clocks_off, record_hash,
+from fairdeal.verifier.transcript import (BY, HEADERS, REASONS, anchor_name, clocked_kinds, record_hash,
                                           transcript_body)
 
 __all__ = ["make_commit", "make_seat", "seating_seat", "start_seat", "make_seating", "make_start",
@@ -273,7 +273,7 @@ def append_move(transcript: dict, seat: int, by: str, move_json: Mapping[str, An
     _need("start" in transcript, "No move before the game starts.")
     _need("end" not in transcript, "The game has ended.")
     if by == "timeout" and transcript["protocol"] != "fairdeal/1":
-        _need(not clocks_off(transcript["start"]["clocks"]), "A table without clocks has no timeout moves.")
+        _need(bool(clocked_kinds(transcript["start"]["clocks"])), "A table without clocks has no timeout moves.")
     seq, prev = chain_head(transcript)
     record = make_move_record(prev, seq, seat, by, move_json, at, salt=salt)
     transcript["records"].append(record)

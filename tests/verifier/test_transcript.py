@@ -63,7 +63,7 @@ def seated(protocol: str = "fairdeal/2") -> dict:
 def running(moves: int = 3, protocol: str = "fairdeal/2") -> dict:
     t = seated(protocol)
     seats = v1_seats() if protocol == "fairdeal/1" else v2_seats()
-    add_start(KEY, t, make_start(t["commit"], seats, {"play": 25, "decide": None}, T0, t.get("seating")))
+    add_start(KEY, t, make_start(t["commit"], seats, {"play": 25, "decide": 30}, T0, t.get("seating")))
     gs = game_seed(SEED, SEEDS, protocol)
     for i in range(moves):
         append_move(t, i % 4, ("player", "bot", "timeout")[i % 3], {"kind": "bid", "value": i}, at=T0,

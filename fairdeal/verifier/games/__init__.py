@@ -25,19 +25,24 @@ def rules_class(rule_set: str) -> type[Rules]:
     return getattr(import_module(module), name)
 
 
-def make_rules(rule_set: str, settings: Mapping[str, Any] | None = None, players: int = 4) -> Rules:
-    """The Rules object for a table, or BadSettings naming what is allowed."""
-    return rules_class(rule_set)(settings, players)
+def make_rules(rule_set: str, settings: Mapping[str, Any] | None = None, players: int = 4,
+               version: int | None = None) -> Rules:
+    """The Rules object for a table (at the rule set's newest version unless `version` names another it still
+    has), or BadSettings naming what is allowed."""
+    return rules_class(rule_set)(settings, players, version)
 
 
 def rules_from_json(rules: Mapping[str, Any]) -> Rules:
-    """The Rules a transcript commits to ({"id", "players", "settings", "version"}), or BadSettings when this
-    program does not have that rule set at that version."""
+    """The Rules a transcript commits to ({"id", "players", "settings", "version"}), at that version, or
+    BadSettings when this program does not have that rule set at that version."""
     cls = rules_class(rules.get("id"))
-    if rules.get("version") != cls.version:
-        raise BadSettings(f"The game was played under version {rules.get('version')!r} of {cls.id}; this program "
-                          f"has version {cls.version}. Check it with the fairdeal-verify of the service's release.")
-    return cls(rules.get("settings") or {}, rules.get("players"))
+    version = rules.get("version")
+    if type(version) is not int or version not in cls.versions:
+        have = ", ".join(map(str, cls.versions))
+        raise BadSettings(f"The game was played under version {version!r} of {cls.id}; this program "
+                          f"has version{'s' if len(cls.versions) > 1 else ''} {have}. Check it with the "
+                          f"fairdeal-verify of the service's release.")
+    return cls(rules.get("settings") or {}, rules.get("players"), version)
 
 
 def available() -> list[str]:

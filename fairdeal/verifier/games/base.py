@@ -362,13 +362,21 @@ class Rules:
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
     # The version of this rule set's engine and of its bot and timeout policies. A change that would replay an
     # old game differently (a rule, a deal order, a bot's choice) must raise it: the version is committed with
-    # the rules, and a verifier refuses a game of another version instead of failing it.
+    # the rules, and a verifier refuses a game of another version instead of failing it. `version` is the newest
+    # (what a new table gets); `versions` every version this program still plays and replays as it was (older
+    # transcripts keep verifying), each instance having its own `version`.
     version: ClassVar[int] = 1
+    versions: ClassVar[tuple[int, ...]] = (1,)
 
-    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
+    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4, version: int | None = None):
         if not isinstance(players, int) or isinstance(players, bool) or players not in self.table_sizes:
             sizes = " or ".join(str(n) for n in self.table_sizes)
             raise BadSettings(f"{self.title} is played by {sizes} players, not {players}.")
+        if version is not None:
+            if type(version) is not int or version not in self.versions:
+                raise BadSettings(f"{self.title} has rules versions {', '.join(map(str, self.versions))}, "
+                                  f"not {version!r}.")
+            self.version = version     # this table's version (the class's is the newest)
         self.players = players
         self.sides = Sides(players, players in self.partnership_sizes)   # who plays with whom
         # None is "the defaults"; any other non-object ([] , "", false) is refused, not read as no settings

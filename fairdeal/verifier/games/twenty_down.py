@@ -26,6 +26,7 @@ from fairdeal.verifier.cards import PACK_32, SUIT_NAMES, Card, card_from_str, ca
 from fairdeal.verifier.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.verifier.games.seats import clockwise_from, left_of
 from fairdeal.verifier.games.tricks import Trick, TrickPlay, rank_table
+from fairdeal.verifier.games.twenty_down_end import winners_after_deal
 
 SUITS = ("C", "D", "H", "S")
 START_SCORE = 20
@@ -163,6 +164,8 @@ def legal_plays(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: 
 class TwentyDownRules(Rules):
     id = "twenty-down"
     title = "Twenty Down"
+    version = 2               # 2: the last deals end every game (twenty_down_end); 1 still replays as it was
+    versions = (1, 2)
     table_sizes = (4,)
     SETTINGS = (
         Setting("jass_order", False, _ON_OFF, "Jass order in trumps (J 9 A 10 K Q 8 7)"),
@@ -175,8 +178,8 @@ class TwentyDownRules(Rules):
         Setting("standard_order", False, _ON_OFF, "Standard order A K Q J 10 9 8 7"),
     )
 
-    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
-        super().__init__(settings, players)
+    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4, version: int | None = None):
+        super().__init__(settings, players, version)
         self.order = Order(self.settings)
 
     @property
@@ -534,10 +537,9 @@ class TwentyDownState(GameState):
         }   # and "tricks", last: written when first read (last_hand)
         self._last_tricks = self.tricks.done if self.tricks else ()
         self.dropped_last = [st == "out" for st in self.status]
-        low = min(self.scores)
-        lowest = [s for s in range(self.n) if self.scores[s] == low]
-        if low <= 0 and len(lowest) == 1:
-            self.winners = lowest
+        winners = winners_after_deal(self.scores, self.deal_no, self.rules.version)
+        if winners is not None:
+            self.winners = winners
             self.phase = "over"
             self.order_left = []
             self.tricks = None

@@ -34,10 +34,11 @@ def deck_for(dealer: int, first: Mapping[int, str], second: Mapping[int, str] | 
     return cards + cards_from_str(stock)
 
 
-def game(*decks: Sequence[Card], dealer: int = 0, **settings) -> TwentyDownState:
-    """A game whose k-th shuffle is decks[k]; later shuffles are canonical packs."""
+def game(*decks: Sequence[Card], dealer: int = 0, version: int | None = None, **settings) -> TwentyDownState:
+    """A game (of the newest rules version unless `version`) whose k-th shuffle is decks[k]; later shuffles are
+    canonical packs."""
     all_decks = list(decks) + [[] for _ in range(SPARE_DECKS)]
-    return make_rules("twenty-down", settings).new_game(FixedChance(all_decks, first_dealer=dealer))
+    return make_rules("twenty-down", settings, 4, version).new_game(FixedChance(all_decks, first_dealer=dealer))
 
 
 def hand(state: TwentyDownState, seat: int) -> set[str]:

@@ -12,6 +12,7 @@ from fairdeal.verifier.fairness import SeedChance
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import Move
 from fairdeal.verifier.games.twenty_down import TwentyDownRules
+from fairdeal.verifier.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
 
 from tests.games.randomness import SeededRng
 
@@ -56,9 +57,9 @@ def check_deal_scores(last, before):
     assert last["scores"] == [a + b for a, b in zip(before, last["changes"])]
 
 
-def run(table, seed, mode, check):
+def run(table, seed, mode, check, version=None):
     """Play a game: 'random' legal moves, or 'bots' (bots and timeouts). Returns (state, log)."""
-    rules = make_rules("twenty-down", table)
+    rules = make_rules("twenty-down", table, 4, version)
     state = rules.new_game(chance(seed))
     r = random.Random(seed)
     log, scores_before, deals_seen = [], list(state.scores), 0
@@ -96,23 +97,41 @@ def test_random_play_conserves_cards_keeps_scores_and_leaks_nothing(table, seed)
 
 @settings(max_examples=40, deadline=None)
 @given(table_settings, seeds)
-def test_a_bot_game_that_ends_has_one_winner_and_one_that_runs_on_is_in_the_endgame(table, seed):
-    # The rules do not force an end: after eight deals four equal players can drift upwards (a player who
-    # stays and takes nothing gains 10 with hearts), so a bot game is not certain to end in any number of deals.
+def test_every_bot_game_ends_by_the_last_deal_won_by_the_lowest(table, seed):
+    # Rules version 2: the last deals end every game (docs/rules/twenty-down.md, "The last deals").
     _, state, _ = run(table, seed, "bots", check=False)
+    assert state.is_over
+    result, deal = state.result, state.last_hand["counted_deal"]
+    low = min(result["scores"])
+    assert deal <= LAST_DEAL
+    assert result["winners"] == [s for s in range(4) if result["scores"][s] == low]
+    if deal < LAST_DEAL:
+        assert len(result["winners"]) == 1
+    if deal < LAST_DEALS_FROM:
+        assert low <= 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(table_settings, seeds)
+def test_a_version_1_bot_game_that_ends_has_one_winner_and_one_that_runs_on_is_in_the_endgame(table, seed):
+    # The rules of version 1 do not force an end: after eight deals four equal players can drift upwards (a player
+    # who stays and takes nothing gains 10 with hearts), so a bot game is not certain to end in any number of deals.
+    _, state, _ = run(table, seed, "bots", check=False, version=1)
     if state.is_over:
         result = state.result
         low = min(result["scores"])
         assert low <= 0 and result["winners"] == [result["scores"].index(low)]
         assert result["scores"].count(low) == 1
     elif not table["no_endgame"]:
-        assert state.last_hand["counted_deal"] > 8 and state.last_hand["trump"] == "H" and not state.last_hand["dropped"]
+        last = state.last_hand
+        assert last["counted_deal"] > 8 and last["trump"] == "H" and not last["dropped"]
 
 
 def test_bot_games_with_the_default_rules_end_within_seventy_deals():
-    # Thirty fixed seeds: with the eight-deal endgame every one of them ends, most within 15 deals.
+    # Thirty fixed seeds: with the eight-deal endgame every one of them ends, most within 15 deals (version 1: the
+    # rules as written, without the last deals).
     for seed in range(30):
-        _, state, _ = run({s: False for s in SETTING_NAMES}, seed, "bots", check=False)
+        _, state, _ = run({s: False for s in SETTING_NAMES}, seed, "bots", check=False, version=1)
         assert state.is_over and state.last_hand["counted_deal"] <= 70, seed
 
 

@@ -18,8 +18,8 @@ class OneTwentyRules(Rules):
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
     partnership_sizes = (4,)        # four players: two sides of partners; two or three: everyone alone
 
-    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4):
-        super().__init__(settings, players)
+    def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4, version: int | None = None):
+        super().__init__(settings, players, version)
         self.variant = self.make_variant()
 
     def make_variant(self) -> Variant:

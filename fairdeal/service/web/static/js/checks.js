@@ -210,14 +210,32 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   engineChecks(run, t);
 }
 
+const CLOCK_KINDS = ["card", "other"];
+
+// fairdeal.verifier.transcript.clocked_kinds: clocks naming a kind are read by kind; clocks naming neither (other
+// writers' keys) are all or nothing
+function clockedKinds(clocks) {
+  if (CLOCK_KINDS.some((k) => k in clocks)) {
+    return new Set(CLOCK_KINDS.filter((k) => clocks[k] !== null && clocks[k] !== undefined));
+  }
+  const values = Object.values(clocks);
+  return new Set(values.length && values.every((v) => v !== null) ? CLOCK_KINDS : []);
+}
+
 function engineChecks(run, t) {
   const counts = { bot: 0, timeout: 0, player: 0 };
   for (const r of t.records) counts[r.by]++;
-  // fairdeal/2: at a table without a clock nobody's time runs out, so no move may be a timeout (no engine needed)
-  const clocks = Object.values(t.start.clocks || {});
-  if (t.protocol !== "fairdeal/1" && counts.timeout && clocks.every((c) => c === null)) {
-    const first = t.records.find((r) => r.by === "timeout");
-    run.fail("timeout-moves", `record ${first.seq} is a timeout move, but this table has no clock: nobody's time can run out`, first.seq);
+  // fairdeal/2: a timeout only ends a decision whose kind has a clock (docs/transcript.md, "start"): "card" for
+  // a card to play, "other" for the rest. No engine needed: every decision offering a card to play offers only
+  // cards, so a legal timeout's kind is its move's.
+  const kinds = clockedKinds(t.start.clocks || {});
+  const kindOf = (r) => (r.move && r.move.kind === "play" ? "card" : "other");
+  const unclocked = t.protocol === "fairdeal/1" ? undefined
+    : t.records.find((r) => r.by === "timeout" && !kinds.has(kindOf(r)));
+  if (unclocked) {
+    const why = kinds.size ? `this table has no clock for a ${kindOf(unclocked)} decision` : "this table has no clock";
+    run.fail("timeout-moves", `record ${unclocked.seq} is a timeout move, but ${why}: nobody's time can run out`,
+      unclocked.seq);
   }
   const what = {
     "moves-legal": `${t.records.length} move(s): whether each was legal in its turn`,

@@ -164,10 +164,16 @@ export function handSummary(last, v, names) {
   return out;
 }
 
+// how the service's own end reasons read after "The game was" (docs/api.md)
+const ENDED = {
+  "no-humans": "ended by the server: every seat was a bot",
+  "move-cap": "ended by the server at its move cap",
+};
+
 export function resultSentence(game, names) {
   const r = game.result;
   const v = game.view || {};
-  if (!r) return game.end_reason ? `The game was ${game.end_reason}.` : "The game is over.";
+  if (!r) return game.end_reason ? `The game was ${ENDED[game.end_reason] || game.end_reason}.` : "The game is over.";
   const winners = r.winners || [];
   const who = winners.length ? names.group(winners) : "nobody";
   return `${capital(who)} ${winners.length === 1 && who !== "you" ? "wins" : "win"}. Final scores: ${scoresText(r.scores, { sides: r.sides || v.sides }, names)}.`;

@@ -77,7 +77,7 @@ const SPEC = {
       client_seed: ["text", "null"], nonce: [HEX, "null"] },
     end: [{ type: "text", seq: "integer", prev: HEX, reason: "text", server_seed: HEX, result: ["object", "null"],
       deals: "list", ended: "text" }, { reveals: "list", unrevealed: "list" }],
-    reasons: ["finished", "abandoned", "cancelled", "not-revealed"],
+    reasons: ["finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap"],
   },
 };
 const MOVE = [{ type: "text", seq: "integer", prev: HEX, seat: "integer", by: "text", move: "object", salt: HEX },
