@@ -164,7 +164,24 @@ def test_an_idle_stream_sends_heartbeats(request, tmp_path):
     p, gid = seated_game(api)
     lines = sse_lines(api, f"/games/{gid}/stream", p)
     assert lines.count(": keep-alive") >= 3
-    assert lines[0].startswith("id: ") or lines[0] == "event: game"
+    assert lines[0].startswith("retry: ")
+    first = next(x for x in lines[1:] if x)
+    assert first.startswith("id: ") or first == "event: game"
+
+
+def test_each_stream_tells_its_client_a_reconnection_time_drawn_at_random(tmp_path):
+    """So that the clients of a restarted server do not all come back in the same instant."""
+    from fairdeal.service import feed
+    app = create_app(Config(data_dir=str(tmp_path), stream_max=0.05), store=SqliteStore(str(tmp_path / "r.sqlite3")))
+    api = Api(app.test_client())
+    p, gid = seated_game(api)
+    retries = []
+    for _ in range(12):
+        lines = sse_lines(api, f"/games/{gid}/stream", p, stop=lambda ls: any(x == "event: game" for x in ls))
+        assert lines[0].startswith("retry: ") and lines[1] == ""
+        retries.append(int(lines[0][len("retry: "):]))
+    low, high = feed.RETRY_MS
+    assert all(low <= r <= high for r in retries) and len(set(retries)) > 6
 
 
 class CountingStore:
