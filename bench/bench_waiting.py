@@ -40,6 +40,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -184,7 +185,8 @@ async def call(sess, method: str, url: str, token: dict | None = None, body=None
         return r.status, await r.json(content_type=None)
 
 
-async def make_table(sess, base: str, i: int) -> Table:
+async def make_table(sess, base: str, i: int, start: bool = True) -> Table:
+    """Four players and their open table (an open table is never abandoned); started too unless start=False."""
     tokens = []
     for s in range(4):
         _, p = await call(sess, "POST", base + "/players", body={"name": f"w{i}s{s}"})
@@ -192,9 +194,16 @@ async def make_table(sess, base: str, i: int) -> Table:
     _, t = await call(sess, "POST", base + "/tables", tokens[0], {"rule_set": "spades", "clocks": "off"})
     for s in range(1, 4):
         await call(sess, "POST", f"{base}/tables/{t['id']}/join", tokens[s], {"seat": s})
-    await call(sess, "POST", f"{base}/tables/{t['id']}/start", tokens[0])
-    _, v = await call(sess, "GET", f"{base}/games/{t['id']}", tokens[0])
-    return Table(t["id"], tokens, v["seq"], v["to_move"])
+    table = Table(t["id"], tokens)
+    return await start_table(sess, base, table) if start else table
+
+
+async def start_table(sess, base: str, table: Table) -> Table:
+    """Start it: from here its game is abandoned after 600 s with no human move."""
+    await call(sess, "POST", f"{base}/tables/{table.gid}/start", table.tokens[0])
+    _, v = await call(sess, "GET", f"{base}/games/{table.gid}", table.tokens[0])
+    table.seq, table.to_move = v["seq"], v["to_move"]
+    return table
 
 
 async def long_poll_waiter(sess, base: str, where: str, table: Table, seat: int, stats: Stats, stop) -> None:
@@ -332,9 +341,16 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
 
         async def one(i):
             async with sem:
-                return await make_table(sess, a.base, i)
+                return await make_table(sess, a.base, i, start=False)
+
+        async def started(t):
+            async with sem:
+                return await start_table(sess, a.base, t)
         tables = await asyncio.gather(*[one(i) for i in range(n_tables)])
-        print(f"  {n_tables} tables in {time.monotonic() - t0:.0f} s", flush=True)
+        print(f"  {n_tables} tables seated in {time.monotonic() - t0:.0f} s (open: not abandoned)", flush=True)
+        t0 = time.monotonic()     # the games' clock of abandonment starts with their start
+        tables = await asyncio.gather(*[started(t) for t in tables])
+        print(f"  {n_tables} tables started in {time.monotonic() - t0:.0f} s", flush=True)
         settle = args.heartbeat if args.feed == "sse" else 25.0
         left = args.seconds + args.ramp + 4 + args.held + settle + args.idle + args.seconds
         if time.monotonic() - t0 + left > ABANDON_AFTER - MARGIN:
@@ -470,6 +486,7 @@ def main() -> int:
     ap.add_argument("--store", choices=["redis", "embedded"], default="redis")
     ap.add_argument("--keep", action="store_true", help="keep the services' logs")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))     # stop the services on the way out, as on Ctrl-C
     if aiohttp is None:
         print("bench_waiting needs aiohttp: pip install -e '.[dev]'", file=sys.stderr)
         return 1
