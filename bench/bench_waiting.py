@@ -5,9 +5,10 @@ redis-server, exits by itself.
 Service A is `fairdeal serve` on its defaults (gunicorn's gevent workers, one per core; its caps, heartbeat and
 sweeper; rate limits on, with the per-address limits raised as docs/operations.md ("Limits") says for many
 players behind one address, since every client here is 127.0.0.1); service B is a second `fairdeal serve` (1
-worker) on the same store: Redis (a throwaway redis-server) or, with `--store embedded`, the same data dir. Each seat of each table holds a long-poll
-(`GET /games/{id}/events?after=<seq>&wait=25`, or `--feed sse` for server-sent events) and re-polls at once
-with its new seq when answered; `--remote-tables` tables have their four waiters on B instead of A.
+worker) on the same store: Redis (a throwaway redis-server) or, with `--store embedded`, the same data dir.
+Each seat of each table holds a long-poll (`GET /games/{id}/events?after=<seq>&wait=25`, or `--feed sse` for
+server-sent events) and re-polls at once with its new seq when answered; `--remote-tables` tables have their
+four waiters on B instead of A.
 
 Phases, in this order:
   1. baseline: the move load (`--moves` per second, through A, round-robin over `--active` tables) and the
@@ -430,7 +431,8 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
     per_waiter = (rss1 - rss0) / max(1, n_a)
     print()
     print(f"bench_waiting: {len(tasks)} waiters ({args.feed}), {n_tables} tables, moves {args.moves}/s over "
-          f"{len(active)} tables, A = gunicorn {a.workers} gevent workers, B = {b.workers} worker, one store ({args.store})")
+          f"{len(active)} tables, A = gunicorn {a.workers} gevent workers, B = {b.workers} worker, "
+          f"one store ({args.store})")
     print(f"{'':34} {'probes':>7} {'p50 ms':>8} {'p99 ms':>8}")
     print(f"{'quick GET, 0 waiters (baseline)':34} {len(lat0):>7} {ms(pct(lat0, .5)):>8} {ms(p99_0):>8}")
     print(f"{'quick GET, with the waiters':34} {len(lat1):>7} {ms(pct(lat1, .5)):>8} {ms(p99_1):>8}")

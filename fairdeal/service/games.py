@@ -510,13 +510,9 @@ class Games:
         """Keep the sweeper's index (game -> next time something is due) current."""
         when = self.next_check(c, table)
         key = None if when is None else round(when, 1)
-        if key is not None and c.scheduled is None:
-            # a game replayed afresh here (first read, or evicted from the cache and read again): the index
-            # usually holds its time already, and a read costs far less than a write (on the embedded store a
-            # write is a transaction with an fsync: every long-poll expiry of an evicted game paid one)
-            stored = self.store.index_score("schedule", c.game_id)
-            if stored is not None and round(stored, 1) == key:
-                c.scheduled = key
+        if key is not None and c.scheduled is None:  # replayed afresh (evicted): the index may hold it (a read
+            stored = self.store.index_score("schedule", c.game_id)   # is cheaper than an fsynced write)
+            c.scheduled = key if stored is not None and round(stored, 1) == key else None
         if key != c.scheduled:
             if key is None:
                 self.store.index_remove("schedule", c.game_id)
