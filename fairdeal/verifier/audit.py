@@ -4,8 +4,8 @@ Inputs are files (one transcript each, or JSON Lines as `fairdeal export` writes
 folders (searched for *.json, *.jsonl and *.ndjson) and "-" (JSON Lines on standard input). The main process only
 finds the items (a file, or one line's byte range in a file, found a chunk at a time: lines.py); the workers read,
 parse and verify them, so the work scales with the cores and the memory stays small however large the export
-(standard input is the exception: it cannot be read twice, so its lines are held). A broken item is reported and the audit
-goes on.
+(standard input is the exception: it cannot be read twice, so its lines are held). A broken item is reported and
+the audit goes on.
 """
 from __future__ import annotations
 
