@@ -166,7 +166,8 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
             sweep = (cpu_seconds([sweeper_pid]) - sw0) / wall if sweeper_pid else 0.0
             kps, eps = (counts.keepalives - k0) / wall, (counts.expiries - e0) / wall
             print()
-            print(f"bench_idle: {len(tasks)} {args.feed} waiters, store {args.store}, `fairdeal serve` defaults; "
+            settings = "defaults" + (" except " + ", ".join(args.env) if args.env else "")
+            print(f"bench_idle: {len(tasks)} {args.feed} waiters, store {args.store}, `fairdeal serve` {settings}; "
                   f"window {wall:.0f} s from table age {age() - wall:.0f} s")
             print(f"  baseline (same server and tables, no waiter): {100 * base_cpu:.2f} % of one core")
             print(f"  idle with the waiters: {100 * cpu:.2f} % of one core (sweeper {100 * sweep:.2f} %)")
@@ -183,7 +184,8 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
                       f"ms of CPU each (above the baseline)")
             target = 0.03 if len(tasks) <= 5000 else 0.06
             print(f"  {'met' if total < target else 'NOT met'}: steady idle {100 * total:.2f} % of a core "
-                  f"(target < {100 * target:.0f} % at {len(tasks)}); errors {counts.errors}, refused {counts.status}")
+                  f"(target < {100 * target:.0f} % at {len(tasks)}); client errors {counts.errors} (each a stream "
+                  f"asked again 1 s later; almost all while the streams open), refused {counts.status}")
         stop_event.set()
         for t in tasks:
             t.cancel()
