@@ -13,8 +13,10 @@ abandoned after MAX_MOVES moves; its moves count, and games/s counts finished ga
 bench also plays bot games (every seat the table's bot, its view built for every move, each move
 legality-checked by apply), which finish: shown for information, not part of the target.
 
-Every figure is the fastest of ROUNDS rounds of the same work, the rounds of all the measurements alternating,
-so that other processes on the machine slow them alike.
+Timing (bench/measure.py): CPU time (process_time) of each round; ROUNDS rounds, the rounds of all the
+measurements alternating so that other processes on the machine slow them alike; every figure is the median of
+its rounds with their spread, every ratio the median of the per-round ratios (engine round i against the
+python-chess round i beside it) with its spread; the load average is printed before and after.
 
 Run: python bench/bench_engine.py   (about 1 minute; exits 0 whether or not a target is met)
 """
@@ -23,16 +25,16 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import chess_baseline as cb  # noqa: E402
+import measure as ms  # noqa: E402
 from fairdeal.verifier.games import available, make_rules  # noqa: E402
 
 TARGET = 3.0
-ROUNDS = 3
+ROUNDS = 7
 GAMES = 24           # random games per table and round (the same deals and choices every round)
 BOT_GAMES = 60       # bot games per table and round
 MAX_MOVES = 3000
@@ -62,11 +64,11 @@ class SeededChance:
 Log = list[tuple[int, object]]
 
 
-def engine_random_play(rules, seeds: range, record: list[tuple[int, Log]] | None = None) -> tuple[cb.Rate, int]:
+def engine_random_play(rules, seeds: range, record: list[tuple[int, Log]] | None = None) -> tuple[float, int, int]:
     """Random legal games, one per seed (its deal and its choices); with `record`, each game's (seed, moves) is
-    appended to it. Returns the rate (games: the finished ones) and how many were abandoned at MAX_MOVES."""
+    appended to it. Returns (CPU seconds, moves, games abandoned at MAX_MOVES)."""
     moves = finished = abandoned = 0
-    start = time.perf_counter()
+    start = ms.cpu()
     for seed in seeds:
         g = rules.new_game(SeededChance(seed))
         rng = random.Random(seed)
@@ -86,20 +88,21 @@ def engine_random_play(rules, seeds: range, record: list[tuple[int, Log]] | None
             abandoned += 1
         if record is not None:
             record.append((seed, log))
-    return cb.Rate(moves, finished, time.perf_counter() - start), abandoned
+    return ms.cpu() - start, moves, abandoned
 
 
-def engine_replay(rules, logs: list[tuple[int, Log]]) -> cb.Rate:
-    """Validated replay: the recorded games dealt again and every move applied with `apply`, which checks it."""
+def engine_replay(rules, logs: list[tuple[int, Log]]) -> tuple[float, int]:
+    """Validated replay: the recorded games dealt again and every move applied with `apply`, which checks it.
+    Returns (CPU seconds, moves)."""
     moves = finished = 0
-    start = time.perf_counter()
+    start = ms.cpu()
     for seed, log in logs:
         g = rules.new_game(SeededChance(seed))
         for s, move in log:
             g.apply(s, move)
         moves += len(log)
         finished += g.is_over
-    return cb.Rate(moves, finished, time.perf_counter() - start)
+    return ms.cpu() - start, moves
 
 
 class SeededRng:
@@ -110,10 +113,10 @@ class SeededRng:
         return self.r.randrange(n)
 
 
-def bot_play(rules, games: int) -> cb.Rate:
+def bot_play(rules, games: int) -> tuple[float, int]:
     """Whole games with every seat played by the bot (its view built for every move, as the service does)."""
     moves = 0
-    start = time.perf_counter()
+    start = ms.cpu()
     for seed in range(games):
         g = rules.new_game(SeededChance(seed))
         rng = SeededRng(seed)
@@ -121,25 +124,26 @@ def bot_play(rules, games: int) -> cb.Rate:
             s = g.to_move
             g.apply(s, rules.bot_move(g.view(s), rng))
             moves += 1
-    return cb.Rate(moves, games, time.perf_counter() - start)
+    return ms.cpu() - start, moves
 
 
 class Table:
-    """One table's three measurements, fastest round of each."""
+    """One table's three measurements, one round of each per `measure`."""
 
     def __init__(self, rule_set: str, players: int):
         self.name = f"{rule_set} ({players} players)"
         self.rules = make_rules(rule_set, {}, players)
         self.logs: list[tuple[int, Log]] = []
-        _, self.abandoned = engine_random_play(self.rules, range(GAMES), self.logs)   # setup, not timed
-        self.random_play: cb.Rate | None = None
-        self.replay: cb.Rate | None = None
-        self.bots: cb.Rate | None = None
+        _, moves, self.abandoned = engine_random_play(self.rules, range(GAMES), self.logs)   # setup, not timed
+        self.random_play = ms.Series("engine random play", moves)
+        self.replay = ms.Series("engine validated replay", moves)
+        self.bots = ms.Series("bots on every seat")
 
     def measure(self) -> None:
-        self.random_play = cb.best(self.random_play, engine_random_play(self.rules, range(GAMES))[0])
-        self.replay = cb.best(self.replay, engine_replay(self.rules, self.logs))
-        self.bots = cb.best(self.bots, bot_play(self.rules, BOT_GAMES))
+        self.random_play.add(engine_random_play(self.rules, range(GAMES))[0])
+        self.replay.add(engine_replay(self.rules, self.logs)[0])
+        seconds, moves = bot_play(self.rules, BOT_GAMES)
+        self.bots.add(seconds, moves)
 
 
 def main() -> int:
@@ -151,34 +155,29 @@ def main() -> int:
     if not tables:
         print("no 120s rule set is available")
         return 1
-    load = os.getloadavg()[0]
-    print(f"load average {load:.2f} before the run"
-          + (" (other processes compete for the cores: every figure is lower than on an idle machine)"
-             if load > 0.5 else ""))
+    print(f"{ms.load()} before the run")
     chess = cb.Baselines()
     print(f"setup (not timed): {len(chess.logs)} random chess games, {chess.moves} moves (at most "
-          f"{cb.MAX_PLIES} plies); {GAMES} random games per 120s table")
-    for _ in range(ROUNDS):
-        chess.measure()
-        for table in tables:
-            table.measure()
+          f"{cb.MAX_PLIES} plies); {GAMES} random games per 120s table; {ROUNDS} alternating rounds, CPU time")
+    # Each table's rounds sit between the chess rounds they are compared with: one round of everything in turn.
+    ms.alternate(ROUNDS, [chess.measure] + [table.measure for table in tables])
+    print(f"{ms.load()} after the run")
 
     print()
-    print(cb.header())
-    print(cb.row(cb.REPLAY, chess.replay))
-    print(cb.row(cb.RANDOM_PLAY, chess.random_play))
+    print(ms.header() + "   (moves per CPU second)")
+    print(ms.row(cb.REPLAY, chess.replay))
+    print(ms.row(cb.RANDOM_PLAY, chess.random_play))
     verdicts: list[tuple[str, bool]] = []
     for table in tables:
         print()
-        print(table.name)
-        print(cb.row("  engine random play", table.random_play)
-              + f"  ({table.abandoned} of {GAMES} games abandoned at {MAX_MOVES} moves)")
-        print(cb.row("  engine validated replay", table.replay))
-        print(cb.row("  bots on every seat (information)", table.bots))
-        verdicts.append(cb.verdict(f"{table.name}: engine random play", table.random_play, chess.random_play,
-                                   "python-chess random play (b)", TARGET))
-        verdicts.append(cb.verdict(f"{table.name}: engine validated replay", table.replay, chess.replay,
-                                   "python-chess validated replay (a)", TARGET))
+        print(table.name + f"  ({table.abandoned} of {GAMES} random games abandoned at {MAX_MOVES} moves)")
+        print(ms.row("  engine random play", table.random_play))
+        print(ms.row("  engine validated replay", table.replay))
+        print(ms.row("  bots on every seat (information)", table.bots))
+        verdicts.append(ms.verdict(f"{table.name}: engine random play", table.random_play.ratio_to(chess.random_play),
+                                   cb.RANDOM_PLAY, TARGET))
+        verdicts.append(ms.verdict(f"{table.name}: engine validated replay", table.replay.ratio_to(chess.replay),
+                                   cb.REPLAY, TARGET))
     print()
     for line, _ in verdicts:
         print(line)

@@ -4,6 +4,7 @@ is recorded once (the service answers the retry with the first answer, "replayed
 from __future__ import annotations
 
 import json
+import random
 import time
 import urllib.error
 import urllib.request
@@ -12,13 +13,31 @@ from typing import Any, Callable
 
 RETRIES = 4               # a move is sent at most this many more times while the service does not answer
 RETRY_WAIT = 0.5          # seconds before the first retry; doubled each time
+FEED_RETRIES = 8          # a feed request is made again this many times while the service is away (a restart)
+BACKOFF_CAP = 30.0        # the longest wait between two tries
+
+
+def backoff(attempt: int, base: float = RETRY_WAIT, retry_after: float | None = None,
+            rng: random.Random | None = None) -> float:
+    """Seconds to wait before try `attempt` + 1 (attempt 0 is the first retry): "full jitter", a uniform draw up
+    to base * 2**attempt (at most BACKOFF_CAP), and never less than the service's Retry-After. The clients of a
+    service that restarts lose their connections together: drawn at random, they come back spread out instead of
+    in waves that overflow the listen backlog."""
+    draw = (rng or random).uniform(0.0, min(BACKOFF_CAP, base * 2 ** attempt))
+    return max(draw, retry_after or 0.0)
+
+
+def _retry_after(exc: Exception) -> float | None:
+    value = getattr(exc, "retry_after", None)
+    return value if isinstance(value, (int, float)) else None
 
 
 class Problem(Exception):
     """The service refused a request: its problem JSON (docs/api.md, Errors)."""
 
-    def __init__(self, status: int, body: dict):
+    def __init__(self, status: int, body: dict, retry_after: float | None = None):
         self.status, self.code = status, body.get("code", "")
+        self.retry_after = retry_after      # the Retry-After header, in seconds, when the answer had one
         self.body = body
         self.detail = body.get("detail") or body.get("title") or f"HTTP {status}"
         super().__init__(self.detail)
@@ -48,12 +67,27 @@ class Client:
                 problem = json.loads(exc.read())
             except ValueError:
                 problem = {}
-            raise Problem(exc.code, problem if isinstance(problem, dict) else {}) from None
+            after = exc.headers.get("Retry-After", "") if exc.headers else ""
+            raise Problem(exc.code, problem if isinstance(problem, dict) else {},
+                          float(after) if after.isdigit() else None) from None
         except (urllib.error.URLError, OSError, ValueError) as exc:
             raise Unreachable(str(getattr(exc, "reason", exc))) from None
 
     def get(self, path: str, timeout: float = 30) -> Any:
         return self.call("GET", path, timeout=timeout)
+
+    def wait_get(self, path: str, timeout: float = 30) -> Any:
+        """A GET of the event feed, made again while the service is away or busy (no answer, 5xx, 429) after a
+        jittered, growing wait (backoff()); the feed asks after the last seq, so a retry misses nothing."""
+        for attempt in range(FEED_RETRIES + 1):
+            try:
+                return self.get(path, timeout)
+            except (Unreachable, Problem) as exc:
+                retriable = isinstance(exc, Unreachable) or exc.status >= 500 or exc.status == 429
+                if not retriable or attempt == FEED_RETRIES:
+                    raise
+                self.sleep(backoff(attempt, retry_after=_retry_after(exc)))
+        raise AssertionError("unreachable")
 
     def post(self, path: str, body: Any = None, headers: dict | None = None) -> Any:
         return self.call("POST", path, body if body is not None else {}, headers)
@@ -63,7 +97,6 @@ class Client:
         """POST the move; while the service cannot be reached (or fails with 5xx) send it again with the same
         Idempotency-Key, a few times, waiting longer each time."""
         key = key or f"{game_id}-{seq}-{uuid.uuid4().hex}"
-        wait = RETRY_WAIT
         for attempt in range(RETRIES + 1):
             try:
                 return self.post(f"/games/{game_id}/moves", {"seq": seq, "move": move}, {"Idempotency-Key": key})
@@ -73,6 +106,5 @@ class Client:
                     raise
                 if on_retry:
                     on_retry(attempt + 1, exc)
-                self.sleep(wait)
-                wait *= 2
+                self.sleep(backoff(attempt, retry_after=_retry_after(exc)))
         raise AssertionError("unreachable")

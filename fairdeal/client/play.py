@@ -79,7 +79,7 @@ class Session:
     def feed(self, wait: float) -> dict:
         """The records after the last one shown, told in order (each trick's winner and each hand's result right
         after its last move), and the seat's view after them."""
-        ev = self.c.get(f"/games/{self.id}/events?after={self.seq}&wait={wait:g}", timeout=wait + 30)
+        ev = self.c.wait_get(f"/games/{self.id}/events?after={self.seq}&wait={wait:g}", timeout=wait + 30)
         game = ev["game"]
         if self.table is None:
             self.table = Table(game)

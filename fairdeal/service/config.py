@@ -230,8 +230,11 @@ class Config:
     reveal_seconds: float = 30.0            # after the start, how long committed seats have to reveal their seeds
     max_content_length: int = 16 * 1024     # request bodies are small JSON objects
     long_poll_max: float = 25.0             # the longest an event-feed request waits
-    stream_max: float = 300.0               # the longest a server-sent events stream stays open
-    heartbeat: float = 15.0                 # seconds between keep-alive comments on an idle stream
+    # An idle stream costs a keep-alive every heartbeat and a reopening every stream_max (about 3 ms of CPU:
+    # the request, the token, the view): long enough that 20,000 idle streams cost a few % of a core
+    # (bench/bench_idle.py), the heartbeat under a proxy's 60 s read timeout (docs/operations.md, "Proxies").
+    stream_max: float = 1800.0              # the longest a server-sent events stream stays open
+    heartbeat: float = 50.0                 # seconds between keep-alive comments on an idle stream
     max_waits: int = 5000                   # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16          # ... per player (or per address without a token) and process (429)
     redis_connections: int = 128            # the Redis command pool per process (and per node of a cluster)

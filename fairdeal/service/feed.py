@@ -29,6 +29,14 @@ from fairdeal.service.views import game_view, visible_records
 DUE_SLACK = 0.005   # wake this long after a due time, so the read finds it due
 RECHECK = 1.0       # a game still due after a read (a step limit hit): look again this much later
 SPREAD_FROM = 10.0  # waits at least this long end at a random point of their last fifth (spread())
+RETRY_MS = (2_000, 10_000)   # a stream's `retry:` (ms before a client reconnects), drawn at random in this range
+
+
+def retry_field() -> str:
+    """The stream's first lines: the reconnection time, at random per stream, so that the clients of a server
+    that restarts (every stream dropped at once) come back spread over seconds, not at once into the listen
+    backlog. EventSource obeys it; the page's feed.js and fairdeal.client read it and back off from it."""
+    return f"retry: {random.randint(*RETRY_MS)}\n\n"
 
 
 def spread(seconds: float) -> float:
@@ -203,6 +211,7 @@ def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
 def _sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
                 guard: TokenGuard | None) -> Iterator[str]:
     table, c = services.tables.touch(game_id)
+    yield retry_field()
     while True:
         for rec in visible_records(c, seat, after):
             yield f"id: {rec['seq']}\nevent: record\ndata: {json.dumps(rec)}\n\n"

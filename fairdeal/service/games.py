@@ -520,6 +520,9 @@ class Games:
         """Keep the sweeper's index (game -> next time something is due) current."""
         when = self.next_check(c, table)
         key = None if when is None else round(when, 1)
+        if key is not None and c.scheduled is None:  # replayed afresh (evicted): the index may hold it (a read
+            stored = self.store.index_score("schedule", c.game_id)   # is cheaper than an fsynced write)
+            c.scheduled = key if stored is not None and round(stored, 1) == key else None
         if key != c.scheduled:
             if key is None:
                 self.store.index_remove("schedule", c.game_id)

@@ -25,6 +25,24 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"   # prometheus_client's; this module 
 
 WORKER_CLASS = "gevent"
 FD_SLACK = 512                 # descriptors beside the client connections: Redis, SQLite, logs, the listener
+BACKLOG_MIN, BACKLOG_MAX = 2048, 65535
+SOMAXCONN = "/proc/sys/net/core/somaxconn"
+
+
+def backlog(cfg) -> int:
+    """The listen backlog: room for every wait the instance holds (workers x FAIRDEAL_MAX_WAITS) to come back at
+    once after a restart, before the workers accept them (streams spread their clients' return with `retry:`,
+    clients back off with jitter: this is the margin for the rest). The kernel caps it at net.core.somaxconn."""
+    return max(BACKLOG_MIN, min(BACKLOG_MAX, cfg.workers * cfg.max_waits))
+
+
+def kernel_backlog_cap() -> int | None:
+    """net.core.somaxconn (Linux), which silently caps every listen backlog; None where it cannot be read."""
+    try:
+        with open(SOMAXCONN) as fh:
+            return int(fh.read().strip())
+    except (OSError, ValueError):
+        return None
 
 
 def settings(cfg) -> dict[str, Any]:
@@ -38,7 +56,7 @@ def settings(cfg) -> dict[str, Any]:
         "timeout": 60,             # a worker that does not report for this long (a stuck loop) is restarted
         "graceful_timeout": 30,    # open waits get this long on a restart; clients reconnect with their seq
         "keepalive": 5,
-        "backlog": 4096,
+        "backlog": backlog(cfg),
         "accesslog": None,         # the app writes one structured JSON line per request (no tokens, no cards)
         "errorlog": "-",
         "max_requests": 0,         # workers keep their replayed games in memory; do not recycle them needlessly
@@ -109,6 +127,11 @@ def on_starting(server) -> None:
     if limit < connections + FD_SLACK:
         server.log.warning("the open-file limit is %s, below the %s that %s connections per worker need: raise "
                            "`ulimit -n` (or LimitNOFILE)", limit, connections + FD_SLACK, connections)
+    cap = kernel_backlog_cap()
+    if cap is not None and cap < server.cfg.backlog:
+        server.log.warning("net.core.somaxconn is %s: the kernel shortens the listen backlog of %s to it, and a "
+                           "restart's reconnecting clients may find the queue full: raise it (sysctl -w "
+                           "net.core.somaxconn=%s)", cap, server.cfg.backlog, server.cfg.backlog)
     from fairdeal.service import gunicorn_problems
     from fairdeal.service.config import Config
     from fairdeal.service.signing import KeyRing

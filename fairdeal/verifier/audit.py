@@ -2,14 +2,14 @@
 
 Inputs are files (one transcript each, or JSON Lines as `fairdeal export` writes them: one transcript a line),
 folders (searched for *.json, *.jsonl and *.ndjson) and "-" (JSON Lines on standard input). The main process only
-finds the items (a file, or one line's byte range in a file); the workers read, parse and verify them, so the work
-scales with the cores and the memory stays small however large the export. A broken item is reported and the audit
-goes on.
+finds the items (a file, or one line's byte range in a file, found a chunk at a time: lines.py); the workers read,
+parse and verify them, so the work scales with the cores and the memory stays small however large the export
+(standard input is the exception: it cannot be read twice, so its lines are held). A broken item is reported and
+the audit goes on.
 """
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 import time
@@ -17,11 +17,12 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import Any, BinaryIO, Callable, Iterator, Mapping, Sequence, Union
 
 from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.fetch import InputError, read_file
+from fairdeal.verifier.fetch import MAX_BYTES, InputError, read_file
 from fairdeal.verifier.keysets import NOT_YET, RETIRED, KeySet
+from fairdeal.verifier.lines import holds_lines, line_ranges
 from fairdeal.verifier.progress import Progress
 from fairdeal.verifier.results import key_id_or_none
 
@@ -76,51 +77,36 @@ class Outcome:
 
 # ------------------------------------------------------------------------------------------- finding
 
-def _line_items(path: str, data: bytes) -> Iterator[Item]:
-    offset = 0
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if raw.strip():
-            yield Item(path, number, offset, len(raw))
-        offset += len(raw) + 1
-
-
-def _holds_lines(data: bytes) -> bool:
-    """A .json file that is really JSON Lines: several lines, the first a whole JSON value by itself (a
-    pretty-printed transcript's first line is a lone '{')."""
-    body = data.strip()
-    if b"\n" not in body:
-        return False
-    try:
-        json.loads(body[:body.index(b"\n")])
-    except ValueError:
-        return False
-    return True
+def _line_items(path: str, fh: BinaryIO) -> Iterator[Item]:
+    for line in line_ranges(fh):
+        yield Item(path, line.number, line.offset, line.length)
 
 
 def _file_items(path: Path, problems: list[Outcome]) -> Iterator[Item]:
+    """A JSON Lines file's lines (found by reading it a chunk at a time: lines.py), or the whole file as one item.
+    A file that cannot be opened here is one item too: reading it reports why, like any unreadable file."""
     name = str(path)
-    lines = path.suffix.lower() in LINE_SUFFIXES
-    data = None
-    if not lines:
-        try:
-            data = read_file(path)
-        except InputError:
-            data = None  # reported when the item is read, like any unreadable file
-        lines = data is not None and _holds_lines(data)
-    if lines:
-        try:
-            data = read_file(path) if data is None else data
-        except InputError as exc:
-            problems.append(Outcome(name, "broken", error=exc.message))
-            return
-        found = False
-        for item in _line_items(name, data):
-            found = True
-            yield item
-        if not found:
-            problems.append(Outcome(name, "broken", error=f"{name} holds no transcript."))
+    try:
+        fh = path.open("rb")
+    except OSError:
+        yield Item(name)
         return
-    yield Item(name)
+    with fh:
+        try:
+            lines = path.suffix.lower() in LINE_SUFFIXES or holds_lines(fh)
+            if lines:
+                fh.seek(0)
+                found = False
+                for item in _line_items(name, fh):
+                    found = True
+                    yield item
+        except OSError as exc:
+            problems.append(Outcome(name, "broken", error=f"{name} could not be read: {exc.strerror or exc}."))
+            return
+    if not lines:
+        yield Item(name)
+    elif not found:
+        problems.append(Outcome(name, "broken", error=f"{name} holds no transcript."))
 
 
 def find_items(paths: Sequence[str], problems: list[Outcome], stdin_text: Callable[[], str] | None = None
@@ -166,6 +152,8 @@ class ItemReader:
         if item.path != self._path:
             self.close()
             self._fh, self._path = open(item.path, "rb"), item.path
+        if item.length > MAX_BYTES:   # the line is read whole: not past the largest transcript read_file takes
+            raise InputError(f"{item.label} is longer than {MAX_BYTES // (1024 * 1024)} MB; it is not a transcript.")
         self._fh.seek(item.offset)
         return self._fh.read(item.length)
 

@@ -45,6 +45,8 @@ class Feed:
                 "view": state.view(0), "your_turn": False, "result": state.result if over else None}
         return {"seq": self.at, "ended": over, "records": batch, "game": game}
 
+    wait_get = get          # the client's feed request (made again after errors; none here)
+
 
 @pytest.mark.parametrize("rule_set", ["120s-auction", "120s-house", "120s-traditional", "spades", "twenty-down"])
 def test_each_hands_result_is_told_after_its_last_move_and_before_the_next_hands_first(rule_set):

@@ -69,7 +69,9 @@ def test_server_sent_events_stream_records(request, tmp_path):
     r = api.c.get(f"/games/{t['id']}/stream?after=0", headers=p["h"])
     text = r.get_data(as_text=True)
     assert r.mimetype == "text/event-stream"
-    assert text.startswith("id: 1\nevent: record\n") and "event: game" in text
+    retry, rest = text.split("\n\n", 1)               # the stream's reconnection time comes first
+    assert retry.startswith("retry: ") and retry[len("retry: "):].isdigit()
+    assert rest.startswith("id: 1\nevent: record\n") and "event: game" in text
     first = json.loads(text.split("event: record\ndata: ", 1)[1].split("\n", 1)[0])
     assert first["seq"] == 1
 

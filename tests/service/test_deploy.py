@@ -217,3 +217,29 @@ def test_the_license_is_the_mit_license_the_metadata_names():
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License") and "Permission is hereby granted, free of charge" in text
     assert re.search(r'license = \{ text = "MIT" \}', (ROOT / "pyproject.toml").read_text())
+
+
+def test_the_listen_backlog_holds_every_wait_of_the_instance_coming_back_at_once():
+    from fairdeal.service import serving
+    from fairdeal.service.config import Config
+    assert serving.settings(Config(workers=2, max_waits=5000))["backlog"] == 10_000
+    assert serving.settings(Config(workers=1, max_waits=100))["backlog"] == serving.BACKLOG_MIN
+    assert serving.settings(Config(workers=8, max_waits=20_000))["backlog"] == serving.BACKLOG_MAX
+
+
+def test_the_master_warns_when_the_kernel_would_shorten_the_backlog(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+    from fairdeal.service import serving
+    monkeypatch.setenv("FAIRDEAL_DATA", str(tmp_path))
+    somaxconn = tmp_path / "somaxconn"
+    somaxconn.write_text("4096\n")
+    monkeypatch.setattr(serving, "SOMAXCONN", str(somaxconn))
+    warned = []
+    log = SimpleNamespace(warning=lambda msg, *args: warned.append(msg % args))
+    server = SimpleNamespace(cfg=SimpleNamespace(worker_connections=100, backlog=10_000), log=log)
+    serving.on_starting(server)
+    assert any("somaxconn is 4096" in w and "10000" in w for w in warned)
+    warned.clear()
+    server.cfg.backlog = 4096
+    serving.on_starting(server)
+    assert not any("somaxconn" in w for w in warned)

@@ -181,6 +181,8 @@ def test_index_orders_by_score_and_filters(store):
     assert store.index_range(name, after=2.0) == [("c", 3.0), ("a", 4.0)]
     store.index_remove(name, "c")
     assert [m for m, _ in store.index_range(name)] == ["b", "a"]
+    assert store.index_score(name, "a") == 4.0 and store.index_score(name, "c") is None
+    assert store.index_score("other" + name, "a") is None
 
 
 def test_ping(store):

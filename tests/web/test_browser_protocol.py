@@ -385,3 +385,28 @@ def test_the_browser_refuses_a_strangers_head_and_knows_both_ending_leaf_forms(p
     assert r["forms"] == [f["canonical"] for f in forms["forms"]]
     for trusted in ("given", "none"):
         assert r[trusted]["status"] == "fail" and "not the service's" in r[trusted]["detail"], r[trusted]
+
+
+FEED_RECONNECT = """async () => {
+  const f = await import("/assets/js/feed.js");
+  const text = "retry: 4321\\n\\n: keep-alive\\n\\nevent: game\\ndata: {\\"seq\\": 3}\\n\\nretry: soon\\n\\n";
+  const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } });
+  const retries = [], events = [];
+  await f.readEvents(body, (type, data) => events.push([type, data]), () => {}, (ms) => retries.push(ms));
+  const draws = Array.from({ length: 400 }, () => f.jittered(8000));
+  const capped = Array.from({ length: 400 }, () => f.jittered(10 ** 9));
+  return { retries, events, draws, capped };
+}"""
+
+
+def test_the_page_reads_a_streams_retry_and_reconnects_after_a_jittered_wait(page):
+    """feed.js takes the stream's `retry:` (the service draws it per stream) as the bound of its first
+    reconnection's wait, and draws every wait at random below a bound that doubles, so that the clients of a
+    restarted service come back spread out."""
+    out = page.evaluate(FEED_RECONNECT)
+    assert out["retries"] == [4321]                         # "retry: soon" is not a number: ignored, as SSE says
+    assert out["events"] == [["game", {"seq": 3}]]
+    draws = out["draws"]
+    assert all(0 <= d < 8000 for d in draws) and min(draws) < 1000 and max(draws) > 7000
+    assert len(set(draws)) > 300
+    assert max(out["capped"]) < 30_000 and max(out["capped"]) > 25_000      # never past MAX_DELAY

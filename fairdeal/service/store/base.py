@@ -115,6 +115,10 @@ class Store(abc.ABC):
     def index_remove(self, name: str, member: str) -> None: ...
 
     @abc.abstractmethod
+    def index_score(self, name: str, member: str) -> float | None:
+        """The member's score, None when it is not in the index (a read: cheaper than a write)."""
+
+    @abc.abstractmethod
     def index_count(self, name: str) -> int:
         """How many members the index has."""
 

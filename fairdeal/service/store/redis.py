@@ -222,6 +222,10 @@ class RedisStore(RedisTlog, Store):
     def index_remove(self, name: str, member: str) -> None:
         self.r.zrem(keys.index(name), member)
 
+    def index_score(self, name: str, member: str) -> float | None:
+        score = self.r.zscore(keys.index(name), member)
+        return None if score is None else float(score)
+
     def index_count(self, name: str) -> int:
         return int(self.r.zcard(keys.index(name)))
 

@@ -218,6 +218,10 @@ class SqliteStore(SqliteTlog, Store):
     def index_remove(self, name: str, member: str) -> None:
         self._write(self._exec, "DELETE FROM idx WHERE name=? AND member=?", (name, member))
 
+    def index_score(self, name: str, member: str) -> float | None:
+        row = self._conn().execute("SELECT score FROM idx WHERE name=? AND member=?", (name, member)).fetchone()
+        return None if row is None else row[0]
+
     def index_count(self, name: str) -> int:
         return self._conn().execute("SELECT COUNT(*) FROM idx WHERE name=?", (name,)).fetchone()[0]
 

@@ -4,9 +4,10 @@
 const PLAYER_KEY = "fairdeal.player";
 
 export class Problem extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = 0) {
     super((body && (body.detail || body.title)) || `HTTP ${status}`);
     this.status = status;
+    this.retryAfter = retryAfter;    // seconds, from the answer's Retry-After (0: none)
     this.code = (body && body.code) || "";
     this.body = body || {};
   }
@@ -53,7 +54,7 @@ export async function call(method, path, body = undefined, { headers = {}, signa
       forget();                     // the service no longer knows this token (expired, ended, or a new store)
       if (method === "GET") return call(method, path, body, { headers, signal, raw });   // what anyone may see
     }
-    throw new Problem(resp.status, data);
+    throw new Problem(resp.status, data, Number(resp.headers.get("Retry-After")) || 0);
   }
   return data;
 }

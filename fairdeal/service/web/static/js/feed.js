@@ -9,11 +9,19 @@
 import { call, get, Offline, Problem } from "./api.js";
 
 const WAIT = 20;             // seconds one long-poll may wait (the service caps it)
-const STALE = 40_000;        // ms without a byte on a stream (the service writes one every 15 s): a dead connection
+const STALE = 75_000;        // ms without a byte on a stream (the service writes one every 40 to 50 s): dead
+const FIRST_DELAY = 2_000;   // ms: the bound of the first reconnection's wait until a stream's `retry:` says
+const MAX_DELAY = 30_000;    // ms: the bound never grows past this
+
+// A reconnection's wait: "full jitter", a uniform draw up to the bound (which doubles after each failure), so
+// that the clients of a restarted service come back spread out, not in waves (docs/operations.md, "Proxies").
+export function jittered(bound, random = Math.random) {
+  return Math.floor(random() * Math.min(bound, MAX_DELAY));
+}
 
 // Server-sent events out of a fetch body: calls onEvent(type, data) for each complete event, onChunk() for
-// every piece of the body (keep-alive comments too).
-export async function readEvents(body, onEvent, onChunk = () => {}) {
+// every piece of the body (keep-alive comments too), onRetry(ms) for a `retry:` field.
+export async function readEvents(body, onEvent, onChunk = () => {}, onRetry = () => {}) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   for (;;) {
@@ -34,6 +42,7 @@ export async function readEvents(body, onEvent, onChunk = () => {}) {
         const val = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
         if (field === "event") type = val;
         else if (field === "data") data.push(val);
+        else if (field === "retry" && /^[0-9]+$/.test(val)) onRetry(Number(val));
       }
       if (data.length) onEvent(type, JSON.parse(data.join("\n")));
     }
@@ -53,6 +62,8 @@ export class Feed {
     this.abort = null;
     this.streaming = stream && typeof TextDecoderStream === "function";
     this.mode = null;            // "stream" | "long-poll": what the feed uses now (the tests read it)
+    this.retry = FIRST_DELAY;    // ms: the service's `retry:` for this client (drawn at random per stream)
+    this.delays = [];            // the reconnection waits drawn so far (the tests read them)
     // A stream may stay open through a lost network without an error: drop it when the browser goes offline.
     if (typeof window !== "undefined") window.addEventListener("offline", () => this.poke(true));
   }
@@ -82,14 +93,14 @@ export class Feed {
   }
 
   async run() {
-    let delay = 500;
+    let bound = this.retry;
     let wait = 0;                 // the first long-poll answers at once with everything so far
     while (!this.stopped) {
       this.abort = new AbortController();
       try {
         const ended = this.streaming ? await this.streamOnce() : await this.pollOnce(wait);
         if (ended) return;
-        delay = 500;
+        bound = this.retry;
         wait = WAIT;
       } catch (exc) {
         if (exc && exc.name === "AbortError") {
@@ -102,8 +113,10 @@ export class Feed {
           continue;
         }
         this.setState("reconnecting");
+        const delay = Math.max(jittered(bound), 1000 * ((exc && exc.retryAfter) || 0));
+        this.delays.push(delay);
         await new Promise((r) => setTimeout(r, delay));
-        delay = Math.min(delay * 2, 5000);
+        bound = Math.min(bound * 2, MAX_DELAY);
         wait = 0;
       }
     }
@@ -147,7 +160,7 @@ export class Feed {
           if (game.seq > this.after) this.after = game.seq;
           pending = [];
         } else if (type === "end") ended = true;
-      }, alive);
+      }, alive, (ms) => { this.retry = ms; });
     } finally {
       clearTimeout(stale);
     }

@@ -1,0 +1,139 @@
+"""How every bench here times work on a shared machine: CPU time, rounds that alternate, median and spread.
+
+Wall-clock time on a machine shared with other work measures the other work as much as ours, and the best of a
+few rounds keeps whichever round the neighbours happened to spare. So every figure here is:
+  - CPU time of the process doing the work (`time.process_time`, or getrusage for children), which other
+    processes' load changes far less than wall time;
+  - taken over several rounds, the rounds of all the things compared alternating, so that load hits them alike;
+  - reported as the median of the rounds with their spread (min to max), and a ratio as the median of the
+    per-round ratios (each round's figure against the baseline's from the same round) with its spread;
+  - printed with the load average before and after.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+def cpu() -> float:
+    """CPU seconds of this process so far (user + system)."""
+    return time.process_time()
+
+
+def cpu_with_children() -> float:
+    """CPU seconds of this process and its waited-for children (a pool's workers, once they have exited)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def timed(work: Callable[[], object], clock: Callable[[], float] = cpu) -> tuple[float, object]:
+    """(seconds on `clock`, result) of one call."""
+    t0 = clock()
+    result = work()
+    return clock() - t0, result
+
+
+@dataclass
+class Series:
+    """Rounds of one measurement: the seconds each round took for the same work (`units` of it)."""
+    name: str
+    units: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    def add(self, seconds: float, units: int | None = None) -> None:
+        self.seconds.append(seconds)
+        if units is not None:
+            self.units = units
+
+    @property
+    def rates(self) -> list[float]:
+        return [self.units / s for s in self.seconds]
+
+    @property
+    def rate(self) -> float:
+        """The median rate (units per CPU second)."""
+        return statistics.median(self.rates)
+
+    def spread(self) -> str:
+        rates = self.rates
+        return f"{min(rates):,.0f} to {max(rates):,.0f}"
+
+    def ratio_to(self, baseline: "Series") -> tuple[float, float, float]:
+        """(median, min, max) of the per-round ratios of this rate to the baseline's, round i with round i."""
+        ratios = [a / b for a, b in zip(self.rates, baseline.rates)]
+        return statistics.median(ratios), min(ratios), max(ratios)
+
+
+def alternate(rounds: int, measurements: list[Callable[[], None]]) -> None:
+    """Run every measurement once per round, in turn, `rounds` times (their rounds interleave)."""
+    for _ in range(rounds):
+        for measure in measurements:
+            measure()
+
+
+def ratio_text(ratio: tuple[float, float, float]) -> str:
+    median, low, high = ratio
+    return f"{median:.2f}x (rounds {low:.2f} to {high:.2f})"
+
+
+def verdict(what: str, ratio: tuple[float, float, float], baseline: str, target: float | None) -> tuple[str, bool]:
+    """One plain line: the median ratio with its spread, and whether the target (None: information) is met."""
+    if target is None:
+        return f"{what} = {ratio_text(ratio)} {baseline} (for information; no target)", True
+    met = ratio[0] >= target
+    return f"{what} = {ratio_text(ratio)} {baseline} (target {target:g}x, median): " \
+           f"{'met' if met else 'NOT met'}", met
+
+
+def header(width: int = 46) -> str:
+    return f"{'':{width}}{'median /s':>12}  {'rounds (min to max)':>24}"
+
+
+def row(name: str, series: Series, width: int = 46) -> str:
+    return f"{name:{width}}{series.rate:>12,.0f}  {series.spread():>24}"
+
+
+def percentile(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
+
+
+# ------------------------------------------------------------------------- other processes' CPU (Linux /proc)
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of `pid`."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(d))
+            except (OSError, IndexError):
+                pass
+    return out
+
+
+def cpu_seconds(pids) -> float:
+    """CPU seconds (user + system) the processes have used so far; a process gone counts 0."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
