@@ -20,11 +20,16 @@ from fairdeal.service.store.sqlite import SqliteStore
 from tests.service.client import Api
 from tests.service.http import Http, serving
 from tests.service.problems import problem
-from tests.service.waiting import wait_until
+from tests.waiting import scaled, wait_for
 
 WAITING = re.compile(r"^fairdeal_waiting_clients(\{[^}]*\})? 1(\.0)?$", re.M)
 WAIT = 30          # the waits' own length: far longer than the second they must end in
 PROMPT = 8.0       # "within a second" (docs/api.md), with room for a busy machine; the old code took WAIT
+
+
+def prompt() -> float:
+    """PROMPT stretched on a busy machine, yet always well short of WAIT (what the old code took)."""
+    return min(scaled(PROMPT), WAIT - 10)
 
 
 def open_store(kind: str, request, tmp_path):
@@ -87,11 +92,11 @@ def test_revoking_ends_a_long_poll_on_the_other_instance_at_once(two_instances):
     p, gid = seated_game(a)
     v = a.view(p, gid)
     th, out = in_thread(lambda: b.get(f"/games/{gid}/events?after={v['seq']}&wait={WAIT}", p))
-    wait_until(waiting(two_instances[1]), "the long-poll is waiting")
+    wait_for(waiting(two_instances[1]), what="the long-poll is waiting")
     t0 = time.monotonic()
     assert a.post("/players/me/tokens/revoke", p).status_code == 200
     th.join(WAIT)
-    assert not th.is_alive() and time.monotonic() - t0 < PROMPT
+    assert not th.is_alive() and time.monotonic() - t0 < prompt()
     body = problem(out["value"], 401, "unauthorized")
     assert "ended" in body["detail"] and "hand" not in out["value"].get_data(as_text=True)
     assert 'error="invalid_token"' in out["value"].headers["WWW-Authenticate"]
@@ -102,11 +107,11 @@ def test_revoking_ends_a_stream_on_the_other_instance_at_once(two_instances):
     p, gid = seated_game(a)
     started = threading.Event()
     th, out = in_thread(lambda: sse(b, f"/games/{gid}/stream", p["h"], started))
-    wait_until(started.is_set, "the stream has started")
+    wait_for(started.is_set, what="the stream has started")
     t0 = time.monotonic()
     assert a.post("/players/me/tokens/revoke", p).status_code == 200
     th.join(WAIT)
-    assert not th.is_alive() and time.monotonic() - t0 < PROMPT
+    assert not th.is_alive() and time.monotonic() - t0 < prompt()
     lines = [x for x in out["value"] if x]
     assert lines[-2] == "event: token-ended", lines[-3:]   # the last event; then the stream closed
     body = json.loads(lines[-1][len("data: "):])
@@ -123,7 +128,7 @@ def test_logging_out_ends_that_tokens_waits_only(two_instances):
     v = a.view(p, gid)
     th_p, out_p = in_thread(lambda: b.get(f"/games/{gid}/events?after={v['seq']}&wait={WAIT}", p))
     th_q, out_q = in_thread(lambda: b.get(f"/games/{gid}/events?after={v['seq']}&wait={WAIT}", q))
-    wait_until(waiting(two_instances[1], 2), "both long-polls are waiting")
+    wait_for(waiting(two_instances[1], 2), what="both long-polls are waiting")
     assert a.c.delete("/players/me/token", headers=p["h"]).status_code == 204
     th_p.join(WAIT)
     problem(out_p["value"], 401, "unauthorized")
@@ -174,10 +179,10 @@ def test_revoking_through_one_server_ends_a_wait_on_another(request, tmp_path, k
         p, gid = seated_game(a)
         v = a.view(p, gid)
         th, out = in_thread(lambda: b.get(f"/games/{gid}/events?after={v['seq']}&wait={WAIT}", p))
-        wait_until(lambda: WAITING.search(b.c.get("/metrics").get_data(as_text=True)), "the long-poll is waiting",
-                   every=0.1)
+        wait_for(lambda: WAITING.search(b.c.get("/metrics").get_data(as_text=True)),
+                 what="the long-poll is waiting", interval=0.1)
         t0 = time.monotonic()
         assert a.post("/players/me/tokens/revoke", p).status_code == 200
         th.join(WAIT)
-        assert not th.is_alive() and time.monotonic() - t0 < PROMPT
+        assert not th.is_alive() and time.monotonic() - t0 < prompt()
         assert out["value"].status_code == 401
