@@ -39,6 +39,7 @@ from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
+from fairdeal.service import standin
 from fairdeal.service.errors import ApiError
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, Store, entry_digest
 
@@ -481,6 +482,9 @@ class Games:
             if seat in c.live.bot_seats:
                 self._append_move(c, seat, c.live.bot_move(seat), "bot")
                 continue
+            if standin.stands_in(c, table, seat, now, self.config.standin_after):   # the player is away
+                self._append_move(c, seat, c.live.bot_move(seat), "stand-in")
+                continue
             abandon = self.abandon_at(c, table)
             if abandon is not None and abandon <= now:
                 self.finish(c, "abandoned")
@@ -503,7 +507,7 @@ class Games:
             # of the limit) so that most moves need no index write
             step = max(0.01, self.config.abandon_after / 20)
             abandon = -(-abandon // step) * step
-        times = [t for t in (due, abandon) if t is not None]
+        times = [t for t in (due, abandon, standin.next_at(c, table, self.config.standin_after)) if t is not None]
         return min(times) if times else None
 
     def schedule(self, c: Cached, table: dict) -> None:

@@ -21,6 +21,7 @@ from fairdeal.verifier import fairness
 from fairdeal.verifier.games import available, make_rules, rules_class
 from fairdeal.verifier.games.base import BadSettings
 
+from fairdeal.service import standin
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import Cached, Games, iso, parse_iso
 
@@ -28,7 +29,7 @@ log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
 CLOCK_RANGE = (5, 3600)
 PROTOCOL = fairness.PROTOCOL
-TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat")
+TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat", "on_leave")
 JOIN_FIELDS = ("seat", "client_seed_commitment")
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_THEN_REVEAL = (
@@ -127,6 +128,7 @@ class Tables:
             raise ApiError(422, "unknown-field", f"A table has no field {sorted(unknown)[0]!r}; the fields are "
                                                  f"{', '.join(TABLE_FIELDS)}.")
         rid, settings, players, clocks = self.choices(body, player.get("prefs", {}))
+        leaving = standin.on_leave(body.get("on_leave"))
         seat = body.get("seat", 0)
         if seat is not None:
             self._check_seat(seat, players)
@@ -138,6 +140,7 @@ class Tables:
             seats[seat].update(player=player["id"], name=player["name"])
         doc = {"id": table_id, "protocol": commit["protocol"], "host": player["id"], "host_name": player["name"],
                "rule_set": rid, "players": players, "settings": settings, "clocks": clocks, "status": "open",
+               "on_leave": leaving,
                "created": commit["created"], "seated": None, "reveal_deadline": None, "started": None,
                "ended": None, "end_reason": None, "seats": seats, "spectators": [],
                "commitment": commit["commitment"], "key": commit["key"]}
@@ -316,6 +319,10 @@ class Tables:
         table = self.update(table_id, change)
         if table["status"] in ("open", "revealing") and table["host"] == player["id"]:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
+        if table["status"] == "playing" and table.get("on_leave") == "end" and seat_of(table, player) is not None:
+            # the host chose that a leave ends the game: it ends now, for everyone, as abandoned
+            self.act(table_id, lambda t, c: self.games.finish(c, "abandoned") if c.started else None)
+            return self.load(table_id)[0]
         mine = seat_of(table, player)
         if table["status"] == "revealing" and mine is not None and table["seats"][mine].get("client_seed_commitment") \
                 and not table["seats"][mine].get("revealed"):
@@ -440,7 +447,8 @@ class Tables:
             "id": t["id"], "protocol": t.get("protocol", "fairdeal/1"), "rule_set": t["rule_set"],
             "title": rules.title, "players": t["players"],
             "settings": t["settings"], "rules": rules.describe(), "reminder": rules.reminder(),
-            "clocks": t["clocks"], "status": t["status"], "host": t["host_name"],
+            "clocks": t["clocks"], "on_leave": t.get("on_leave", "stand-in"), "status": t["status"],
+            "host": t["host_name"],
             "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "taken": s["player"] is not None or s["bot"],
                        "committed": s.get("client_seed_commitment") is not None,
                        "revealed": bool(s.get("revealed")), "gone": s.get("gone", False)}

@@ -211,7 +211,7 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
 }
 
 function engineChecks(run, t) {
-  const counts = { bot: 0, timeout: 0, player: 0 };
+  const counts = { bot: 0, timeout: 0, player: 0, "stand-in": 0 };
   for (const r of t.records) counts[r.by]++;
   // fairdeal/2: at a table without a clock nobody's time runs out, so no move may be a timeout (no engine needed)
   const clocks = Object.values(t.start.clocks || {});
@@ -221,7 +221,7 @@ function engineChecks(run, t) {
   }
   const what = {
     "moves-legal": `${t.records.length} move(s): whether each was legal in its turn`,
-    "bot-moves": `${counts.bot} bot move(s): whether each is the bot policy's choice`,
+    "bot-moves": `${counts.bot + counts["stand-in"]} bot move(s)${counts["stand-in"] ? ` (${counts["stand-in"]} standing in for a player)` : ""}: whether each is the bot policy's choice`,
     "timeout-moves": `${counts.timeout} timeout move(s): whether each is the timeout policy's choice`,
     result: "whether the final scores and winners are the replay's",
   };
