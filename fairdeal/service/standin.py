@@ -119,7 +119,7 @@ def come_back(tables, player: dict, table_id: str) -> dict:
         return mine
 
     def action(table: dict, c) -> dict:
-        mine = seat_of(table)
+        seat_of(table)          # refuses a stranger
         if table["status"] == "over" or c.ended:
             raise ApiError(409, "table-over", "This table's game has ended: fetch its transcript "
                                               f"(GET /games/{table_id}/transcript).")
