@@ -318,7 +318,8 @@ def _until_dealt(c: Client, table: dict, client_seed: str, nonce: str) -> dict:
 
 
 def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands: int | None,
-                     out: str | None, patience: float = PATIENCE, receipts: dict | None = None) -> bool:
+                     out: str | None, patience: float = PATIENCE, receipts: dict | None = None,
+                     told_to: int = 0) -> bool:
     gid = table["id"]
     seat = table["you"]["seat"]
 
@@ -331,6 +332,7 @@ def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands
         resume.save(state)
     session = Session(c, gid, auto, hands, table["rule_set"], table["players"], patience, keep)
     session.receipts.update(receipts or {})
+    session.told_own_to = told_to
     game = session.run()
     if game["status"] != "over":         # we left and the game goes on: nothing to save yet
         click.echo(f"You left seat {seat}. " + leave_consequence(game))
@@ -358,14 +360,16 @@ def _resume(c: Client, table_id: str, seat: int | None, auto: bool, hands: int |
         table = _wait_for_start(c, table, state["client_seed"])
     if table["status"] == "revealing":
         table = _until_dealt(c, table, state["client_seed"], state["nonce"])
+    told_to = 0
     if table["status"] == "playing":
         table = c.post(f"/tables/{table_id}/return")
-        click.echo(f"You are back at seat {table['you']['seat']}. The game so far:")
+        told_to = c.get(f"/games/{table_id}")["seq"]
+        click.echo(f"You are back at seat {table['you']['seat']} (move {told_to}). The game so far:")
     if table["status"] == "over" and not table.get("started"):
         return False
     table.setdefault("key", state.get("key"))
     table.setdefault("commitment", state.get("commitment"))
-    return _play_and_verify(c, table, state["client_seed"], auto, hands, out, patience, receipts)
+    return _play_and_verify(c, table, state["client_seed"], auto, hands, out, patience, receipts, told_to)
 
 
 def _watch(c: Client, table_id: str, name: str | None, out: str | None, patience: float = PATIENCE) -> bool:

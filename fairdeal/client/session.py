@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import time
+import uuid
 from typing import Any
 
 import click
@@ -44,6 +45,7 @@ class Session:
         self.keep = keep        # called after each of my moves (the seat's state file keeps the receipts)
         self.stream: EventStream | None = EventStream(client, game_id)
         self.left = False       # whether this player left the table (the game may go on without them)
+        self.told_own_to = 0    # own moves up to this seq are told too (the game so far, after coming back)
         self.seq = 0          # the last record shown
         self.table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
@@ -87,7 +89,7 @@ class Session:
         first_of_last = (ends[-2] + 1) if len(ends) > 1 else 0
         lines = []
         for i, rec in enumerate(records):
-            line = record_line(rec, self.table, view)
+            line = record_line(rec, self.table, view, own=rec.get("seq", 0) <= self.told_own_to)
             if line:
                 lines.append(line)
             if (rec.get("move") or {}).get("kind") == "play":
@@ -161,9 +163,12 @@ class Session:
                     return "timeout"
                 if move is None:
                     return None
+            key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"   # one key for every resend of this move
             try:
-                ack = self.c.move(self.id, game["seq"], move, on_retry=lambda n, exc: click.echo(
-                    f"No answer from the service ({exc}); sending the same move again ({n})..."))
+                def send(seq=game["seq"], move=move):
+                    return self.c.move(self.id, seq, move, key=key, on_retry=lambda n, exc: click.echo(
+                        f"No answer from the service ({exc}); sending the same move again ({n})..."))
+                ack = backoff(send, self.patience, lambda line: click.echo(line, err=True))
                 if isinstance(ack, dict) and ack.get("receipt"):
                     self.receipts[ack["seq"]] = ack["receipt"]
                     if self.keep:
