@@ -4,6 +4,7 @@
 
 import { cardFace, cardsText, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clear, el } from "./dom.js";
+import { awayText } from "./presence.js";
 import { handNumber, lastHand, scoresText, trumpWord } from "./story.js";
 
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
@@ -76,7 +77,8 @@ export function renderSeats(felt, game, table, names, secondsLeft) {
         el("span", { class: "name", text: me ? `${s.name || "You"} (you)` : s.name || `Seat ${seat}` }),
         s.bot ? el("span", { class: "bot-badge", title: "A computer player", text: " bot" }) : null,
         v.dealer === seat ? el("span", { class: "dealer-chip", title: "Dealer", "aria-label": "dealer", text: "D" }) : null,
-        s.gone ? el("span", { class: "muted", text: " (left)" }) : null),
+        s.away ? el("span", { class: `away-badge${s.stand_in ? " stand-in" : ""}`, text: ` ${awayText(s)}` })
+          : s.gone ? el("span", { class: "muted", text: " (left)" }) : null),
       el("div", { class: "info" },
         `Seat ${seat}`,
         size !== null && size !== undefined ? ` · ${size} card${size === 1 ? "" : "s"}` : "",
@@ -87,7 +89,7 @@ export function renderSeats(felt, game, table, names, secondsLeft) {
         takenMarks(v, seat, bid)),
     ];
     const cls = `seat${toMove ? " to-move" : ""}${s.gone ? " gone" : ""}${me ? " me" : ""}`;
-    const desc = `${names.title(seat)}${s.bot ? ", a bot" : ""}${v.dealer === seat ? ", the dealer" : ""}${toMove ? ", to move" : ""}`;
+    const desc = `${names.title(seat)}${s.bot ? ", a bot" : ""}${s.away ? `, ${awayText(s)}` : ""}${v.dealer === seat ? ", the dealer" : ""}${toMove ? ", to move" : ""}`;
     felt.append(el("div", { class: cls, dataset: { pos: position(seat, game.seat, n), seat: String(seat) },
       role: "group", "aria-label": desc }, parts));
   }

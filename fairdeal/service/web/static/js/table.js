@@ -10,6 +10,7 @@ import { randomClientSeed } from "./fairness.js";
 import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
+import { comeBack, renderPresence } from "./presence.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
 import { cardPlayed, setSound, soundOn, warning, yourTurn } from "./sound.js";
 import { handSummary, lastHand, Names, recordSentence, resultSentence, spadesTrick, trickSentence } from "./story.js";
@@ -246,6 +247,26 @@ function beginPlay() {
   S.ticker = setInterval(tick, 250);
 }
 
+// After a leave or a return (the table changed, the log did not: the feed has no news of it), read the view.
+async function refresh() {
+  try {
+    onBatch([], await get(`/games/${encodeURIComponent(tableId)}`));
+  } catch (exc) {
+    say("why", exc.message, true);
+  }
+}
+
+// Opening the page is coming back: a seat of ours at a running game is taken back from the table's bot.
+async function comeBackIfSeated() {
+  const you = S.table && S.table.you;
+  if (S.table.status !== "playing" || !you || you.seat === null || you.seat === undefined) return;
+  try {
+    S.table = await comeBack(tableId);
+  } catch (exc) {
+    say("why", exc.message, true);
+  }
+}
+
 function onBatch(records, game) {
   const first = S.game === null;
   S.game = game;
@@ -260,7 +281,7 @@ function onBatch(records, game) {
   const lastEnd = endsAt.length ? endsAt[endsAt.length - 1] : null;
   const firstOfLast = endsAt.length > 1 ? endsAt[endsAt.length - 2] + 1 : 0;
   records.forEach((rec, i) => {
-    log(recordSentence(rec, S.names, v), rec.by === "timeout" ? "timeout" : "", rec.seq);
+    log(recordSentence(rec, S.names, v), rec.by === "timeout" || rec.by === "stand-in" ? "timeout" : "", rec.seq);
     if (rec.by === "timeout" && rec.seat === game.seat) movedForMe = recordSentence(rec, S.names, v);
     if (!first && rec.move.kind === "play" && rec.seat !== game.seat) cardPlayed();
     if (!S.tracker) return;
@@ -323,7 +344,9 @@ async function onEnd(game) {
   }
   $("verify-link").href = `/verify/${encodeURIComponent(tableId)}`;
   $("transcript-link").href = `/games/${encodeURIComponent(tableId)}/transcript`;
-  $("transcript-link").setAttribute("download", `fairdeal-game-${tableId}.json`);
+  // one file per seat or watcher, as `fairdeal play` names them: a host, a joiner and a watcher never clash
+  const seated = game.seat !== null && game.seat !== undefined;
+  $("transcript-link").setAttribute("download", `fairdeal-game-${tableId}-${seated ? `seat${game.seat}` : "watch"}.json`);
   $("verify-box").hidden = false;
 }
 
@@ -345,6 +368,7 @@ function render() {
   renderTrick($("trick"), $("trick-note"), game, names);
   renderScores($("scores"), game, names);
   renderLastTrick(game, names);
+  renderPresence($("presence"), game, tableId, refresh);
   const seated = game.seat !== null && game.seat !== undefined;
   $("mine").hidden = !seated || game.status === "over";
   if (!seated) {
@@ -664,7 +688,10 @@ async function init() {
   }
   if (S.table.status === "open" || S.table.status === "revealing") await waitForStart();
   else if (S.table.status === "over" && !S.table.started) neverStarted();
-  else beginPlay();
+  else {
+    await comeBackIfSeated();
+    beginPlay();
+  }
 }
 
 init();
