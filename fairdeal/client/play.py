@@ -398,8 +398,15 @@ def _lobby(c: Client) -> bool:
         click.echo(f"{t['id']}  {t['title']}, hosted by {t['host']}: {free} of {t['players']} seats free")
         if t.get("reminder"):
             click.echo(f"    plays differently: {t['reminder']}")
-        click.echo(f"    {t['rules']}")
         click.echo(f"    join: fairdeal play --server {c.base} --join {t['id']}")
+    running = lobby.get("running") or []
+    if running:
+        click.echo("Games being played:")
+    for t in running:
+        seats = ", ".join(s["name"] + (" (bot)" if s["bot"] else " (left: the bot stands in)" if s.get("gone") else "")
+                          for s in t["seats"])
+        click.echo(f"{t['id']}  {t['title']}: {seats}")
+        click.echo(f"    watch: fairdeal play --server {c.base} --watch {t['id']}")
     return True
 
 

@@ -244,6 +244,7 @@ class Tables:
                 t["started"] = iso(now)
         table = self.update(table_id, change)
         self.store.index_remove("lobby", table_id)
+        self.store.index_set("running", table_id, -self.now())    # the lobby's games to watch, newest first
         log.info("table started", extra={"fields": {"game": table_id, "status": table["status"],
                                                    "bots": sum(1 for s in table["seats"] if s["bot"])}})
         self.touch(table_id)
@@ -414,6 +415,7 @@ class Tables:
         c.table = table
         log.info("game ended", extra={"fields": {"game": table_id, "reason": end["reason"], "seq": c.seq}})
         self.store.index_remove("lobby", table_id)
+        self.store.index_remove("running", table_id)
         self.store.index_remove("schedule", table_id)
         self.store.index_set("finished", table_id, self.now())
         return table
@@ -463,13 +465,17 @@ class Tables:
                       "reveal": f"/tables/{t['id']}/reveal"},
         }
 
-    def lobby(self, limit: int = 100) -> list[dict]:
+    def lobby(self, limit: int = 100, index: str = "lobby", statuses: tuple = ("open",)) -> list[dict]:
         out = []
-        for table_id, _ in self.store.index_range("lobby", limit=limit):
+        for table_id, _ in self.store.index_range(index, limit=limit):
             doc, _ = self.store.get_doc("table", table_id)
-            if doc is not None and doc["status"] == "open":
+            if doc is not None and doc["status"] in statuses:
                 out.append(self.public(doc))
         return out
+
+    def running(self, limit: int = 50) -> list[dict]:
+        """The tables being played (or waiting for their reveals), newest first: the lobby's games to watch."""
+        return self.lobby(limit, "running", ("revealing", "playing"))
 
 
 def seat_of(table: dict, player: dict | None) -> int | None:

@@ -158,3 +158,18 @@ def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to
         finally:
             for p in procs:
                 p.kill()
+
+
+def test_the_terminal_lobby_lists_games_to_watch_without_repeating_the_rules(tmp_path, env):
+    with serving(tmp_path / "data", workers=1) as base:
+        from fairdeal.client.http import Client
+        c = Client(base)
+        c.token = c.post("/players", {"name": "host"})["token"]
+        for _ in range(2):
+            c.post("/tables", {"rule_set": "120s-auction", "clocks": "off"})
+        t = c.post("/tables", {"rule_set": "spades", "clocks": "off"})
+        c.post(f"/tables/{t['id']}/start")
+        r = subprocess.run(_cli("--server", base, "--lobby"), env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "Games being played:" in r.stdout and f"--watch {t['id']}" in r.stdout
+    assert len(r.stdout) < 1200, "the lobby repeats a long rules paragraph for every table"

@@ -130,3 +130,17 @@ def test_a_bad_on_leave_is_refused_and_a_stranger_cannot_come_back(timed):
     host, guest, gid = two_humans(api)
     r = api.post(f"/tables/{gid}/return", api.player())
     assert r.status_code == 403 and r.get_json()["type"].endswith("not-seated")
+
+
+def test_the_lobby_lists_the_tables_being_played_to_watch_newest_first(timed):
+    api, svc, clock = timed
+    host, guest, first = two_humans(api)
+    clock.advance(5)
+    _, _, second = two_humans(api)
+    waiting = api.table(api.player(), rule_set="spades")
+    lobby = api.get("/lobby").get_json()
+    running = [t["id"] for t in lobby["running"]]
+    assert running[:2] == [second, first] and waiting["id"] not in running
+    assert waiting["id"] in [t["id"] for t in lobby["tables"]] and first not in [t["id"] for t in lobby["tables"]]
+    api.post(f"/tables/{first}/cancel", host)
+    assert first not in [t["id"] for t in api.get("/lobby").get_json()["running"]], "an ended game leaves the list"

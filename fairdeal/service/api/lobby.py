@@ -22,7 +22,8 @@ def rule_set_info(rid: str) -> dict:
 
 @bp.get("/lobby")
 def lobby():
-    return {"tables": svc().tables.lobby(), "rule_sets": [rule_set_info(r) for r in available()]}
+    return {"tables": svc().tables.lobby(), "running": svc().tables.running(),
+            "rule_sets": [rule_set_info(r) for r in available()]}
 
 
 @bp.get("/rule-sets")
