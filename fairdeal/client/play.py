@@ -24,6 +24,7 @@ from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.client.prompt import TIMEOUT, read_line
 from fairdeal.client.seating import Distrust, check_seating, new_client_seed
 from fairdeal.client.session import PATIENCE, Session, leave_consequence
+from fairdeal.client.sheet import fetch_sheet, sheet_lines
 from fairdeal.client.stream import GaveUp, backoff
 from fairdeal.verifier import fairness
 from fairdeal.client.text import Table, parse_move, result_lines, state_lines, throw_hint
@@ -338,7 +339,8 @@ def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands
         click.echo(f"You left seat {seat}. " + leave_consequence(game))
         _fetch_later(c, gid, seat, client_seed, table.get("key"), session.receipts, table.get("commitment"))
         return True
-    for line in result_lines(game, session.table):
+    for line in sheet_lines(fetch_sheet(c, gid), game.get("view") or {}, session.table) + \
+            result_lines(game, session.table):
         click.echo(line)
     ok = verify_saved(c, gid, out or resume.transcript_name(gid, seat), seat, client_seed,
                       table.get("key"), session.receipts, table.get("commitment"))
@@ -383,7 +385,8 @@ def _watch(c: Client, table_id: str, name: str | None, out: str | None, patience
     click.echo(_seats_line(table))
     session = Session(c, table_id, rule_set=table["rule_set"], players=table["players"], patience=patience)
     game = session.run()
-    for line in result_lines(game, session.table):
+    for line in sheet_lines(fetch_sheet(c, table_id), game.get("view") or {}, session.table) + \
+            result_lines(game, session.table):
         click.echo(line)
     return verify_saved(c, table_id, out or resume.transcript_name(table_id, None), None, None, table.get("key"),
                         {}, table.get("commitment"))

@@ -173,3 +173,17 @@ def test_the_terminal_lobby_lists_games_to_watch_without_repeating_the_rules(tmp
     assert r.returncode == 0, r.stderr
     assert "Games being played:" in r.stdout and f"--watch {t['id']}" in r.stdout
     assert len(r.stdout) < 1200, "the lobby repeats a long rules paragraph for every table"
+
+
+def test_the_end_of_a_game_shows_the_score_sheet_of_every_hand(tmp_path, env):
+    with serving(tmp_path / "data", workers=1) as base:
+        r = subprocess.run(_cli("--server", base, "--rules", "120s-auction", "--auto", "--clocks", "off"), cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=180)
+        assert r.returncode == 0, r.stdout + r.stderr
+        gid = re.search(r"Table (\w+):", r.stdout).group(1)
+        from fairdeal.client.http import Client
+        hands = Client(base).get(f"/games/{gid}/sheet")["hands"]
+    sheet = r.stdout.split("Score sheet:\n", 1)[1].split("Game over:", 1)[0]
+    numbers = [int(m) for m in re.findall(r"^  Hand (\d+)", sheet, re.M)]
+    assert numbers == [h["hand_number"] + 1 for h in hands] and len(numbers) >= 1
+    assert f"Scores: " in sheet.splitlines()[-1]

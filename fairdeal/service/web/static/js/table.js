@@ -11,6 +11,7 @@ import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
 import { comeBack, renderPresence } from "./presence.js";
+import { loadSheet, renderSheet } from "./sheet.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
 import { cardPlayed, setSound, soundOn, warning, yourTurn } from "./sound.js";
 import { handSummary, lastHand, Names, recordSentence, resultSentence, spadesTrick, trickSentence } from "./story.js";
@@ -247,6 +248,16 @@ function beginPlay() {
   S.ticker = setInterval(tick, 250);
 }
 
+// The score sheet, read again when a hand ends (and at the start and the end).
+async function refreshSheet() {
+  try {
+    const hands = await loadSheet(tableId);
+    if (S.game) renderSheet($("sheet"), hands, S.game.view || {}, S.names || new Names(S.game));
+  } catch {
+    /* the next hand's end reads it again */
+  }
+}
+
 // After a leave or a return (the table changed, the log did not: the feed has no news of it), read the view.
 async function refresh() {
   try {
@@ -269,6 +280,7 @@ async function comeBackIfSeated() {
 
 function onBatch(records, game) {
   const first = S.game === null;
+  const endedBefore = S.handsEnded || 0;
   S.game = game;
   S.names = new Names(game);
   const v = game.view || {};
@@ -304,6 +316,7 @@ function onBatch(records, game) {
     } else log(`Hand ${number + 1} is over.`, "hand-over first");
   });
   if (movedForMe) showMovedForMe(movedForMe);
+  if (first || (S.handsEnded || 0) !== endedBefore) refreshSheet();
   if (game.seq !== S.turnSeq) {
     S.lift = null;
     S.selected = new Set();
@@ -332,6 +345,7 @@ async function onEnd(game) {
   clearInterval(S.ticker);
   $("over").hidden = false;
   $("over-text").textContent = resultSentence(game, new Names(game));
+  refreshSheet();
   log(resultSentence(game, new Names(game)), "hand-over first");
   try {
     const t = await get(`/games/${encodeURIComponent(tableId)}/transcript`);
