@@ -459,7 +459,7 @@ class Tables:
             "bots": sum(1 for s in t["seats"] if s["bot"]),
             "spectators": len(t["spectators"]), "commitment": t["commitment"], "key": t["key"],
             "created": t["created"], "reveal_deadline": t.get("reveal_deadline"), "started": t["started"],
-            "ended": t["ended"], "end_reason": t["end_reason"],
+            "ended": t["ended"], "end_reason": t["end_reason"], "next": t.get("next"),
             "links": {"self": f"/tables/{t['id']}", "game": f"/games/{t['id']}",
                       "transcript": f"/games/{t['id']}/transcript", "start": f"/games/{t['id']}/start",
                       "reveal": f"/tables/{t['id']}/reveal"},

@@ -144,3 +144,25 @@ def test_the_lobby_lists_the_tables_being_played_to_watch_newest_first(timed):
     assert waiting["id"] in [t["id"] for t in lobby["tables"]] and first not in [t["id"] for t in lobby["tables"]]
     api.post(f"/tables/{first}/cancel", host)
     assert first not in [t["id"] for t in api.get("/lobby").get_json()["running"]], "an ended game leaves the list"
+
+
+def test_play_again_opens_the_next_table_with_the_same_seats(timed):
+    api, svc, clock = timed
+    host, guest, gid = two_humans(api, clocks="off")
+    r = api.post(f"/tables/{gid}/again", host)
+    assert r.status_code == 409 and r.get_json()["type"].endswith("table-not-over")
+    api.post(f"/tables/{gid}/cancel", host)
+    assert api.post(f"/tables/{gid}/again", guest).status_code == 403
+    r = api.post(f"/tables/{gid}/again", host)
+    assert r.status_code == 201
+    nxt = r.get_json()
+    assert nxt["status"] == "open" and nxt["id"] != gid and nxt["you"]["seat"] == 0
+    assert [s["name"] for s in nxt["seats"]][:3:2] == [host["name"], guest["name"]] and not nxt["seats"][1]["taken"]
+    assert api.get(f"/tables/{gid}", guest).get_json()["next"] == nxt["id"], "the finished table points to it"
+    assert api.post(f"/tables/{gid}/again", host).get_json()["id"] == nxt["id"], "asking again: the same table"
+    # the guest is seated already: it commits to a new seed, then the host starts
+    nonce = api.commit(guest, nxt["id"], "a new seed")
+    assert api.get(f"/tables/{nxt['id']}", guest).get_json()["you"]["seat"] == 2
+    api.start(host, nxt["id"])
+    api.reveal(guest, nxt["id"], "a new seed", nonce)
+    assert api.get(f"/tables/{nxt['id']}").get_json()["status"] == "playing"

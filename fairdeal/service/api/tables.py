@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from fairdeal.service import player_games, standin
+from fairdeal.service import again, player_games, standin
 from fairdeal.service.api.common import json_body, player, player_ref, svc
 from fairdeal.service.translog import add_log_member
 
@@ -83,6 +83,18 @@ def leave(table_id):
     if table["status"] == "open" and _seat(table, p["id"]) is None:
         player_games.forget_seat(svc().store, p["id"], table_id)   # a seat given back before the start
     return _answer(table, p["id"])
+
+
+@bp.post("/tables/<table_id>/again")
+def play_again(table_id):
+    """The host of a finished table opens the next game with the same seats (service/again.py)."""
+    t = svc().tables
+    p = player()
+    table = again.play_again(t, p, table_id)
+    for s in table["seats"]:
+        if s["player"]:
+            player_games.note_seat(svc().store, s["player"], table["id"], t.now())
+    return _answer(table, p["id"]), 201
 
 
 @bp.post("/tables/<table_id>/return")

@@ -10,6 +10,7 @@ import { randomClientSeed } from "./fairness.js";
 import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
+import { commitIfSeated, offerAgain } from "./again.js";
 import { comeBack, renderPresence } from "./presence.js";
 import { loadSheet, renderSheet } from "./sheet.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
@@ -179,6 +180,11 @@ async function leaveSeat() {
 }
 
 async function waitForStart() {
+  try {
+    S.table = await commitIfSeated(S.table);     // seated by the host to play again: our new seed's commitment
+  } catch (exc) {
+    say("waiting-status", exc.message, true);
+  }
   renderWaiting();
   if (location.hash === "#watch" && !(S.table.you && S.table.you.seat !== null)) await watch();
   if (location.hash === "#sit") {
@@ -362,6 +368,12 @@ async function onEnd(game) {
   const seated = game.seat !== null && game.seat !== undefined;
   $("transcript-link").setAttribute("download", `fairdeal-game-${tableId}-${seated ? `seat${game.seat}` : "watch"}.json`);
   $("verify-box").hidden = false;
+  try {
+    S.table = await get(`/tables/${encodeURIComponent(tableId)}`);
+    if (S.table.started) offerAgain($("again"), S.table, game.seat);
+  } catch {
+    /* no offer to play again: the lobby opens tables too */
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ drawing

@@ -1,0 +1,79 @@
+"""The game around the game at the table page: the score sheet of every hand, "Play again" with the same seats
+(the host opens it, the other player follows and is seated with a new commitment), and the lobby's games being
+played, to watch."""
+from __future__ import annotations
+
+from tests.web.conftest import shot
+from tests.web.driver import as_player, sign_up
+
+
+def _play_via_api(players, gid, until):
+    """The players make their moves through the API (the pages follow the game on their feeds) until until()."""
+    for _ in range(5000):
+        if until():
+            return
+        if not any(p.play_suggested(gid) for p in players):
+            if players[0].get(f"/games/{gid}")["status"] == "over":
+                return
+    raise AssertionError("the condition never came")
+
+
+def test_the_score_sheet_fills_in_hand_by_hand_and_play_again_keeps_the_seats(pages, server):
+    base = server.api()
+    host, guest = base.player("sheet-host"), base.player("sheet-guest")
+    t = host.open_table({"rule_set": "spades", "clocks": "off"}, seed="host seed")
+    guest.commit(t["id"], "guest seed", seat=2)
+    host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
+    guest.reveal(t["id"])
+    gid = t["id"]
+    a, b = pages.new(), pages.new()
+    as_player(a, host.identity)
+    as_player(b, guest.identity)
+    for page in (a, b):
+        page.goto(f"{server.url}/table/{gid}")
+        page.wait_for_selector("#felt:not([hidden])")
+    assert "No hand has ended yet." in a.inner_text("#sheet")
+    _play_via_api([host, guest], gid, lambda: len(base.get(f"/games/{gid}/sheet")["hands"]) >= 2)
+    hands = base.get(f"/games/{gid}/sheet")["hands"]
+    a.wait_for_selector(f"#sheet tbody tr[data-hand='{len(hands)}']", state="attached")
+    row = a.locator("#sheet tbody tr").nth(0).inner_text()
+    team = hands[0]["teams"][0]
+    assert f"bid {team['contract']}, took {team['tricks']}" in row and str(hands[0]["scores"][0]) in row
+    shot(a, "table-score-sheet")
+    _play_via_api([host, guest], gid, lambda: base.get(f"/tables/{gid}")["status"] == "over")
+    final = base.get(f"/games/{gid}/sheet")["hands"]
+    a.wait_for_selector(f"#sheet tbody tr[data-hand='{len(final)}']", state="attached")
+    assert a.locator("#sheet tbody tr").count() == len(final)
+    # play again: the host opens the next table; the guest's page follows it and is seated with a new seed
+    a.click("#play-again")
+    a.wait_for_url(lambda url: "/table/" in url and gid not in url)
+    nxt = a.url.rsplit("/", 1)[1]
+    a.wait_for_selector("#start")
+    b.click("#next-game")
+    b.wait_for_url(f"**/table/{nxt}")
+    b.wait_for_selector("#waiting:not([hidden])")
+    table = base.get(f"/tables/{nxt}")
+    assert [s["name"] for s in table["seats"]][::2] == ["sheet-host", "sheet-guest"]
+    for _ in range(100):
+        table = base.get(f"/tables/{nxt}")
+        if table["seats"][0]["committed"] and table["seats"][2]["committed"]:
+            break
+        b.wait_for_timeout(100)
+    assert table["seats"][0]["committed"] and table["seats"][2]["committed"], "each seat commits to a new seed"
+
+
+def test_the_lobby_lists_the_games_being_played_to_watch(pages, server):
+    host = server.api().player("being-played")
+    t = host.open_table({"rule_set": "spades", "clocks": "off"}, seed="s")
+    host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
+    page = pages.new()
+    sign_up(page, server.url, "looker")
+    line = page.locator(f"#running li[data-running='{t['id']}']")
+    line.wait_for()
+    assert "being-played" in line.inner_text()
+    line.get_by_role("link", name="Watch").click()
+    page.wait_for_url(f"**/table/{t['id']}#watch")
+    page.wait_for_selector("#felt:not([hidden])")
+    host.post(f"/tables/{t['id']}/leave")
