@@ -198,8 +198,11 @@ class Session:
             click.echo(f"  {i:>2}. {move_text(m, word, rid)}{mark}")
         if len(numbered) < len(legal):
             click.echo(("  or " if numbered else "  ") + throw_hint(legal))
+        by_reason: dict[str, list[str]] = {}      # one line per reason: "You must follow clubs." once, not ten times
         for card, why in (game.get("why_not") or {}).items():
-            click.echo(click.style(f"   -  {card}: {why}", dim=True))
+            by_reason.setdefault(why, []).append(card)
+        for why, cards in by_reason.items():
+            click.echo(click.style(f"   -  {' '.join(cards)}: {why}", dim=True))
         return numbered
 
     def ask(self, game: dict, numbered: list[dict]) -> Any:
