@@ -23,6 +23,7 @@ from fairdeal.client import resume, seating
 from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.client.prompt import TIMEOUT, read_line
 from fairdeal.client.seating import Distrust, check_seating, new_client_seed
+from fairdeal.client.rules import fetch_rules, order_lines, rules_lines
 from fairdeal.client.session import PATIENCE, Session, leave_consequence
 from fairdeal.client.sheet import fetch_sheet, sheet_lines
 from fairdeal.client.stream import GaveUp, backoff
@@ -214,11 +215,18 @@ def _keep_seat(c: Client, table: dict, me: dict, client_seed: str, nonce: str) -
                  "key": table.get("key"), "commitment": table.get("commitment"), "receipts": {}})
 
 
-def _describe(table: dict) -> None:
+def _describe(table: dict, c: Client | None = None) -> None:
     click.echo(f"Table {table['id']}: {table['title']}, {table['players']} players, hosted by {table['host']}")
     click.echo(f"Commitment (fingerprint of the server's secret seed, fixed before anyone sat down):\n"
                f"  {table['commitment']}")
-    click.echo(f"Rules: {table['rules']}")
+    help_ = fetch_rules(c, table["id"]) if c is not None else None
+    if help_:
+        click.echo("Rules:")
+        for line in rules_lines(help_) + order_lines(help_, None):
+            click.echo(line)
+        click.echo("(At your turn, ? shows the trump order again.)")
+    else:
+        click.echo(f"Rules: {table['rules']}")
     if table.get("reminder"):
         click.echo(f"Reminder: {table['reminder']}")
 
@@ -244,7 +252,7 @@ def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_
     if on_leave is not None:
         body["on_leave"] = on_leave
     table = c.post("/tables", body)
-    _describe(table)
+    _describe(table, c)
     mine = seating.commit(c, table["id"], client_seed)
     click.echo(f"Your client seed: {client_seed} (only its commitment goes to the table until the start)")
     table = mine["table"]
@@ -284,7 +292,7 @@ def _join(c: Client, table_id: str, seat: int | None, client_seed: str, me=None)
 
 def _wait_for_start(c: Client, table: dict, client_seed: str) -> dict:
     table_id = table["id"]
-    _describe(table)
+    _describe(table, c)
     click.echo(f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed} (only its commitment goes "
                f"to the table until the start)")
     shown = None
@@ -356,7 +364,7 @@ def _resume(c: Client, table_id: str, seat: int | None, auto: bool, hands: int |
     c.base, c.token = state["server"], state["token"]
     GAME[0] = table_id
     table = backoff(lambda: c.get(f"/tables/{table_id}"), patience, lambda line: click.echo(line, err=True))
-    _describe(table)
+    _describe(table, c)
     receipts = {int(k): v for k, v in (state.get("receipts") or {}).items()}
     if table["status"] == "open":
         table = _wait_for_start(c, table, state["client_seed"])
@@ -377,7 +385,7 @@ def _resume(c: Client, table_id: str, seat: int | None, auto: bool, hands: int |
 def _watch(c: Client, table_id: str, name: str | None, out: str | None, patience: float = PATIENCE) -> bool:
     _sign_up(c, name)
     table = c.post(f"/tables/{table_id}/watch")
-    _describe(table)
+    _describe(table, c)
     click.echo("You are watching.")
     while table["status"] in ("open", "revealing"):
         time.sleep(1.0)

@@ -14,6 +14,7 @@ import click
 from fairdeal.client.hands import HandTracker
 from fairdeal.client.http import Client, Problem
 from fairdeal.client.prompt import TIMEOUT, read_line
+from fairdeal.client.rules import fetch_rules, order_lines
 from fairdeal.client.stream import EventStream, backoff
 from fairdeal.client.text import (LIST_AT_MOST, Table, examples, hand_summary, last_hand, move_text, parse_move,
                                   record_line, spades_trick, state_lines, suggested_or_first, throw_hint, trick_line,
@@ -45,7 +46,8 @@ class Session:
         self.keep = keep        # called after each of my moves (the seat's state file keeps the receipts)
         self.stream: EventStream | None = EventStream(client, game_id)
         self.left = False       # whether this player left the table (the game may go on without them)
-        self.told_own_to = 0    # own moves up to this seq are told too (the game so far, after coming back)
+        self.told_own_to = 0
+        self.rules_help: dict | None = None     # GET /tables/{id}/rules, read when the player first asks    # own moves up to this seq are told too (the game so far, after coming back)
         self.seq = 0          # the last record shown
         self.table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
@@ -211,7 +213,7 @@ class Session:
         legal, suggested = game["legal_moves"], game.get("suggested")
         view = game.get("view") or {}
         hint = ("number or move" if numbered else "move") + (", Enter = suggested" if suggested in legal else "") \
-            + ", q = leave"
+            + ", ? = trump order, q = leave"
         typed = f"  (you may type: {examples(legal, trump_word(view))})"
         click.echo(typed)
         left = seconds_left(game.get("deadline"))
@@ -223,6 +225,12 @@ class Session:
             text = read_line(prompt, deadline)
             if text is TIMEOUT or text is None:
                 return text
+            if text.strip() in ("?", "rules"):                 # the trump suit's order, this hand's
+                if self.rules_help is None:
+                    self.rules_help = fetch_rules(self.c, self.id) or {}
+                for line in order_lines(self.rules_help, view.get("trump")):
+                    click.echo(line)
+                continue
             if text.strip().lower() in ("q", "quit", "leave"):
                 if self.confirm_leave(game, deadline):
                     return None

@@ -187,3 +187,22 @@ def test_the_end_of_a_game_shows_the_score_sheet_of_every_hand(tmp_path, env):
     numbers = [int(m) for m in re.findall(r"^  Hand (\d+)", sheet, re.M)]
     assert numbers == [h["hand_number"] + 1 for h in hands] and len(numbers) >= 1
     assert f"Scores: " in sheet.splitlines()[-1]
+
+
+def test_the_rules_are_shown_in_short_sections_and_question_mark_shows_the_drumpf_order(tmp_path, env):
+    with serving(tmp_path / "data", workers=1) as base:
+        p = Proc(_cli("--server", base, "--rules", "120s-auction", "--clocks", "off"), tmp_path, env)
+        try:
+            p.until(r"^Your move:")
+            p.send("?\n")
+            p.until(r"Drumpfs, highest first:")
+            p.send("q\n")
+            p.send("y\n")
+            out = p.finish(120)
+        finally:
+            p.kill()
+    head = out.split("Your move:", 1)[0]
+    assert "\"Drumpf\" is what 120s (Auction) calls the trump suit" in head
+    assert "  Card order:" in head and "  Scoring:" in head
+    assert max(len(line) for line in head.splitlines()) < 200, "no 1,700-character paragraph"
+    assert "  S: 5S JS AH AS KS QS" in out

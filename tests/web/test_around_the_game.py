@@ -77,3 +77,29 @@ def test_the_lobby_lists_the_games_being_played_to_watch(pages, server):
     page.wait_for_url(f"**/table/{t['id']}#watch")
     page.wait_for_selector("#felt:not([hidden])")
     host.post(f"/tables/{t['id']}/leave")
+
+
+def test_the_rules_at_the_table_explain_drumpf_and_rank_the_drumpf_suit(pages, server):
+    host = server.api().player("rules-reader")
+    t = host.open_table({"rule_set": "120s-auction", "clocks": "off"}, seed="r")
+    host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
+    page = pages.new()
+    as_player(page, host.identity)
+    page.goto(f"{server.url}/table/{t['id']}")
+    page.wait_for_selector("#rules .term:has-text('calls the trump suit')")
+    assert page.locator("#rules .order").count() == 4, "before a suit is named: every suit's order"
+    assert "5♠ J♠ A♥ A♠ K♠" in page.inner_text("#rules .order[data-suit='S']")
+    page.click("#rules summary:has-text('Scoring')")
+    assert page.locator("#rules details[open] li").count() >= 2
+    # once the drumpf suit is named, the aid shows that suit only
+    for _ in range(200):
+        g = host.get(f"/games/{t['id']}")
+        if (g.get("view") or {}).get("trump") or g["status"] == "over":
+            break
+        host.play_suggested(t["id"])
+    trump = host.get(f"/games/{t['id']}")["view"]["trump"]
+    page.wait_for_selector(f"#rules .order[data-suit='{trump}']")
+    page.wait_for_function("() => document.querySelectorAll('#rules .order').length === 1")
+    shot(page, "table-rules")
+    host.post(f"/tables/{t['id']}/leave")

@@ -12,6 +12,7 @@ import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
 import { commitIfSeated, offerAgain } from "./again.js";
 import { comeBack, renderPresence } from "./presence.js";
+import { loadRules, renderRules } from "./rules.js";
 import { loadSheet, renderSheet } from "./sheet.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
 import { cardPlayed, setSound, soundOn, warning, yourTurn } from "./sound.js";
@@ -251,6 +252,7 @@ function beginPlay() {
     stream: new URLSearchParams(location.search).get("feed") !== "long-poll",   // ?feed=long-poll: the fallback
   });
   S.feed.run().catch((exc) => say("turn-what", exc.message, true));
+  loadRules(tableId).then(() => S.game && renderRules($("rules"), (S.game.view || {}).trump)).catch(() => {});
   S.ticker = setInterval(tick, 250);
 }
 
@@ -395,6 +397,7 @@ function render() {
   renderScores($("scores"), game, names);
   renderLastTrick(game, names);
   renderPresence($("presence"), game, tableId, refresh);
+  renderRules($("rules"), (game.view || {}).trump);
   const seated = game.seat !== null && game.seat !== undefined;
   $("mine").hidden = !seated || game.status === "over";
   if (!seated) {
