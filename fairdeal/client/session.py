@@ -47,7 +47,8 @@ class Session:
         self.stream: EventStream | None = EventStream(client, game_id)
         self.left = False       # whether this player left the table (the game may go on without them)
         self.told_own_to = 0
-        self.rules_help: dict | None = None     # GET /tables/{id}/rules, read when the player first asks    # own moves up to this seq are told too (the game so far, after coming back)
+        self.rules_help: dict | None = None
+        self.tricks_told = 0    # tricks told so far (a watcher is shown the table after each)     # GET /tables/{id}/rules, read when the player first asks    # own moves up to this seq are told too (the game so far, after coming back)
         self.seq = 0          # the last record shown
         self.table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
@@ -63,8 +64,14 @@ class Session:
             self.table = Table(game)
         view = game.get("view") or {}
         records = [r for r in ev.get("records") or [] if r.get("seq", 0) > self.seq]
+        tricks_before = self.tricks_told
         for line in self._story(records, view):
             click.echo(line)
+        if self.table.seat is None and self.tricks_told != tricks_before and game.get("status") != "over":
+            # a watcher has no turn to show the table at: after each trick, the table as it stands
+            for line in state_lines(game, self.table):
+                if not line.startswith("Your "):
+                    click.echo(line)
         self.seq = max(self.seq, ev["seq"])
         return game
 
@@ -105,6 +112,7 @@ class Session:
                 else:
                     tricks = []
                 done = self.tracker.trick_done
+                self.tricks_told += 1
                 trick = tricks[done] if done < len(tricks) else None
                 if trick is None and view.get("rule_set") == "spades":
                     trick = spades_trick(self.plays)

@@ -150,6 +150,8 @@ def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to
             assert json.loads(fan_file.read_text())["end"] == t["end"], "each keeps its own file, the same game"
             assert {r["by"] for r in t["records"] if r["seat"] == 2} == {"stand-in"}, "it left at its first turn"
             assert "  guest (the table's bot standing in): " in f_out, "the watcher is told who stands in"
+            # --watch shows the table after every trick: the trick just taken and the scores
+            assert f_out.count("Last trick: ") >= 10 and f_out.count("Scores: ") >= 10
             # the command the guest was given verifies the game once it has ended (fetched from the service)
             args = shlex.split(cmd)[1:]
             r = subprocess.run([sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", *args],
