@@ -103,3 +103,21 @@ def test_the_rules_at_the_table_explain_drumpf_and_rank_the_drumpf_suit(pages, s
     page.wait_for_function("() => document.querySelectorAll('#rules .order').length === 1")
     shot(page, "table-rules")
     host.post(f"/tables/{t['id']}/leave")
+
+
+def test_the_seat_clock_and_the_suggested_bid_are_labelled_and_no_cap_note_before_it_binds(pages, server):
+    host = server.api().player("labels")
+    t = host.open_table({"rule_set": "120s-auction", "clocks": {"card": 60, "other": 60}}, seed="l")
+    host.post(f"/tables/{t['id']}/start")
+    host.reveal(t["id"])
+    page = pages.new()
+    as_player(page, host.identity)
+    page.goto(f"{server.url}/table/{t['id']}")
+    page.wait_for_selector("#mine[data-turn=yes]")
+    page.wait_for_selector(".seat.to-move .clock:text-matches('· \\\\d+ s left$')")
+    assert page.locator(".seat.to-move .info").inner_text().count(" s") == 1, "one clock per seat, not two"
+    tick = page.locator("#choices button.choice:has(.tick)")
+    if tick.count():
+        assert tick.first.get_attribute("aria-label").endswith("the table's suggestion")
+    assert "capped at 115" not in page.inner_text("#scores"), "the cap note shows only once it binds"
+    host.post(f"/tables/{t['id']}/leave")

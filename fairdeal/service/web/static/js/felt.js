@@ -82,8 +82,7 @@ export function renderSeats(felt, game, table, names, secondsLeft) {
       el("div", { class: "info" },
         `Seat ${seat}`,
         size !== null && size !== undefined ? ` · ${size} card${size === 1 ? "" : "s"}` : "",
-        v.rule_set === "twenty-down" && Array.isArray(v.scores) ? ` · ${v.scores[seat]} points` : "",
-        toMove && secondsLeft !== null ? ` · ${secondsLeft} s` : ""),
+        v.rule_set === "twenty-down" && Array.isArray(v.scores) ? ` · ${v.scores[seat]} points` : ""),
       el("div", { class: "bidline" },
         bid ? el("span", { class: `block${bid.word ? " word" : ""}`, title: bid.label, "aria-label": bid.label, text: bid.text }) : null,
         takenMarks(v, seat, bid)),
@@ -160,7 +159,8 @@ export function renderScores(tbody, game, names) {
   for (const [who, score, i] of rows) {
     let extra = "";
     if (Array.isArray(v.bags)) extra = ` (${v.bags[i]} bag${v.bags[i] === 1 ? "" : "s"})`;
-    if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[i]) extra = " (capped at 115)";
+    // the cap matters only once it binds: not on both sides from the first hand
+    if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[i] && score >= 115) extra = " (capped at 115)";
     const title = who.charAt(0).toUpperCase() + who.slice(1);
     tbody.append(el("tr", {}, el("th", { scope: "row", title: extra.trim() || null }, title, el("span", { class: "muted", text: extra })),
       el("td", { class: "num", text: String(score) })));

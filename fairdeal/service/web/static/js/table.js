@@ -354,6 +354,9 @@ async function onEnd(game) {
   $("over").hidden = false;
   $("over-text").textContent = resultSentence(game, new Names(game));
   refreshSheet();
+  // "Verify this game" where the end is read, not below the fold at the bottom of the fairness panel
+  if (!$("over-verify")) $("over").append(el("p", {}, el("a", { class: "button primary", id: "over-verify",
+    href: `/verify/${encodeURIComponent(tableId)}` }, "Verify this game")));
   log(resultSentence(game, new Names(game)), "hand-over first");
   try {
     const t = await get(`/games/${encodeURIComponent(tableId)}/transcript`);
@@ -449,7 +452,8 @@ function renderChoices(game) {
     const lifted = S.lift && S.lift.key === b.key;
     const btn = el("button", {
       type: "button", class: `choice${b.word ? " word" : ""}`, "aria-pressed": lifted ? "true" : "false",
-      "aria-label": b.aria, title: b.suggested ? "The table's suggestion" : null, dataset: { choice: b.key },
+      "aria-label": b.suggested ? `${b.aria}, the table's suggestion` : b.aria,
+      title: b.suggested ? "The table's suggestion" : null, dataset: { choice: b.key },
       tabindex: (S.lift ? lifted : (b.suggested || (i === 0 && !c.blocks.some((x) => x.suggested)))) ? "0" : "-1",
       disabled: S.sending,
       onclick: () => onBlock(b),
@@ -673,7 +677,7 @@ function tick() {
     const info = seat.querySelector(".info");
     if (!info) continue;
     const clock = info.querySelector(".clock") || info.appendChild(el("span", { class: "clock" }));
-    clock.textContent = seat.classList.contains("to-move") && left !== null ? ` · ${left} s` : "";
+    clock.textContent = seat.classList.contains("to-move") && left !== null ? ` · ${left} s left` : "";
   }
   if (!game.your_turn || left === null) {
     timer.hidden = true;
