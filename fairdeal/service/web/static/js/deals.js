@@ -163,7 +163,7 @@ export async function dealGame(t, key) {
     deal = {
       index, dealer, deck, hands: hands.map((h) => sortCards(h, lay.pack)), kitty,
       teaser: lay.teaser ? kitty[kitty.length - 1] : null,
-      pack: deck.slice(plan.length), draws: [], records: [], end: null,
+      pack: deck.slice(plan.length), draws: [], records: [], end: null, snaps: [],
       holding: hands.map((h) => new Set(h)), throws: 0,
     };
     deals.push(deal);
@@ -219,6 +219,8 @@ export async function dealGame(t, key) {
       deal.draws.push({ seq: rec.seq, seat: rec.seat, threw: used, drew: sortCards(cards, lay.pack) });
     }
     const end = tracker.step(rec);
+    // what every seat holds after this record, and whether it completed a trick: the replay's frames
+    deal.snaps.push({ seq: rec.seq, trick: tracker.trickDone, hands: deal.holding.map((h) => sortCards([...h], lay.pack)) });
     if (end) {
       deal.end = end.how;
       if (end.dealerMoves) dealer = left(dealer, n);
