@@ -77,8 +77,17 @@ def test_a_player_who_leaves_is_stood_in_for_everyone_sees_it_and_the_player_tak
     fan.wait_for_selector(".seat[data-seat='0'] .away-badge:has-text('the table\\'s bot plays')")
     fan.wait_for_selector(f"#log li[data-seq='{first['seq']}']:has-text('Standing in for')", state="attached")
     shot(page, "table-stood-in")
-    page.click("#come-back")
+    page.click("#come-back")                        # the button takes the seat back ...
     page.wait_for_selector("#presence #leave-table")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#leave-table")                      # ... and after leaving again, so does opening the page
+    page.wait_for_selector("#presence #come-back")
+    page.close()                                    # the page closed while stood in: opening it again is coming back
+    page = pages.new()
+    as_player(page, mine.identity)
+    page.goto(f"{server.url}/table/{gid}")
+    page.wait_for_selector("#presence #leave-table")
+    assert not mine.get(f"/games/{gid}")["seats"][0]["away"]
     assert page.locator(".seat[data-seat='0'] .away-badge").count() == 0
     _others_play(other, gid)
     view = mine.get(f"/games/{gid}")

@@ -275,12 +275,14 @@ async function refresh() {
   }
 }
 
-// Opening the page is coming back: a seat of ours at a running game is taken back from the table's bot.
-async function comeBackIfSeated() {
-  const you = S.table && S.table.you;
-  if (S.table.status !== "playing" || !you || you.seat === null || you.seat === undefined) return;
+// Opening the page is coming back: a seat of ours that the first view shows away is taken back from the
+// table's bot (one request, and only then: a page opened on a seat that is not away costs nothing more).
+async function comeBackIfAway(game) {
+  const mine = game.seat !== null && game.seat !== undefined ? (game.seats || [])[game.seat] : null;
+  if (!mine || !mine.away || game.status === "over") return;
   try {
     S.table = await comeBack(tableId);
+    await refresh();
   } catch (exc) {
     say("why", exc.message, true);
   }
@@ -325,6 +327,7 @@ function onBatch(records, game) {
   });
   if (movedForMe) showMovedForMe(movedForMe);
   if (first || (S.handsEnded || 0) !== endedBefore) refreshSheet();
+  if (first) comeBackIfAway(game);
   if (game.seq !== S.turnSeq) {
     S.lift = null;
     S.selected = new Set();
@@ -721,10 +724,7 @@ async function init() {
   }
   if (S.table.status === "open" || S.table.status === "revealing") await waitForStart();
   else if (S.table.status === "over" && !S.table.started) neverStarted();
-  else {
-    await comeBackIfSeated();
-    beginPlay();
-  }
+  else beginPlay();
 }
 
 init();
