@@ -46,9 +46,9 @@ class Session:
         self.keep = keep        # called after each of my moves (the seat's state file keeps the receipts)
         self.stream: EventStream | None = EventStream(client, game_id)
         self.left = False       # whether this player left the table (the game may go on without them)
-        self.told_own_to = 0
-        self.rules_help: dict | None = None
-        self.tricks_told = 0    # tricks told so far (a watcher is shown the table after each)     # GET /tables/{id}/rules, read when the player first asks    # own moves up to this seq are told too (the game so far, after coming back)
+        self.told_own_to = 0    # own moves up to this seq are told too (the game so far, after coming back)
+        self.rules_help: dict | None = None     # GET /tables/{id}/rules, read when the player first asks
+        self.tricks_told = 0    # tricks told so far (a watcher is shown the table after each)
         self.seq = 0          # the last record shown
         self.table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
