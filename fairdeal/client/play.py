@@ -9,8 +9,6 @@ command that repeats it.
 """
 from __future__ import annotations
 
-import copy
-import datetime as dt
 import getpass
 import json
 import os
@@ -21,22 +19,22 @@ from typing import Any
 
 import click
 
-from fairdeal.client import seating
-from fairdeal.client.hands import HandTracker
+from fairdeal.client import resume, seating
 from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.client.prompt import TIMEOUT, read_line
 from fairdeal.client.seating import Distrust, check_seating, new_client_seed
+from fairdeal.client.rules import fetch_rules, order_lines, rules_lines
+from fairdeal.client.session import PATIENCE, Session, leave_consequence
+from fairdeal.client.sheet import fetch_sheet, sheet_lines
+from fairdeal.client.stream import GaveUp, backoff
 from fairdeal.verifier import fairness
-from fairdeal.client.text import (LIST_AT_MOST, Table, examples, hand_summary, last_hand, move_text, parse_move,
-                                  record_line, result_lines, spades_trick, state_lines, suggested_or_first,
-                                  throw_hint, trick_line, trump_word)
+from fairdeal.client.text import Table, parse_move, result_lines, state_lines, throw_hint
 
 __all__ = ["play", "Table", "parse_move", "state_lines", "throw_hint", "Session", "parse_setting", "Distrust",
            "check_seating", "new_client_seed"]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 NOT_RUNNING = "Is the service running? Start it with: fairdeal serve"
-LONG_POLL = 20            # seconds one wait on the event feed may last (the server caps it at 25)
 
 
 # ------------------------------------------------------------------------------------------ reading input
@@ -52,189 +50,6 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name.strip(), raw
 
 
-def seconds_left(deadline: str | None) -> float | None:
-    if not deadline:
-        return None
-    try:
-        when = dt.datetime.fromisoformat(deadline.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return max(0.0, (when - dt.datetime.now(dt.timezone.utc)).total_seconds())
-
-
-# -------------------------------------------------------------------------------------------- the game
-
-class Session:
-    """One game followed through the event feed: prints it in order and, for a seated player, asks for moves."""
-
-    def __init__(self, client: Client, game_id: str, auto: bool = False, hands: int | None = None,
-                 rule_set: str = "", players: int = 4):
-        self.c, self.id, self.auto, self.hands = client, game_id, auto, hands
-        self.seq = 0          # the last record shown
-        self.table: Table | None = None
-        self.tracker = HandTracker(rule_set, players)
-        self.plays: list = []   # the plays of the trick in progress, as the records told them
-        self.receipts: dict[int, str] = {}    # seq -> the hash the server gave back for each of my moves
-
-    def feed(self, wait: float) -> dict:
-        """The records after the last one shown, told in order (each trick's winner and each hand's result right
-        after its last move), and the seat's view after them."""
-        ev = self.c.wait_get(f"/games/{self.id}/events?after={self.seq}&wait={wait:g}", timeout=wait + 30)
-        game = ev["game"]
-        if self.table is None:
-            self.table = Table(game)
-        view = game.get("view") or {}
-        records = [r for r in ev.get("records") or [] if r.get("seq", 0) > self.seq]
-        for line in self._story(records, view):
-            click.echo(line)
-        self.seq = max(self.seq, ev["seq"])
-        return game
-
-    def _story(self, records: list[dict], view: dict) -> list[str]:
-        """The lines of a batch of records. The view after them knows the tricks of the hand in play and, in
-        last_hand, those of the hand that ended last: a trick of an earlier hand of the same batch (a deal
-        played out while this seat sat out) is told only where the plays alone tell it (Spades)."""
-        last = last_hand(view)
-        ends = [i for i, end in enumerate(_ends(self.tracker, records)) if end is not None]
-        last_end = ends[-1] if ends else None          # after it: the hand in play; up to it: last_hand's hand
-        first_of_last = (ends[-2] + 1) if len(ends) > 1 else 0
-        lines = []
-        for i, rec in enumerate(records):
-            line = record_line(rec, self.table, view)
-            if line:
-                lines.append(line)
-            if (rec.get("move") or {}).get("kind") == "play":
-                self.plays.append([rec["seat"], rec["move"]["card"]])
-            end = self.tracker.step(rec)
-            if self.tracker.trick_done is not None:
-                if last_end is None or i > last_end:
-                    tricks = view.get("tricks") or []
-                elif i >= first_of_last:
-                    tricks = (last or {}).get("tricks") or []
-                else:
-                    tricks = []
-                done = self.tracker.trick_done
-                trick = tricks[done] if done < len(tricks) else None
-                if trick is None and view.get("rule_set") == "spades":
-                    trick = spades_trick(self.plays)
-                self.plays = []
-                said = trick_line(trick, self.table)
-                if said:
-                    lines.append(said)
-            if end is not None and end.how == "new-deal":
-                lines.append("A new deal: the same dealer shuffles again.")
-            elif end is not None:
-                number = self.tracker.ended - 1                  # the hand_number of the hand that ended
-                if i == last_end and last and last.get("hand_number") == number:
-                    lines += hand_summary(last, view, self.table)   # only the latest hand's result is in the view
-                else:
-                    lines.append(f"Hand {number + 1} over.")
-        return lines
-
-    def run(self) -> dict:
-        game = self.feed(0)
-        while game["status"] != "over":
-            hand_no = (game.get("view") or {}).get("hand_number")       # from 0: hand_no hands are over
-            if self.hands is not None and isinstance(hand_no, int) and hand_no >= self.hands:
-                click.echo(f"{self.hands} hand(s) played: leaving the table (the game ends as abandoned).")
-                self.c.post(f"/tables/{self.id}/leave")
-                return self.feed(0)
-            if game.get("your_turn"):
-                done = self.turn(game)
-                if done is None:
-                    click.echo("Leaving the table.")
-                    self.c.post(f"/tables/{self.id}/leave")
-                    return self.feed(0)
-                # after our move the feed has it at once; after our clock ran out it answers with the table's move
-                game = self.feed(0 if done == "moved" else LONG_POLL)
-            else:
-                game = self.feed(LONG_POLL)
-        return game
-
-    def turn(self, game: dict) -> str | None:
-        """Make one move, asking again after a refusal: "moved", "timeout" (the clock ran out first, the table
-        moves) or None (the player leaves)."""
-        numbered = None if self.auto else self.show(game)
-        view = game.get("view") or {}
-        while True:
-            if self.auto:
-                move = suggested_or_first(game)
-                click.echo(f"> {move_text(move, trump_word(view), view.get('rule_set', ''))}")
-            else:
-                move = self.ask(game, numbered)
-                if move is TIMEOUT:
-                    click.echo("Your time is up: the table moves for you.")
-                    return "timeout"
-                if move is None:
-                    return None
-            try:
-                ack = self.c.move(self.id, game["seq"], move, on_retry=lambda n, exc: click.echo(
-                    f"No answer from the service ({exc}); sending the same move again ({n})..."))
-                if isinstance(ack, dict) and ack.get("receipt"):
-                    self.receipts[ack["seq"]] = ack["receipt"]
-                return "moved"
-            except Problem as exc:
-                if exc.status == 409:
-                    click.echo("The table has moved on (did your clock run out?):")
-                    return "moved"          # the feed shows what happened
-                click.echo(f"Refused: {exc.detail}")
-                if self.auto:
-                    raise
-                # a refused move changes nothing: the same choices stand
-
-    def show(self, game: dict) -> list[dict]:
-        """The state and the numbered legal moves; the cards you may not play dimmed, with the reason."""
-        view = game.get("view") or {}
-        word, rid = trump_word(view), view.get("rule_set", "")
-        for line in state_lines(game, self.table):
-            click.echo(line)
-        legal, suggested = game["legal_moves"], game.get("suggested")
-        numbered = legal if len(legal) <= LIST_AT_MOST else \
-            [m for m in legal if m.get("kind") != "throw" or m == suggested]
-        click.echo("Your move:")
-        for i, m in enumerate(numbered, 1):
-            mark = "   <- suggested" if m == suggested else ""
-            click.echo(f"  {i:>2}. {move_text(m, word, rid)}{mark}")
-        if len(numbered) < len(legal):
-            click.echo(("  or " if numbered else "  ") + throw_hint(legal))
-        for card, why in (game.get("why_not") or {}).items():
-            click.echo(click.style(f"   -  {card}: {why}", dim=True))
-        return numbered
-
-    def ask(self, game: dict, numbered: list[dict]) -> Any:
-        """Read a choice (the clock counting down in the prompt). None: the player leaves (q, or the end of
-        input); TIMEOUT: the clock ran out first."""
-        legal, suggested = game["legal_moves"], game.get("suggested")
-        view = game.get("view") or {}
-        hint = ("number or move" if numbered else "move") + (", Enter = suggested" if suggested in legal else "") \
-            + ", q = leave"
-        typed = f"  (you may type: {examples(legal, trump_word(view))})"
-        click.echo(typed)
-        left = seconds_left(game.get("deadline"))
-        deadline = None if left is None else time.time() + left
-
-        def prompt(seconds: int | None) -> str:
-            return f"[{hint}]" + (f" ({seconds} s left)" if seconds is not None else "") + ": "
-        while True:
-            text = read_line(prompt, deadline)
-            if text is TIMEOUT or text is None:
-                return text
-            if text.strip().lower() in ("q", "quit", "leave"):
-                return None
-            if not text.strip() and suggested in legal:
-                return suggested
-            try:
-                return parse_move(text, numbered, legal, trump_word(view))
-            except ValueError as exc:
-                click.echo(str(exc))
-
-
-def _ends(tracker: HandTracker, records: list[dict]) -> list:
-    """What `tracker` would say of each record (a copy steps through them): a HandEnd or None."""
-    probe = copy.deepcopy(tracker)
-    return [probe.step(rec) for rec in records]
-
-
 # ------------------------------------------------------------------------------------------ the end
 
 def verify_saved(client: Client, game_id: str, out: str, seat: int | None, client_seed: str | None,
@@ -245,6 +60,10 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int | None, clien
     from fairdeal.verifier.checks import verify_transcript
     from fairdeal.verifier.cli import render_report
     data = client.get(f"/games/{game_id}/transcript")
+    if data.get("complete") is False:        # still running: only a finished game's transcript verifies
+        published = client.get("/keys")
+        _fetch_later(client, game_id, seat, client_seed, table_key or published["current"], receipts, commitment)
+        return True
     with open(out, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1)
     click.echo(f"Transcript saved to {out}")
@@ -261,6 +80,19 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int | None, clien
     noted = f" --commitment {commitment}" if commitment else ""
     click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key}{mine}{last}{noted}")
     return report.ok
+
+
+def _fetch_later(client: Client, game_id: str, seat: int | None, client_seed: str | None, key: str,
+                 receipts: dict[int, str], commitment: str | None) -> None:
+    """The game goes on without this client: say exactly when and how to fetch and verify its transcript."""
+    url = f"{client.base}/games/{game_id}/transcript"
+    last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
+    mine = f" --client-seed {shlex.quote(f'{seat}:{client_seed}')}" if seat is not None and client_seed else ""
+    noted = f" --commitment {commitment}" if commitment else ""
+    click.echo(f"The game goes on at the table. Its signed transcript is published when it ends, at\n  {url}\n"
+               f"Verify it then with:\n  fairdeal-verify {url} --key {key}{mine}{last}{noted}")
+    if seat is not None:
+        click.echo(f"Or come back to your seat now: fairdeal play --server {client.base} --resume {game_id}")
 
 
 # ------------------------------------------------------------------------------------------ command
@@ -303,10 +135,20 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 @click.option("--lobby", is_flag=True, help="List the open tables and leave.")
 @click.option("--auto", is_flag=True, help="Play the table's suggestion (else the first legal move): for demos.")
 @click.option("--hands", type=click.IntRange(min=1), default=None,
-              help="Leave the table after this many hands (the game then ends as abandoned).")
-@click.option("--out", default=None, help="Where to save the transcript (default: fairdeal-game-<id>.json).")
+              help="Leave the table after this many hands (the table's bot plays on for you; alone with bots, the "
+                   "game ends as abandoned).")
+@click.option("--resume", "resume_id", default=None, metavar="TABLE",
+              help="Come back to your seat at TABLE (after a crash, an outage or leaving), with the token saved "
+                   "when you sat down; --seat picks one of several.")
+@click.option("--on-leave", "on_leave", type=click.Choice(["stand-in", "end"]), default=None,
+              help="When opening a table: whether a player who leaves is stood in for by the table's bot "
+                   "(default) or ends the game.")
+@click.option("--patience", type=click.FloatRange(min=0), default=PATIENCE, show_default=True,
+              help="Seconds to wait out an outage of the service, retrying with backoff.")
+@click.option("--out", default=None,
+              help="Where to save the transcript (default: fairdeal-game-<id>-seat<N>.json, or -watch.json).")
 def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_players, join_id, seat, watch_id,
-         lobby, auto, hands, out) -> None:
+         lobby, auto, hands, resume_id, on_leave, patience, out) -> None:
     """Sit down at a table (against bots, or with people), play a game, and verify it when it ends."""
     if client_seed is not None:
         try:
@@ -318,18 +160,28 @@ def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_p
         if lobby:
             ok = _lobby(c)
         elif watch_id:
-            ok = _watch(c, watch_id, name, out)
+            ok = _watch(c, watch_id, name, out, patience)
+        elif resume_id:
+            ok = _resume(c, resume_id, seat, auto, hands, out, patience)
         else:
             client_seed = client_seed if client_seed is not None else new_client_seed()
-            _sign_up(c, name)
+            me = _sign_up(c, name)
             if join_id:
-                table, nonce = _join(c, join_id, seat, client_seed)
+                table, nonce = _join(c, join_id, seat, client_seed, me)
             else:
-                table, nonce = _open(c, rule_set, settings, players, clocks, client_seed, wait_for_players)
+                table, nonce = _open(c, rule_set, settings, players, clocks, client_seed, wait_for_players,
+                                     on_leave, me)
             table = _until_dealt(c, table, client_seed, nonce)
-            ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out)
-    except Unreachable as exc:
-        click.echo(f"No answer from {url} ({exc}). {NOT_RUNNING}", err=True)
+            ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out,
+                                                                patience)
+    except (Unreachable, GaveUp) as exc:
+        click.echo(f"No answer from {c.base} ({exc}). {NOT_RUNNING}", err=True)
+        if GAME[0]:
+            click.echo(f"Your seat is kept: come back with fairdeal play --server {c.base} --resume {GAME[0]}",
+                       err=True)
+        sys.exit(2)
+    except ValueError as exc:            # --resume without a saved seat
+        click.echo(str(exc), err=True)
         sys.exit(2)
     except Problem as exc:
         click.echo(f"The service refused: {exc.detail}", err=True)
@@ -339,9 +191,14 @@ def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_p
                    f"deadline, with its signed trail.", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
-        click.echo("\nInterrupted. The game goes on at the table; your clock plays for you.", err=True)
+        back = f" Come back with: fairdeal play --server {c.base} --resume {GAME[0]}" if GAME[0] else ""
+        click.echo(f"\nInterrupted. The game goes on at the table (the table's bot stands in for you while you are "
+                   f"away).{back}", err=True)
         sys.exit(130)
     sys.exit(0 if ok else 1)
+
+
+GAME: list = [None]     # the table this run sits at, for the messages that say how to come back
 
 
 def _sign_up(c: Client, name: str | None) -> dict:
@@ -350,11 +207,26 @@ def _sign_up(c: Client, name: str | None) -> dict:
     return me
 
 
-def _describe(table: dict) -> None:
+def _keep_seat(c: Client, table: dict, me: dict, client_seed: str, nonce: str) -> None:
+    """Save what it takes to come back to this seat (the token, the seed and nonce, later the receipts)."""
+    GAME[0] = table["id"]
+    resume.save({"server": c.base, "game_id": table["id"], "seat": table["you"]["seat"], "token": c.token,
+                 "player": me.get("id"), "name": me.get("name"), "client_seed": client_seed, "nonce": nonce,
+                 "key": table.get("key"), "commitment": table.get("commitment"), "receipts": {}})
+
+
+def _describe(table: dict, c: Client | None = None) -> None:
     click.echo(f"Table {table['id']}: {table['title']}, {table['players']} players, hosted by {table['host']}")
     click.echo(f"Commitment (fingerprint of the server's secret seed, fixed before anyone sat down):\n"
                f"  {table['commitment']}")
-    click.echo(f"Rules: {table['rules']}")
+    help_ = fetch_rules(c, table["id"]) if c is not None else None
+    if help_:
+        click.echo("Rules:")
+        for line in rules_lines(help_) + order_lines(help_, None):
+            click.echo(line)
+        click.echo("(At your turn, ? shows the trump order again.)")
+    else:
+        click.echo(f"Rules: {table['rules']}")
     if table.get("reminder"):
         click.echo(f"Reminder: {table['reminder']}")
 
@@ -367,7 +239,8 @@ def _seats_line(table: dict) -> str:
         for s in table["seats"])
 
 
-def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players) -> tuple[dict, str]:
+def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave=None,
+          me=None) -> tuple[dict, str]:
     """Open a table, commit to our seed at our seat, wait for players if asked, start it. (table, nonce)"""
     body: dict[str, Any] = {"rule_set": rule_set}
     if settings:
@@ -376,11 +249,14 @@ def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_
         body["players"] = players
     if clocks is not None:
         body["clocks"] = clocks
+    if on_leave is not None:
+        body["on_leave"] = on_leave
     table = c.post("/tables", body)
-    _describe(table)
+    _describe(table, c)
     mine = seating.commit(c, table["id"], client_seed)
     click.echo(f"Your client seed: {client_seed} (only its commitment goes to the table until the start)")
     table = mine["table"]
+    _keep_seat(c, table, me or {}, client_seed, mine["nonce"])
     if wait_for_players:
         table = _wait_for_players(c, table)
     return c.post(f"/tables/{table['id']}/start"), mine["nonce"]
@@ -406,11 +282,17 @@ def _wait_for_players(c: Client, table: dict) -> dict:
         table = c.get(f"/tables/{gid}")
 
 
-def _join(c: Client, table_id: str, seat: int | None, client_seed: str) -> tuple[dict, str]:
+def _join(c: Client, table_id: str, seat: int | None, client_seed: str, me=None) -> tuple[dict, str]:
     """Sit down at someone else's table with a commitment to our seed, and wait for its host to start it."""
     mine = seating.commit(c, table_id, client_seed, seat)
     table = mine["table"]
-    _describe(table)
+    _keep_seat(c, table, me or {}, client_seed, mine["nonce"])
+    return _wait_for_start(c, table, client_seed), mine["nonce"]
+
+
+def _wait_for_start(c: Client, table: dict, client_seed: str) -> dict:
+    table_id = table["id"]
+    _describe(table, c)
     click.echo(f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed} (only its commitment goes "
                f"to the table until the start)")
     shown = None
@@ -421,7 +303,7 @@ def _join(c: Client, table_id: str, seat: int | None, client_seed: str) -> tuple
             shown = line
         time.sleep(1.0)
         table = c.get(f"/tables/{table_id}")
-    return table, mine["nonce"]
+    return table
 
 
 def _until_dealt(c: Client, table: dict, client_seed: str, nonce: str) -> dict:
@@ -445,31 +327,77 @@ def _until_dealt(c: Client, table: dict, client_seed: str, nonce: str) -> dict:
 
 
 def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands: int | None,
-                     out: str | None) -> bool:
+                     out: str | None, patience: float = PATIENCE, receipts: dict | None = None,
+                     told_to: int = 0) -> bool:
     gid = table["id"]
-    session = Session(c, gid, auto, hands, table["rule_set"], table["players"])
+    seat = table["you"]["seat"]
+
+    def keep(receipts: dict) -> None:
+        try:
+            state = resume.load(gid, seat)
+        except ValueError:
+            return
+        state["receipts"] = {str(k): v for k, v in receipts.items()}
+        resume.save(state)
+    session = Session(c, gid, auto, hands, table["rule_set"], table["players"], patience, keep)
+    session.receipts.update(receipts or {})
+    session.told_own_to = told_to
     game = session.run()
-    for line in result_lines(game, session.table):
+    if game["status"] != "over":         # we left and the game goes on: nothing to save yet
+        click.echo(f"You left seat {seat}. " + leave_consequence(game))
+        _fetch_later(c, gid, seat, client_seed, table.get("key"), session.receipts, table.get("commitment"))
+        return True
+    for line in sheet_lines(fetch_sheet(c, gid), game.get("view") or {}, session.table) + \
+            result_lines(game, session.table):
         click.echo(line)
-    return verify_saved(c, gid, out or f"fairdeal-game-{gid}.json", session.table.seat, client_seed,
-                        table.get("key"), session.receipts, table.get("commitment"))
+    ok = verify_saved(c, gid, out or resume.transcript_name(gid, seat), seat, client_seed,
+                      table.get("key"), session.receipts, table.get("commitment"))
+    resume.forget(gid, seat)
+    return ok
 
 
-def _watch(c: Client, table_id: str, name: str | None, out: str | None) -> bool:
+def _resume(c: Client, table_id: str, seat: int | None, auto: bool, hands: int | None, out: str | None,
+            patience: float) -> bool:
+    """Come back to a seat saved by an earlier run: take it back from the table's bot, tell the whole game so
+    far (nothing is missed), and play on to the end and its verification."""
+    state = resume.load(table_id, seat)
+    c.base, c.token = state["server"], state["token"]
+    GAME[0] = table_id
+    table = backoff(lambda: c.get(f"/tables/{table_id}"), patience, lambda line: click.echo(line, err=True))
+    _describe(table, c)
+    receipts = {int(k): v for k, v in (state.get("receipts") or {}).items()}
+    if table["status"] == "open":
+        table = _wait_for_start(c, table, state["client_seed"])
+    if table["status"] == "revealing":
+        table = _until_dealt(c, table, state["client_seed"], state["nonce"])
+    told_to = 0
+    if table["status"] == "playing":
+        table = c.post(f"/tables/{table_id}/return")
+        told_to = c.get(f"/games/{table_id}")["seq"]
+        click.echo(f"You are back at seat {table['you']['seat']} (move {told_to}). The game so far:")
+    if table["status"] == "over" and not table.get("started"):
+        return False
+    table.setdefault("key", state.get("key"))
+    table.setdefault("commitment", state.get("commitment"))
+    return _play_and_verify(c, table, state["client_seed"], auto, hands, out, patience, receipts, told_to)
+
+
+def _watch(c: Client, table_id: str, name: str | None, out: str | None, patience: float = PATIENCE) -> bool:
     _sign_up(c, name)
     table = c.post(f"/tables/{table_id}/watch")
-    _describe(table)
+    _describe(table, c)
     click.echo("You are watching.")
     while table["status"] in ("open", "revealing"):
         time.sleep(1.0)
         table = c.get(f"/tables/{table_id}")
     click.echo(_seats_line(table))
-    session = Session(c, table_id, rule_set=table["rule_set"], players=table["players"])
+    session = Session(c, table_id, rule_set=table["rule_set"], players=table["players"], patience=patience)
     game = session.run()
-    for line in result_lines(game, session.table):
+    for line in sheet_lines(fetch_sheet(c, table_id), game.get("view") or {}, session.table) + \
+            result_lines(game, session.table):
         click.echo(line)
-    return verify_saved(c, table_id, out or f"fairdeal-game-{table_id}.json", None, None, table.get("key"), {},
-                        table.get("commitment"))
+    return verify_saved(c, table_id, out or resume.transcript_name(table_id, None), None, None, table.get("key"),
+                        {}, table.get("commitment"))
 
 
 def _lobby(c: Client) -> bool:
@@ -481,8 +409,15 @@ def _lobby(c: Client) -> bool:
         click.echo(f"{t['id']}  {t['title']}, hosted by {t['host']}: {free} of {t['players']} seats free")
         if t.get("reminder"):
             click.echo(f"    plays differently: {t['reminder']}")
-        click.echo(f"    {t['rules']}")
         click.echo(f"    join: fairdeal play --server {c.base} --join {t['id']}")
+    running = lobby.get("running") or []
+    if running:
+        click.echo("Games being played:")
+    for t in running:
+        seats = ", ".join(s["name"] + (" (bot)" if s["bot"] else " (left: the bot stands in)" if s.get("gone") else "")
+                          for s in t["seats"])
+        click.echo(f"{t['id']}  {t['title']}: {seats}")
+        click.echo(f"    watch: fairdeal play --server {c.base} --watch {t['id']}")
     return True
 
 

@@ -192,11 +192,18 @@ class Table:
         return " & ".join(self.who(s) for s in seats)
 
 
-def record_line(rec: dict, table: Table, view: dict) -> str | None:
-    """Another seat's move, or a move the clock made (for you it is said plainly)."""
+def record_line(rec: dict, table: Table, view: dict, own: bool = False) -> str | None:
+    """Another seat's move, or a move the clock or the stand-in made (for you it is said plainly); `own`: your own
+    moves are told too (the game so far, told to a player who comes back)."""
     if rec.get("type") != "move":
         return None
     word, rid = trump_word(view), view.get("rule_set", "")
+    if rec.get("by") == "stand-in":
+        if rec.get("seat") == table.seat:
+            return f"Standing in for you, the table's bot {_past(rec['move'], word, rid)}."
+        return f"  {table.who(rec['seat'])} (the table's bot standing in): {move_text(rec['move'], word, rid)}"
+    if own and rec.get("seat") == table.seat and rec.get("by") == "player":
+        return f"  you: {move_text(rec['move'], word, rid)}"
     if rec.get("by") == "timeout":
         if rec.get("seat") == table.seat:
             return f"The clock ran out: the table {_past(rec['move'], word, rid)} for you."

@@ -227,6 +227,7 @@ class Config:
     other_clock: int | None = 30            # default seconds for any other decision
     abandon_after: float = 600.0            # a game whose humans are all silent this long is abandoned
     max_moves: int = 10_000                 # a game still running after this many moves is ended ("move-cap")
+    standin_after: float = 180.0            # at a table without clocks: a turn this long and the bot stands in
     reveal_seconds: float = 30.0            # after the start, how long committed seats have to reveal their seeds
     max_content_length: int = 16 * 1024     # request bodies are small JSON objects
     long_poll_max: float = 25.0             # the longest an event-feed request waits
@@ -311,6 +312,8 @@ SETTINGS: tuple[Setting, ...] = (
             "silence before a game is abandoned"),
     Setting("max_moves", "FAIRDEAL_MAX_MOVES", Number(100, 1_000_000, integer=True, unit="moves"),
             "moves after which a game still running is ended (reason move-cap)"),
+    Setting("standin_after", "FAIRDEAL_STANDIN_AFTER", Number(0, unit="seconds", low_open=True),
+            "at a table without clocks, how long a player's turn may last before the table's bot stands in"),
     Setting("reveal_seconds", "FAIRDEAL_REVEAL_SECONDS", Number(0, 3600, unit="seconds", low_open=True),
             "time the committed seats have to reveal their client seeds after the start"),
     Setting("max_content_length", "FAIRDEAL_MAX_BODY", Number(256, 1 << 20, integer=True, unit="bytes"),

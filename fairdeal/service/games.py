@@ -39,7 +39,7 @@ from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.replay import LiveGame
 
-from fairdeal.service import endings
+from fairdeal.service import endings, standin
 from fairdeal.service.errors import ApiError
 from fairdeal.service.lost_records import LostRecords, UnreadableEntry
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, SecretMissing, Store, entry_digest
@@ -488,12 +488,19 @@ class Games:
                 continue
             now = self.now()
             seat = state.to_move
+            stand_in = seat not in c.live.bot_seats and standin.stands_in(c, table, seat, now,
+                                                                          self.config.standin_after)
             reason = endings.cut_short(c, table, self.config, self.decision_kind(c), now)   # before bots move too
+            if reason == "abandoned" and stand_in:
+                reason = None   # the seat to move is away and another player is here: the bot stands in instead
             if reason is not None:
                 self.finish(c, reason)
                 continue
             if seat in c.live.bot_seats:
                 self._append_move(c, seat, c.live.bot_move(seat), "bot")
+                continue
+            if stand_in:        # the player is away
+                self._append_move(c, seat, c.live.bot_move(seat), "stand-in")
                 continue
             due = self.deadline(c, table)
             if due is not None and due <= now:
@@ -513,7 +520,7 @@ class Games:
             # of the limit) so that most moves need no index write
             step = max(0.01, self.config.abandon_after / 20)
             abandon = -(-abandon // step) * step
-        times = [t for t in (due, abandon) if t is not None]
+        times = [t for t in (due, abandon, standin.next_at(c, table, self.config.standin_after)) if t is not None]
         return min(times) if times else None
 
     def schedule(self, c: Cached, table: dict) -> None:

@@ -21,6 +21,7 @@ from fairdeal.verifier import fairness
 from fairdeal.verifier.games import available, make_rules, rules_class
 from fairdeal.verifier.games.base import BadSettings
 
+from fairdeal.service import standin
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import Cached, Games, iso, parse_iso
 from fairdeal.service.lost_records import UnreadableEntry
@@ -29,7 +30,7 @@ log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
 CLOCK_RANGE = (5, 3600)
 PROTOCOL = fairness.PROTOCOL
-TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat")
+TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat", "on_leave")
 JOIN_FIELDS = ("seat", "client_seed_commitment")
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_THEN_REVEAL = (
@@ -129,6 +130,7 @@ class Tables:
             raise ApiError(422, "unknown-field", f"A table has no field {sorted(unknown)[0]!r}; the fields are "
                                                  f"{', '.join(TABLE_FIELDS)}.")
         rid, settings, players, clocks = self.choices(body, player.get("prefs", {}))
+        leaving = standin.on_leave(body.get("on_leave"))
         seat = body.get("seat", 0)
         if seat is not None:
             self._check_seat(seat, players)
@@ -140,6 +142,7 @@ class Tables:
             seats[seat].update(player=player["id"], name=player["name"])
         doc = {"id": table_id, "protocol": commit["protocol"], "host": player["id"], "host_name": player["name"],
                "rule_set": rid, "players": players, "settings": settings, "clocks": clocks, "status": "open",
+               "on_leave": leaving,
                "created": commit["created"], "seated": None, "reveal_deadline": None, "started": None,
                "ended": None, "end_reason": None, "seats": seats, "spectators": [],
                "commitment": commit["commitment"], "key": commit["key"]}
@@ -243,6 +246,7 @@ class Tables:
                 t["started"] = iso(now)
         table = self.update(table_id, change)
         self.store.index_remove("lobby", table_id)
+        self.store.index_set("running", table_id, -self.now())    # the lobby's games to watch, newest first
         log.info("table started", extra={"fields": {"game": table_id, "status": table["status"],
                                                    "bots": sum(1 for s in table["seats"] if s["bot"])}})
         self.touch(table_id)
@@ -321,6 +325,10 @@ class Tables:
         table = self.update(table_id, change)
         if table["status"] in ("open", "revealing") and table["host"] == player["id"]:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
+        if table["status"] == "playing" and table.get("on_leave") == "end" and seat_of(table, player) is not None:
+            # the host chose that a leave ends the game: it ends now, for everyone, as abandoned
+            self.act(table_id, lambda t, c: self.games.finish(c, "abandoned") if c.started else None)
+            return self.load(table_id)[0]
         mine = seat_of(table, player)
         if table["status"] == "revealing" and mine is not None and table["seats"][mine].get("client_seed_commitment") \
                 and not table["seats"][mine].get("revealed"):
@@ -418,6 +426,7 @@ class Tables:
         table = self.update(table_id, change)
         c.table = table
         self.store.index_remove("lobby", table_id)
+        self.store.index_remove("running", table_id)
         self.store.index_remove("schedule", table_id)
         self.store.index_set("finished", table_id, self.now())
         return table
@@ -456,7 +465,8 @@ class Tables:
             "id": t["id"], "protocol": t.get("protocol", "fairdeal/1"), "rule_set": t["rule_set"],
             "title": rules.title, "players": t["players"],
             "settings": t["settings"], "rules": rules.describe(), "reminder": rules.reminder(),
-            "clocks": t["clocks"], "status": t["status"], "host": t["host_name"],
+            "clocks": t["clocks"], "on_leave": t.get("on_leave", "stand-in"), "status": t["status"],
+            "host": t["host_name"],
             "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "taken": s["player"] is not None or s["bot"],
                        "committed": s.get("client_seed_commitment") is not None,
                        "revealed": bool(s.get("revealed")), "gone": s.get("gone", False)}
@@ -465,19 +475,23 @@ class Tables:
             "bots": sum(1 for s in t["seats"] if s["bot"]),
             "spectators": len(t["spectators"]), "commitment": t["commitment"], "key": t["key"],
             "created": t["created"], "reveal_deadline": t.get("reveal_deadline"), "started": t["started"],
-            "ended": t["ended"], "end_reason": t["end_reason"],
+            "ended": t["ended"], "end_reason": t["end_reason"], "next": t.get("next"),
             "links": {"self": f"/tables/{t['id']}", "game": f"/games/{t['id']}",
                       "transcript": f"/games/{t['id']}/transcript", "start": f"/games/{t['id']}/start",
                       "reveal": f"/tables/{t['id']}/reveal"},
         }
 
-    def lobby(self, limit: int = 100) -> list[dict]:
+    def lobby(self, limit: int = 100, index: str = "lobby", statuses: tuple = ("open",)) -> list[dict]:
         out = []
-        for table_id, _ in self.store.index_range("lobby", limit=limit):
+        for table_id, _ in self.store.index_range(index, limit=limit):
             doc, _ = self.store.get_doc("table", table_id)
-            if doc is not None and doc["status"] == "open":
+            if doc is not None and doc["status"] in statuses:
                 out.append(self.public(doc))
         return out
+
+    def running(self, limit: int = 50) -> list[dict]:
+        """The tables being played (or waiting for their reveals), newest first: the lobby's games to watch."""
+        return self.lobby(limit, "running", ("revealing", "playing"))
 
 
 def seat_of(table: dict, player: dict | None) -> int | None:

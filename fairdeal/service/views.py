@@ -8,6 +8,7 @@ from fairdeal.verifier import transcript as tr, writer
 from fairdeal.verifier.cards import card_from_str
 from fairdeal.verifier.games.base import Move
 
+from fairdeal.service import standin
 from fairdeal.service.games import Cached, Games, iso
 
 
@@ -38,8 +39,10 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
     out: dict[str, Any] = {
         "game_id": table["id"], "status": table["status"] if not c.ended else "over", "seat": seat,
         "seq": c.seq, "last_hash": chain_head_hash(c),
-        "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "gone": s.get("gone", False)}
-                  for i, s in enumerate(table["seats"])],
+        "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "gone": s.get("gone", False), **away}
+                  for (i, s), away in zip(enumerate(table["seats"]),
+                                          standin.seats_view(c, table, games.now(), games.config.standin_after))],
+        "on_leave": table.get("on_leave", "stand-in"),
         "to_move": None, "your_turn": False, "view": None, "legal_moves": [], "why_not": {},
         "suggested": None, "deadline": None, "clock": None, "result": None, "end_reason": None,
         "links": {"transcript": f"/games/{table['id']}/transcript", "events": f"/games/{table['id']}/events"},

@@ -422,7 +422,7 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes) -> None:
             for other in REPLAY_CHECKS:
                 run.put(skipped(other, "replay-stopped", stopped=failure.seq))
             return
-    counts = {"bot": 0, "timeout": 0, "player": 0}
+    counts = {"bot": 0, "timeout": 0, "player": 0, "stand-in": 0}
     for record in records:
         counts[record["by"]] = counts.get(record["by"], 0) + 1
     if t["protocol"] != "fairdeal/1":
@@ -431,7 +431,8 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes) -> None:
                    first_seat=records[0].get("seat") if records else None,
                    dealers=t["protocol"] != "fairdeal/1"))
     run.put(passed("moves-legal", "moves-ok", moves=len(records)))
-    run.put(passed("bot-moves", "bots-ok", count=counts["bot"]))
+    run.put(passed("bot-moves", "bots-ok", count=counts["bot"] + counts["stand-in"],
+                   **({"stand_ins": counts["stand-in"]} if counts["stand-in"] else {})))
     run.put(passed("timeout-moves", "timeouts-ok", count=counts["timeout"]))
     run.put(_result_check(game, end))
 

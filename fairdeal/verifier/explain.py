@@ -90,7 +90,8 @@ def _why(teller: Teller, trick: Mapping[str, Any], trump: str | None) -> str:
 def _move_text(teller: Teller, seat: int, move: Move, by: str, before: Mapping[str, Any],
                after: Mapping[str, Any]) -> str | None:
     who = teller.who(seat)
-    how = " (the clock ran out; the table moved)" if by == "timeout" else ""
+    how = {"timeout": " (the clock ran out; the table moved)",
+           "stand-in": " (the table's bot, standing in)"}.get(by, "")
     k = move.kind
     if k == "play":
         return None     # told with its trick

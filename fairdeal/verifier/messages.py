@@ -192,10 +192,13 @@ MESSAGES: dict[str, Template] = {
                            "{canonical}"),
     "illegal": "record {seq}: seat {seat} {move} is illegal: {reason}",
     "unapplicable": "record {seq}: the move could not be applied ({reason})",
-    "bots-ok": lambda f: (f"{f['count']} bot move(s), each the bot policy's choice from its own view" if f["count"]
-                          else "no bot moves"),
+    "bots-ok": lambda f: ((f"{f['count']} bot move(s), each the bot policy's choice from its own view" if f["count"]
+                           else "no bot moves")
+                          + (f" (of them {f['stand_ins']} by the table's bot standing in for a player who was away)"
+                             if f.get("stand_ins") else "")),
     "bot-move-by-human": "record {seq} is a bot move for seat {seat}, which is not a bot",
     "player-move-by-bot": "record {seq} is a player move for seat {seat}, which is a bot",
+    "stand-in-for-bot": "record {seq} is a stand-in move for seat {seat}, which is a bot (its moves are bot moves)",
     "timeout-by-bot": "record {seq} is a timeout move for seat {seat}, which is a bot and moves by the bot policy only",
     "policy-failed": "record {seq}: the {by} policy could not run: {reason}",
     "policy-differs": "record {seq}: seat {seat}'s {by} move was {move}, the {by} policy chooses {expected}",

@@ -17,6 +17,8 @@ from fairdeal.verifier.transcript import BY, CLOCK_KINDS, clocked_kinds, record_
 from fairdeal.verifier.writer import make_move_record
 
 MOVERS = BY
+# The check a policy's move is held to: a stand-in's move is a bot move (the bot policy from the seat's view).
+POLICY_CHECK = {"bot": "bot-moves", "timeout": "timeout-moves", "stand-in": "bot-moves"}
 
 
 class ReplayError(Exception):
@@ -153,7 +155,7 @@ class LiveGame:
         return self.state.timeout_move(seat)
 
     def policy_move(self, seat: int, by: str) -> Move | None:
-        if by == "bot":
+        if by in ("bot", "stand-in"):     # a stand-in is the table's bot playing a player's seat
             return self.bot_move(seat)
         if by == "timeout":
             return self.timeout_move(seat)
@@ -176,6 +178,8 @@ class LiveGame:
         if by == "timeout" and not self.may_time_out(seat):
             raise ValueError("A table without clocks has no timeout moves." if not self.timeouts_allowed else
                              f"This table has no clock for a {self.decision_kind(seat)} decision.")
+        if by == "stand-in" and (seat in self.bot_seats or self.protocol == "fairdeal/1"):
+            raise ValueError("A stand-in plays a player's seat, and only under fairdeal/2.")
         return make_move_record(self.last_hash, self.seq + 1, seat, by, move.to_json(), at,
                                 salt=record_salt(self.game_seed, self.seq + 1))
 
@@ -214,13 +218,14 @@ class LiveGame:
         if policies:
             self._check_mover(record)
         move = read_move_fast(record, self.protocol)
-        if policies and by in ("bot", "timeout"):
+        if policies and by in POLICY_CHECK:
+            check = POLICY_CHECK[by]
             try:
                 expected = self.policy_move(seat, by)
             except Exception as exc:  # a policy that cannot run on this state is a failed check, not a crash
-                raise ReplayError(f"{by}-moves", "policy-failed", seq, by=by, reason=str(exc)) from None
+                raise ReplayError(check, "policy-failed", seq, by=by, reason=str(exc)) from None
             if expected != move:
-                raise ReplayError(f"{by}-moves", "policy-differs", seq, seat=seat, by=by, move=str(move),
+                raise ReplayError(check, "policy-differs", seq, seat=seat, by=by, move=str(move),
                                   expected=str(expected))
         try:
             self.state.apply(seat, move)
@@ -244,6 +249,11 @@ class LiveGame:
             # A bot never runs out of time. Allowing it would let a server pick, move by move, between the bot
             # policy and the timeout policy for a bot seat: a choice that could steer the game.
             raise ReplayError("bot-moves", "timeout-by-bot", seq, seat=seat)
+        if by == "stand-in" and self.protocol == "fairdeal/1":
+            raise ReplayError("moves-legal", "unknown-mover", seq, by=by)
+        if by == "stand-in" and seat in self.bot_seats:
+            # a bot seat moves as "bot": a second label for the same policy would let a record lie about who sat
+            raise ReplayError("bot-moves", "stand-in-for-bot", seq, seat=seat)
         if by == "timeout" and not self.timeouts_allowed:
             # Without a clock nobody's time runs out: a timeout move there is a player's move the server relabelled.
             raise ReplayError("timeout-moves", "timeout-without-clock", seq, seat=seat)

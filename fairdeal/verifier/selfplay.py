@@ -38,9 +38,12 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
              bots: Sequence[int] = (1, 3), game_id: str | None = None, names: Sequence[str] | None = None,
              timeout_every: int = 5, variety_every: int = 0, stop_after: int | None = None,
              clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL,
-             rules_version: int | None = None) -> dict[str, Any]:
+             rules_version: int | None = None,
+             stand_ins: Mapping[int, tuple[int, int]] | None = None) -> dict[str, Any]:
     """Play a game to its end and return its signed transcript.
 
+    stand_ins: seat -> (first seq, last seq): the table's bot stands in for that human seat from the first to the
+    last move number (its moves there are "stand-in" moves, the bot policy's).
     client_seeds: one per seat (None for none; a bot's is ignored). Default: "seed-<seat>" for each human.
     stop_after: end the game as "abandoned" after that many moves (the seed is still revealed).
     protocol: "fairdeal/2" (each human's seed committed with a nonce derived from the server seed and the seat,
@@ -69,8 +72,11 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
         if live.seq >= MAX_MOVES:
             raise SelfplayError(f"{rule_set}: the game did not end within {MAX_MOVES} moves")
         seat = live.state.to_move
+        away = (stand_ins or {}).get(seat)
         if seat in bot_seats:
             move, by = live.bot_move(seat), "bot"
+        elif away is not None and away[0] <= live.seq + 1 <= away[1]:
+            move, by = live.bot_move(seat), "stand-in"
         else:
             human_moves += 1
             move, by = live.timeout_move(seat), "player"

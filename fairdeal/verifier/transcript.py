@@ -22,11 +22,14 @@ from typing import Any, Mapping
 from fairdeal.verifier.canonical import canonical_json, canonical_json_of_parsed, sha256_hex
 from fairdeal.verifier.fairness import PROTOCOL, PROTOCOLS
 
-__all__ = ["PROTOCOL", "PROTOCOLS", "BY", "REASONS", "HEADERS", "UNSIGNED", "TranscriptError", "canonical_json",
+__all__ = ["PROTOCOL", "PROTOCOLS", "BY", "BY_OF", "REASONS", "HEADERS", "UNSIGNED", "TranscriptError", "canonical_json",
            "record_hash", "parsed_record_hash", "receipt", "transcript_body", "parsed_body_and_hashes",
            "chain_anchor", "anchor_name", "clocks_off", "CLOCK_KINDS", "clocked_kinds", "public_view"]
 
-BY = ("player", "bot", "timeout")
+# "stand-in" (fairdeal/2 only): the table's bot moving for a seated player who left or is away
+# (docs/transcript.md, "Stand-ins"); checked as a bot move.
+BY = ("player", "bot", "timeout", "stand-in")
+BY_OF: dict[str, tuple[str, ...]] = {"fairdeal/1": ("player", "bot", "timeout"), "fairdeal/2": BY}
 REASONS: dict[str, tuple[str, ...]] = {
     "fairdeal/1": ("finished", "abandoned", "cancelled"),
     # not-revealed: a seat that committed to a client seed did not reveal it in time; the table is cancelled.

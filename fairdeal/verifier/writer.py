@@ -274,6 +274,9 @@ def append_move(transcript: dict, seat: int, by: str, move_json: Mapping[str, An
     _need("end" not in transcript, "The game has ended.")
     if by == "timeout" and transcript["protocol"] != "fairdeal/1":
         _need(bool(clocked_kinds(transcript["start"]["clocks"])), "A table without clocks has no timeout moves.")
+    if by == "stand-in":
+        _need(transcript["protocol"] != "fairdeal/1", "fairdeal/1 has no stand-in moves.")
+        _need(not transcript["start"]["seats"][seat]["bot"], "A stand-in plays a player's seat, not a bot's.")
     seq, prev = chain_head(transcript)
     record = make_move_record(prev, seq, seat, by, move_json, at, salt=salt)
     transcript["records"].append(record)

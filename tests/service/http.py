@@ -73,11 +73,13 @@ def is_sweeper(pid: str) -> bool:
 
 
 @contextlib.contextmanager
-def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: str = "serve.log", **env_extra):
+def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: str = "serve.log",
+            port: int | None = None, **env_extra):
     """`fairdeal serve` on a free port with the data dir (and Redis, else the embedded store), its address and
     worker count from the environment as in a container (FAIRDEAL_BIND, FAIRDEAL_WORKERS); yields its base URL
-    once it answers (with that many workers) and stops it afterwards."""
-    port = free_port()
+    once it answers (with that many workers) and stops it afterwards. `port`: that one (a restart on the same
+    address), else a free one."""
+    port = port or free_port()
     env = dict(os.environ, FAIRDEAL_DATA=str(data_dir), FAIRDEAL_BIND=f"127.0.0.1:{port}",
                FAIRDEAL_WORKERS=str(workers), **env_extra)
     env.pop("FAIRDEAL_REDIS_URL", None)

@@ -283,7 +283,10 @@ def test_on_a_terminal_the_clock_counts_down_and_the_tables_move_is_said(served,
         text = _read_until(master, r"The clock ran out: the table (bid \d+|bid nil) for you\.", 20, seen)
         assert "Your time is up: the table moves for you." in text
         _read_until(master, r"\(\d+ s left\)", 30, seen)        # the next decision is ours again
-        os.write(master, b"q\r")
+        os.write(master, b"q\r")                                # leaving is confirmed first
+        _read_until(master, r"only player at this table: leaving ends the game.*\n.*Leave the table\? \[y/N\]", 10,
+                    seen)
+        os.write(master, b"y\r")
         _read_until(master, r"VERIFIED", 60, seen)
         assert proc.wait(scaled(30)) == 0
     finally:

@@ -70,11 +70,47 @@ def test_a_good_transcript_passes_every_check_the_browser_makes(pages, server, f
     command = page.inner_text("#command")
     assert command.startswith(f"fairdeal-verify {finished['path'].name} --key ed25519:")
     assert "--client-seed '0:my own words'" in command and f"--receipt {seq}:{digest}" in command
-    assert page.inner_text("#verdict") == "Every check this page makes passed."
+    # the headline names exactly what it did not check (no "every check passed" over checks it never ran)
+    assert page.inner_text("#verdict") == (f"The {sum(1 for s in got.values() if s == 'pass')} checks this page ran "
+                                           "passed. Not checked here: moves-legal, bot-moves, timeout-moves, result "
+                                           "(fairdeal-verify runs them, below). Skipped, with nothing to check "
+                                           "against: " + ", ".join(c for c, s in got.items() if s == "skip") + ".")
+    assert "commitment-noted" in page.inner_text("#verdict"), "nothing noted in this browser: named as skipped"
     # every deal, dealt again: the first hand's four seats and its kitty
     first = page.locator("#deals details").first
     assert first.locator("tr").count() >= 5
     shot(page, "verify-good")
+
+
+def test_the_replay_steps_through_every_trick_with_all_four_hands_and_back(pages, server, finished):
+    page = pages.new()
+    page.goto(server.url + "/verify")
+    load(page, finished["path"])
+    t = finished["transcript"]
+    plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
+    first_trick = plays[:4]
+    assert page.inner_text("#replay-title") == "Hand 1: dealt"
+    assert page.locator("#replay-view tr[data-seat]").count() == 4
+    assert page.locator("#replay-view tr[data-seat] .card-face").count() == 20, "five cards in each of four hands"
+    page.click("#replay-next")
+    while not page.inner_text("#replay-title").startswith("Hand 1, trick 1"):
+        page.click("#replay-next")
+    for rec in first_trick:               # each card of the trick beside its player, still in the hand before it
+        cell = page.locator(f"#replay-view tr[data-seat='{rec['seat']}'] td.played")
+        assert cell.locator(".card-face").count() == 1
+        text = page.inner_text("#replay-view p.muted")
+        assert f"{rec['move']['card']}" in text
+    total = int(page.inner_text("#replay-where").split("/")[1])
+    tricks = len(plays) // 4
+    assert total >= tricks + len(t["end"]["deals"])
+    page.focus("#replay")
+    for _ in range(total):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#replay-where") == f"{total} / {total}" and page.locator("#replay-next").is_disabled()
+    for _ in range(total):
+        page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-title") == "Hand 1: dealt" and page.locator("#replay-prev").is_disabled()
+    shot(page, "verify-replay")
 
 
 def test_the_page_opens_a_finished_game_by_its_id(pages, server, finished):
@@ -107,6 +143,17 @@ def test_a_tampered_transcript_fails_the_checks_it_should(pages, server, finishe
     assert got["signature-start"] == "pass" and got["commitment"] == "pass"
     assert page.inner_text("#verdict").startswith("FAILED:")
     shot(page, "verify-tampered")
+
+    def a_card_the_seat_plays_later(t):     # record k's card made into the one the same seat plays later
+        plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
+        a = plays[0]
+        b = next(r for r in plays[1:] if r["seat"] == a["seat"])
+        a["move"]["card"] = b["move"]["card"]
+        a_card_the_seat_plays_later.seq = a["seq"]
+    load(page, tampered(finished, a_card_the_seat_plays_later))
+    assert statuses(page)["deals"] == "fail"
+    row = page.locator("#checks tr[data-check=deals]").inner_text()
+    assert f"(record {a_card_the_seat_plays_later.seq})" in row, f"blamed on another record: {row}"
 
     def another_seed(t):            # a server seed other than the committed one
         t["end"]["server_seed"] = "00" * 32
@@ -152,6 +199,10 @@ def test_the_saved_page_verifies_the_docs_fairdeal_1_example_offline(pages, serv
     got = statuses(page)
     assert all(got[c] == "pass" for c in BROWSER_CHECKS), got
     assert "7 hand(s) dealt" in page.inner_text("#checks tr[data-check=deals]")
+    # the replay works from the file alone, offline
+    assert page.inner_text("#replay-title") == "Hand 1: dealt"
+    page.click("#replay-next")
+    assert page.inner_text("#replay-title") == "Hand 1, trick 1"
     assert [u for u in requests if not u.startswith("file:")] == []
     shot(page, "verify-offline-example")
 

@@ -9,7 +9,7 @@ import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from fairdeal.service import auth, feed
+from fairdeal.service import auth, feed, scoresheet
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.tables import seat_of
@@ -165,6 +165,13 @@ def stream(game_id):
                     mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     resp.call_on_close(close)  # also when the stream never started: the client went away first
     return resp
+
+
+@bp.get("/games/<game_id>/sheet")
+def score_sheet(game_id):
+    """The score sheet: every hand that has ended, as the engine summed it up (public to anyone)."""
+    _, c = svc().tables.touch(game_id)
+    return {"game_id": game_id, "seq": c.seq, "hands": scoresheet.sheet(c)}
 
 
 @bp.get("/games/<game_id>/transcript")

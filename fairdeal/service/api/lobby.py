@@ -5,6 +5,7 @@ from flask import Blueprint
 
 from fairdeal.verifier.games import available, rules_class
 
+from fairdeal.service import rulehelp
 from fairdeal.service.api.common import svc
 from fairdeal.service.tables import default_size
 
@@ -22,7 +23,15 @@ def rule_set_info(rid: str) -> dict:
 
 @bp.get("/lobby")
 def lobby():
-    return {"tables": svc().tables.lobby(), "rule_sets": [rule_set_info(r) for r in available()]}
+    return {"tables": svc().tables.lobby(), "running": svc().tables.running(),
+            "rule_sets": [rule_set_info(r) for r in available()]}
+
+
+@bp.get("/tables/<table_id>/rules")
+def table_rules(table_id):
+    """The table's rules in short sections, its word for trumps and the order of each suit as trumps."""
+    t, _ = svc().tables.load(table_id)
+    return rulehelp.rule_help(t["rule_set"], t["settings"], t["players"])
 
 
 @bp.get("/rule-sets")

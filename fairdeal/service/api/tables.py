@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from fairdeal.service import player_games
+from fairdeal.service import again, player_games, standin
 from fairdeal.service.api.common import json_body, player, player_ref, svc
 from fairdeal.service.idempotent import Once, request_key
 from fairdeal.service.tables import new_id
@@ -74,6 +74,9 @@ def join(table_id):
     t = svc().tables
     p = player()
     body = json_body(required=False)
+    current, _ = t.load(table_id)
+    if current["status"] == "playing" and _seat(current, p["id"]) is not None:
+        return _answer(standin.come_back(t, p, table_id), p["id"])   # a seated player joins again: it comes back
     once = _once(p, "join:" + table_id, body)
     if once is None:
         table = t.join(p, table_id, body)
@@ -113,6 +116,25 @@ def leave(table_id):
     if table["status"] == "open" and _seat(table, p["id"]) is None:
         player_games.forget_seat(svc().store, p["id"], table_id)   # a seat given back before the start
     return _answer(table, p["id"])
+
+
+@bp.post("/tables/<table_id>/again")
+def play_again(table_id):
+    """The host of a finished table opens the next game with the same seats (service/again.py)."""
+    t = svc().tables
+    p = player()
+    table = again.play_again(t, p, table_id)
+    for s in table["seats"]:
+        if s["player"]:
+            player_games.note_seat(svc().store, s["player"], table["id"], t.now())
+    return _answer(table, p["id"]), 201
+
+
+@bp.post("/tables/<table_id>/return")
+def come_back(table_id):
+    """A seated player takes its seat back: the table's bot stops standing in (docs/api.md)."""
+    p = player()
+    return _answer(standin.come_back(svc().tables, p, table_id), p["id"])
 
 
 @bp.post("/tables/<table_id>/cancel")

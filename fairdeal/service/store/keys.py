@@ -47,7 +47,8 @@ def game_of_events(channel: str) -> str:
 
 
 def index(name: str) -> str:
-    """A sorted set: lobby (open tables), schedule (next deadline per game), active, finished."""
+    """A sorted set: lobby (open tables), running (started tables, newest first), schedule (next deadline per
+    game), active, finished."""
     return f"{PREFIX}:index:{name}"
 
 

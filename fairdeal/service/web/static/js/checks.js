@@ -223,7 +223,7 @@ function clockedKinds(clocks) {
 }
 
 function engineChecks(run, t) {
-  const counts = { bot: 0, timeout: 0, player: 0 };
+  const counts = { bot: 0, timeout: 0, player: 0, "stand-in": 0 };
   for (const r of t.records) counts[r.by]++;
   // fairdeal/2: a timeout only ends a decision whose kind has a clock (docs/transcript.md, "start"): "card" for
   // a card to play, "other" for the rest. No engine needed: every decision offering a card to play offers only
@@ -239,7 +239,7 @@ function engineChecks(run, t) {
   }
   const what = {
     "moves-legal": `${t.records.length} move(s): whether each was legal in its turn`,
-    "bot-moves": `${counts.bot} bot move(s): whether each is the bot policy's choice`,
+    "bot-moves": `${counts.bot + counts["stand-in"]} bot move(s)${counts["stand-in"] ? ` (${counts["stand-in"]} standing in for a player)` : ""}: whether each is the bot policy's choice`,
     "timeout-moves": `${counts.timeout} timeout move(s): whether each is the timeout policy's choice`,
     result: "whether the final scores and winners are the replay's",
   };

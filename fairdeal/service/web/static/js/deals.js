@@ -152,6 +152,7 @@ export async function dealGame(t, key) {
   let deal = null;
   const tracker = new HandTracker(lay);
   const fail = (seq, text) => ({ deals, firstDealer: dealerZero, problem: { seq, text } });
+  const usedAt = new Map();       // card -> the record that took it out of its seat's hand, this deal
 
   const open = async (index = deals.length) => {
     const deck = await dealDeck(key, index, lay.pack);
@@ -162,7 +163,7 @@ export async function dealGame(t, key) {
     deal = {
       index, dealer, deck, hands: hands.map((h) => sortCards(h, lay.pack)), kitty,
       teaser: lay.teaser ? kitty[kitty.length - 1] : null,
-      pack: deck.slice(plan.length), draws: [], records: [], end: null,
+      pack: deck.slice(plan.length), draws: [], records: [], end: null, snaps: [],
       holding: hands.map((h) => new Set(h)), throws: 0,
     };
     deals.push(deal);
@@ -187,9 +188,16 @@ export async function dealGame(t, key) {
     const used = move.kind === "play" ? [move.card] : move.kind === "throw" ? (move.cards || []) : [];
     for (const card of used) {
       if (!hold.has(card)) {
+        const before = usedAt.get(card);
+        if (before && before.seat === rec.seat) {
+          // The seat used one card twice: one of the two records was changed. The first is blamed (a card
+          // changed into one the seat plays later shows up at the later one); the sentence names both.
+          return fail(before.seq, `record ${before.seq}: seat ${rec.seat} used ${card} there and again at record ${rec.seq}; the deal re-derived from the revealed seed gave it one ${card}, so one of the two records was changed (most likely record ${before.seq}, made into a card the seat played later)`);
+        }
         return fail(rec.seq, `record ${rec.seq}: seat ${rec.seat} used ${card}, which the deal re-derived from the revealed seed did not give that seat`);
       }
       hold.delete(card);
+      usedAt.set(card, { seq: rec.seq, seat: rec.seat });
     }
     if (lay.family === "onetwenty" && move.kind === "trump") {
       deal.kitty.forEach((c) => hold.add(c));    // the bidder names the suit, then picks up the kitty
@@ -211,10 +219,13 @@ export async function dealGame(t, key) {
       deal.draws.push({ seq: rec.seq, seat: rec.seat, threw: used, drew: sortCards(cards, lay.pack) });
     }
     const end = tracker.step(rec);
+    // what every seat holds after this record, and whether it completed a trick: the replay's frames
+    deal.snaps.push({ seq: rec.seq, trick: tracker.trickDone, hands: deal.holding.map((h) => sortCards([...h], lay.pack)) });
     if (end) {
       deal.end = end.how;
       if (end.dealerMoves) dealer = left(dealer, n);
       deal = null;
+      usedAt.clear();
       fresh = true;
     }
   }

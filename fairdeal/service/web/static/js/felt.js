@@ -4,6 +4,7 @@
 
 import { cardFace, cardsText, suitName, SUIT_SYMBOLS } from "./cards.js";
 import { clear, el } from "./dom.js";
+import { awayText } from "./presence.js";
 import { handNumber, lastHand, scoresText, trumpWord } from "./story.js";
 
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
@@ -76,18 +77,18 @@ export function renderSeats(felt, game, table, names, secondsLeft) {
         el("span", { class: "name", text: me ? `${s.name || "You"} (you)` : s.name || `Seat ${seat}` }),
         s.bot ? el("span", { class: "bot-badge", title: "A computer player", text: " bot" }) : null,
         v.dealer === seat ? el("span", { class: "dealer-chip", title: "Dealer", "aria-label": "dealer", text: "D" }) : null,
-        s.gone ? el("span", { class: "muted", text: " (left)" }) : null),
+        s.away ? el("span", { class: `away-badge${s.stand_in ? " stand-in" : ""}`, text: ` ${awayText(s)}` })
+          : s.gone ? el("span", { class: "muted", text: " (left)" }) : null),
       el("div", { class: "info" },
         `Seat ${seat}`,
         size !== null && size !== undefined ? ` · ${size} card${size === 1 ? "" : "s"}` : "",
-        v.rule_set === "twenty-down" && Array.isArray(v.scores) ? ` · ${v.scores[seat]} points` : "",
-        toMove && secondsLeft !== null ? ` · ${secondsLeft} s` : ""),
+        v.rule_set === "twenty-down" && Array.isArray(v.scores) ? ` · ${v.scores[seat]} points` : ""),
       el("div", { class: "bidline" },
         bid ? el("span", { class: `block${bid.word ? " word" : ""}`, title: bid.label, "aria-label": bid.label, text: bid.text }) : null,
         takenMarks(v, seat, bid)),
     ];
     const cls = `seat${toMove ? " to-move" : ""}${s.gone ? " gone" : ""}${me ? " me" : ""}`;
-    const desc = `${names.title(seat)}${s.bot ? ", a bot" : ""}${v.dealer === seat ? ", the dealer" : ""}${toMove ? ", to move" : ""}`;
+    const desc = `${names.title(seat)}${s.bot ? ", a bot" : ""}${s.away ? `, ${awayText(s)}` : ""}${v.dealer === seat ? ", the dealer" : ""}${toMove ? ", to move" : ""}`;
     felt.append(el("div", { class: cls, dataset: { pos: position(seat, game.seat, n), seat: String(seat) },
       role: "group", "aria-label": desc }, parts));
   }
@@ -158,7 +159,8 @@ export function renderScores(tbody, game, names) {
   for (const [who, score, i] of rows) {
     let extra = "";
     if (Array.isArray(v.bags)) extra = ` (${v.bags[i]} bag${v.bags[i] === 1 ? "" : "s"})`;
-    if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[i]) extra = " (capped at 115)";
+    // the cap matters only once it binds: not on both sides from the first hand
+    if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[i] && score >= 115) extra = " (capped at 115)";
     const title = who.charAt(0).toUpperCase() + who.slice(1);
     tbody.append(el("tr", {}, el("th", { scope: "row", title: extra.trim() || null }, title, el("span", { class: "muted", text: extra })),
       el("td", { class: "num", text: String(score) })));

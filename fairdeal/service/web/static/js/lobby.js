@@ -130,6 +130,19 @@ function tableLine(t, mine) {
       seated ? null : el("a", { class: "button", href: `/table/${encodeURIComponent(t.id)}#watch` }, "Watch")));
 }
 
+// A table being played: who sits where, and "Watch" (or "Back to your seat").
+function runningLine(t, mine) {
+  const seated = mine.has(t.id);
+  const away = t.seats.filter((s) => s.gone).length;
+  return el("li", { class: "table-line", dataset: { running: t.id } },
+    el("h3", {}, `${t.title}`, el("span", { class: "muted", text: ` · hosted by ${t.host}` })),
+    el("div", { class: "seats-line" }, t.seats.map(seatChip)),
+    el("p", { class: "muted", text: `Started ${t.started ? new Date(t.started).toLocaleTimeString() : "(waiting for the reveals)"}. Clocks: ${clocksText(t.clocks)}.${t.spectators ? ` ${t.spectators} watching.` : ""}${away ? ` ${away} player(s) left: the table's bot stands in.` : ""}` }),
+    el("div", { class: "row" },
+      el("a", { class: "button", href: `/table/${encodeURIComponent(t.id)}${seated ? "" : "#watch"}` },
+        seated ? "Back to your seat" : "Watch")));
+}
+
 let myTables = new Set();
 
 async function refreshTables() {
@@ -138,6 +151,9 @@ async function refreshTables() {
     const list = clear($("tables"));
     for (const t of lobby.tables) list.append(tableLine(t, myTables));
     $("tables-empty").hidden = lobby.tables.length > 0;
+    const running = clear($("running"));
+    for (const t of lobby.running || []) running.append(runningLine(t, myTables));
+    $("running-empty").hidden = (lobby.running || []).length > 0;
   } catch {
     /* the next refresh tries again */
   }

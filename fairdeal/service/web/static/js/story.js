@@ -73,6 +73,11 @@ export function recordSentence(rec, names, v) {
       ? `Your time ran out: the table ${pastTense(text)} for you.`
       : `${capital(who)}'s time ran out: the table ${pastTense(text)} for them.`;
   }
+  if (rec.by === "stand-in") {
+    return rec.seat === names.me
+      ? `Standing in for you, the table's bot ${pastTense(text)}.`
+      : `Standing in for ${who}, the table's bot ${pastTense(text)}.`;
+  }
   return `${capital(who)} ${verb}.`;
 }
 

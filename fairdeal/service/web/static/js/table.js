@@ -10,6 +10,10 @@ import { randomClientSeed } from "./fairness.js";
 import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
+import { commitIfSeated, offerAgain } from "./again.js";
+import { comeBack, renderPresence } from "./presence.js";
+import { loadRules, renderRules } from "./rules.js";
+import { loadSheet, renderSheet } from "./sheet.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
 import { cardPlayed, setSound, soundOn, warning, yourTurn } from "./sound.js";
 import { handSummary, lastHand, Names, recordSentence, resultSentence, spadesTrick, trickSentence } from "./story.js";
@@ -177,6 +181,11 @@ async function leaveSeat() {
 }
 
 async function waitForStart() {
+  try {
+    S.table = await commitIfSeated(S.table);     // seated by the host to play again: our new seed's commitment
+  } catch (exc) {
+    say("waiting-status", exc.message, true);
+  }
   renderWaiting();
   if (location.hash === "#watch" && !(S.table.you && S.table.you.seat !== null)) await watch();
   if (location.hash === "#sit") {
@@ -243,11 +252,45 @@ function beginPlay() {
     stream: new URLSearchParams(location.search).get("feed") !== "long-poll",   // ?feed=long-poll: the fallback
   });
   S.feed.run().catch((exc) => say("turn-what", exc.message, true));
+  loadRules(tableId).then(() => S.game && renderRules($("rules"), (S.game.view || {}).trump)).catch(() => {});
   S.ticker = setInterval(tick, 250);
+}
+
+// The score sheet, read again when a hand ends (and at the start and the end).
+async function refreshSheet() {
+  try {
+    const hands = await loadSheet(tableId);
+    if (S.game) renderSheet($("sheet"), hands, S.game.view || {}, S.names || new Names(S.game));
+  } catch {
+    /* the next hand's end reads it again */
+  }
+}
+
+// After a leave or a return (the table changed, the log did not: the feed has no news of it), read the view.
+async function refresh() {
+  try {
+    onBatch([], await get(`/games/${encodeURIComponent(tableId)}`));
+  } catch (exc) {
+    say("why", exc.message, true);
+  }
+}
+
+// Opening the page is coming back: a seat of ours that the first view shows away is taken back from the
+// table's bot (one request, and only then: a page opened on a seat that is not away costs nothing more).
+async function comeBackIfAway(game) {
+  const mine = game.seat !== null && game.seat !== undefined ? (game.seats || [])[game.seat] : null;
+  if (!mine || !mine.away || game.status === "over") return;
+  try {
+    S.table = await comeBack(tableId);
+    await refresh();
+  } catch (exc) {
+    say("why", exc.message, true);
+  }
 }
 
 function onBatch(records, game) {
   const first = S.game === null;
+  const endedBefore = S.handsEnded || 0;
   S.game = game;
   S.names = new Names(game);
   const v = game.view || {};
@@ -260,7 +303,7 @@ function onBatch(records, game) {
   const lastEnd = endsAt.length ? endsAt[endsAt.length - 1] : null;
   const firstOfLast = endsAt.length > 1 ? endsAt[endsAt.length - 2] + 1 : 0;
   records.forEach((rec, i) => {
-    log(recordSentence(rec, S.names, v), rec.by === "timeout" ? "timeout" : "", rec.seq);
+    log(recordSentence(rec, S.names, v), rec.by === "timeout" || rec.by === "stand-in" ? "timeout" : "", rec.seq);
     if (rec.by === "timeout" && rec.seat === game.seat) movedForMe = recordSentence(rec, S.names, v);
     if (!first && rec.move.kind === "play" && rec.seat !== game.seat) cardPlayed();
     if (!S.tracker) return;
@@ -283,6 +326,8 @@ function onBatch(records, game) {
     } else log(`Hand ${number + 1} is over.`, "hand-over first");
   });
   if (movedForMe) showMovedForMe(movedForMe);
+  if (first || (S.handsEnded || 0) !== endedBefore) refreshSheet();
+  if (first) comeBackIfAway(game);
   if (game.seq !== S.turnSeq) {
     S.lift = null;
     S.selected = new Set();
@@ -311,6 +356,10 @@ async function onEnd(game) {
   clearInterval(S.ticker);
   $("over").hidden = false;
   $("over-text").textContent = resultSentence(game, new Names(game));
+  refreshSheet();
+  // "Verify this game" where the end is read, not below the fold at the bottom of the fairness panel
+  if (!$("over-verify")) $("over").append(el("p", {}, el("a", { class: "button primary", id: "over-verify",
+    href: `/verify/${encodeURIComponent(tableId)}` }, "Verify this game")));
   log(resultSentence(game, new Names(game)), "hand-over first");
   try {
     const t = await get(`/games/${encodeURIComponent(tableId)}/transcript`);
@@ -323,8 +372,16 @@ async function onEnd(game) {
   }
   $("verify-link").href = `/verify/${encodeURIComponent(tableId)}`;
   $("transcript-link").href = `/games/${encodeURIComponent(tableId)}/transcript`;
-  $("transcript-link").setAttribute("download", `fairdeal-game-${tableId}.json`);
+  // one file per seat or watcher, as `fairdeal play` names them: a host, a joiner and a watcher never clash
+  const seated = game.seat !== null && game.seat !== undefined;
+  $("transcript-link").setAttribute("download", `fairdeal-game-${tableId}-${seated ? `seat${game.seat}` : "watch"}.json`);
   $("verify-box").hidden = false;
+  try {
+    S.table = await get(`/tables/${encodeURIComponent(tableId)}`);
+    if (S.table.started) offerAgain($("again"), S.table, game.seat);
+  } catch {
+    /* no offer to play again: the lobby opens tables too */
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ drawing
@@ -345,6 +402,8 @@ function render() {
   renderTrick($("trick"), $("trick-note"), game, names);
   renderScores($("scores"), game, names);
   renderLastTrick(game, names);
+  renderPresence($("presence"), game, tableId, refresh);
+  renderRules($("rules"), (game.view || {}).trump);
   const seated = game.seat !== null && game.seat !== undefined;
   $("mine").hidden = !seated || game.status === "over";
   if (!seated) {
@@ -396,7 +455,8 @@ function renderChoices(game) {
     const lifted = S.lift && S.lift.key === b.key;
     const btn = el("button", {
       type: "button", class: `choice${b.word ? " word" : ""}`, "aria-pressed": lifted ? "true" : "false",
-      "aria-label": b.aria, title: b.suggested ? "The table's suggestion" : null, dataset: { choice: b.key },
+      "aria-label": b.suggested ? `${b.aria}, the table's suggestion` : b.aria,
+      title: b.suggested ? "The table's suggestion" : null, dataset: { choice: b.key },
       tabindex: (S.lift ? lifted : (b.suggested || (i === 0 && !c.blocks.some((x) => x.suggested)))) ? "0" : "-1",
       disabled: S.sending,
       onclick: () => onBlock(b),
@@ -620,7 +680,7 @@ function tick() {
     const info = seat.querySelector(".info");
     if (!info) continue;
     const clock = info.querySelector(".clock") || info.appendChild(el("span", { class: "clock" }));
-    clock.textContent = seat.classList.contains("to-move") && left !== null ? ` · ${left} s` : "";
+    clock.textContent = seat.classList.contains("to-move") && left !== null ? ` · ${left} s left` : "";
   }
   if (!game.your_turn || left === null) {
     timer.hidden = true;

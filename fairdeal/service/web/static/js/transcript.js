@@ -8,7 +8,8 @@ import { clientSeedCommitment, commitment, validateClientSeed } from "./fairness
 import { sha256Hex } from "./hash.js";
 
 export const PROTOCOLS = ["fairdeal/1", "fairdeal/2"];
-export const BY = ["player", "bot", "timeout"];
+// "stand-in": the table's bot playing a seated player's seat while the player is away (fairdeal/2)
+export const BY = ["player", "bot", "timeout", "stand-in"];
 const HEADERS = { "fairdeal/1": ["commit", "start"], "fairdeal/2": ["commit", "seating", "start"] };
 
 export class TranscriptError extends Error {}

@@ -2,6 +2,7 @@
 // by check with fairdeal-verify's ids, every deal shown again, and the command that runs the rest.
 
 import { cardFace, cardName } from "./cards.js";
+import { renderReplay } from "./replay.js";
 import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./checks.js";
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
@@ -82,8 +83,14 @@ function show(report, clientSeeds, receipts, commitment) {
     verdict.textContent = report.error;
     verdict.className = "verdict";
   } else {
-    verdict.textContent = "Every check this page makes passed.";
-    verdict.className = "verdict good";
+    // name exactly what this page did not check: a pass here is a pass of the checks it ran, no more
+    const ran = report.checks.filter((c) => c.status === "pass").length;
+    const notRun = report.checks.filter((c) => c.status === ELSEWHERE).map((c) => c.id);
+    const skipped = report.checks.filter((c) => c.status === "skip").map((c) => c.id);
+    verdict.textContent = `The ${ran} checks this page ran passed.`
+      + (notRun.length ? ` Not checked here: ${notRun.join(", ")} (fairdeal-verify runs them, below).` : "")
+      + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
+    verdict.className = notRun.length || skipped.length ? "verdict partial" : "verdict good";
   }
   facts(report);
   const warnings = clear($("warnings"));
@@ -155,7 +162,13 @@ function deals(report) {
   const box = clear($("deals"));
   const d = report.deals;
   section.hidden = !d;
+  $("replay-section").hidden = !d;
   if (!d) return;
+  try {
+    renderReplay($("replay"), report, JSON.parse(current.text).records || []);
+  } catch {
+    $("replay-section").hidden = true;     // a transcript the replay cannot read: the checks above say why
+  }
   const seats = report.game.seats;
   const who = (s) => (seats[s] ? `${seats[s].name}${seats[s].bot ? " (bot)" : ""}` : `seat ${s}`);
   box.append(el("p", { text: `The first dealer, drawn from the seed: ${who(d.firstDealer)} (seat ${d.firstDealer}).` }));

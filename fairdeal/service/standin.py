@@ -1,0 +1,135 @@
+"""Stand-ins: the table's bot plays a seated player's seat while the player is away, until they come back.
+
+A seat is away (docs/api.md, "Leaving and coming back", the Decision there) when, since the player last came back
+(the seat's `back_seq`, the game's sequence number then):
+  - its player left the table (POST /tables/{id}/leave: the seat is `gone`), at a table whose host chose
+    `"on_leave": "stand-in"` (the default; `"end"` ends the game instead, tables.py);
+  - its clock ran out STANDIN_TIMEOUTS times in a row (two turns in a row without the player);
+  - at a table without clocks, its turn has lasted `standin_after` seconds (FAIRDEAL_STANDIN_AFTER);
+  - or its last move was already a stand-in's (once the bot stands in it stays until the player comes back).
+The bot then moves for the seat at once, recorded with `"by": "stand-in"` (docs/transcript.md, "Stand-ins"), so the
+verifier recomputes every such move as a bot move. Nobody stands in while every player of the table is away: a
+game of bots alone is not played on (the silence limit abandons it, as before).
+
+fairdeal/1 tables (opened before the upgrade) have no stand-in moves: they keep their old rules.
+
+This module reads the cached game and the table document only; it writes nothing but through Tables.update.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fairdeal.service.errors import ApiError
+
+STANDIN_TIMEOUTS = 2
+ON_LEAVE = ("stand-in", "end")
+
+
+def on_leave(value: Any) -> str:
+    """The table setting `on_leave`, checked: what a player's leave does to a running game."""
+    if value is None:
+        return "stand-in"
+    if value not in ON_LEAVE:
+        raise ApiError(422, "bad-on-leave", f"'on_leave' is \"stand-in\" (the table's bot plays the seat of a player "
+                                            f"who leaves, until they come back) or \"end\" (a leave ends the game); "
+                                            f"not {value!r}.", allowed=list(ON_LEAVE))
+    return value
+
+
+def _seat_records(c, seat: int, after: int):
+    """The seat's move records after seq `after`, newest first."""
+    for rec in reversed(c.transcript.get("records") or ()):
+        if rec["seq"] <= after:
+            return
+        if rec["seat"] == seat:
+            yield rec
+
+
+def away_reason(c, table: dict, seat: int, now: float, standin_after: float) -> str | None:
+    """Why the seat's player counts as away ("left", "timeouts", "silent", "stood-in"), or None. Bots and
+    fairdeal/1 games never are."""
+    live = c.live
+    if live is None or c.protocol == "fairdeal/1" or seat in live.bot_seats:
+        return None
+    s = table["seats"][seat]
+    if s.get("gone"):
+        return "left" if table.get("on_leave", "stand-in") == "stand-in" else None
+    back = s.get("back_seq", 0)
+    timeouts = 0
+    for rec in _seat_records(c, seat, back):
+        if rec["by"] == "stand-in" and timeouts == 0:
+            return "stood-in"
+        if rec["by"] != "timeout":
+            break
+        timeouts += 1
+        if timeouts >= STANDIN_TIMEOUTS:
+            return "timeouts"
+    if not live.timeouts_allowed and not live.state.is_over and live.state.to_move == seat \
+            and now - max(c.last_at, s.get("back_at", 0.0)) >= standin_after:
+        return "silent"
+    return None
+
+
+def humans(table: dict) -> list[int]:
+    return [i for i, s in enumerate(table["seats"]) if not s["bot"]]
+
+
+def stands_in(c, table: dict, seat: int, now: float, standin_after: float) -> bool:
+    """Whether the table's bot moves for `seat` now: its player is away and some other player is not."""
+    if away_reason(c, table, seat, now, standin_after) is None:
+        return False
+    return any(away_reason(c, table, i, now, standin_after) is None for i in humans(table) if i != seat)
+
+
+def next_at(c, table: dict, standin_after: float) -> float | None:
+    """When the silence rule would next put a stand-in at the seat to move (tables without clocks): for the
+    sweeper's schedule."""
+    live = c.live
+    if live is None or c.ended or live.timeouts_allowed or live.state.is_over or c.protocol == "fairdeal/1":
+        return None
+    seat = live.state.to_move
+    if seat is None or seat in live.bot_seats:
+        return None
+    return max(c.last_at, table["seats"][seat].get("back_at", 0.0)) + standin_after
+
+
+def seats_view(c, table: dict, now: float, standin_after: float) -> list[dict]:
+    """Per seat, for every view: whether its player is away and the bot stands in, and since which move."""
+    out = []
+    for i, s in enumerate(table["seats"]):
+        reason = away_reason(c, table, i, now, standin_after)
+        first = None
+        if reason is not None:
+            for rec in _seat_records(c, i, s.get("back_seq", 0)):
+                if rec["by"] != "stand-in":
+                    break
+                first = rec["seq"]
+        out.append({"away": reason, "stand_in": reason is not None and stands_in(c, table, i, now, standin_after),
+                    "stand_in_from": first})
+    return out
+
+
+def come_back(tables, player: dict, table_id: str) -> dict:
+    """A seated player takes its seat back (after leaving, a crash, an outage): the stand-in stops at the game's
+    move now. Harmless to repeat. Before the start there is nothing to come back to but the seat itself."""
+    def seat_of(t: dict) -> int:
+        mine = next((i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]), None)
+        if mine is None:
+            raise ApiError(403, "not-seated", "You have no seat at this table to come back to.")
+        return mine
+
+    def action(table: dict, c) -> dict:
+        seat_of(table)          # refuses a stranger
+        if table["status"] == "over" or c.ended:
+            raise ApiError(409, "table-over", "This table's game has ended: fetch its transcript "
+                                              f"(GET /games/{table_id}/transcript).")
+        seq, at = c.seq, tables.now()
+
+        def change(t: dict) -> None:
+            s = t["seats"][seat_of(t)]
+            s.update(gone=False, back_seq=seq, back_at=at)
+        new = tables.update(table_id, change)
+        c.table = new
+        return new
+    tables.act(table_id, action)
+    return tables.touch(table_id)[0]
