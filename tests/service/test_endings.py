@@ -85,8 +85,10 @@ def test_a_table_of_bots_that_ends_in_time_is_finished(request, tmp_path, clock)
     verified(api, gid, "finished")
 
 
-def test_a_seat_whose_player_left_at_a_decision_without_a_clock_ends_the_game(request, tmp_path, clock):
-    # {"card": null, "other": 30}: the seat that left bids by timeout, but nobody may play a card for it
+def test_a_seat_whose_player_left_is_stood_in_for_at_every_kind_and_never_timed_out_where_its_clock_is_off(
+        request, tmp_path, clock):
+    # {"card": null, "other": 30}: nobody may play a card by timeout for the seat that left; the table's bot
+    # stands in for it (issue 24: "stand-in", the default on_leave), at both kinds of decision
     app = make_app(tmp_path, "sqlite", request, now=clock)
     api = Api(app.test_client())
     a, b = api.player(), api.player()
@@ -94,15 +96,16 @@ def test_a_seat_whose_player_left_at_a_decision_without_a_clock_ends_the_game(re
     api.post(f"/tables/{t['id']}/join", b, json={"seat": 2})
     api.start(a, t["id"])
     api.post(f"/tables/{t['id']}/leave", b)
-    for _ in range(60):
+    for _ in range(400):
         v = api.view(a, t["id"])
         if v["status"] == "over":
             break
         assert v["your_turn"]
         assert api.move(a, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
-    transcript = verified(api, t["id"], "abandoned")
-    timeouts = [r for r in transcript["records"] if r["by"] == "timeout"]
-    assert timeouts and all(r["seat"] == 2 and r["move"]["kind"] != "play" for r in timeouts)
+    transcript = verified(api, t["id"], "finished")
+    mine = [r for r in transcript["records"] if r["seat"] == 2]
+    assert mine and all(r["by"] == "stand-in" for r in mine)
+    assert {r["move"]["kind"] for r in mine} >= {"play"}
 
 
 def test_a_new_twenty_down_table_commits_to_the_rules_version_that_ends_every_game(request, tmp_path, clock):
