@@ -37,16 +37,19 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
              players: int = 4, client_seeds: Sequence[str | None] | None = None,
              bots: Sequence[int] = (1, 3), game_id: str | None = None, names: Sequence[str] | None = None,
              timeout_every: int = 5, variety_every: int = 0, stop_after: int | None = None,
-             clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL) -> dict[str, Any]:
+             clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL,
+             board: Mapping[str, Any] | None = None, board_seed: bytes | None = None) -> dict[str, Any]:
     """Play a game to its end and return its signed transcript.
 
     client_seeds: one per seat (None for none; a bot's is ignored). Default: "seed-<seat>" for each human.
     stop_after: end the game as "abandoned" after that many moves (the seed is still revealed).
     protocol: "fairdeal/2" (each human's seed committed with a nonce derived from the server seed and the seat,
     so the game stays a pure function of the arguments) or "fairdeal/1" (seeds in clear).
+    board, board_seed: a duplicate tournament's table (docs/tournaments.md): the commit's board member, and the
+    round's board seed the cards come from.
     """
     table = _Table(rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
-                   protocol)
+                   protocol, board)
     transcript, seats, seeds, bot_seats = table.transcript, table.seats, table.seeds, table.bot_seats
     clocks = dict(DEFAULT_CLOCKS if clocks is None else clocks)
     if protocol == "fairdeal/1":
@@ -56,7 +59,7 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
                                                       transcript["seating"]))
 
     seed = game_seed(server_seed, seeds, protocol)
-    live = LiveGame(transcript["start"], seed)
+    live = LiveGame(transcript["start"], seed, board_seed)
     variety = DerivedRng(seed, "selfplay/variety")
     human_moves = 0
     reason = "finished"
@@ -102,7 +105,7 @@ class _Table:
     """The signed header of a selfplay table up to its seating: commit, and (fairdeal/2) the seating record."""
 
     def __init__(self, rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
-                 protocol):
+                 protocol, board=None):
         rules = make_rules(rule_set, settings or {}, players)
         rules_json = rules.to_json()
         self.bot_seats = frozenset(bots)
@@ -113,7 +116,7 @@ class _Table:
         game_id = game_id or f"selfplay-{rule_set}-{server_seed.hex()[:12]}"
         commit = make_commit(game_id, rules_json, commitment(server_seed, game_id, rules_json, protocol),
                              public_key_text(private_key), CREATED, protocol=protocol,
-                             deal_layout=None if protocol == "fairdeal/1" else rules.deal_layout)
+                             deal_layout=None if protocol == "fairdeal/1" else rules.deal_layout, board=board)
         self.transcript = new_transcript(private_key, commit)
         if protocol == "fairdeal/1":
             self.seats = [make_seat(s, names[s], s in self.bot_seats, self.seeds[s]) for s in range(players)]

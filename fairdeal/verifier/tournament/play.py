@@ -1,0 +1,109 @@
+"""A whole duplicate tournament played by the policies, as a signed export: a pure function of its arguments (the
+same inputs give the same bytes), as selfplay is for one game. For the tests, the example and the bench; the
+service runs the same steps one request at a time."""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable, Mapping, Sequence
+
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.keys import public_key_text
+from fairdeal.verifier.selfplay import selfplay
+from fairdeal.verifier.tournament import pairing, scoring
+from fairdeal.verifier.tournament.records import (board_member, game_id, header, shape, table_seats,
+                                                  transcript_hash)
+from fairdeal.verifier.tournament.seeds import (board_commitment, board_seed, entry_commitment, seeded_order,
+                                                tournament_commitment, tournament_seed)
+from fairdeal.verifier.writer import sign_record
+
+CREATED = "2026-01-01T00:00:00Z"
+
+
+def derived(seed: bytes, *parts: Any) -> bytes:
+    """A value this pure driver derives where the service draws fresh random bytes (game server seeds, nonces)."""
+    return hashlib.sha256(b"tournament-play\x00" + seed + "/".join(map(str, parts)).encode()).digest()
+
+
+def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str = "T-example",
+                    rule_set: str = "spades", settings: Mapping[str, Any] | None = None, players: int = 4,
+                    fmt: str = "swiss", rounds: int = 2, entries: Sequence[Mapping[str, Any]] = (),
+                    board_seed_of: Callable[[int, bytes], bytes] | None = None) -> dict[str, Any]:
+    """Play the tournament and return its export. entries: {"name", "members": [...], "bot": bool,
+    "client_seed": text or None}. board_seed_of(round, seed): the seed a table is really dealt from (a test's
+    dishonest server; the honest one deals every table from the round's seed)."""
+    rules = make_rules(rule_set, settings or {}, players)
+    rules_json = rules.to_json()
+    per_table, size = shape(rules)
+    if any(len(e["members"]) != size for e in entries):
+        raise ValueError(f"An entry of {rule_set} for {players} has {size} member(s).")
+    sign = lambda record: sign_record(private_key, record)              # noqa: E731
+    commit = header("tournament", tournament_id, format=fmt, rules=rules_json, rounds=rounds,
+                    commitment=tournament_commitment(server_seed, tournament_id, fmt, rules_json, rounds),
+                    key=public_key_text(private_key), created=CREATED)
+    listed, reveals = [], []
+    for i, e in enumerate(entries):
+        seed = e.get("client_seed")
+        nonce = derived(server_seed, "nonce", i).hex() if seed is not None else None
+        listed.append({"entry": i, "name": e["name"], "members": list(e["members"]), "bot": bool(e["bot"]),
+                       "client_seed_commitment": entry_commitment(tournament_id, seed, nonce) if seed else None})
+        reveals.append({"entry": i, "client_seed": seed, "nonce": nonce})
+    registration = header("registration", tournament_id, entries=listed, closed=CREATED)
+    start = header("tournament-start", tournament_id, seeds=reveals, started=CREATED)
+    export: dict[str, Any] = {"protocol": commit["protocol"], "tournament": commit,
+                              "tournament_signature": sign(commit), "registration": registration,
+                              "registration_signature": sign(registration), "start": start,
+                              "start_signature": sign(start), "rounds": []}
+    tseed = tournament_seed(server_seed, tournament_id, [r["client_seed"] for r in reveals])
+    order = seeded_order(tseed, len(listed))
+    played: list[dict[str, Any]] = []
+    table_list = standing = None
+    for r in range(1, rounds + 1):
+        ranking = order if standing is None else [s["entry"] for s in standing]
+        tables, byes = pairing.pair_round(tseed, fmt, len(listed), per_table, r, ranking, met_of(played),
+                                          byes_of(played))
+        bseed = board_seed(tseed, r)
+        bcommit = board_commitment(bseed, tournament_id, r)
+        table_list = [{"table": t, "game_id": game_id(tournament_id, r, t), "entries": by_side}
+                      for t, by_side in enumerate(tables)]
+        round_record = header("round", tournament_id, round=r, board_commitment=bcommit, tables=table_list,
+                              byes=byes)
+        games = []
+        for t, by_side in enumerate(tables):
+            seats = table_seats(rules, listed, by_side)
+            gseed = derived(server_seed, "game", r, t)
+            real = bseed if board_seed_of is None else board_seed_of(r, bseed)
+            games.append(selfplay(rule_set, private_key, gseed, settings=settings, players=players,
+                                  bots=[s["seat"] for s in seats if s["bot"]], game_id=table_list[t]["game_id"],
+                                  names=[s["name"] for s in seats], variety_every=7,
+                                  board=board_member(tournament_id, r, t, bcommit), board_seed=real))
+        played.append(round_results(tables, byes, [scoring.deal_scores(g, bseed) for g in games]))
+        standing = scoring.standings(len(listed), order, played)
+        result = header("round-result", tournament_id, round=r, board_seed=bseed.hex(),
+                        games=[{"table": t, "game_id": g["commit"]["game_id"], "transcript_hash": transcript_hash(g)}
+                               for t, g in enumerate(games)], standings=standing)
+        export["rounds"].append({"round": round_record, "round_signature": sign(round_record), "result": result,
+                                 "result_signature": sign(result), "games": games})
+    end = header("tournament-end", tournament_id, server_seed=server_seed.hex(), standings=standing or [],
+                 ended=CREATED)
+    export["end"], export["end_signature"] = end, sign(end)
+    return export
+
+
+def round_results(tables: Sequence[Sequence[int]], byes: Sequence[int], scores: Sequence[list[list[int]]]
+                  ) -> dict[str, Any]:
+    """A round as scoring.standings takes it: each entry's (matchpoints, most) from its side at its table."""
+    mp = scoring.matchpoints(list(scores))
+    results = {e: mp[t][side] for t, table in enumerate(tables) for side, e in enumerate(table)}
+    return {"tables": [list(t) for t in tables], "byes": list(byes), "results": results}
+
+
+def met_of(played: Sequence[Mapping[str, Any]]) -> set[frozenset]:
+    return {frozenset((a, b)) for rnd in played for table in rnd["tables"] for a in table for b in table if a != b}
+
+
+def byes_of(played: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for rnd in played:
+        for e in rnd["byes"]:
+            out[e] = out.get(e, 0) + 1
+    return out
