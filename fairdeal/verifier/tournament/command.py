@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -30,8 +31,9 @@ def render(report: TournamentReport, source: str) -> str:
 
 @click.command("tournament")
 @click.argument("export")
-@click.option("--key", "key", metavar="KEY", default=None,
-              help="The service's public key (ed25519:...): every record and game must be signed by it.")
+@click.option("--key", "key", metavar="KEY|FILE", default=None,
+              help="The service's public key (ed25519:..., or a file holding it): every record and game must be "
+                   "signed by it.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
 def tournament_cmd(export: str, key: str | None, as_json: bool) -> int:
     """Verify a duplicate tournament: seeds, pairings, boards, every game, standings (docs/tournaments.md).
@@ -39,6 +41,8 @@ def tournament_cmd(export: str, key: str | None, as_json: bool) -> int:
     EXPORT is a file, - for standard input, or the URL of a finished tournament's export.
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     """
+    if key is not None and Path(key).is_file():
+        key = Path(key).read_text().strip()
     try:
         data = load_export(export)
     except InputError as exc:

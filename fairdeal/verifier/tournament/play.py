@@ -27,9 +27,9 @@ def derived(seed: bytes, *parts: Any) -> bytes:
 def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str = "T-example",
                     rule_set: str = "spades", settings: Mapping[str, Any] | None = None, players: int = 4,
                     fmt: str = "swiss", rounds: int = 2, entries: Sequence[Mapping[str, Any]] = (),
-                    board_seed_of: Callable[[int, bytes], bytes] | None = None) -> dict[str, Any]:
+                    board_seed_of: Callable[[int, int, bytes], bytes] | None = None) -> dict[str, Any]:
     """Play the tournament and return its export. entries: {"name", "members": [...], "bot": bool,
-    "client_seed": text or None}. board_seed_of(round, seed): the seed a table is really dealt from (a test's
+    "client_seed": text or None}. board_seed_of(round, table, seed): the seed a table is really dealt from (a test's
     dishonest server; the honest one deals every table from the round's seed)."""
     rules = make_rules(rule_set, settings or {}, players)
     rules_json = rules.to_json()
@@ -67,23 +67,25 @@ def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str 
                       for t, by_side in enumerate(tables)]
         round_record = header("round", tournament_id, round=r, board_commitment=bcommit, tables=table_list,
                               byes=byes)
-        games = []
+        games, dealt_from = [], []
         for t, by_side in enumerate(tables):
             seats = table_seats(rules, listed, by_side)
             gseed = derived(server_seed, "game", r, t)
-            real = bseed if board_seed_of is None else board_seed_of(r, bseed)
+            real = bseed if board_seed_of is None else board_seed_of(r, t, bseed)
+            dealt_from.append(real)
             games.append(selfplay(rule_set, private_key, gseed, settings=settings, players=players,
                                   bots=[s["seat"] for s in seats if s["bot"]], game_id=table_list[t]["game_id"],
                                   names=[s["name"] for s in seats], variety_every=7,
                                   board=board_member(tournament_id, r, t, bcommit), board_seed=real))
-        played.append(round_results(tables, byes, [scoring.deal_scores(g, bseed) for g in games]))
+        played.append(round_results(tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, dealt_from)]))
         standing = scoring.standings(len(listed), order, played)
         result = header("round-result", tournament_id, round=r, board_seed=bseed.hex(),
                         games=[{"table": t, "game_id": g["commit"]["game_id"], "transcript_hash": transcript_hash(g)}
                                for t, g in enumerate(games)], standings=standing)
         export["rounds"].append({"round": round_record, "round_signature": sign(round_record), "result": result,
                                  "result_signature": sign(result), "games": games})
-    end = header("tournament-end", tournament_id, server_seed=server_seed.hex(), standings=standing or [],
+    end = header("tournament-end", tournament_id, server_seed=server_seed.hex(),
+                 standings=[dict(s) for s in standing or ()],
                  ended=CREATED)
     export["end"], export["end_signature"] = end, sign(end)
     return export
