@@ -120,6 +120,8 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
         if e["client_seed_commitment"] is None:
             if s["client_seed"] is not None:
                 _fail(report, "entry-seeds", f"entry {e['entry']} committed to no seed but reveals one")
+        elif s["client_seed"] is None:
+            _fail(report, "entry-seeds", f"entry {e['entry']} committed to a seed and did not reveal it")
         elif entry_commitment(tid, s["client_seed"], s["nonce"]) != e["client_seed_commitment"]:
             _fail(report, "entry-seeds", f"entry {e['entry']}'s reveal does not open its commitment")
     tseed = tournament_seed(server_seed, tid, [s["client_seed"] for s in seeds])
