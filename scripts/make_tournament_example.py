@@ -1,4 +1,4 @@
-"""Writes docs/examples/tournament-spades.json: the example tournament of docs/tournaments.md, played by the
+"""Writes docs/examples/tournament/spades-swiss.json: the example tournament of docs/tournaments.md, played by the
 policies and signed with the example key (docs/examples/example-key.txt). Pure: the same bytes every run."""
 import json
 import sys
@@ -8,7 +8,7 @@ from fairdeal.verifier.keys import private_key_from_hex
 from fairdeal.verifier.tournament.play import play_tournament
 
 EXAMPLE_KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"   # RFC 8032's test key 1
-OUT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "tournament-spades.json"
+OUT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "tournament" / "spades-swiss.json"
 
 
 def example() -> dict:

@@ -8,8 +8,9 @@ from pathlib import Path
 from scripts.make_tournament_example import example
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "docs" / "examples" / "tournament-spades.json"
-COMMAND = "$ fairdeal-verify tournament --key docs/examples/example-key.txt docs/examples/tournament-spades.json"
+EXAMPLE = ROOT / "docs" / "examples" / "tournament" / "spades-swiss.json"
+COMMAND = ("$ fairdeal-verify tournament --key docs/examples/example-key.txt "
+           "docs/examples/tournament/spades-swiss.json")
 
 
 def run(*args):

@@ -10,7 +10,7 @@ from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.keys import public_key_text
 from fairdeal.verifier.selfplay import selfplay
 from fairdeal.verifier.tournament import pairing, scoring
-from fairdeal.verifier.tournament.records import (board_member, game_id, header, shape, table_seats,
+from fairdeal.verifier.tournament.records import (board_member, game_id, header, rules_of, shape, table_seats,
                                                   transcript_hash)
 from fairdeal.verifier.tournament.seeds import (board_commitment, board_seed, entry_commitment, seeded_order,
                                                 tournament_commitment, tournament_seed)
@@ -52,7 +52,24 @@ def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str 
     export: dict[str, Any] = {"protocol": commit["protocol"], "tournament": commit,
                               "tournament_signature": sign(commit), "registration": registration,
                               "registration_signature": sign(registration), "start": start,
-                              "start_signature": sign(start), "rounds": []}
+                              "start_signature": sign(start)}
+    return play_rounds(private_key, server_seed, export, lambda r, t: derived(server_seed, "game", r, t),
+                       board_seed_of=board_seed_of)
+
+
+def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any],
+                game_server_seed: Callable[[int, int], bytes], *,
+                board_seed_of: Callable[[int, int, bytes], bytes] | None = None) -> dict[str, Any]:
+    """Play every round of an export whose tournament, registration and start records are signed, every seat by
+    the policies (a bot entry's by the bot policy, a person's by selfplay's stand-in for a person), and sign the
+    rounds and the end. game_server_seed(round, table): each table game's own server seed."""
+    commit, listed, reveals = export["tournament"], export["registration"]["entries"], export["start"]["seeds"]
+    tournament_id, fmt, rounds = commit["tournament_id"], commit["format"], commit["rounds"]
+    rules = rules_of(commit)
+    rule_set, settings, players = rules.id, commit["rules"]["settings"], rules.players
+    per_table, _ = shape(rules)
+    sign = lambda record: sign_record(private_key, record)              # noqa: E731
+    export["rounds"] = []
     tseed = tournament_seed(server_seed, tournament_id, [r["client_seed"] for r in reveals])
     order = seeded_order(tseed, len(listed))
     played: list[dict[str, Any]] = []
@@ -70,7 +87,7 @@ def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str 
         games, dealt_from = [], []
         for t, by_side in enumerate(tables):
             seats = table_seats(rules, listed, by_side)
-            gseed = derived(server_seed, "game", r, t)
+            gseed = game_server_seed(r, t)
             real = bseed if board_seed_of is None else board_seed_of(r, t, bseed)
             dealt_from.append(real)
             games.append(selfplay(rule_set, private_key, gseed, settings=settings, players=players,
