@@ -1,0 +1,72 @@
+"""Tournaments through the API (docs/api.md, "Tournaments"): created, registered with committed seeds, revealed,
+started and played by the policies; the export verifies with `fairdeal-verify tournament`; bad input gets a
+problem and changes nothing."""
+from fairdeal.verifier.fairness import new_nonce
+from fairdeal.verifier.tournament.check import CHECKS, verify_tournament
+from fairdeal.verifier.tournament.seeds import entry_commitment
+
+
+def _create(api, organiser, **body):
+    r = api.post("/tournaments", organiser, json={"rule_set": "spades", "format": "swiss", "rounds": 2, **body})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_a_tournament_through_the_api_verifies(api):
+    org, alice = api.player(), api.player()
+    t = _create(api, org)
+    tid = t["id"]
+    assert t["status"] == "registering" and len(t["commitment"]) == 64
+    seed, nonce = "alice picks these words", new_nonce()
+    r = api.post(f"/tournaments/{tid}/entries", alice,
+                 json={"name": "Alice's team", "members": ["alice", "alice's partner"],
+                       "client_seed_commitment": entry_commitment(tid, seed, nonce)})
+    assert r.status_code == 201, r.get_json()
+    mine = r.get_json()["you"]["entry"]
+    for i in range(4):
+        r = api.post(f"/tournaments/{tid}/entries", org, json={"name": f"bots {i}", "members": [f"b{i}n", f"b{i}s"],
+                                                               "bot": True})
+        assert r.status_code == 201, r.get_json()
+    assert api.get(f"/tournaments/{tid}/export").status_code == 409         # no seeds before the end
+    assert api.post(f"/tournaments/{tid}/close", org).status_code == 200
+    assert api.post(f"/tournaments/{tid}/start", org).get_json()["type"].endswith("reveals-missing")
+    bad = api.post(f"/tournaments/{tid}/entries/{mine}/reveal", alice, json={"client_seed": "other", "nonce": nonce})
+    assert bad.status_code == 422 and bad.get_json()["type"].endswith("bad-reveal")
+    ok = api.post(f"/tournaments/{tid}/entries/{mine}/reveal", alice, json={"client_seed": seed, "nonce": nonce})
+    assert ok.status_code == 200, ok.get_json()
+    started = api.post(f"/tournaments/{tid}/start", org)
+    assert started.status_code == 200, started.get_json()
+    assert started.get_json()["status"] == "over"
+    standings = api.get(f"/tournaments/{tid}/standings").get_json()
+    assert [s["rank"] for s in standings["standings"]] == [1, 2, 3, 4, 5]
+    assert "alice" in standings["ratings"] and standings["ratings"]["alice"]["sigma"] < 25 / 3
+    export = api.get(f"/tournaments/{tid}/export").get_json()
+    key = api.get("/keys").get_json()
+    report = verify_tournament(export, key=export["tournament"]["key"])
+    assert {c: s for c, s, _ in report.checks} == {c: "pass" for c in CHECKS}, report.checks
+    assert export["start"]["seeds"][mine]["client_seed"] == seed
+    assert key  # the key the export names is one the service publishes
+    assert export["tournament"]["key"] in str(key)
+
+
+def test_bad_input_gets_a_problem_and_changes_nothing(api):
+    org, other = api.player(), api.player()
+    for body, code in [({"format": "knockout"}, "bad-tournament"), ({"rounds": 0}, "bad-tournament"),
+                       ({"players": 5}, "bad-settings"), ({"colour": "red"}, "unknown-field"),
+                       ({"rule_set": "twenty-down", "format": "round-robin"}, "bad-tournament")]:
+        r = api.post("/tournaments", org, json={"rule_set": "spades", **body})
+        assert r.status_code in (400, 422) and r.get_json()["type"].endswith(code), (body, r.get_json())
+    tid = _create(api, org)["id"]
+    before = api.get(f"/tournaments/{tid}").get_json()
+    for who, body, code in [(org, {"name": "x", "members": ["only one"]}, "bad-entry"),
+                            (other, {"name": "x", "members": ["a", "b"], "bot": True}, "bad-entry"),
+                            (org, {"name": "", "members": ["a", "b"]}, "bad-name"),
+                            (org, {"name": "x", "members": ["a", "b"], "client_seed_commitment": "zz"},
+                             "bad-client-seed-commitment")]:
+        r = api.post(f"/tournaments/{tid}/entries", who, json=body)
+        assert r.status_code == 422 and r.get_json()["type"].endswith(code), (body, r.get_json())
+    assert api.post(f"/tournaments/{tid}/close", other).status_code == 403
+    assert api.post(f"/tournaments/{tid}/close", org).get_json()["type"].endswith("too-few-entries")
+    assert api.get(f"/tournaments/{tid}").get_json() == before
+    assert api.get("/tournaments/T-0000000000000000").status_code == 404
+    assert api.get("/tournaments/{nope}").status_code == 404
