@@ -38,8 +38,9 @@ def iso(t: float) -> str:
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _bad(code: str, detail: str, status: int = 422) -> ApiError:
-    return ApiError(status, code, detail)
+def _bad(code: str, detail: str) -> ApiError:
+    """A refusal of what the body says (422), `code` one of openapi.yaml's problem codes."""
+    return ApiError(422, code, detail)
 
 
 class Tournaments:
@@ -183,7 +184,7 @@ class Tournaments:
         if doc["organiser"] != player["id"]:
             raise ApiError(403, "not-organiser", "Only the tournament's organiser may do this.")
         if doc["status"] != status:
-            raise ApiError(409, "tournament-not-" + status, f"The tournament is {doc['status']}, not {status}.")
+            raise ApiError(409, "tournament-wrong-state", f"The tournament is {doc['status']}, not {status}.")
         return doc, version
 
     # --- what anyone may see -------------------------------------------------------------------------

@@ -36,9 +36,11 @@ def close(tournament_id):
     return _t().public(_t().close(player(), tournament_id))
 
 
-@bp.post("/tournaments/<tournament_id>/entries/<int:entry>/reveal")
+@bp.post("/tournaments/<tournament_id>/entries/<entry>/reveal")
 def reveal(tournament_id, entry):
-    return _t().public(_t().reveal(player(), tournament_id, entry, json_body()))
+    if not entry.isdigit() or len(entry) > 4:
+        raise ApiError(404, "not-found", "An entry is named by its number, 0, 1, ...")
+    return _t().public(_t().reveal(player(), tournament_id, int(entry), json_body()))
 
 
 @bp.post("/tournaments/<tournament_id>/start")
