@@ -48,7 +48,7 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
     translog = TransLog(store, keyring, config, now) if config.transparency_log else None
     return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits,
-                    translog=translog, tournaments=Tournaments(store, keyring, now))
+                    translog=translog, tournaments=Tournaments(store, keyring, config, now))
 
 
 def create_app(config: Config | None = None, store: Store | None = None,

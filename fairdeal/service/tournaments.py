@@ -16,6 +16,10 @@ from typing import Any, Callable
 from openskill.models import PlackettLuce   # a well-kept rating library that rates teams (docs/tournaments.md)
 
 from fairdeal.service.errors import ApiError
+from fairdeal.service.games import entry_text, leaf_text
+from fairdeal.service.store.base import OK
+from fairdeal.verifier.transcript import record_hash
+from fairdeal.verifier.canonical import canonical_json, sha256_hex
 from fairdeal.verifier.fairness import is_hex64, new_server_seed, validate_client_seed, validate_nonce
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import BadSettings
@@ -44,8 +48,20 @@ def _bad(code: str, detail: str) -> ApiError:
 
 
 class Tournaments:
-    def __init__(self, store, keyring, now: Callable[[], float]):
-        self.store, self.keyring, self.now = store, keyring, now
+    def __init__(self, store, keyring, config, now: Callable[[], float]):
+        self.store, self.keyring, self.config, self.now = store, keyring, config, now
+
+    def _log(self, tid: str, index: int, entry: dict, leaf: dict) -> None:
+        """The tournament's record `index` in its own record log, with its transparency-log leaf in the same
+        atomic write (docs/tournaments.md, "In the transparency log"): the commitment before any entry, the
+        ending when it is over."""
+        if self.config.transparency_log:
+            res = self.store.append_with_leaf(tid, index, entry_text(entry), self.now(), leaf["type"],
+                                              leaf_text(leaf))
+        else:
+            res = self.store.append(tid, index, entry_text(entry), self.now())
+        if res.status != OK:
+            raise ApiError(409, "busy", "The tournament changed meanwhile; try again.")
 
     # --- reading and writing -------------------------------------------------------------------------
     def load(self, tid: str) -> tuple[dict, int]:
@@ -85,9 +101,11 @@ class Tournaments:
         record = header("tournament", tid, format=fmt, rules=rules_json, rounds=rounds,
                         commitment=tournament_commitment(seed, tid, fmt, rules_json, rounds),
                         key=self.keyring.current_key, created=iso(self.now()))
+        signature = self._sign(record)
+        self._log(tid, 0, {"tournament": record, "tournament_signature": signature}, commitment_leaf(record))
         doc = {"id": tid, "organiser": player["id"], "status": "registering", "entries": [], "reveals": {},
                "export": {"protocol": record["protocol"], "tournament": record,
-                          "tournament_signature": self._sign(record)}, "ratings": {}}
+                          "tournament_signature": signature}, "ratings": {}}
         self._save(doc, 0)
         return doc
 
@@ -173,10 +191,11 @@ class Tournaments:
         doc["export"].update(start=record, start_signature=self._sign(record))
         seed = bytes.fromhex(self.store.get_secret(tid))
         key = self.keyring.private_for(doc["export"]["tournament"]["key"])
-        export = play_rounds(key, seed, doc["export"], lambda r, t: new_server_seed())
+        export = play_rounds(key, seed, doc["export"], lambda r, t: new_server_seed(), ended=iso(self.now()))
         doc["export"], doc["status"] = export, "over"
         doc["ratings"] = ratings(export)
         self._save(doc, version)
+        self._log(tid, 1, {"end": export["end"], "end_signature": export["end_signature"]}, ending_leaf(export))
         return doc
 
     def _organised(self, player: dict, tid: str, status: str) -> tuple[dict, int]:
@@ -200,6 +219,19 @@ class Tournaments:
                             for e in doc["entries"]],
                 "played": rounds, "standings": rounds[-1]["standings"] if rounds else [],
                 "ratings": doc.get("ratings", {})}
+
+
+def commitment_leaf(record: dict) -> dict:
+    """The log's commitment leaf of a tournament, in the form of a game's (docs/log.md) with the tournament id as
+    its game_id and `commit` the record_hash of the tournament record."""
+    return {"type": "commitment", "game_id": record["tournament_id"], "commit": record_hash(record),
+            "commitment": record["commitment"], "time": record["created"]}
+
+
+def ending_leaf(export: dict) -> dict:
+    """The log's ending leaf of a tournament: `transcript` is the SHA-256 of the export's canonical JSON."""
+    return {"type": "ending", "game_id": export["tournament"]["tournament_id"], "reason": "finished", "dealt": True,
+            "transcript": sha256_hex(canonical_json(export)), "time": export["end"]["ended"]}
 
 
 def make_rules_of(doc: dict):

@@ -70,3 +70,30 @@ def test_bad_input_gets_a_problem_and_changes_nothing(api):
     assert api.get(f"/tournaments/{tid}").get_json() == before
     assert api.get("/tournaments/T-0000000000000000").status_code == 404
     assert api.get("/tournaments/{nope}").status_code == 404
+
+
+def test_the_commitment_is_in_the_transparency_log_before_any_entry_and_the_ending_after(app):
+    import json
+    from fairdeal.verifier.transcript import record_hash
+    from tests.service.client import Api
+    api = Api(app.test_client())
+    store = app.extensions["fairdeal"].store
+    org = api.player()
+    t = _create(api, org, rounds=1)
+
+    def leaves():
+        store.tlog_sequence()
+        return [json.loads(x) for x in store.tlog_leaves(0, store.tlog_size())
+                if json.loads(x)["game_id"] == t["id"]]
+    record = api.get(f"/tournaments/{t['id']}").get_json()
+    (commit,) = leaves()
+    assert commit["type"] == "commitment" and commit["commitment"] == t["commitment"] == record["commitment"]
+    for i in range(2):
+        api.post(f"/tournaments/{t['id']}/entries", org, json={"name": f"b{i}", "members": [f"{i}n", f"{i}s"],
+                                                               "bot": True})
+    api.post(f"/tournaments/{t['id']}/close", org)
+    assert api.post(f"/tournaments/{t['id']}/start", org).status_code == 200
+    export = api.get(f"/tournaments/{t['id']}/export").get_json()
+    first, ending = leaves()
+    assert first["commit"] == record_hash(export["tournament"])
+    assert ending["type"] == "ending" and ending["time"] == export["end"]["ended"]

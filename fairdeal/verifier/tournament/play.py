@@ -59,7 +59,8 @@ def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str 
 
 def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any],
                 game_server_seed: Callable[[int, int], bytes], *,
-                board_seed_of: Callable[[int, int, bytes], bytes] | None = None) -> dict[str, Any]:
+                board_seed_of: Callable[[int, int, bytes], bytes] | None = None,
+                ended: str = CREATED) -> dict[str, Any]:
     """Play every round of an export whose tournament, registration and start records are signed, every seat by
     the policies (a bot entry's by the bot policy, a person's by selfplay's stand-in for a person), and sign the
     rounds and the end. game_server_seed(round, table): each table game's own server seed."""
@@ -102,8 +103,7 @@ def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any],
         export["rounds"].append({"round": round_record, "round_signature": sign(round_record), "result": result,
                                  "result_signature": sign(result), "games": games})
     end = header("tournament-end", tournament_id, server_seed=server_seed.hex(),
-                 standings=[dict(s) for s in standing or ()],
-                 ended=CREATED)
+                 standings=[dict(s) for s in standing or ()], ended=ended)
     export["end"], export["end_signature"] = end, sign(end)
     return export
 
