@@ -12,6 +12,7 @@ import click
 
 from fairdeal import __version__
 from fairdeal.client.play import play
+from fairdeal.client.tournament import tournament
 
 SERVICE_COMMANDS = ("serve", "sweep", "keys", "export", "archive")
 SERVICE_MODULES = ("flask", "redis")
@@ -65,6 +66,7 @@ else:
         main.add_command(_command)
 
 main.add_command(play)
+main.add_command(tournament)
 
 if __name__ == "__main__":
     sys.exit(main())
