@@ -191,7 +191,7 @@ class Tournaments:
         doc["export"].update(start=record, start_signature=self._sign(record))
         seed = bytes.fromhex(self.store.get_secret(tid))
         key = self.keyring.private_for(doc["export"]["tournament"]["key"])
-        export = play_rounds(key, seed, doc["export"], lambda r, t: new_server_seed(), ended=iso(self.now()))
+        export = play_rounds(key, seed, doc["export"], ended=iso(self.now()))
         doc["export"], doc["status"] = export, "over"
         doc["ratings"] = ratings(export)
         self._save(doc, version)

@@ -174,3 +174,15 @@ def test_matchpoints_compare_each_side_with_the_same_side_elsewhere():
 
 def test_board_seeds_differ_by_round():
     assert board_seed(b"\x07" * 32, 1) != board_seed(b"\x07" * 32, 2)
+
+
+def test_a_table_game_with_a_server_seed_the_organiser_chose_fails_games():
+    # The game seed drives the bots: an organiser who picks it could pick how a table's bots play its boards.
+    chosen = lambda r, t, seed: b"\x05" * 32 if (r, t) == (2, 0) else seed      # noqa: E731
+    from fairdeal.verifier.tournament.play import play_rounds
+    ex = tournament()
+    del ex["rounds"], ex["end"], ex["end_signature"]
+    ex = play_rounds(KEY, SERVER_SEED, ex, game_server_seed=chosen)
+    report = verify_tournament(ex, key=PUBLIC)
+    assert statuses(report)["games"] == "fail"
+    assert "round 2 table 0" in dict((c, m) for c, _, m in report.checks)["games"]

@@ -10,7 +10,7 @@ VECTORS = load_vectors("tournaments.md")
 def test_the_page_has_a_vector_of_every_kind():
     assert {v["vector"] for v in VECTORS} == {"tournament-commitment", "entry-commitment", "tournament-seed",
                                               "seeded-order", "swiss-round-1", "round-robin", "board-seed",
-                                              "matchpoints"}
+                                              "table-server-seed", "matchpoints"}
 
 
 @pytest.mark.parametrize("v", VECTORS, ids=[v["vector"] for v in VECTORS])
@@ -40,6 +40,9 @@ def test_vector(v):
         bs = seeds.board_seed(bytes.fromhex(v["tournament_seed"]), v["round"])
         assert bs.hex() == v["board_seed"]
         assert seeds.board_commitment(bs, v["tournament_id"], v["round"]) == v["board_commitment"]
+    elif kind == "table-server-seed":
+        got = seeds.table_server_seed(bytes.fromhex(v["tournament_seed"]), v["round"], v["table"])
+        assert got.hex() == v["server_seed"] and v["label"] == f"game/{v['round']}/{v['table']}"
     elif kind == "matchpoints":
         mp = scoring.matchpoints(v["deal_scores"])
         assert [[list(x) for x in row] for row in mp] == v["matchpoints"]

@@ -18,7 +18,8 @@ from fairdeal.verifier.tournament.play import byes_of, met_of, round_results
 from fairdeal.verifier.tournament.records import (HEADERS, board_member, game_id, rules_of, shape, table_seats,
                                                   transcript_hash)
 from fairdeal.verifier.tournament.seeds import (PROTOCOL, board_commitment, board_seed, entry_commitment,
-                                                seeded_order, tournament_commitment, tournament_seed)
+                                                seeded_order, table_server_seed, tournament_commitment,
+                                                tournament_seed)
 
 CHECKS = ("tournament-signatures", "tournament-commitment", "entry-seeds", "pairings", "board-seeds",
           "games-complete", "games", "seats", "same-packs", "standings")
@@ -167,6 +168,9 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
             if not gr.ok:
                 why = gr.unusable or "; ".join(f"{c.id}: {c.detail}" for c in gr.failed[:2])
                 _fail(report, "games", f"round {r} table {t} ({gid}) does not verify: {why}")
+            if game["end"]["server_seed"] != table_server_seed(tseed, r, t).hex():
+                _fail(report, "games", f"round {r} table {t}: the game's server seed is not the tournament seed's "
+                      f"game/{r}/{t}")
             if game["commit"]["rules"] != commit["rules"]:
                 _fail(report, "games", f"round {r} table {t}: the game's rules are not the tournament's")
             want = table_seats(rules, entries, tables[t])
@@ -185,7 +189,8 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
     report.put("pairings", PASS, f"{rounds} rounds of {fmt}: every table, side and bye is the seed's")
     report.put("board-seeds", PASS, f"every round's board seed is the tournament seed's and opens its commitment")
     report.put("games-complete", PASS, f"{games_checked} games, one for each of the {tables_checked} tables")
-    report.put("games", PASS, f"every game verifies as `fairdeal-verify` does, dealt from its round's board seed")
+    report.put("games", PASS, "every game verifies as `fairdeal-verify` does, dealt from its round's board seed, "
+               "its server seed the tournament seed's")
     report.put("seats", PASS, "every seat holds the entry member the pairing put there")
     report.put("same-packs", PASS, "every table of a round committed to the round's board and was dealt from it: "
                "deal k of every table is one pack")

@@ -13,7 +13,7 @@ from fairdeal.verifier.tournament import pairing, scoring
 from fairdeal.verifier.tournament.records import (board_member, game_id, header, rules_of, shape, table_seats,
                                                   transcript_hash)
 from fairdeal.verifier.tournament.seeds import (board_commitment, board_seed, entry_commitment, seeded_order,
-                                                tournament_commitment, tournament_seed)
+                                                table_server_seed, tournament_commitment, tournament_seed)
 from fairdeal.verifier.writer import sign_record
 
 CREATED = "2026-01-01T00:00:00Z"
@@ -53,17 +53,17 @@ def play_tournament(private_key: Any, server_seed: bytes, *, tournament_id: str 
                               "tournament_signature": sign(commit), "registration": registration,
                               "registration_signature": sign(registration), "start": start,
                               "start_signature": sign(start)}
-    return play_rounds(private_key, server_seed, export, lambda r, t: derived(server_seed, "game", r, t),
-                       board_seed_of=board_seed_of)
+    return play_rounds(private_key, server_seed, export, board_seed_of=board_seed_of)
 
 
-def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any],
-                game_server_seed: Callable[[int, int], bytes], *,
+def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any], *,
+                game_server_seed: Callable[[int, int, bytes], bytes] | None = None,
                 board_seed_of: Callable[[int, int, bytes], bytes] | None = None,
                 ended: str = CREATED) -> dict[str, Any]:
     """Play every round of an export whose tournament, registration and start records are signed, every seat by
     the policies (a bot entry's by the bot policy, a person's by selfplay's stand-in for a person), and sign the
-    rounds and the end. game_server_seed(round, table): each table game's own server seed."""
+    rounds and the end. Each table's game server seed is seeds.table_server_seed's; game_server_seed(round, table,
+    seed) and board_seed_of(round, table, seed): what a test's dishonest organiser uses instead."""
     commit, listed, reveals = export["tournament"], export["registration"]["entries"], export["start"]["seeds"]
     tournament_id, fmt, rounds = commit["tournament_id"], commit["format"], commit["rounds"]
     rules = rules_of(commit)
@@ -88,7 +88,8 @@ def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any],
         games, dealt_from = [], []
         for t, by_side in enumerate(tables):
             seats = table_seats(rules, listed, by_side)
-            gseed = game_server_seed(r, t)
+            gseed = table_server_seed(tseed, r, t)
+            gseed = gseed if game_server_seed is None else game_server_seed(r, t, gseed)
             real = bseed if board_seed_of is None else board_seed_of(r, t, bseed)
             dealt_from.append(real)
             games.append(selfplay(rule_set, private_key, gseed, settings=settings, players=players,

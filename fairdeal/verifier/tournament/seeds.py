@@ -62,6 +62,14 @@ def board_seed(tseed: bytes, round_no: int) -> bytes:
     return derive_bytes(tseed, f"board/{_count(round_no)}", SEED_BYTES)
 
 
+def table_server_seed(tseed: bytes, round_no: int, table: int) -> bytes:
+    """The server seed of round r's table t's game: the first 32 bytes of "game/{r}/{t}". Derived, not drawn, so
+    the organiser cannot choose a table's bot choices (which the game seed drives) once it knows the boards."""
+    if type(table) is not int or table < 0:
+        raise ValueError(f"A table number is a non-negative integer, not {table!r}.")
+    return derive_bytes(tseed, f"game/{_count(round_no)}/{table}", SEED_BYTES)
+
+
 def board_commitment(board_seed_: bytes, tournament_id: str, round_no: int) -> str:
     """What a table's commit record names, so the board seed cannot change once a table is committed."""
     payload = {"type": "board-commitment", "protocol": PROTOCOL, "tournament_id": tournament_id,
