@@ -2,6 +2,8 @@
 registers the teams with committed seeds, fills with bots, runs the tournament, saves the export and verifies it;
 the export verifies with `fairdeal-verify tournament` under the service's published key."""
 import json
+import subprocess
+import sys
 import urllib.request
 
 from click.testing import CliRunner
@@ -27,6 +29,12 @@ def test_a_tournament_run_from_the_terminal_verifies(served, tmp_path):
     assert [e["name"] for e in export["registration"]["entries"]] == ["Us", "Them", "bots 1", "bots 2"]
     assert all(s["client_seed"] for s in export["start"]["seeds"][:2])        # the teams' seeds were revealed
     tid = export["tournament"]["tournament_id"]
+    # fairdeal-verify tournament URL: the export fetched from the service, checked under its key
+    by_url = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", "tournament",
+                             f"{served}/tournaments/{tid}/export", "--key", key], capture_output=True, text=True,
+                            timeout=300)
+    assert by_url.returncode == 0, by_url.stdout + by_url.stderr
+    assert "every check passed" in by_url.stdout
     shown = CliRunner().invoke(main, ["tournament", "--server", served, "--show", tid])
     assert shown.exit_code == 0 and f"tournament {tid} (over)" in shown.output
 
