@@ -176,6 +176,8 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
             want = table_seats(rules, entries, tables[t])
             got = game["start"]["seats"]
             for w, g in zip(want, got):
+                if g.get("client_seed") is not None:
+                    _note(report, "seats", f"round {r} table {t} seat {w['seat']} gives a client seed of its own")
                 if (g["name"], g["bot"]) != (w["name"], w["bot"]):
                     _note(report, "seats", f"round {r} table {t} seat {w['seat']}: {g['name']!r} sits where the "
                           f"pairing puts {w['name']!r}")

@@ -92,7 +92,10 @@ def play_rounds(private_key: Any, server_seed: bytes, export: dict[str, Any], *,
             gseed = gseed if game_server_seed is None else game_server_seed(r, t, gseed)
             real = bseed if board_seed_of is None else board_seed_of(r, t, bseed)
             dealt_from.append(real)
+            # no seat gives a table its own client seed: the entries' seeds are in the tournament seed, which
+            # the table's server seed (and so its game seed) is derived from
             games.append(selfplay(rule_set, private_key, gseed, settings=settings, players=players,
+                                  client_seeds=[None] * players,
                                   bots=[s["seat"] for s in seats if s["bot"]], game_id=table_list[t]["game_id"],
                                   names=[s["name"] for s in seats], variety_every=7,
                                   board=board_member(tournament_id, r, t, bcommit), board_seed=real))
