@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+import time
 
 import click
 
@@ -17,6 +18,7 @@ from fairdeal.verifier.tournament.command import render
 from fairdeal.verifier.tournament.seeds import entry_commitment
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+POLL = 0.5              # seconds between looks while the sweeper plays the rounds
 
 
 def _team(text: str) -> tuple[str, list[str]]:
@@ -38,7 +40,7 @@ def standings_text(t: dict) -> str:
 
 
 def run(c: Client, rule_set: str, players: int | None, fmt: str, rounds: int, teams: list[tuple[str, list[str]]],
-        bots: int, size: int) -> tuple[dict, dict]:
+        bots: int, size: int, wait: float = 600.0) -> tuple[dict, dict]:
     """The whole tournament: (the tournament as the service shows it, its export)."""
     body = {"rule_set": rule_set, "format": fmt, "rounds": rounds}
     if players is not None:
@@ -58,6 +60,13 @@ def run(c: Client, rule_set: str, players: int | None, fmt: str, rounds: int, te
     for entry, (seed, nonce) in kept.items():
         c.post(f"/tournaments/{tid}/entries/{entry}/reveal", {"client_seed": seed, "nonce": nonce})
     t = c.post(f"/tournaments/{tid}/start")
+    deadline = time.monotonic() + wait
+    while t["status"] != "over":     # the service's sweeper plays a round a pass
+        if time.monotonic() > deadline:
+            raise click.ClickException(f"tournament {tid} is still being played after {wait:.0f} s (round "
+                                       f"{t['round']} of {t['rounds']}); see it with --show {tid}")
+        time.sleep(POLL)
+        t = c.get(f"/tournaments/{tid}")
     return t, c.get(f"/tournaments/{tid}/export")
 
 

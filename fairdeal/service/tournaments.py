@@ -3,9 +3,9 @@
 The organiser creates a tournament: its server seed is drawn and kept as a secret, the tournament record (with
 the commitment) is signed at once. Entries register with a commitment to a client seed (or none; the organiser
 may add bot entries), the organiser closes registration (the registration record is signed), committed entries
-reveal, and the organiser starts it: the start record is signed and every round is played at once by the
-policies (verifier.tournament.play.play_rounds) — this version has no live tables for people; a person's entry
-plays by the policy that stands in for a player in selfplay. Ratings (openskill) are updated per game.
+reveal, and the organiser starts it: the start record is signed and the sweeper plays a round a pass, every seat
+by the policies (verifier.tournament.play.play_round) — this version has no live tables for people; a person's
+entry plays by the policy that stands in for a player in selfplay. Ratings (openskill) are updated per game.
 """
 from __future__ import annotations
 
@@ -24,13 +24,14 @@ from fairdeal.verifier.fairness import is_hex64, new_server_seed, validate_clien
 from fairdeal.verifier.games import make_rules
 from fairdeal.verifier.games.base import BadSettings
 from fairdeal.verifier.tournament.pairing import PairingError, max_rounds
-from fairdeal.verifier.tournament.play import play_rounds
+from fairdeal.verifier.tournament.play import finish, play_round
 from fairdeal.verifier.tournament.records import header, shape
 from fairdeal.verifier.tournament.scoring import LOWER_IS_BETTER
 from fairdeal.verifier.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
 from fairdeal.verifier.writer import sign_record
 
 KIND = "tournament"
+PLAYING = "tournaments"       # the store's index of tournaments being played, by when their next round is due
 MAX_ROUNDS = 20
 MAX_ENTRIES = 128
 NAME = re.compile(r"[ -~]{1,40}\Z")
@@ -188,15 +189,46 @@ class Tournaments:
         seeds = [{"entry": e["entry"], **doc["reveals"].get(str(e["entry"]), {"client_seed": None, "nonce": None})}
                  for e in doc["entries"]]
         record = header("tournament-start", tid, seeds=seeds, started=iso(self.now()))
-        doc["export"].update(start=record, start_signature=self._sign(record))
+        doc["export"].update(start=record, start_signature=self._sign(record), rounds=[])
+        doc["status"], doc["played"] = "playing", []
+        self._save(doc, version)
+        self.store.index_set(PLAYING, tid, self.now())     # the sweeper plays it, a round a pass
+        return doc
+
+    def advance(self, tid: str) -> dict:
+        """Play the tournament's next round (the sweeper's step); after the last, sign the end, publish the
+        ratings and the log's ending leaf. Two sweepers racing: the one that saves first wins, the other's round
+        is dropped unsaved (the store's version check)."""
+        doc, version = self.load(tid)
+        if doc["status"] != "playing":
+            self.store.index_remove(PLAYING, tid)
+            return doc
         seed = bytes.fromhex(self.store.get_secret(tid))
         key = self.keyring.private_for(doc["export"]["tournament"]["key"])
-        export = play_rounds(key, seed, doc["export"], ended=iso(self.now()))
-        doc["export"], doc["status"] = export, "over"
-        doc["ratings"] = ratings(export)
+        play_round(key, seed, doc["export"], doc["played"])
+        doc["ratings"] = ratings(doc["export"])
+        over = len(doc["export"]["rounds"]) == doc["export"]["tournament"]["rounds"]
+        if over:
+            finish(key, seed, doc["export"], doc["played"], ended=iso(self.now()))
+            doc["status"] = "over"
         self._save(doc, version)
-        self._log(tid, 1, {"end": export["end"], "end_signature": export["end_signature"]}, ending_leaf(export))
+        if over:
+            self.store.index_remove(PLAYING, tid)
+            self._log(tid, 1, {"end": doc["export"]["end"], "end_signature": doc["export"]["end_signature"]},
+                      ending_leaf(doc["export"]))
         return doc
+
+    def sweep(self, limit: int = 10) -> int:
+        """Advance the playing tournaments due now by one round each (at most `limit`); returns how many."""
+        due = self.store.index_range(PLAYING, max_score=self.now(), limit=limit)
+        for tid, _ in due:
+            try:
+                self.advance(tid)
+            except ApiError as exc:
+                if exc.code == "tournament-not-found":
+                    self.store.index_remove(PLAYING, tid)
+                # else another process saved first: the next pass plays the next round
+        return len(due)
 
     def _organised(self, player: dict, tid: str, status: str) -> tuple[dict, int]:
         doc, version = self.load(tid)
@@ -213,8 +245,8 @@ class Tournaments:
                    "board_seed": r["result"]["board_seed"], "standings": r["result"]["standings"]}
                   for r in ex.get("rounds", [])]
         t = ex["tournament"]
-        return {"id": doc["id"], "status": doc["status"], "format": t["format"], "rules": t["rules"],
-                "rounds": t["rounds"], "commitment": t["commitment"],
+        return {"id": doc["id"], "status": doc["status"], "round": len(rounds), "format": t["format"],
+                "rules": t["rules"], "rounds": t["rounds"], "commitment": t["commitment"],
                 "entries": [{k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")}
                             for e in doc["entries"]],
                 "played": rounds, "standings": rounds[-1]["standings"] if rounds else [],

@@ -12,7 +12,22 @@ def _create(api, organiser, **body):
     return r.get_json()
 
 
-def test_a_tournament_through_the_api_verifies(api):
+def _sweep_until_over(app, api, tid, rounds):
+    """The sweeper's passes, in process: one round each; the standings after every round are published."""
+    from fairdeal.service.sweeper import sweep_once
+    for r in range(1, rounds + 1):
+        sweep_once(app.extensions["fairdeal"])
+        t = api.get(f"/tournaments/{tid}").get_json()
+        assert t["round"] == r and len(t["played"]) == r and t["standings"] == t["played"][-1]["standings"]
+        assert t["status"] == ("over" if r == rounds else "playing")
+        if r < rounds:     # no export, and no later board seed, while it is played
+            assert api.get(f"/tournaments/{tid}/export").status_code == 409
+    return t
+
+
+def test_a_tournament_through_the_api_verifies(app):
+    from tests.service.client import Api
+    api = Api(app.test_client())
     org, alice = api.player(), api.player()
     t = _create(api, org)
     tid = t["id"]
@@ -36,7 +51,8 @@ def test_a_tournament_through_the_api_verifies(api):
     assert ok.status_code == 200, ok.get_json()
     started = api.post(f"/tournaments/{tid}/start", org)
     assert started.status_code == 200, started.get_json()
-    assert started.get_json()["status"] == "over"
+    assert started.get_json()["status"] == "playing" and started.get_json()["round"] == 0
+    _sweep_until_over(app, api, tid, 2)
     standings = api.get(f"/tournaments/{tid}/standings").get_json()
     assert [s["rank"] for s in standings["standings"]] == [1, 2, 3, 4, 5]
     assert "alice" in standings["ratings"] and standings["ratings"]["alice"]["sigma"] < 25 / 3
@@ -93,6 +109,8 @@ def test_the_commitment_is_in_the_transparency_log_before_any_entry_and_the_endi
                                                                "bot": True})
     api.post(f"/tournaments/{t['id']}/close", org)
     assert api.post(f"/tournaments/{t['id']}/start", org).status_code == 200
+    assert len(leaves()) == 1                                  # no ending while it is played
+    _sweep_until_over(app, api, t["id"], 1)
     export = api.get(f"/tournaments/{t['id']}/export").get_json()
     first, ending = leaves()
     assert first["commit"] == record_hash(export["tournament"])

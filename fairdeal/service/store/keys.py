@@ -46,7 +46,8 @@ def game_of_events(channel: str) -> str:
 
 
 def index(name: str) -> str:
-    """A sorted set: lobby (open tables), schedule (next deadline per game), active, finished."""
+    """A sorted set: lobby (open tables), schedule (next deadline per game), active, finished, tournaments (being
+    played, by when their next round is due)."""
     return f"{PREFIX}:index:{name}"
 
 

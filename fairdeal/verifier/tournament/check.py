@@ -183,7 +183,7 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
                           f"pairing puts {w['name']!r}")
             games_checked += 1
         tables_checked += len(tables)
-        played.append(round_results(tables, byes, [scoring.deal_scores(g, bseed) for g in games]))
+        played.append(round_results(tables, byes, [scoring.deal_scores(g, bseed) for g in games], len(entries)))
         standing = scoring.standings(len(entries), order, played)
         if result["standings"] != standing:
             _note(report, "standings", f"round {r}: the standings published differ from the games' "
