@@ -11,6 +11,7 @@ import sys
 import click
 
 from fairdeal.client.play import play
+from fairdeal.client.tournament import tournament
 
 SERVICE_COMMANDS = ("serve", "sweep", "keys", "export", "archive")
 SERVICE_MODULES = ("flask", "redis")
@@ -64,6 +65,7 @@ else:
         main.add_command(_command)
 
 main.add_command(play)
+main.add_command(tournament)
 
 if __name__ == "__main__":
     sys.exit(main())

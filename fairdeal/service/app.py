@@ -19,6 +19,7 @@ from fairdeal.service.store import Store, open_store
 from fairdeal.service.store.timed import time_calls
 from fairdeal.service.tables import Tables
 from fairdeal.verifier.games import available
+from fairdeal.service.tournaments import Tournaments
 from fairdeal.service.translog import TransLog
 
 log = logging.getLogger("fairdeal.http")
@@ -36,6 +37,7 @@ class Services:
     outage: errors.OutageLog | None = None      # set by create_app: the store-outage log
     limits: object | None = None                # set by create_app: ratelimits.RateLimits
     translog: TransLog | None = None            # the transparency log (None when switched off)
+    tournaments: Tournaments | None = None      # duplicate tournaments (docs/tournaments.md)
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
@@ -48,7 +50,7 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
     translog = TransLog(store, keyring, config, now, metrics) if config.transparency_log else None
     return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits,
-                    translog=translog)
+                    translog=translog, tournaments=Tournaments(store, keyring, config, now))
 
 
 def create_app(config: Config | None = None, store: Store | None = None,

@@ -47,7 +47,20 @@ def sweep_once(services, limit: int = BATCH) -> int:
             log.exception("sweep failed", extra={"fields": {"game": game_id}})
             store.index_set("schedule", game_id, now + RETRY_FAILED)
         services.metrics.inc("fairdeal_sweeps_total")
-    return len(due)
+    return len(due) + tournaments_tick(services)
+
+
+def tournaments_tick(services) -> int:
+    """The duplicate tournaments being played: one round each (tournaments.Tournaments.sweep)."""
+    if services.tournaments is None:
+        return 0
+    try:
+        return services.tournaments.sweep()
+    except Exception as e:
+        if store_unavailable(e):
+            raise
+        log.exception("tournament round failed")
+        return 0
 
 
 def _reschedule(services, game_id: str, c, table: dict, now: float) -> None:

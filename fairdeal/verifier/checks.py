@@ -20,6 +20,7 @@ from fairdeal.verifier.reader import TranscriptError, keys_written, parse_transc
 from fairdeal.verifier.replay import LiveGame, ReplayError, read_move
 from fairdeal.verifier.results import (CHECK_IDS, CHECKS, FAIL, PASS, REPLAY_CHECKS, SKIP, TITLES, Check, Report,
                                        failed, key_id_or_none, passed, skipped)
+from fairdeal.verifier.tournament.seeds import board_commitment_of_record
 from fairdeal.verifier.transcript import parsed_body_and_hashes, record_hash
 
 __all__ = ["CHECKS", "CHECK_IDS", "TITLES", "REPLAY_CHECKS", "PASS", "FAIL", "SKIP", "Check", "Report",
@@ -131,13 +132,13 @@ class _Unusable(Exception):
 
 def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mapping[str, str] | KeySet | None = None,
                       receipts: Sequence[tuple[int, str]] = (), client_seeds: Sequence[tuple[int, str]] = (),
-                      commitment: str | None = None) -> Report:
+                      commitment: str | None = None, board_seed: bytes | None = None) -> Report:
     """Every check on one transcript (bytes, text or the decoded JSON object). Never raises for bad input: the
     report says what failed, or (report.unusable) why the input could not be used at all."""
     report = Report()
     run = _Run(report)
     try:
-        _verify(run, data, key, pins or {}, receipts, client_seeds, commitment)
+        _verify(run, data, key, pins or {}, receipts, client_seeds, commitment, board_seed)
     except _Unusable as exc:
         report.unusable = exc.message
     except Exception as exc:  # noqa: BLE001 - hostile input must give a report, never a traceback
@@ -147,7 +148,8 @@ def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mappi
 
 
 def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[str, str] | KeySet,
-            receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]], noted: str | None) -> None:
+            receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]], noted: str | None,
+            board_seed: bytes | None = None) -> None:
     report = run.report
     try:
         t, raw_keys = read_transcript(data)
@@ -216,7 +218,25 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
     run.put(integrity.chain_passed(t, salts=True))
 
     # --- the replay ------------------------------------------------------------------------------------
-    _replay(run, t, seed)
+    _replay(run, t, seed, _board_seed_of(t, board_seed))
+
+
+def _board_seed_of(t: Mapping[str, Any], board_seed: bytes | None) -> bytes | None:
+    """A tournament table's cards come from its round's board seed (docs/tournaments.md): given, it must open the
+    commit record's board commitment; a table replays only with it, and a game that is no table never with one."""
+    board = t["commit"].get("board")
+    if board is None:
+        if board_seed is not None:
+            raise _Unusable("A board seed was given, but this game is no tournament table (its commit names no "
+                            "board).")
+        return None
+    if board_seed is None:
+        raise _Unusable(f"This game is table {board.get('table')!r} of round {board.get('round')!r} of tournament "
+                        f"{board.get('tournament_id')!r}: its cards come from the round's board seed. Verify it "
+                        f"with --board-seed (the round record reveals it) or verify the whole tournament.")
+    if board_commitment_of_record(board, board_seed) != board.get("board_commitment"):
+        raise _Unusable("The board seed given does not open the board commitment of the game's commit record.")
+    return board_seed
 
 
 def _note_signer(report: Report, trusted: KeySet | None, key: str | None, named: Any, when: Any) -> None:
@@ -380,11 +400,11 @@ def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> Ch
 
 
 def _walk(start: Mapping[str, Any], seed: bytes, records: Sequence[Mapping[str, Any]], policies: bool,
-          game: LiveGame | None = None) -> tuple[LiveGame, Check | None]:
+          game: LiveGame | None = None, board_seed: bytes | None = None) -> tuple[LiveGame, Check | None]:
     """Replay every record; returns the game and the first failure, or None.
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
     moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
-    game = LiveGame(start, seed) if game is None else game
+    game = LiveGame(start, seed, board_seed) if game is None else game
     for record in records:
         seq = record.get("seq")
         try:
@@ -402,10 +422,10 @@ def replay_failures(t: Mapping[str, Any], seed: bytes) -> list[Check]:
     return [failure] if failure is not None else []
 
 
-def _replay(run: _Run, t: Mapping[str, Any], seed: bytes) -> None:
+def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | None = None) -> None:
     start, records, end = t["start"], t["records"], t["end"]
     try:
-        fresh = LiveGame(start, seed)
+        fresh = LiveGame(start, seed, board_seed)
     except GameError as exc:
         raise _Unusable(f"The game cannot be replayed: {exc.message}") from None
     except (ImportError, AttributeError, KeyError, TypeError) as exc:
@@ -415,7 +435,7 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes) -> None:
         run.put(failure)
         if failure.id in ("bot-moves", "timeout-moves"):
             # A policy's move differs. Were the cards and the moves at least the seed's and legal?
-            game, failure = _walk(start, seed, records, policies=False)
+            game, failure = _walk(start, seed, records, policies=False, board_seed=board_seed)
             if failure is not None:
                 run.put(failure)
         if failure is not None:

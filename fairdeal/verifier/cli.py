@@ -24,7 +24,9 @@ from fairdeal.verifier.fetch import InputError, is_url, load_transcript
 from fairdeal.verifier.keyopts import UsageProblem, key_options, trusted_keys as _trusted_keys
 from fairdeal.verifier.keysets import KeySet
 from fairdeal.verifier.logcli import audit_against_log, log_cmd
-from fairdeal.verifier.pins import PinError, save_pin
+from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
+from fairdeal.verifier.tournament.command import tournament_cmd
+from fairdeal.verifier.tournament.seeds import seed_from_hex
 
 PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit", "log")
@@ -117,6 +119,7 @@ def cli() -> None:
       fairdeal-verify TRANSCRIPT [OPTIONS]   one game: a file, - (standard input) or the game's URL
       fairdeal-verify audit PATH... [OPTIONS] many games: files, folders, `fairdeal export` JSON Lines
       fairdeal-verify log URL|FILE [OPTIONS]  the service's transparency log, watched over time
+      fairdeal-verify tournament EXPORT|URL   a duplicate tournament: pairings, boards, games, standings
 
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     See `fairdeal-verify verify --help` and docs/verify.md.
@@ -138,8 +141,11 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
 @click.option("--explain", is_flag=True, help="Tell the game hand by hand and trick by trick.")
 @click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
+@click.option("--board-seed", "board_hex", metavar="HEX", default=None,
+              help="A tournament table: its round's board seed, as the round result reveals it (docs/tournaments.md).")
 def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pin: bool, receipts: Sequence[str],
-               noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
+               noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None,
+               board_hex: str | None = None) -> int:
     """Verify one game: every check with a pass or a fail and the reason.
 
     TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
@@ -150,6 +156,7 @@ def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pi
         parsed_receipts = [parse_receipt(r) for r in receipts]
         parsed_seeds = [parse_client_seed(s) for s in client_seeds]
         commitment = parse_commitment(noted) if noted is not None else None
+        board = seed_from_hex(board_hex) if board_hex is not None else None
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
     try:
@@ -159,7 +166,7 @@ def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pi
         report_out(report, transcript, as_json)
         return 2
     report = verify_transcript(data, key=given, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds,
-                               commitment=commitment)
+                               commitment=commitment, board_seed=board)
     story = None
     if (explain or seat is not None) and not report.unusable:
         story = _story(data, seat, report)
@@ -246,6 +253,7 @@ def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None
 
 
 cli.add_command(log_cmd)
+cli.add_command(tournament_cmd)
 
 
 # ---------------------------------------------------------------------------------------------- entry

@@ -415,3 +415,22 @@ class SeedChance:
 def seed_chance(server_seed: bytes, client_seeds: Sequence[str | None], protocol: str = PROTOCOL) -> SeedChance:
     """SeedChance(game_seed(server_seed, client_seeds, protocol))."""
     return SeedChance(game_seed(server_seed, client_seeds, protocol))
+
+
+class BoardChance(SeedChance):
+    """The Chance of a duplicate tournament's table (docs/tournaments.md, "Boards"): the first dealer, every deal
+    and every reshuffle from the round's board seed, under the same labels as a game's, so every table of a round
+    gets the same pack for deal k; the bots' choices and the record salts still from the table's own game seed."""
+
+    def __init__(self, game_seed: bytes, board_seed: bytes):
+        super().__init__(game_seed)
+        self.board = SeedChance(board_seed)
+
+    def first_dealer(self, players: int) -> int:
+        return self.board.first_dealer(players)
+
+    def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
+        return self.board.deck(hand, pack)
+
+    def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
+        return self.board.reshuffle(hand, round, cards)

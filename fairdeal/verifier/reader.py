@@ -111,7 +111,7 @@ SCHEMAS: dict[str, dict[str, Schema]] = {
         "transcript": ({"protocol": STR, "commit": OBJ, "commit_signature": STR, "records": LIST},
                        {"seating": OBJ, "seating_signature": STR, "start": OBJ, "start_signature": STR,
                         "end": OBJ, "signature": STR, "log": OBJ}),
-        "commit": ({**_HEADER, "deal_layout": STR, "created": STR}, {}),
+        "commit": ({**_HEADER, "deal_layout": STR, "created": STR}, {"board": OBJ}),  # board: tournaments.md
         "seating": ({**_HEADER, "seats": LIST, "reveal_deadline": (STR, NULL), "seated": STR}, {}),
         "seating.seat": ({"seat": INT, "name": STR, "bot": BOOL, "client_seed_commitment": (HEX, NULL)}, {}),
         "start": ({**_HEADER, "seats": LIST, "clocks": OBJ, "started": STR}, {}),

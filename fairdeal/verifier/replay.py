@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from fairdeal.verifier.cards import PACK_52, PACK_PLACE
-from fairdeal.verifier.fairness import SeedChance, record_salt
+from fairdeal.verifier.fairness import BoardChance, SeedChance, record_salt
 from fairdeal.verifier.games import rules_from_json
 from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.verifier.messages import render
@@ -120,12 +120,13 @@ def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:
 
 
 class LiveGame:
-    def __init__(self, start: Mapping[str, Any], game_seed: bytes):
+    def __init__(self, start: Mapping[str, Any], game_seed: bytes, board_seed: bytes | None = None):
         self.start = start
         self.protocol = start.get("protocol")
         self.rules = rules_from_json(start["rules"])
         self.game_seed = game_seed
-        self.chance = SeedChance(game_seed)
+        # A tournament table's cards come from its round's board seed (docs/tournaments.md, "Boards")
+        self.chance = SeedChance(game_seed) if board_seed is None else BoardChance(game_seed, board_seed)
         self.state = self.rules.new_game(self.chance)
         self.bot_seats = frozenset(s["seat"] for s in start["seats"] if s.get("bot"))
         # fairdeal/2: a timeout move only ends a decision of a kind that has a clock (fairdeal/1 treated the clocks
@@ -263,9 +264,10 @@ class LiveGame:
                               kind=self.decision_kind(seat))
 
 
-def replay_records(start: Mapping[str, Any], game_seed: bytes, records: Iterable[Mapping[str, Any]]) -> LiveGame:
+def replay_records(start: Mapping[str, Any], game_seed: bytes, records: Iterable[Mapping[str, Any]],
+                   board_seed: bytes | None = None) -> LiveGame:
     """Replay move records from the start (raises ReplayError at the first record that fails)."""
-    game = LiveGame(start, game_seed)
+    game = LiveGame(start, game_seed, board_seed)
     for record in records:
         game.apply_record(record)
     return game

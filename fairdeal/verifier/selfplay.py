@@ -39,7 +39,8 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
              timeout_every: int = 5, variety_every: int = 0, stop_after: int | None = None,
              clocks: Mapping[str, Any] | None = None, protocol: str = PROTOCOL,
              rules_version: int | None = None,
-             stand_ins: Mapping[int, tuple[int, int]] | None = None) -> dict[str, Any]:
+             stand_ins: Mapping[int, tuple[int, int]] | None = None,
+             board: Mapping[str, Any] | None = None, board_seed: bytes | None = None) -> dict[str, Any]:
     """Play a game to its end and return its signed transcript.
 
     stand_ins: seat -> (first seq, last seq): the table's bot stands in for that human seat from the first to the
@@ -49,9 +50,11 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
     protocol: "fairdeal/2" (each human's seed committed with a nonce derived from the server seed and the seat,
     so the game stays a pure function of the arguments) or "fairdeal/1" (seeds in clear).
     rules_version: an older version of the rule set's rules (default: the newest).
+    board, board_seed: a duplicate tournament's table (docs/tournaments.md): the commit's board member, and the
+    round's board seed the cards come from.
     """
     table = _Table(rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
-                   protocol, rules_version)
+                   protocol, rules_version, board)
     transcript, seats, seeds, bot_seats = table.transcript, table.seats, table.seeds, table.bot_seats
     clocks = dict(DEFAULT_CLOCKS if clocks is None else clocks)
     if protocol == "fairdeal/1":
@@ -61,7 +64,7 @@ def selfplay(rule_set: str, private_key: Any, server_seed: bytes, *, settings: M
                                                       transcript["seating"]))
 
     seed = game_seed(server_seed, seeds, protocol)
-    live = LiveGame(transcript["start"], seed)
+    live = LiveGame(transcript["start"], seed, board_seed)
     variety = DerivedRng(seed, "selfplay/variety")
     human_moves = 0
     reason = "finished"
@@ -110,7 +113,7 @@ class _Table:
     """The signed header of a selfplay table up to its seating: commit, and (fairdeal/2) the seating record."""
 
     def __init__(self, rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names,
-                 protocol, rules_version=None):
+                 protocol, rules_version=None, board=None):
         rules = make_rules(rule_set, settings or {}, players, rules_version)
         rules_json = rules.to_json()
         self.bot_seats = frozenset(bots)
@@ -121,7 +124,7 @@ class _Table:
         game_id = game_id or f"selfplay-{rule_set}-{server_seed.hex()[:12]}"
         commit = make_commit(game_id, rules_json, commitment(server_seed, game_id, rules_json, protocol),
                              public_key_text(private_key), CREATED, protocol=protocol,
-                             deal_layout=None if protocol == "fairdeal/1" else rules.deal_layout)
+                             deal_layout=None if protocol == "fairdeal/1" else rules.deal_layout, board=board)
         self.transcript = new_transcript(private_key, commit)
         if protocol == "fairdeal/1":
             self.seats = [make_seat(s, names[s], s in self.bot_seats, self.seeds[s]) for s in range(players)]

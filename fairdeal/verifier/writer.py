@@ -42,7 +42,8 @@ def _text(value: Any, what: str) -> str:
 # ------------------------------------------------------------------------------------------- records
 
 def make_commit(game_id: str, rules: Mapping[str, Any], commitment: str, key: str, created: str, *,
-                protocol: str = PROTOCOL, deal_layout: str | None = None) -> dict:
+                protocol: str = PROTOCOL, deal_layout: str | None = None,
+                board: Mapping[str, Any] | None = None) -> dict:
     """The commit record. `rules` is Rules.to_json(); `key` a public key text ("ed25519:..."); fairdeal/2 names
     the rule set's deal layout (Rules.deal_layout, an id docs/rules spells out)."""
     _need(protocol in PROTOCOLS, f"Unknown protocol {protocol!r}.")
@@ -55,6 +56,9 @@ def make_commit(game_id: str, rules: Mapping[str, Any], commitment: str, key: st
         _need(isinstance(deal_layout, str) and bool(deal_layout), "A fairdeal/2 commit names its deal layout.")
         record["deal_layout"] = deal_layout
     record.update(commitment=commitment, key=key, created=created)
+    if board is not None:       # a duplicate tournament's table (docs/tournaments.md, "Tables")
+        _need(protocol != "fairdeal/1", "Only a fairdeal/2 game can be a tournament table.")
+        record["board"] = dict(board)
     canonical_json(record)
     return record
 

@@ -55,6 +55,7 @@ class Server:
     """The service on a loopback port, in its own process (tests/web/serve.py), on the embedded store."""
 
     def __init__(self, data_dir: str):
+        self.data_dir = data_dir
         root = Path(__file__).resolve().parents[2]
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.web.serve", data_dir], cwd=root,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

@@ -5,8 +5,9 @@ from flask import Flask, request
 
 
 def register(app: Flask) -> None:
-    from fairdeal.service.api import common, games, health, keys, lobby, log, players, tables, tokens
-    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp)
+    from fairdeal.service.api import common, games, health, keys, lobby, log, players, tables, tokens, tournaments
+    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp,
+                  tournaments.bp)
     for bp in blueprints:
         app.register_blueprint(bp)
     api = {bp.name for bp in blueprints}

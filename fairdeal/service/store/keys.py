@@ -48,7 +48,7 @@ def game_of_events(channel: str) -> str:
 
 def index(name: str) -> str:
     """A sorted set: lobby (open tables), running (started tables, newest first), schedule (next deadline per
-    game), active, finished."""
+    game), active, finished, tournaments (being played, by when their next round is due)."""
     return f"{PREFIX}:index:{name}"
 
 

@@ -55,6 +55,11 @@ def table(table_id):
     return _page("table.html")      # the page reads the id from its address
 
 
+@bp.get("/tournament/<tournament_id>")
+def tournament(tournament_id):
+    return _page("tournament.html")     # the page reads the id from its address
+
+
 @bp.get("/verify")
 @bp.get("/verify/<game_id>")
 def verify(game_id=None):

@@ -1,0 +1,63 @@
+"""Tournaments: create, register, close, reveal, start, read, standings, export (docs/api.md, "Tournaments")."""
+from __future__ import annotations
+
+from flask import Blueprint
+
+from fairdeal.service.api.common import json_body, player, svc
+from fairdeal.service.errors import ApiError
+
+bp = Blueprint("tournaments", __name__)
+
+
+def _t():
+    return svc().tournaments
+
+
+@bp.post("/tournaments")
+def create():
+    return _t().public(_t().create(player(), json_body(required=False))), 201
+
+
+@bp.get("/tournaments/<tournament_id>")
+def read(tournament_id):
+    return _t().public(_t().load(tournament_id)[0])
+
+
+@bp.post("/tournaments/<tournament_id>/entries")
+def register(tournament_id):
+    doc = _t().register(player(), tournament_id, json_body())
+    out = _t().public(doc)
+    out["you"] = {"entry": len(doc["entries"]) - 1}
+    return out, 201
+
+
+@bp.post("/tournaments/<tournament_id>/close")
+def close(tournament_id):
+    return _t().public(_t().close(player(), tournament_id))
+
+
+@bp.post("/tournaments/<tournament_id>/entries/<entry>/reveal")
+def reveal(tournament_id, entry):
+    if not entry.isdigit() or len(entry) > 4:
+        raise ApiError(404, "not-found", "An entry is named by its number, 0, 1, ...")
+    return _t().public(_t().reveal(player(), tournament_id, int(entry), json_body()))
+
+
+@bp.post("/tournaments/<tournament_id>/start")
+def start(tournament_id):
+    return _t().public(_t().start(player(), tournament_id))
+
+
+@bp.get("/tournaments/<tournament_id>/standings")
+def standings(tournament_id):
+    out = _t().public(_t().load(tournament_id)[0])
+    return {"id": out["id"], "status": out["status"], "standings": out["standings"], "ratings": out["ratings"]}
+
+
+@bp.get("/tournaments/<tournament_id>/export")
+def export(tournament_id):
+    doc = _t().load(tournament_id)[0]
+    if doc["status"] != "over":
+        raise ApiError(409, "tournament-not-over", "The export exists once the tournament has ended: until then "
+                                                   "its seed and the board seeds are secret.")
+    return doc["export"]

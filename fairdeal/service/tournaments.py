@@ -1,0 +1,294 @@
+"""Duplicate tournaments on the service (docs/tournaments.md; the API in docs/api.md, "Tournaments").
+
+The organiser creates a tournament: its server seed is drawn and kept as a secret, the tournament record (with
+the commitment) is signed at once. Entries register with a commitment to a client seed (or none; the organiser
+may add bot entries), the organiser closes registration (the registration record is signed), committed entries
+reveal, and the organiser starts it: the start record is signed and the sweeper plays a round a pass, every seat
+by the policies (verifier.tournament.play.play_round) — this version has no live tables for people; a person's
+entry plays by the policy that stands in for a player in selfplay. Ratings (openskill) are updated per game.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any, Callable
+
+from openskill.models import PlackettLuce   # a well-kept rating library that rates teams (docs/tournaments.md)
+
+from fairdeal.service.errors import ApiError
+from fairdeal.service.games import entry_text, leaf_text
+from fairdeal.service.store.base import OK
+from fairdeal.verifier.transcript import record_hash
+from fairdeal.verifier.canonical import canonical_json, sha256_hex
+from fairdeal.verifier.fairness import is_hex64, new_server_seed, validate_client_seed, validate_nonce
+from fairdeal.verifier.games import make_rules
+from fairdeal.verifier.games.base import BadSettings
+from fairdeal.verifier.tournament.pairing import PairingError, max_rounds
+from fairdeal.verifier.tournament.play import finish, play_round
+from fairdeal.verifier.tournament.records import header, shape
+from fairdeal.verifier.tournament.scoring import LOWER_IS_BETTER
+from fairdeal.verifier.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
+from fairdeal.verifier.writer import sign_record
+
+KIND = "tournament"
+PLAYING = "tournaments"       # the store's index of tournaments being played, by when their next round is due
+MAX_ROUNDS = 20
+MAX_ENTRIES = 128
+NAME = re.compile(r"[ -~]{1,40}\Z")
+ID = re.compile(r"T-[0-9a-f]{16}\Z")
+
+
+def iso(t: float) -> str:
+    import datetime
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _bad(code: str, detail: str) -> ApiError:
+    """A refusal of what the body says (422), `code` one of openapi.yaml's problem codes."""
+    return ApiError(422, code, detail)
+
+
+class Tournaments:
+    def __init__(self, store, keyring, config, now: Callable[[], float]):
+        self.store, self.keyring, self.config, self.now = store, keyring, config, now
+
+    def _log(self, tid: str, index: int, entry: dict, leaf: dict) -> None:
+        """The tournament's record `index` in its own record log, with its transparency-log leaf in the same
+        atomic write (docs/tournaments.md, "In the transparency log"): the commitment before any entry, the
+        ending when it is over."""
+        if self.config.transparency_log:
+            res = self.store.append_with_leaf(tid, index, entry_text(entry), self.now(), leaf["type"],
+                                              leaf_text(leaf))
+        else:
+            res = self.store.append(tid, index, entry_text(entry), self.now())
+        if res.status != OK:
+            raise ApiError(409, "busy", "The tournament changed meanwhile; try again.")
+
+    # --- reading and writing -------------------------------------------------------------------------
+    def load(self, tid: str) -> tuple[dict, int]:
+        doc, version = self.store.get_doc(KIND, tid) if ID.match(tid or "") else (None, 0)
+        if doc is None:
+            raise ApiError(404, "tournament-not-found", "There is no tournament with this id.")
+        return doc, version
+
+    def _save(self, doc: dict, version: int) -> None:
+        if not self.store.put_doc(KIND, doc["id"], doc, version):
+            raise ApiError(409, "busy", "The tournament changed meanwhile; try again.")
+
+    def _sign(self, record: dict) -> str:
+        return sign_record(self.keyring.private_for(record.get("key") or self.keyring.current_key), record)
+
+    # --- the steps -------------------------------------------------------------------------------------
+    def create(self, player: dict, body: Any) -> dict:
+        body = body if isinstance(body, dict) else {}
+        unknown = set(body) - {"rule_set", "players", "settings", "format", "rounds"}
+        if unknown:
+            raise ApiError(400, "unknown-field", f"A tournament has no {', '.join(sorted(unknown))}.")
+        try:
+            rules = make_rules(body.get("rule_set", "spades"), body.get("settings") or {}, body.get("players", 4))
+        except BadSettings as exc:
+            raise _bad("bad-settings", exc.message) from None
+        fmt, rounds = body.get("format", "swiss"), body.get("rounds", 3)
+        if fmt not in FORMATS:
+            raise _bad("bad-tournament", f"The formats are {', '.join(FORMATS)}, not {fmt!r}.")
+        if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
+            raise _bad("bad-tournament", f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+        if fmt == "round-robin" and shape(rules)[0] != 2:
+            raise _bad("bad-tournament", "A round-robin needs tables of two entries (partnership rule sets).")
+        tid = "T-" + secrets.token_hex(8)
+        seed = new_server_seed()
+        self.store.put_secret(tid, seed.hex())
+        rules_json = rules.to_json()
+        record = header("tournament", tid, format=fmt, rules=rules_json, rounds=rounds,
+                        commitment=tournament_commitment(seed, tid, fmt, rules_json, rounds),
+                        key=self.keyring.current_key, created=iso(self.now()))
+        signature = self._sign(record)
+        self._log(tid, 0, {"tournament": record, "tournament_signature": signature}, commitment_leaf(record))
+        doc = {"id": tid, "organiser": player["id"], "status": "registering", "entries": [], "reveals": {},
+               "export": {"protocol": record["protocol"], "tournament": record,
+                          "tournament_signature": signature}, "ratings": {}}
+        self._save(doc, 0)
+        return doc
+
+    def register(self, player: dict, tid: str, body: Any) -> dict:
+        doc, version = self.load(tid)
+        if doc["status"] != "registering":
+            raise ApiError(409, "registration-closed", "Registration for this tournament has closed.")
+        body = body if isinstance(body, dict) else {}
+        unknown = set(body) - {"name", "members", "bot", "client_seed_commitment"}
+        if unknown:
+            raise ApiError(400, "unknown-field", f"An entry has no {', '.join(sorted(unknown))}.")
+        size = shape(make_rules_of(doc))[1]
+        name, members, bot = body.get("name"), body.get("members"), body.get("bot", False)
+        commitment = body.get("client_seed_commitment")
+        if not isinstance(name, str) or not NAME.match(name):
+            raise _bad("bad-name", "An entry's name is 1 to 40 printable ASCII characters.")
+        if not isinstance(members, list) or len(members) != size or \
+                not all(isinstance(m, str) and NAME.match(m) for m in members) or len(set(members)) != size:
+            raise _bad("bad-entry", f"An entry of this tournament has {size} member name(s), distinct, each 1 to "
+                                    f"40 printable ASCII characters.")
+        if type(bot) is not bool or (bot and player["id"] != doc["organiser"]):
+            raise _bad("bad-entry", "Only the organiser registers bot entries ('bot' is true or false).")
+        if bot and commitment is not None:
+            raise _bad("bad-entry", "A bot entry has no client seed.")
+        if commitment is not None and not is_hex64(commitment):
+            raise _bad("bad-client-seed-commitment", "A client-seed commitment is 64 lowercase hex digits.")
+        if len(doc["entries"]) >= MAX_ENTRIES:
+            raise ApiError(409, "tournament-full", f"A tournament takes at most {MAX_ENTRIES} entries.")
+        taken = {m for e in doc["entries"] for m in e["members"]}
+        if taken & set(members):
+            raise _bad("bad-entry", "A member of this entry is already registered.")
+        doc["entries"].append({"entry": len(doc["entries"]), "name": name, "members": members, "bot": bot,
+                               "client_seed_commitment": commitment, "player": player["id"]})
+        self._save(doc, version)
+        return doc
+
+    def close(self, player: dict, tid: str) -> dict:
+        doc, version = self._organised(player, tid, "registering")
+        per_table = shape(make_rules_of(doc))[0]
+        try:
+            max_rounds(doc["export"]["tournament"]["format"], len(doc["entries"]), per_table)
+        except PairingError as exc:
+            raise ApiError(409, "too-few-entries", str(exc)) from None
+        if doc["export"]["tournament"]["rounds"] > max_rounds(doc["export"]["tournament"]["format"],
+                                                              len(doc["entries"]), per_table):
+            raise ApiError(409, "too-few-entries", "Too few entries for the rounds committed to.")
+        listed = [{k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")}
+                  for e in doc["entries"]]
+        record = header("registration", tid, entries=listed, closed=iso(self.now()))
+        doc["export"].update(registration=record, registration_signature=self._sign(record))
+        doc["status"] = "revealing"
+        self._save(doc, version)
+        return doc
+
+    def reveal(self, player: dict, tid: str, entry: int, body: Any) -> dict:
+        doc, version = self.load(tid)
+        if doc["status"] != "revealing":
+            raise ApiError(409, "not-revealing", "Reveals are taken once registration has closed, before the "
+                                                 "start.")
+        if not 0 <= entry < len(doc["entries"]) or doc["entries"][entry]["player"] != player["id"]:
+            raise ApiError(403, "not-your-entry", "Only the player who registered an entry reveals its seed.")
+        e = doc["entries"][entry]
+        body = body if isinstance(body, dict) else {}
+        try:
+            seed, nonce = validate_client_seed(body.get("client_seed")), validate_nonce(body.get("nonce"))
+        except ValueError as exc:
+            raise _bad("bad-reveal", str(exc)) from None
+        if e["client_seed_commitment"] is None or entry_commitment(tid, seed, nonce) != e["client_seed_commitment"]:
+            raise _bad("bad-reveal", "This seed and nonce do not open the entry's commitment.")
+        doc["reveals"][str(entry)] = {"client_seed": seed, "nonce": nonce}
+        self._save(doc, version)
+        return doc
+
+    def start(self, player: dict, tid: str) -> dict:
+        doc, version = self._organised(player, tid, "revealing")
+        missing = [e["entry"] for e in doc["entries"]
+                   if e["client_seed_commitment"] is not None and str(e["entry"]) not in doc["reveals"]]
+        if missing:
+            raise ApiError(409, "reveals-missing", f"Entries {missing} have not revealed their seeds yet.")
+        seeds = [{"entry": e["entry"], **doc["reveals"].get(str(e["entry"]), {"client_seed": None, "nonce": None})}
+                 for e in doc["entries"]]
+        record = header("tournament-start", tid, seeds=seeds, started=iso(self.now()))
+        doc["export"].update(start=record, start_signature=self._sign(record), rounds=[])
+        doc["status"], doc["played"] = "playing", []
+        self._save(doc, version)
+        self.store.index_set(PLAYING, tid, self.now())     # the sweeper plays it, a round a pass
+        return doc
+
+    def advance(self, tid: str) -> dict:
+        """Play the tournament's next round (the sweeper's step); after the last, sign the end, publish the
+        ratings and the log's ending leaf. Two sweepers racing: the one that saves first wins, the other's round
+        is dropped unsaved (the store's version check)."""
+        doc, version = self.load(tid)
+        if doc["status"] != "playing":
+            self.store.index_remove(PLAYING, tid)
+            return doc
+        seed = bytes.fromhex(self.store.get_secret(tid))
+        key = self.keyring.private_for(doc["export"]["tournament"]["key"])
+        play_round(key, seed, doc["export"], doc["played"])
+        doc["ratings"] = ratings(doc["export"])
+        over = len(doc["export"]["rounds"]) == doc["export"]["tournament"]["rounds"]
+        if over:
+            finish(key, seed, doc["export"], doc["played"], ended=iso(self.now()))
+            doc["status"] = "over"
+        self._save(doc, version)
+        if over:
+            self.store.index_remove(PLAYING, tid)
+            self._log(tid, 1, {"end": doc["export"]["end"], "end_signature": doc["export"]["end_signature"]},
+                      ending_leaf(doc["export"]))
+        return doc
+
+    def sweep(self, limit: int = 10) -> int:
+        """Advance the playing tournaments due now by one round each (at most `limit`); returns how many."""
+        due = self.store.index_range(PLAYING, max_score=self.now(), limit=limit)
+        for tid, _ in due:
+            try:
+                self.advance(tid)
+            except ApiError as exc:
+                if exc.code == "tournament-not-found":
+                    self.store.index_remove(PLAYING, tid)
+                # else another process saved first: the next pass plays the next round
+        return len(due)
+
+    def _organised(self, player: dict, tid: str, status: str) -> tuple[dict, int]:
+        doc, version = self.load(tid)
+        if doc["organiser"] != player["id"]:
+            raise ApiError(403, "not-organiser", "Only the tournament's organiser may do this.")
+        if doc["status"] != status:
+            raise ApiError(409, "tournament-wrong-state", f"The tournament is {doc['status']}, not {status}.")
+        return doc, version
+
+    # --- what anyone may see -------------------------------------------------------------------------
+    def public(self, doc: dict) -> dict:
+        ex = doc["export"]
+        rounds = [{"round": r["round"]["round"], "tables": r["round"]["tables"], "byes": r["round"]["byes"],
+                   "board_seed": r["result"]["board_seed"], "standings": r["result"]["standings"]}
+                  for r in ex.get("rounds", [])]
+        t = ex["tournament"]
+        return {"id": doc["id"], "status": doc["status"], "round": len(rounds), "format": t["format"],
+                "rules": t["rules"], "rounds": t["rounds"], "commitment": t["commitment"],
+                "entries": [{k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")}
+                            for e in doc["entries"]],
+                "played": rounds, "standings": rounds[-1]["standings"] if rounds else [],
+                "ratings": doc.get("ratings", {})}
+
+
+def commitment_leaf(record: dict) -> dict:
+    """The log's commitment leaf of a tournament, in the form of a game's (docs/log.md) with the tournament id as
+    its game_id and `commit` the record_hash of the tournament record."""
+    return {"type": "commitment", "game_id": record["tournament_id"], "commit": record_hash(record),
+            "commitment": record["commitment"], "time": record["created"]}
+
+
+def ending_leaf(export: dict) -> dict:
+    """The log's ending leaf of a tournament: `transcript` is the SHA-256 of the export's canonical JSON."""
+    return {"type": "ending", "game_id": export["tournament"]["tournament_id"], "reason": "finished", "dealt": True,
+            "transcript": sha256_hex(canonical_json(export)), "time": export["end"]["ended"]}
+
+
+def make_rules_of(doc: dict):
+    r = doc["export"]["tournament"]["rules"]
+    return make_rules(r["id"], r["settings"], r["players"])
+
+
+def ratings(export: dict) -> dict[str, dict[str, float]]:
+    """Each member's openskill rating (Plackett-Luce, the library's default model), updated game by game in
+    round and table order; a game's sides are ranked by their final scores (lowest first for a rule set that
+    counts down), a tie sharing a rank."""
+    model = PlackettLuce()
+    people: dict[str, Any] = {}
+    entries = export["registration"]["entries"]
+    lower = export["tournament"]["rules"]["id"] in LOWER_IS_BETTER
+    for rnd in export.get("rounds", []):
+        for table, game in zip(rnd["round"]["tables"], rnd["games"]):
+            result = (game.get("end") or {}).get("result") or {}
+            scores = result.get("scores")
+            if not scores:
+                continue
+            teams = [[people.setdefault(m, model.rating(name=m)) for m in entries[e]["members"]]
+                     for e in table["entries"]]
+            ranks = [(s if lower else -s) for s in scores[:len(teams)]]
+            for team in model.rate(teams, ranks=ranks):
+                for r in team:
+                    people[r.name] = r
+    return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for name, r in sorted(people.items())}
