@@ -1,47 +1,61 @@
 """The service's transparency log (docs/log.md): the tree over the store's leaves, signed tree heads, proofs.
 
-The store keeps the leaves (written atomically with the records they record) and the latest signed head; this
-process keeps the tree (fairdeal.verifier.merkle.Tree) over the leaves it has read, which never change, so it
-reads only the new ones. Heads are signed by the sweeper's tick when the log has grown and the last head is older
-than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does not cover.
+The store keeps the leaves (written atomically with the records they record), the tree's stored hashes (written
+with the leaves: fairdeal.verifier.storedhash) and the latest signed head. This process keeps nothing of the tree:
+a root, a proof or a game's entries is one batched read of O(log n) stored hashes, so a process starts at once
+and its memory does not grow with the log. Heads are signed by the sweeper's tick when the log has grown and the
+last head is older than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does
+not cover.
 """
 from __future__ import annotations
 
 import json
-import threading
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from fairdeal.verifier import merkle, tlog
+from fairdeal.verifier import storedhash, tlog
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
-
-READ_PAGE = 10_000   # leaves read from the store at a time
 
 
 class TransLog:
     def __init__(self, store, keyring, config, now: Callable[[], float]):
         self.store, self.keyring, self.config, self.now = store, keyring, config, now
-        self.tree = merkle.Tree()
-        self._lock = threading.Lock()
+        self._filled = False
 
     # ------------------------------------------------------------------------------------ the tree
-    def _sync(self, size: int) -> merkle.Tree:
-        """This process's tree holding at least `size` leaves (read from the store)."""
-        with self._lock:
-            while len(self.tree) < size:   # in pages: a process's first read of a long log is not one reply
-                have = len(self.tree)
-                texts = self.store.tlog_leaves(have, min(size, have + READ_PAGE))
-                if not texts:
-                    raise RuntimeError("the transparency log has fewer leaves than its size")
-                self.tree.extend(merkle.leaf_hash(t.encode("utf-8")) for t in texts)
-            return self.tree
+    def _read(self, indexes: Sequence[int]) -> list[bytes]:
+        """The stored hashes at these indexes, one store round trip (storedhash's HashReader)."""
+        if not self._filled:   # once a process: a log written before hashes were stored is filled (else a read)
+            self.store.tlog_fill_hashes()
+            self._filled = True
+        return self.store.tlog_read_hashes(indexes)
+
+    def root(self, size: int) -> bytes:
+        return storedhash.tree_hash(size, self._read)
+
+    def subtree_hashes(self, subtrees: Sequence[tuple[int, int]]) -> list[bytes]:
+        """The hashes of complete subtrees (level, index) -- leaves [index * 2^level, (index + 1) * 2^level) --
+        of the log as stored, in one read (what tiles are cut from). A subtree not complete yet: ValueError."""
+        return self._read([storedhash.stored_hash_index(level, index) for level, index in subtrees])
+
+    def _proofs(self, indexes: Sequence[int], size: int) -> tuple[list[list[bytes]], bytes]:
+        """Inclusion proofs of these leaves in the tree of `size` leaves, and its root: one read for all."""
+        need: list[int] = []
+        for i in indexes:
+            storedhash.inclusion_indexes(i, size, need)
+        need.extend(storedhash.root_indexes(size))
+        hashes = self._read(need)
+        proofs, at = [], 0
+        for i in indexes:
+            proof, at = storedhash.inclusion_from(i, size, hashes, at)
+            proofs.append(proof)
+        return proofs, storedhash.root_from(size, hashes, at)[0]
 
     # ------------------------------------------------------------------------------------ heads
     def sign_head(self, size: int) -> dict:
-        tree = self._sync(size)
         key = self.keyring.current_key
-        head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, tree.root(size),
+        head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, self.root(size),
                                                                             iso(self.now()), key))
         if self.store.tlog_put_head(head):
             return head
@@ -84,11 +98,10 @@ class TransLog:
         if type(index) is not int or not 0 <= index < size:
             raise ApiError(404, "leaf-not-found", f"The tree of {size} leaves has no leaf {index!r} (leaves are "
                                                   f"numbered from 0).")
-        tree = self._sync(size)
+        (proof,), root = self._proofs([index], size)
         leaf = json.loads(self.store.tlog_leaves(index, index + 1)[0])
-        return {"index": index, "size": size, "leaf": leaf,
-                "proof": tlog.proof_hex(tree.inclusion_proof(index, size)),
-                "head": head if size == head["size"] else None, "root": tree.root(size).hex()}
+        return {"index": index, "size": size, "leaf": leaf, "proof": tlog.proof_hex(proof),
+                "head": head if size == head["size"] else None, "root": root.hex()}
 
     def consistency(self, first: Any, second: Any) -> dict:
         head = self._head_of_size(second)
@@ -96,11 +109,16 @@ class TransLog:
         if first > second:
             raise ApiError(422, "bad-tree-size", f"A consistency proof goes from a smaller tree to a larger one; "
                                                  f"{first} is larger than {second}.")
-        tree = self._sync(second)
-        return {"first": first, "second": second, "first_root": tree.root(first).hex(),
-                "second_root": tree.root(second).hex(),
-                "proof": tlog.proof_hex(tree.consistency_proof(first, second)),
-                "head": head if second == head["size"] else None}
+        need = storedhash.consistency_indexes(first, second)
+        at_roots = len(need)
+        need.extend(storedhash.root_indexes(first))
+        need.extend(storedhash.root_indexes(second))
+        hashes = self._read(need)
+        proof, _ = storedhash.consistency_from(first, second, hashes)
+        first_root, at = storedhash.root_from(first, hashes, at_roots)
+        second_root, _ = storedhash.root_from(second, hashes, at)
+        return {"first": first, "second": second, "first_root": first_root.hex(), "second_root": second_root.hex(),
+                "proof": tlog.proof_hex(proof), "head": head if second == head["size"] else None}
 
     def leaves(self, start: int, limit: int) -> dict:
         head = self.latest_head()
@@ -121,9 +139,9 @@ class TransLog:
         if not indexes:
             return {}
         head = self.head_covering(max(indexes.values()) + 1)
-        tree = self._sync(head["size"])
-        return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
-                                 for kind, i in sorted(indexes.items())}}
+        kinds = sorted(indexes.items())
+        proofs, _ = self._proofs([i for _, i in kinds], head["size"])
+        return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)}}
 
 
 def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,
