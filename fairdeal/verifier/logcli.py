@@ -42,7 +42,8 @@ def read_log(source: str, state_path: str | None, key: str | None, pending_after
 @click.command("log")
 @click.argument("source")
 @click.option("--state", "state_path", metavar="FILE", envvar="FAIRDEAL_VERIFY_LOG_STATE",
-              help="The copy of the log kept between runs (read, and written when every check passes).")
+              help="The watcher's state kept between runs: the last head checked and its compact range, not the leaves "
+                   "(read, and written when every check passes).")
 @click.option("--key", "key_opt", metavar="KEY|FILE", help="The service's public key: every head must be signed by it.")
 @click.option("--pending-after", type=click.FloatRange(min=0), default=3600.0, show_default=True,
               envvar="FAIRDEAL_VERIFY_PENDING_AFTER", metavar="SECONDS",
@@ -60,7 +61,7 @@ def log_cmd(source: str, state_path: str | None, key_opt: str | None, pending_af
         return 2
     _emit(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if as_json else report.text())
     if report.ok and state_path is not None:
-        logwatch.save_copy(state_path, report.copy)
+        logwatch.save_state(state_path, report.state)
     return 0 if report.ok else 1
 
 

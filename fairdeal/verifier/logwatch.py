@@ -1,16 +1,19 @@
 """`fairdeal-verify log`: watch a service's transparency log over time (docs/log.md, docs/verify.md).
 
 A **copy** of the log is {"heads": [signed tree heads], "leaves": [leaf records]}: the leaves from index 0, and
-the heads seen, one per size. The state file the command keeps between runs is such a copy, and so is a saved
-copy given instead of a URL (an auditor's file, another auditor's state), so two watchers compare notes by
-handing each other their files. Each run merges what the source shows into the state and checks:
+the heads seen, one per size; a saved copy may be given instead of a URL (an auditor's file). The **state** the
+command keeps between runs (fairdeal.verifier.logstate) is not a copy: it is the latest head checked and the
+compact range of its tree (O(log n) hashes), the games' counts and the commitments still open, so a run fetches
+and hashes only the leaves new since the last (the state of the first format, a copy, is read and converted).
+Each run merges what the source shows into the state and checks:
 
   - every head is signed (by the service's key, when one is given);
   - no two heads have the same size and different roots (a fork: the service showed two logs);
-  - every leaf known is the leaf the source has at that index, and every head's root is the root of the leaves
-    up to its size (a rewritten leaf breaks it);
+  - every head's root is the root of the leaves up to its size, computed from the state's compact range and the
+    new leaves (a rewritten leaf breaks it); a copy from leaf 0 is also held against the state's root;
   - from a URL, the consistency proof from the last head of the state to the new head (the log only grew);
-  - the leaves are well formed, each game has one commitment and at most one ending after it.
+  - the leaves are well formed, each game has one commitment and at most one ending after it (checked against
+    the games still open: a second commitment of a game ended in an earlier run is seen only by a run from 0).
 
 and lists the commitments with no ending older than a given age (counted back from the newest head's time),
 with the share of dealt games that ended cancelled or abandoned. Nothing here trusts the source: a failure is a
@@ -22,14 +25,15 @@ import datetime as dt
 import json
 import os
 import tempfile
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from fairdeal.verifier import merkle, tlog
 from fairdeal.verifier.canonical import canonical_json
+from fairdeal.verifier.compact import CompactRange
 from fairdeal.verifier.fetch import InputError, fetch_url, is_url, parse_json, read_file
+from fairdeal.verifier.logstate import LogState, is_state, save_state, state_from_json
 
 PAGE = 1000                        # leaves asked for per request
 AFTER_DEAL = ("cancelled", "abandoned")
@@ -60,10 +64,17 @@ def load_copy(path: str) -> LogCopy:
     return copy_from_json(parse_json(read_file(path), path), path)
 
 
-def load_state(path: str | None) -> LogCopy:
+def load_state(path: str | None) -> LogState:
+    """The watcher's state; one of the first format (a copy of the log) is converted, its leaves hashed once."""
     if path is None or not Path(path).exists():
-        return LogCopy()
-    return load_copy(path)
+        return LogState()
+    obj = parse_json(read_file(path), path)
+    return state_from_json(obj, path) if is_state(obj) else state_of_copy(copy_from_json(obj, path))
+
+
+def state_of_copy(copy: LogCopy) -> LogState:
+    """The state a copy of the log amounts to (its heads checked, its leaves hashed): a full recomputation."""
+    return watch(LogState(), source=copy).state
 
 
 def save_copy(path: str, copy: LogCopy) -> None:
@@ -142,7 +153,8 @@ class LogReport:
     endings: dict[str, int] = field(default_factory=dict)   # reason -> count
     dealt: int = 0                                           # endings after the deal
     dealt_cut_short: int = 0                                 # ... cancelled or abandoned
-    copy: LogCopy | None = None                              # the merged copy (saved when nothing failed)
+    state: LogState | None = None                            # the state after the run (saved when nothing failed)
+    copy: LogCopy | None = None                              # every leaf, when the run read them all from leaf 0
 
     @property
     def ok(self) -> bool:
@@ -216,25 +228,13 @@ class _Check:
                                   + ", ".join(h["root"] for h in same) + " (the service showed two different logs)")
         return sorted(good.values(), key=lambda h: (h["size"], h["time"]))
 
-    def merge_leaves(self, known: list[dict], start: int, new: Sequence[Any]) -> list[dict]:
-        """The known leaves with the source's: a different leaf at a known index is a rewritten leaf."""
-        merged = list(known)
-        for i, leaf in enumerate(new, start=start):
-            if i < len(merged):
-                if _leaf_text(merged[i]) != _leaf_text(leaf):
-                    self.find("rewritten-leaf", f"leaf {i} is now {leaf!r:.160}, it was {merged[i]!r:.160}")
-            elif i == len(merged):
-                merged.append(leaf)
-            else:
-                raise InputError(f"the source's leaves start at {start}, after the {len(merged)} known")
-        return merged
-
-    def roots(self, heads: Sequence[dict], tree: merkle.Tree) -> None:
-        for head in heads:
-            if head["size"] <= len(tree) and tree.root(head["size"]).hex() != head["root"]:
+    def root_at(self, heads: dict[int, list[dict]], rng: CompactRange) -> None:
+        for head in heads.get(rng.size, ()):
+            root = rng.root().hex()
+            if root != head["root"]:
                 self.find("root-mismatch", f"the head of size {head['size']} signs root {head['root']}, but the "
-                                           f"leaves up to it hash to {tree.root(head['size']).hex()} (a leaf "
-                                           f"was rewritten, or the heads are of another log)")
+                                           f"leaves up to it hash to {root} (a leaf was rewritten, or the heads "
+                                           f"are of another log)")
 
     def consistency(self, since: dict, head: dict, proof: Any) -> None:
         try:
@@ -248,73 +248,111 @@ class _Check:
                                       f"(seen before) to the head of size {head['size']} does not hold: the log "
                                       f"did not only grow")
 
-    def leaves(self, leaves: Sequence[Any], now: float | None, pending_after: float) -> None:
-        r = self.report
-        committed: dict[str, tuple[int, dict]] = {}
-        ended: set[str] = set()
-        for i, leaf in enumerate(leaves):
-            try:
-                tlog.check_leaf(leaf)
-            except tlog.LogError as exc:
-                self.find("bad-leaf", f"leaf {i}: {exc}")
-                continue
-            g = leaf["game_id"]
-            if leaf["type"] == "commitment":
-                if g in committed:
-                    self.find("bad-leaf", f"leaf {i}: a second commitment of game {g}")
-                committed.setdefault(g, (i, leaf))
-                continue
-            if g not in committed or g in ended:
-                self.find("bad-leaf", f"leaf {i}: an ending of game {g} " +
-                          ("ended already" if g in ended else "with no commitment before it"))
-                continue
-            ended.add(g)
-            r.endings[leaf["reason"]] = r.endings.get(leaf["reason"], 0) + 1
-            if leaf["dealt"]:
-                r.dealt += 1
-                r.dealt_cut_short += leaf["reason"] in AFTER_DEAL
-        r.committed = len(committed)
-        r.endings = dict(sorted(Counter(r.endings).items()))
-        for g, (i, leaf) in committed.items():
-            t = _parse_time(leaf["time"])
-            if g not in ended and now is not None and t is not None and now - t >= pending_after:
-                r.pending.append({"game_id": g, "index": i, "time": leaf["time"]})
+    def leaf(self, state: LogState, i: int, leaf: Any, ended_now: set[str]) -> None:
+        """Count leaf i (new to the state) into the state's games."""
+        try:
+            tlog.check_leaf(leaf)
+        except tlog.LogError as exc:
+            self.find("bad-leaf", f"leaf {i}: {exc}")
+            return
+        g = leaf["game_id"]
+        if leaf["type"] == "commitment":
+            if g in state.open:
+                self.find("bad-leaf", f"leaf {i}: a second commitment of game {g}")
+                return
+            state.open[g] = {"index": i, "time": leaf["time"]}
+            state.committed += 1
+            return
+        if g not in state.open:
+            self.find("bad-leaf", f"leaf {i}: an ending of game {g} " +
+                      ("ended already" if g in ended_now else "with no open commitment before it (none, or it "
+                                                              "ended in an earlier run)"))
+            return
+        del state.open[g]
+        ended_now.add(g)
+        state.endings[leaf["reason"]] = state.endings.get(leaf["reason"], 0) + 1
+        if leaf["dealt"]:
+            state.dealt += 1
+            state.dealt_cut_short += leaf["reason"] in AFTER_DEAL
 
 
-def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | None = None, key: str | None = None,
-          pending_after: float = 3600.0) -> LogReport:
-    """Merge a source (a copy, or what a service showed) into the state and check it all."""
-    check = _Check(key)
-    since = state.latest
-    if fetched is not None:
-        new_heads, start, new_leaves = [fetched.head], fetched.start, fetched.leaves
-    else:
-        new_heads, start, new_leaves = (source.heads, 0, source.leaves) if source else ([], 0, [])
-    heads = check.heads(list(state.heads) + list(new_heads))
-    leaves = check.merge_leaves(state.leaves, start, new_leaves)
-    tree = merkle.Tree()
-    for i, leaf in enumerate(leaves):
+def _hash_leaves(check: _Check, rng: CompactRange, heads: dict[int, list[dict]], start: int, leaves: Sequence[Any],
+                 each: Callable[[int, Any], None] | None = None) -> None:
+    """Append these leaves (leaf `start` onwards) to the range, checking each head's root at its size."""
+    for i, leaf in enumerate(leaves, start=start):
         data = _leaf_text(leaf)
         if data is None:
             check.find("bad-leaf", f"leaf {i} is not canonical JSON")
             data = b""
-        tree.extend([merkle.leaf_hash(data)])
-    check.roots(heads, tree)
+        rng.append(merkle.leaf_hash(data))
+        if each is not None:
+            each(i, leaf)
+        check.root_at(heads, rng)
+
+
+def watch(state: "LogState | LogCopy", *, source: LogCopy | None = None, fetched: Fetched | None = None,
+          key: str | None = None, pending_after: float = 3600.0) -> LogReport:
+    """Merge a source (a copy, or what a service showed) into the state and check it all. Leaves the state
+    given unchanged; the report's `state` is the state after this run."""
+    if isinstance(state, LogCopy):   # a state of the first format
+        state = state_of_copy(state)
+    check = _Check(key)
+    since = state.head
+    if fetched is not None:
+        new_heads, start, new_leaves = [fetched.head], fetched.start, fetched.leaves
+    else:
+        new_heads, start, new_leaves = (source.heads, 0, source.leaves) if source else ([], 0, [])
+    heads = check.heads(([since] if since else []) + list(new_heads))
+    by_size: dict[int, list[dict]] = {}
+    for head in heads:
+        by_size.setdefault(head["size"], []).append(head)
+    if start > state.size:
+        raise InputError(f"the source's leaves start at {start}, after the {state.size} known")
+    # the checkpoint moves to the largest head the leaves reach (the leaves past it wait for a head)
+    reach = start + len(new_leaves)
+    target = max([h["size"] for h in heads if state.size <= h["size"] <= reach], default=state.size)
+    if start == 0 and state.size and len(new_leaves) >= state.size:
+        # a copy from leaf 0: its first leaves must hash to the state's root (else one of them was rewritten)
+        prefix = CompactRange()
+        _hash_leaves(check, prefix, by_size, 0, new_leaves[:state.size])
+        if prefix.root() != state.range.root():
+            check.find("rewritten-leaf", f"the source's first {state.size} leaves hash to {prefix.root().hex()}, "
+                                         f"not to the root {since['root']} of the head of that size seen before: "
+                                         f"one of them was rewritten")
+    after = LogState(state.head, state.range.copy(), state.heads_seen, state.committed, dict(state.endings),
+                     state.dealt, state.dealt_cut_short, dict(state.open))
+    ended_now: set[str] = set()
+    skip = state.size - start
+    _hash_leaves(check, after.range, by_size, state.size, new_leaves[skip:skip + target - state.size],
+                 lambda i, leaf: check.leaf(after, i, leaf, ended_now))
     if fetched is not None and since is not None and fetched.consistency is not None:
         check.consistency(since, fetched.head, fetched.consistency)
+    if by_size.get(target):
+        after.head = max(by_size[target], key=lambda h: h["time"])
+    seen = {(h["size"], h["root"]) for h in heads}
+    after.heads_seen += len(seen - ({(since["size"], since["root"])} if since else set()))
     latest = max(heads, key=lambda h: h["size"]) if heads else None
-    check.leaves(leaves, _parse_time(latest["time"]) if latest else None, pending_after)
     r = check.report
-    r.size, r.heads, r.new_leaves = len(leaves), len(heads), len(leaves) - len(state.leaves)
-    r.copy = LogCopy(heads, leaves[:latest["size"]] if latest else [])
+    r.size, r.heads, r.new_leaves, r.state = after.size, after.heads_seen, after.size - state.size, after
+    r.committed, r.endings, r.dealt, r.dealt_cut_short = (after.committed, dict(sorted(after.endings.items())),
+                                                          after.dealt, after.dealt_cut_short)
+    now = _parse_time(latest["time"]) if latest else None
+    for g, entry in after.open.items():
+        t = _parse_time(entry["time"])
+        if now is not None and t is not None and now - t >= pending_after:
+            r.pending.append({"game_id": g, "index": entry["index"], "time": entry["time"]})
+    if start == 0:   # the run holds every leaf: the copy it makes (audit --log holds an export against it)
+        r.copy = LogCopy(heads, list(new_leaves[:target]))
     return r
 
 
-def watch_source(source: str, state: LogCopy, key: str | None = None, pending_after: float = 3600.0,
+def watch_source(source: str, state: "LogState | LogCopy", key: str | None = None, pending_after: float = 3600.0,
                  get: Callable[[str], Any] = _get) -> LogReport:
     """`fairdeal-verify log SOURCE`: a service's URL, or a saved copy of its log."""
+    if isinstance(state, LogCopy):   # a state of the first format
+        state = state_of_copy(state)
     if is_url(source):
-        return watch(state, fetched=fetch_log(source, len(state.leaves), state.latest, get), key=key,
+        return watch(state, fetched=fetch_log(source, state.size, state.latest, get), key=key,
                      pending_after=pending_after)
     return watch(state, source=load_copy(source), key=key, pending_after=pending_after)
 
@@ -366,5 +404,6 @@ def against_export(report: LogReport, exported: Sequence[str | None]) -> ExportF
     return ExportFindings(missing, sorted(ids - committed), report)
 
 
-__all__ = ["LogCopy", "LogReport", "Finding", "Fetched", "ExportFindings", "watch", "watch_source", "fetch_log",
-           "load_state", "save_copy", "load_copy", "against_export", "base_url"]
+__all__ = ["LogCopy", "LogState", "LogReport", "Finding", "Fetched", "ExportFindings", "watch", "watch_source",
+           "fetch_log", "load_state", "save_state", "state_of_copy", "save_copy", "load_copy", "against_export",
+           "base_url"]
