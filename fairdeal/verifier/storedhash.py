@@ -89,23 +89,22 @@ def hashes_for_append(n: int, leaf: bytes, read: HashReader) -> list[bytes]:
 
 
 class Appender:
-    """Hashes for a run of appends after n leaves: reads the right edge of the tree once (one batched read),
-    then every later sibling is one it made itself. `hashes` are the new stored hashes, from
-    stored_hash_count(start)."""
+    """Hashes for a run of appends after n leaves: reads the right edge of the tree once (one batched read) and
+    keeps only the right edge (O(log n) hashes) after that, every later sibling being one it made itself.
+    `hashes` are the new stored hashes, from stored_hash_count(start) (a bulk writer may take them as it goes)."""
 
     def __init__(self, n: int, read: HashReader):
         self.start = self.n = n
         edge = subtree_indexes(0, n)
-        self._known = dict(zip(edge, read(edge))) if edge else {}
+        self._edge = dict(zip(edge, read(edge))) if edge else {}   # stored index -> hash of each edge subtree
         self.hashes: list[bytes] = []
 
-    def _read(self, indexes: Sequence[int]) -> list[bytes]:
-        return [self._known[i] for i in indexes]
+    def _take(self, indexes: Sequence[int]) -> list[bytes]:
+        return [self._edge.pop(i) for i in indexes]   # merged into the new subtree: off the edge
 
     def append(self, leaf: bytes) -> None:
-        new = hashes_for_append(self.n, leaf, self._read)
-        at = stored_hash_count(self.n)
-        self._known.update(zip(range(at, at + len(new)), new))
+        new = hashes_for_append(self.n, leaf, self._take)
+        self._edge[stored_hash_count(self.n) + len(new) - 1] = new[-1]   # the subtree the leaf completes
         self.hashes += new
         self.n += 1
 

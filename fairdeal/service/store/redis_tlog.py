@@ -80,10 +80,13 @@ return 1
 # KEYS: a hash chunk per hash read (repeats allowed). ARGV: first byte, last byte, per key. The hashes in hex (the
 # client decodes replies as text); '' for one not stored.
 READ_HASHES = """
+local hex = {}
+for b = 0, 255 do hex[b] = string.format('%02x', b) end
 local out = {}
 for i = 1, #KEYS do
-  local s = redis.call('GETRANGE', KEYS[i], ARGV[2 * i - 1], ARGV[2 * i])
-  out[i] = (string.gsub(s, '.', function(c) return string.format('%02x', string.byte(c)) end))
+  local t = {string.byte(redis.call('GETRANGE', KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]), 1, 32)}
+  for j = 1, #t do t[j] = hex[t[j]] end
+  out[i] = table.concat(t)
 end
 return out
 """
