@@ -55,6 +55,9 @@ class LogCopy:
 
 
 def copy_from_json(obj: Any, where: str) -> LogCopy:
+    if is_state(obj):
+        raise InputError(f"{where} is a log watcher's state (its last head and a compact range, not the leaves): "
+                         f"give the service's address, or a copy of the log (fairdeal-verify log --copy FILE).")
     if not isinstance(obj, dict) or not isinstance(obj.get("heads"), list) or not isinstance(obj.get("leaves"), list):
         raise InputError(f"{where} is not a copy of a transparency log ({{\"heads\": [...], \"leaves\": [...]}}).")
     return LogCopy(list(obj["heads"]), list(obj["leaves"]))
@@ -346,15 +349,28 @@ def watch(state: "LogState | LogCopy", *, source: LogCopy | None = None, fetched
     return r
 
 
+def load_source(path: str) -> LogCopy:
+    """A saved copy of the log; or another watcher's state, of which only the head can be held against ours (a
+    fork when it has our size and another root)."""
+    obj = parse_json(read_file(path), path)
+    if is_state(obj):
+        head = state_from_json(obj, path).head
+        return LogCopy([head] if head else [], [])
+    return copy_from_json(obj, path)
+
+
 def watch_source(source: str, state: "LogState | LogCopy", key: str | None = None, pending_after: float = 3600.0,
-                 get: Callable[[str], Any] = _get) -> LogReport:
-    """`fairdeal-verify log SOURCE`: a service's URL, or a saved copy of its log."""
+                 get: Callable[[str], Any] = _get, every_leaf: bool = False) -> LogReport:
+    """`fairdeal-verify log SOURCE`: a service's URL, or a saved copy of its log (or another watcher's state).
+    `every_leaf`: the whole log is wanted (`log --copy`, `audit --log`): fetched from leaf 0, not from the
+    state's size (the leaves known are held against the state's root), and a state is no source."""
     if isinstance(state, LogCopy):   # a state of the first format
         state = state_of_copy(state)
     if is_url(source):
-        return watch(state, fetched=fetch_log(source, state.size, state.latest, get), key=key,
+        return watch(state, fetched=fetch_log(source, 0 if every_leaf else state.size, state.latest, get), key=key,
                      pending_after=pending_after)
-    return watch(state, source=load_copy(source), key=key, pending_after=pending_after)
+    return watch(state, source=load_copy(source) if every_leaf else load_source(source), key=key,
+                 pending_after=pending_after)
 
 
 # ------------------------------------------------------------------------------------------------ auditing

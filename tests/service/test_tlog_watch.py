@@ -259,3 +259,43 @@ def test_an_altered_state_is_refused(app, tmp_path):
     path.write_text(json.dumps(kept))
     with pytest.raises(logwatch.InputError, match="does not hash to its head"):
         logwatch.load_state(str(path))
+
+
+def test_a_copy_of_the_whole_log_is_kept_on_request_and_a_state_is_no_copy(app, tmp_path, capsys):
+    from tests.verifier.cli_run import run
+    api = Api(app.test_client())
+    ended = games(api, 2)
+    first = watch(app, logwatch.LogState())
+    games(api, 1)
+    again = logwatch.watch_source(URL, first.state, get=getter(app), every_leaf=True)
+    assert again.ok and again.copy is not None and len(again.copy.leaves) == again.size
+    source, state, copy = tmp_path / "source.json", tmp_path / "state.json", tmp_path / "copy.json"
+    logwatch.save_copy(str(source), again.copy)
+    code, out, err = run(["log", str(source), "--state", str(state), "--copy", str(copy)], capsys)
+    assert code == 0, out + err
+    assert json.loads(copy.read_text())["leaves"] == again.copy.leaves
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(api.get(f"/games/{g}/transcript").get_json()) + "\n" for g in ended))
+    code, out, err = run(["audit", str(export), "--log", str(state), "--jobs", "1"], capsys)
+    assert code == 2 and "a log watcher's state" in err
+    code, out, err = run(["audit", str(export), "--log", str(copy), "--jobs", "1"], capsys)
+    assert "MISSING" in out and code == 1     # the third game's transcript is not in the export
+
+
+def test_another_watchers_state_shows_a_fork(app, tmp_path):
+    api = Api(app.test_client())
+    games(api, 1)
+    seen = watch(app, logwatch.LogState())
+    s = app.extensions["fairdeal"]
+    head = seen.state.head
+    other = list(seen.copy.leaves[:-1]) + [dict(seen.copy.leaves[-1], time="2000-01-01T00:00:00Z")]
+    theirs = logwatch.watch(logwatch.LogState(), source=logwatch.LogCopy([tlog.sign_head(
+        s.keyring.private_for(head["key"]), tlog.make_head(head["size"], merkle.Tree(
+            tlog.leaf_hash_of(x) for x in other).root(), head["time"], head["key"]))], other))
+    assert theirs.ok
+    path = tmp_path / "theirs.json"
+    logwatch.save_state(str(path), theirs.state)
+    mine = logwatch.watch_source(str(path), seen.state)
+    assert [f.code for f in mine.findings] == ["fork"]
+    logwatch.save_state(str(path), seen.state)
+    assert logwatch.watch_source(str(path), seen.state).ok      # the same view: nothing to say
