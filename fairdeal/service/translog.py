@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-from fairdeal.verifier import storedhash, tlog
+from fairdeal.verifier import merkle, storedhash, tlog
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
@@ -38,6 +38,26 @@ class TransLog:
         """The hashes of complete subtrees (level, index) -- leaves [index * 2^level, (index + 1) * 2^level) --
         of the log as stored, in one read (what tiles are cut from). A subtree not complete yet: ValueError."""
         return self._read([storedhash.stored_hash_index(level, index) for level, index in subtrees])
+
+    def check_stored(self) -> list[str]:
+        """A start's cheap check (O(log n) reads): the stored head's root is the stored hashes' root of its size,
+        and the last leaf it covers hashes to its stored hash. What it finds wrong (empty: nothing)."""
+        head = self.store.tlog_head()
+        if head is None or head["size"] == 0:
+            return []
+        n = head["size"]
+        need = storedhash.root_indexes(n) + [storedhash.stored_hash_index(0, n - 1)]
+        try:
+            hashes = self._read(need)
+        except ValueError as exc:
+            return [f"the stored hashes do not cover the head of {n} leaves: {exc}"]
+        problems = []
+        if storedhash.root_from(n, hashes)[0].hex() != head["root"]:
+            problems.append(f"the stored head of {n} leaves signs a root its stored hashes do not make")
+        last = self.store.tlog_leaves(n - 1, n)
+        if not last or merkle.leaf_hash(last[0].encode("utf-8")) != hashes[-1]:
+            problems.append(f"leaf {n - 1} is not the leaf whose hash is stored")
+        return problems
 
     def _proofs(self, indexes: Sequence[int], size: int) -> tuple[list[list[bytes]], bytes]:
         """Inclusion proofs of these leaves in the tree of `size` leaves, and its root: one read for all."""

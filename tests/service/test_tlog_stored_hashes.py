@@ -153,3 +153,26 @@ def test_a_log_older_than_its_stored_hashes_is_filled_once_then_grows(tlog_store
     assert tlog_store.tlog_hashed_size() == size + 3 == len(ref)
     for n in range(max(0, size - 60), size + 4):
         assert storedhash.tree_hash(n, read(tlog_store)) == ref.root(n)
+
+
+def test_a_start_check_compares_the_head_with_the_stored_hashes_and_the_last_leaf(tlog_store, tmp_path):
+    add(tlog_store, 5)
+    translog = TransLog(tlog_store, KeyRing(str(tmp_path)), Config(data_dir=str(tmp_path)), lambda: 1.8e9)
+    head = translog.sign_head(tlog_store.tlog_size())
+    assert translog.check_stored() == []
+    n = head["size"]
+    forged = json.dumps({"type": "commitment", "game_id": "forged"}, separators=(",", ":"))
+    if hasattr(tlog_store, "r"):
+        original = tlog_store.r.lindex(keys.tlog_leaves(), n - 1)
+        tlog_store.r.lset(keys.tlog_leaves(), n - 1, forged)
+    else:
+        original = tlog_store.tlog_leaves(n - 1, n)[0]
+        tlog_store._conn().execute("UPDATE tlog SET leaf=? WHERE idx=?", (forged, n - 1))
+    try:
+        assert translog.check_stored() == [f"leaf {n - 1} is not the leaf whose hash is stored"]
+    finally:   # the cluster's log is the session's
+        if hasattr(tlog_store, "r"):
+            tlog_store.r.lset(keys.tlog_leaves(), n - 1, original)
+        else:
+            tlog_store._conn().execute("UPDATE tlog SET leaf=? WHERE idx=?", (original, n - 1))
+    assert translog.check_stored() == []
