@@ -22,6 +22,8 @@ import json
 import time
 from typing import Sequence
 
+from redis.exceptions import NoScriptError
+
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import AppendResult, TransparencyLogStore, leaf_field
 from fairdeal.service.store.redis_lua import last_entry_check
@@ -77,16 +79,12 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 1
 """
 
-# KEYS: a hash chunk per hash read (repeats allowed). ARGV: first byte, last byte, per key. The hashes in hex (the
-# client decodes replies as text); '' for one not stored.
+# KEYS: a hash chunk per hash read (repeats allowed). ARGV: first byte, last byte, per key. The 32-byte hashes, raw
+# ('' for one not stored): read with decoding off, whatever the client's decode_responses.
 READ_HASHES = """
-local hex = {}
-for b = 0, 255 do hex[b] = string.format('%02x', b) end
 local out = {}
 for i = 1, #KEYS do
-  local t = {string.byte(redis.call('GETRANGE', KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]), 1, 32)}
-  for j = 1, #t do t[j] = hex[t[j]] end
-  out[i] = table.concat(t)
+  out[i] = redis.call('GETRANGE', KEYS[i], ARGV[2 * i - 1], ARGV[2 * i])
 end
 return out
 """
@@ -205,10 +203,14 @@ class RedisTlog(TransparencyLogStore):
     def tlog_read_hashes(self, indexes: Sequence[int]) -> list[bytes]:
         if not indexes:
             return []
-        chunk = keys.TLOG_HASH_CHUNK
-        got = self._script("read")(keys=[keys.tlog_hashes(i // chunk) for i in indexes],
-                                   args=[x for i in indexes for x in (32 * (i % chunk), 32 * (i % chunk) + 31)])
-        out = [bytes.fromhex(h) for h in got]
+        chunk, script = keys.TLOG_HASH_CHUNK, self._script("read")
+        command = ("EVALSHA", script.sha, len(indexes), *[keys.tlog_hashes(i // chunk) for i in indexes],
+                   *[x for i in indexes for x in (32 * (i % chunk), 32 * (i % chunk) + 31)])
+        try:   # NEVER_DECODE: redis-py's option for a binary reply on a decoding client (as its DUMP does)
+            out = self.r.execute_command(*command, NEVER_DECODE=[])
+        except NoScriptError:
+            self.r.script_load(READ_HASHES)   # on every primary of a cluster
+            out = self.r.execute_command(*command, NEVER_DECODE=[])
         for i, h in zip(indexes, out):
             if len(h) != 32:
                 raise ValueError(f"stored hash {i} is not in the store")
