@@ -266,7 +266,8 @@ def child(spec: str, data_dir: str, old: bool, count: int, started: float) -> No
         translog.inclusion(rng.randrange(n), n)
         translog.consistency(rng.randint(1, n), n)
     status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line)
-    print(json.dumps({"log_ready_s": ready, "log_ready_cpu_s": ready_cpu, "imports_s": imported, "rss_mb": int(status["VmRSS"].split()[0]) / 1024,
+    print(json.dumps({"log_ready_s": ready, "log_ready_cpu_s": ready_cpu, "imports_s": imported,
+                      "rss_mb": int(status["VmRSS"].split()[0]) / 1024,
                       "hwm_mb": int(status["VmHWM"].split()[0]) / 1024}))
 
 
