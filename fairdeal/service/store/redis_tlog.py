@@ -185,7 +185,11 @@ class RedisTlog(TransparencyLogStore):
                 self.tlog_fill_hashes()
                 continue
             placed = self.r.hmget(keys.tlog_games(), [name for name, _ in named])
-            todo = list({name: text for (name, text), at in zip(named, placed) if at is None}.items())
+            first: dict[str, str] = {}   # a name queued twice is placed once, with its first text (as before)
+            for (name, text), at in zip(named, placed):
+                if at is None:
+                    first.setdefault(name, text)
+            todo = list(first.items())
             if not todo:
                 return True
             appender = storedhash.Appender(n, self.tlog_read_hashes)
