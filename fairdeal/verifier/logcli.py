@@ -25,12 +25,14 @@ def _say(message: str) -> None:
     say(message)
 
 
-def read_log(source: str, state_path: str | None, trust: logtrust.HeadTrust, pending_after: float
-             ) -> logwatch.LogReport | None:
-    """The log report of a source against the state, or None (said why) when the input cannot be used."""
+def read_log(source: str, state_path: str | None, trust: logtrust.HeadTrust, pending_after: float,
+             every_leaf: bool = False, copy_path: str | None = None) -> logwatch.LogReport | None:
+    """The log report of a source against the state (and the copy kept before, which names the leaf where two
+    logs diverge), or None (said why) when the input cannot be used."""
     try:
         state = logwatch.load_state(state_path)
-        return logwatch.watch_source(source, state, key=trust, pending_after=pending_after)
+        return logwatch.watch_source(source, state, key=trust, pending_after=pending_after, every_leaf=every_leaf,
+                                     known=logwatch.load_known(copy_path))
     except InputError as exc:
         _say(f"cannot check the log {source}: {exc.message}")
         return None
@@ -48,13 +50,17 @@ def head_trust(source: str, given: KeySet | None, pins: KeySet | None) -> logtru
 @click.command("log")
 @click.argument("source")
 @click.option("--state", "state_path", metavar="FILE", envvar="FAIRDEAL_VERIFY_LOG_STATE",
-              help="The copy of the log kept between runs (read, and written when every check passes).")
+              help="The watcher's state kept between runs: the last head checked and its compact range, not the leaves "
+                   "(read, and written when every check passes).")
+@click.option("--copy", "copy_path", metavar="FILE",
+              help="Also keep a copy of the whole log (every head seen this run, every leaf) for `audit --log FILE` "
+                   "and other watchers: each run then fetches every leaf.")
 @key_options
 @click.option("--pending-after", type=click.FloatRange(min=0), default=3600.0, show_default=True,
               envvar="FAIRDEAL_VERIFY_PENDING_AFTER", metavar="SECONDS",
               help="List the commitments with no ending this much older than the newest head.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
-def log_cmd(source: str, state_path: str | None, key_opts: Sequence[str], service: str | None,
+def log_cmd(source: str, state_path: str | None, copy_path: str | None, key_opts: Sequence[str], service: str | None,
             pending_after: float, as_json: bool) -> int:
     """Watch a service's transparency log: SOURCE is its URL (or a saved copy of the log).
 
@@ -64,12 +70,15 @@ def log_cmd(source: str, state_path: str | None, key_opts: Sequence[str], servic
     ended. Exit status: 0 the log holds together, 1 a finding, 2 the input could not be used.
     """
     given, pins = trusted_keys(key_opts, service)
-    report = read_log(source, state_path, head_trust(source, given, pins), pending_after)
+    report = read_log(source, state_path, head_trust(source, given, pins), pending_after,
+                      every_leaf=copy_path is not None, copy_path=copy_path)
     if report is None:
         return 2
     _emit(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if as_json else report.text())
     if report.ok and state_path is not None:
-        logwatch.save_copy(state_path, report.copy)
+        logwatch.save_state(state_path, report.state)
+    if report.ok and copy_path is not None and report.copy is not None:
+        logwatch.save_copy(copy_path, report.copy)
     return 0 if report.ok else 1
 
 
@@ -77,7 +86,7 @@ def audit_against_log(summary: Any, source: str, given: KeySet | None, pins: Key
                       pending_after: float = 3600.0) -> tuple[logwatch.ExportFindings | None, int]:
     """`audit --log SOURCE`: the audited export against the log, its heads held to the keys the games are (given,
     else pinned). (findings, exit status: 0, 1, or 2)."""
-    report = read_log(source, None, head_trust(source, given, pins), pending_after)
+    report = read_log(source, None, head_trust(source, given, pins), pending_after, every_leaf=True)
     if report is None:
         return None, 2
     findings = logwatch.against_export(report, [o.game_id for o in summary.outcomes])
