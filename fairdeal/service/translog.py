@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from fairdeal.verifier import merkle, tlog
 
+from fairdeal.service.checkpoints import Checkpoints
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
@@ -24,6 +25,7 @@ class TransLog:
         self.store, self.keyring, self.config, self.now = store, keyring, config, now
         self.tree = merkle.Tree()
         self._lock = threading.Lock()
+        self.checkpoints = Checkpoints(self)
 
     # ------------------------------------------------------------------------------------ the tree
     def _sync(self, size: int) -> merkle.Tree:
@@ -36,6 +38,18 @@ class TransLog:
                     raise RuntimeError("the transparency log has fewer leaves than its size")
                 self.tree.extend(merkle.leaf_hash(t.encode("utf-8")) for t in texts)
             return self.tree
+
+    def root(self, size: int) -> bytes:
+        return self._sync(size).root(size)
+
+    def subtree_hash(self, height: int, index: int) -> bytes:
+        """The hash of the complete subtree of 2**height leaves starting at leaf index * 2**height (the log
+        holding them all): the one place the tiles (fairdeal.service.tiles) read the tree's hashes from."""
+        lo, hi = index << height, (index + 1) << height
+        return self._sync(hi).hash(lo, hi)
+
+    def leaf_texts(self, start: int, stop: int) -> list[str]:
+        return self.store.tlog_leaves(start, stop)
 
     # ------------------------------------------------------------------------------------ heads
     def sign_head(self, size: int) -> dict:
@@ -122,8 +136,10 @@ class TransLog:
             return {}
         head = self.head_covering(max(indexes.values()) + 1)
         tree = self._sync(head["size"])
-        return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
-                                 for kind, i in sorted(indexes.items())}}
+        proofs = {kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
+                  for kind, i in sorted(indexes.items())}
+        # the head in both forms: fairdeal/2's JSON (which the browser page checks) and the C2SP checkpoint
+        return {"head": head, "checkpoint": self.checkpoints.note_for(head), **proofs}
 
 
 def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,

@@ -238,9 +238,9 @@ def _log_inclusion(t: Mapping[str, Any], pinned: KeySet | None) -> Check:
         return skipped("log-inclusion", "no-log")
     try:
         found = tlog.check_log_member(t)
+        head = tlog.check_log_tree(t)
     except (tlog.LogError, KeyError, TypeError) as exc:
         return failed("log-inclusion", "log-not-included", reason=str(exc))
-    head = t["log"]["head"]
     if pinned is not None and head["key"] not in pinned:
         return failed("log-inclusion", "log-head-not-pinned", key_id=key_id_or_none(head["key"]),
                       pinned=", ".join(sorted({e.origin for e in pinned})))

@@ -2,15 +2,19 @@
 consistency proofs between two sizes, and the leaves, paged. Anyone may read them: the log holds no secret."""
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response, request
 
 from fairdeal.service.api.common import int_arg, svc
 from fairdeal.service.errors import ApiError
+from fairdeal.service import tiles
 
 bp = Blueprint("log", __name__)
 
 PAGE = 100        # leaves per page by default
 PAGE_MAX = 1000
+COSIGNATURE_MAX = 64 * 1024
+TEXT_BODIES = ("log.cosign",)   # endpoints whose body is a text (a signed note), not JSON
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def _log():
@@ -60,3 +64,28 @@ def consistency():
 def leaves():
     translog = _log()
     return translog.leaves(int_arg("start", 0), int_arg("limit", PAGE, low=1, high=PAGE_MAX))
+
+
+@bp.get("/log/checkpoint")
+def checkpoint():
+    """The latest signed tree head as a C2SP checkpoint (a signed note), with the witnesses' cosignatures."""
+    text = _log().checkpoints.latest()
+    return Response(text, content_type="text/plain; charset=utf-8", headers={"Cache-Control": "max-age=5"})
+
+
+@bp.get("/log/tile/<path:rest>")
+def tile(rest):
+    translog = _log()
+    level, n, width = tiles.parse_tile_path(rest)
+    data = tiles.entry_bundle(translog, n, width) if level is None else tiles.tile_hashes(translog, level, n, width)
+    return Response(data, content_type="application/octet-stream", headers={"Cache-Control": IMMUTABLE})
+
+
+@bp.post("/log/cosignatures")
+def cosign():
+    """A checkpoint of this log cosigned by witnesses (text/plain, a signed note): the known cosignatures kept."""
+    translog = _log()
+    if request.mimetype not in ("text/plain", "") or (request.content_length or 0) > COSIGNATURE_MAX:
+        raise ApiError(415, "unsupported-media-type", "The body is a cosigned checkpoint: a signed note as "
+                                                      "text/plain in UTF-8, at most 64 KiB.")
+    return translog.checkpoints.add_cosignatures(request.get_data(cache=False)[:COSIGNATURE_MAX + 1])
