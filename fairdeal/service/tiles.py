@@ -44,7 +44,7 @@ def parse_tile_path(rest: str) -> tuple[int | None, int, int]:
                                               f"{rest[:80]!r}.")
     parts = rest.split("/")
     width = WIDTH
-    if len(parts) >= 4 and parts[-2].endswith(".p"):
+    if len(parts) >= 3 and parts[-2].endswith(".p"):
         if not _WIDTH.match(parts[-1]) or int(parts[-1]) >= WIDTH:
             raise bad()
         width = int(parts[-1])

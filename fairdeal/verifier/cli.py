@@ -24,6 +24,7 @@ from fairdeal.verifier.fetch import InputError, is_url, load_transcript
 from fairdeal.verifier.keysets import KeySet, KeySetError, read_key_options
 from fairdeal.verifier.logcli import audit_against_log, log_cmd
 from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
+from fairdeal.verifier.witnesscli import witness_key_cmd
 
 PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit", "log")
@@ -289,6 +290,7 @@ def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None
 
 
 cli.add_command(log_cmd)
+cli.add_command(witness_key_cmd)
 
 
 # ---------------------------------------------------------------------------------------------- entry

@@ -120,7 +120,7 @@ def raw_public(key: Ed25519PrivateKey | Ed25519PublicKey) -> bytes:
 
 def parse_vkey(text: str, kinds: Sequence[int] = (ED25519, COSIGNATURE_V1)) -> Verifier:
     """A verifier key `<name>+<hex id>+<base64(type || key)>`, its id checked against its name and key."""
-    parts = text.strip().split("+") if isinstance(text, str) else []
+    parts = text.strip().split("+", 2) if isinstance(text, str) else []   # base64 may hold '+': names may not
     if len(parts) != 3 or not re.fullmatch(r"[0-9a-f]{8}", parts[1]):
         raise NoteError(f"not a verifier key <name>+<8 hex digits>+<base64>: {str(text)[:80]!r}")
     name, raw = check_name(parts[0]), b64_decode(parts[2])
@@ -142,7 +142,7 @@ def format_skey(name: str, kind: int, private: Ed25519PrivateKey) -> str:
 
 def parse_skey(text: str) -> tuple[str, int, Ed25519PrivateKey]:
     """(name, type, private key) of a signer key `PRIVATE+KEY+<name>+<hex id>+<base64(type || seed)>`."""
-    parts = text.strip().split("+")
+    parts = text.strip().split("+", 4)
     if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"]:
         raise NoteError("not a signer key PRIVATE+KEY+<name>+<8 hex digits>+<base64>")
     name, raw = check_name(parts[2]), b64_decode(parts[4])

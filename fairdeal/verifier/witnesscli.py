@@ -1,0 +1,101 @@
+"""`fairdeal-verify log URL --witness KEYFILE` (docs/verify.md, docs/log.md "Witnesses"): the watcher acts as a
+witness. It fetches the service's checkpoint and the consistency proof from the last checkpoint it cosigned,
+puts them to its own tlog-witness add-checkpoint handler (fairdeal.verifier.witness), keeps the new state, and
+gives the service the cosigned checkpoint (POST /log/cosignatures). `witness-key NAME FILE` makes a key.
+"""
+from __future__ import annotations
+
+import os
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from fairdeal.verifier import note, witness
+from fairdeal.verifier.fetch import InputError, fetch_url, parse_json
+from fairdeal.verifier.logwatch import base_url
+
+TIMEOUT = 30
+
+
+@dataclass
+class Cosigned:
+    ok: bool
+    text: str          # one line for the report
+
+
+def state_path_for(key_path: str, given: str | None) -> str:
+    return given or str(Path(key_path).with_suffix(".state.json"))
+
+
+def post_cosignature(base: str, cosigned_note: str) -> str:
+    req = urllib.request.Request(f"{base}/log/cosignatures", data=cosigned_note.encode("utf-8"), method="POST",
+                                 headers={"Content-Type": "text/plain; charset=utf-8",
+                                          "User-Agent": "fairdeal-verify"})
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:  # noqa: S310 - the user's own URL
+            resp.read()
+            return "the service keeps it"
+    except urllib.error.HTTPError as exc:
+        return f"the service refused it ({exc.code}: {exc.read(400).decode('utf-8', 'replace')})"
+    except (urllib.error.URLError, OSError) as exc:
+        return f"the service could not be told ({getattr(exc, 'reason', exc)})"
+
+
+def act_as_witness(url: str, key_path: str, state_file: str | None, log_key: str | None) -> Cosigned:
+    """Cosign the service's current checkpoint if it is consistent with the last one this witness cosigned."""
+    if log_key is None:
+        raise InputError("A witness cosigns only checkpoints signed by a key it trusts: give the service's key "
+                         "with --key.")
+    try:
+        name, private = witness.load_key(key_path)
+        path = state_path_for(key_path, state_file)
+        state = witness.load_state(path)
+    except (note.NoteError, ValueError) as exc:
+        raise InputError(str(exc)) from None
+    base = base_url(url)
+    checkpoint_note = fetch_url(f"{base}/log/checkpoint").decode("utf-8", "replace")
+    try:
+        from fairdeal.verifier import checkpoint
+        cp = checkpoint.parse_text(note.parse(checkpoint_note)[0])
+    except note.NoteError as exc:
+        return Cosigned(False, f"WITNESS refused: {base}/log/checkpoint is not a checkpoint: {exc}")
+    w = witness.Witness(name, private, {cp.origin: [log_key]}, state)
+    old = state.get(cp.origin, {}).get("size", 0)
+    proof: list[bytes] = []
+    if 0 < old <= cp.size:
+        got = parse_json(fetch_url(f"{base}/log/consistency?first={old}&second={cp.size}"), base)
+        try:
+            proof = [bytes.fromhex(h) for h in got["proof"]]
+        except (KeyError, TypeError, ValueError):
+            return Cosigned(False, f"WITNESS refused: {base} sent no consistency proof from {old} to {cp.size}")
+    status, body, _ = w.add_checkpoint(witness.request_body(old, proof, checkpoint_note), int(time.time()))
+    if status != 200:
+        why = {409: f"the witness last cosigned size {body.strip()}", 400: body.strip(),
+               403: body.strip(), 404: body.strip(), 422: body.strip()}.get(status, body.strip())
+        return Cosigned(False, f"WITNESS refused the checkpoint of {cp.origin} at size {cp.size} "
+                               f"(last cosigned: {old}): {why}")
+    witness.save_state(path, w.state)          # kept before the cosignature leaves this machine
+    told = post_cosignature(base, checkpoint_note + body)
+    return Cosigned(True, f"WITNESS cosigned {cp.origin} at size {cp.size} as {name} "
+                          f"(consistent with size {old}); {told}")
+
+
+@click.command("witness-key")
+@click.argument("name")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+def witness_key_cmd(name: str, path: str) -> int:
+    """Make a witness's key: its signer key is written to PATH (private, mode 600); its verifier key, which a
+    service lists in FAIRDEAL_LOG_WITNESSES and a verifier gives with --cosigner, is printed."""
+    try:
+        skey, vkey = witness.new_key(name)
+    except note.NoteError as exc:
+        raise click.UsageError(str(exc)) from None
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(skey + "\n")
+    click.echo(vkey)
+    return 0
