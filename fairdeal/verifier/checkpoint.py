@@ -87,3 +87,23 @@ def open_checkpoint(data: str | bytes, log_keys: Iterable[str], witnesses: Itera
     witnesses = [w for w in witnesses if w.kind == note.COSIGNATURE_V1]
     cp.cosigners = note.known_signatures(text, sigs, witnesses)
     return cp
+
+
+@dataclass(frozen=True)
+class CosignerPolicy:
+    """What a verifier asks of a checkpoint's witnesses: valid cosignatures by at least `quorum` of `witnesses`."""
+    witnesses: tuple[note.Verifier, ...]
+    quorum: int
+
+    @staticmethod
+    def of(vkeys: Iterable[str], quorum: int | None = None) -> "CosignerPolicy | None":
+        """From verifier keys (type 0x04) and N (default: all of them); None when no witness is given."""
+        ws = tuple(dict.fromkeys(note.parse_vkey(v, kinds=(note.COSIGNATURE_V1,)) for v in vkeys))
+        if not ws:
+            if quorum:
+                raise note.NoteError("--cosignatures asks for witnesses: give them with --cosigner VKEY")
+            return None
+        n = len(ws) if quorum is None else quorum
+        if not 1 <= n <= len(ws):
+            raise note.NoteError(f"--cosignatures is from 1 to the {len(ws)} witness(es) given, not {n}")
+        return CosignerPolicy(ws, n)

@@ -86,6 +86,25 @@ def _read_key(value: str | None) -> str | None:
     return _current_key(given, f"--key {value}")
 
 
+def cosigner_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--cosigner VKEY (repeatable) and --cosignatures N: the log's checkpoint must be cosigned by witnesses."""
+    command = click.option("--cosignatures", "quorum", type=click.IntRange(min=1), default=None, metavar="N",
+                           help="How many of the --cosigner witnesses must have cosigned (default: all).")(command)
+    return click.option("--cosigner", "cosigner_keys", multiple=True, metavar="VKEY",
+                        envvar="FAIRDEAL_VERIFY_COSIGNERS",
+                        help="A witness's verifier key (fairdeal-verify witness-key): the transcript's log checkpoint "
+                             "must carry its cosignature (repeatable; see --cosignatures).")(command)
+
+
+def _cosigners(vkeys: Sequence[str], quorum: int | None) -> Any:
+    from fairdeal.verifier.checkpoint import CosignerPolicy
+    from fairdeal.verifier.note import NoteError
+    try:
+        return CosignerPolicy.of(vkeys, quorum)
+    except NoteError as exc:
+        raise UsageProblem(str(exc)) from None
+
+
 def key_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--key and --service, the same on every command."""
     command = click.option("--service", metavar="NAME", envvar="FAIRDEAL_VERIFY_SERVICE",
@@ -187,14 +206,17 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, for programs.")
 @click.option("--explain", is_flag=True, help="Tell the game hand by hand and trick by trick.")
 @click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
+@cosigner_options
 def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pin: bool, receipts: Sequence[str],
-               noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None) -> int:
+               noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None,
+               cosigner_keys: Sequence[str] = (), quorum: int | None = None) -> int:
     """Verify one game: every check with a pass or a fail and the reason.
 
     TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     """
     given, pins = _trusted_keys(key_opts, service)
+    cosigners = _cosigners(cosigner_keys, quorum)
     try:
         parsed_receipts = [parse_receipt(r) for r in receipts]
         parsed_seeds = [parse_client_seed(s) for s in client_seeds]
@@ -208,7 +230,7 @@ def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pi
         report_out(report, transcript, as_json)
         return 2
     report = verify_transcript(data, key=given, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds,
-                               commitment=commitment)
+                               commitment=commitment, cosigners=cosigners)
     story = None
     if (explain or seat is not None) and not report.unusable:
         story = _story(data, seat, report)
@@ -267,14 +289,17 @@ def _pin(report: Report, source: str, given: KeySet | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON, for programs.")
 @click.option("--log", "log_source", metavar="URL|FILE",
               help="The service's transparency log: report the ended games the export lacks (docs/log.md).")
+@cosigner_options
 def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None, jobs: int | None,
-              as_json: bool, log_source: str | None = None) -> int:
+              as_json: bool, log_source: str | None = None, cosigner_keys: Sequence[str] = (),
+              quorum: int | None = None) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
     given, pins = _trusted_keys(key_opts, service)
-    summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs())
+    summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs(),
+                        cosigners=_cosigners(cosigner_keys, quorum))
     log_key = _current_key(given, "--key") if log_source and given is not None else None
     against, log_code = audit_against_log(summary, log_source, log_key) if log_source else (None, 0)
     if as_json:

@@ -214,7 +214,11 @@ MESSAGES: dict[str, Template] = {
     # the transparency log (docs/log.md)
     "log-included": ("the {kinds} are leaves {indexes} of the log whose head of size {size} (root {root_short}) "
                      "is signed by key {key_id}"),
+    "log-included-cosigned": ("the {kinds} are leaves {indexes} of the log whose head of size {size} (root "
+                              "{root_short}) is signed by key {key_id} and cosigned by {cosigners}"),
     "log-not-included": "{reason}",
+    "log-not-cosigned": ("the log's checkpoint carries valid cosignatures by {count} of the witnesses given "
+                         "({cosigners}): {quorum} are required"),
     "log-head-not-pinned": "the log's tree head is signed by key {key_id}, which is not a pinned key ({pinned})",
     # skipped
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
