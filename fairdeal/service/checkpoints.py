@@ -26,7 +26,7 @@ class Checkpoints:
     def __init__(self, translog):
         self.translog = translog
         self.origin = translog.config.log_origin
-        self.witnesses = [note.parse_vkey(v, kinds=(note.COSIGNATURE_V1,)) for v in translog.config.log_witnesses]
+        self.witnesses = [note.parse_vkey(v, kinds=(note.COSIGNATURE_V1,)) for v in translog.config.log_witnesses or ()]
         self._signed = lru_cache(maxsize=64)(self._sign)
 
     def _sign(self, size: int, root_hex: str, key: str) -> str:

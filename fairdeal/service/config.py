@@ -126,6 +126,8 @@ class WitnessKeys(Kind):
 
     def check(self, value: Any) -> None:
         from fairdeal.verifier import note
+        if value is None:
+            return
         if not isinstance(value, tuple):
             raise ValueError(self.must_be)
         for v in value:
@@ -291,7 +293,7 @@ class Config:
     transparency_log: bool = True           # every commitment and ending is a leaf of the log (docs/log.md)
     log_head_seconds: float = 10.0          # a new tree head is signed this often while the log grows
     log_origin: str = "localhost/fairdeal-log"  # the checkpoints' origin line and key name (docs/log.md)
-    log_witnesses: tuple[str, ...] = ()     # witnesses whose cosignatures the log accepts (vkeys, type 0x04)
+    log_witnesses: tuple[str, ...] | None = None   # witnesses whose cosignatures the log takes (vkeys, type 0x04)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

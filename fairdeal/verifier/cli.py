@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import Any, Callable, Sequence
 
 import click
@@ -76,6 +77,11 @@ def _current_key(trusted: KeySet, where: str) -> str:
         raise UsageProblem(f"{where} names several keys and none is the current one; give the key the log's heads "
                            f"are signed with.")
     return current.key
+
+
+def now_seconds() -> int:
+    """The POSIX time a witness cosigns at (the verifier reads the clock only here and for --jobs' progress)."""
+    return int(time.time())
 
 
 def _read_key(value: str | None) -> str | None:

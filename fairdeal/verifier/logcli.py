@@ -66,9 +66,10 @@ def log_cmd(source: str, state_path: str | None, key_opt: str | None, pending_af
         return 2
     cosigned = None
     if witness_key is not None and report.ok:
+        from fairdeal.verifier.cli import now_seconds
         from fairdeal.verifier.witnesscli import act_as_witness
         try:
-            cosigned = act_as_witness(source, witness_key, witness_state, key)
+            cosigned = act_as_witness(source, witness_key, witness_state, key, now_seconds())
         except InputError as exc:
             _say(f"cannot act as a witness: {exc.message}")
             return 2

@@ -6,19 +6,14 @@ gives the service the cosigned checkpoint (POST /log/cosignatures). `witness-key
 from __future__ import annotations
 
 import os
-import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from fairdeal.verifier import note, witness
-from fairdeal.verifier.fetch import InputError, fetch_url, parse_json
+from fairdeal.verifier.fetch import InputError, fetch_url, parse_json, post_text
 from fairdeal.verifier.logwatch import base_url
-
-TIMEOUT = 30
 
 
 @dataclass
@@ -32,20 +27,15 @@ def state_path_for(key_path: str, given: str | None) -> str:
 
 
 def post_cosignature(base: str, cosigned_note: str) -> str:
-    req = urllib.request.Request(f"{base}/log/cosignatures", data=cosigned_note.encode("utf-8"), method="POST",
-                                 headers={"Content-Type": "text/plain; charset=utf-8",
-                                          "User-Agent": "fairdeal-verify"})
-    try:
-        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:  # noqa: S310 - the user's own URL
-            resp.read()
-            return "the service keeps it"
-    except urllib.error.HTTPError as exc:
-        return f"the service refused it ({exc.code}: {exc.read(400).decode('utf-8', 'replace')})"
-    except (urllib.error.URLError, OSError) as exc:
-        return f"the service could not be told ({getattr(exc, 'reason', exc)})"
+    status, body = post_text(f"{base}/log/cosignatures", cosigned_note)
+    if status == 200:
+        return "the service keeps it"
+    if status == 0:
+        return f"the service could not be told ({body})"
+    return f"the service refused it ({status}: {body})"
 
 
-def act_as_witness(url: str, key_path: str, state_file: str | None, log_key: str | None) -> Cosigned:
+def act_as_witness(url: str, key_path: str, state_file: str | None, log_key: str | None, now: int) -> Cosigned:
     """Cosign the service's current checkpoint if it is consistent with the last one this witness cosigned."""
     if log_key is None:
         raise InputError("A witness cosigns only checkpoints signed by a key it trusts: give the service's key "
@@ -72,7 +62,7 @@ def act_as_witness(url: str, key_path: str, state_file: str | None, log_key: str
             proof = [bytes.fromhex(h) for h in got["proof"]]
         except (KeyError, TypeError, ValueError):
             return Cosigned(False, f"WITNESS refused: {base} sent no consistency proof from {old} to {cp.size}")
-    status, body, _ = w.add_checkpoint(witness.request_body(old, proof, checkpoint_note), int(time.time()))
+    status, body, _ = w.add_checkpoint(witness.request_body(old, proof, checkpoint_note), now)
     if status != 200:
         why = {409: f"the witness last cosigned size {body.strip()}", 400: body.strip(),
                403: body.strip(), 404: body.strip(), 422: body.strip()}.get(status, body.strip())

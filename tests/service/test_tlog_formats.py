@@ -93,7 +93,7 @@ def test_tiles_and_entry_bundles_hold_the_leaves(wapi):
         bundle = bundle[2 + length:]
     assert entries == [tlog.leaf_bytes(leaf) for leaf in leaves]
     assert wapi.get(f"/log/tile/0/000.p/{n - 1}").get_data() == tile.get_data()[:-32]   # a smaller partial tile
-    for beyond in (f"/log/tile/0/000.p/{n + 1}", "/log/tile/0/000", "/log/tile/1/000.p/1",
+    for beyond in (f"/log/tile/0/000.p/{n + 1}", "/log/tile/0/" + tiles.index_path(0), "/log/tile/1/000.p/1",
                    f"/log/tile/entries/000.p/{n + 1}", "/log/tile/entries/001.p/1"):
         resp = wapi.get(beyond)
         assert resp.status_code == 404 and resp.get_json()["code"] == "tile-not-found", beyond

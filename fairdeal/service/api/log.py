@@ -73,10 +73,10 @@ def checkpoint():
     return Response(text, content_type="text/plain; charset=utf-8", headers={"Cache-Control": "max-age=5"})
 
 
-@bp.get("/log/tile/<path:rest>")
-def tile(rest):
+@bp.get("/log/tile/<path:tile>")
+def tile(tile):
     translog = _log()
-    level, n, width = tiles.parse_tile_path(rest)
+    level, n, width = tiles.parse_tile_path(tile)
     data = tiles.entry_bundle(translog, n, width) if level is None else tiles.tile_hashes(translog, level, n, width)
     return Response(data, content_type="application/octet-stream", headers={"Cache-Control": IMMUTABLE})
 
