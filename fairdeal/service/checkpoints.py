@@ -8,7 +8,6 @@ of a stored head is a function of the head and needs no storage of its own; witn
 """
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 from typing import Any
 
@@ -71,7 +70,7 @@ class Checkpoints:
         if not cosigned:
             raise ApiError(403, "no-known-cosignature", "The checkpoint carries no cosignature (cosignature/v1) "
                                                         "by a witness this log is configured with.")
-        now = time.time()
+        now = self.translog.now()
         stored = []
         for w, stamp in cosigned:
             if stamp > now + FUTURE_SLACK:

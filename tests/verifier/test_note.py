@@ -167,3 +167,28 @@ def test_the_verifier_requires_the_cosignatures_it_is_asked_for():
     assert _log_check(verify_transcript(bare, key=key)).status == "pass"
     with pytest.raises(note.NoteError):
         checkpoint.CosignerPolicy.of([cv["vkey"]], 2)
+
+
+def test_verify_and_audit_take_cosigners_on_the_command_line(tmp_path, capsys):
+    import json
+    from tests.verifier.cli_run import run
+    (cv,) = vectors_of("log.md", "cosignature")
+    t, key = _transcript_with({"checkpoint": cv["cosigned"]})
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(t))
+    other = note.Verifier("w.example/2", note.COSIGNATURE_V1, note.raw_public(keys.generate_private_key())).vkey
+    code, out, _ = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"]], capsys)
+    assert code == 0 and "cosigned by witness.example/w1" in out
+    code, out, _ = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosigner", other], capsys)
+    assert code == 1 and "log-inclusion" in out and "2 are required" in out
+    code, _, _ = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosigner", other,
+                      "--cosignatures", "1"], capsys)
+    assert code == 0
+    code, _, err = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosignatures", "2"], capsys)
+    assert code == 2 and "--cosignatures" in err
+    code, _, err = run(["verify", str(path), "--key", key, "--cosigner", "not-a-vkey"], capsys)
+    assert code == 2 and "verifier key" in err
+    code, _, _ = run(["audit", str(tmp_path), "--key", key, "--jobs", "1", "--cosigner", cv["vkey"]], capsys)
+    assert code == 0
+    code, out, _ = run(["audit", str(tmp_path), "--key", key, "--jobs", "1", "--cosigner", other], capsys)
+    assert code == 1 and "log-inclusion" in out
