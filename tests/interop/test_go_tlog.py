@@ -107,3 +107,23 @@ def test_go_checks_the_checkpoint_tiles_proofs_and_a_cosignature(tlogcheck, tmp_
                            (["-vkey", vkey, "-witness", other_vkey], "checkpoint")):
             bad = _run(tlogcheck, "-url", base, *args)
             assert bad.returncode == 1 and bad.stdout.startswith("FAIL") and says in bad.stdout, bad.stdout
+
+
+def test_go_verifies_the_documented_checkpoint_and_cosignature_vectors(tlogcheck, tmp_path):
+    from tests.verifier.vectors import vectors_of
+    (v,) = vectors_of("log.md", "checkpoint")
+    (cv,) = vectors_of("log.md", "cosignature")
+    cosigned = tmp_path / "cosigned.note"
+    cosigned.write_text(cv["cosigned"], encoding="utf-8")
+    got = _run(tlogcheck, "-note", str(cosigned), "-vkey", v["vkey"], "-witness", cv["vkey"])
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert got.stdout.strip() == f"OK origin={v['origin']} size={v['size']} root={v['root']} cosignatures=1"
+    bare = tmp_path / "bare.note"
+    bare.write_text(v["note"], encoding="utf-8")
+    assert _run(tlogcheck, "-note", str(bare), "-vkey", v["vkey"]).returncode == 0
+    missing = _run(tlogcheck, "-note", str(bare), "-vkey", v["vkey"], "-witness", cv["vkey"])
+    assert missing.returncode == 1 and "no valid cosignature" in missing.stdout
+    changed = tmp_path / "changed.note"
+    changed.write_text(v["note"].replace("\n2\n", "\n3\n"), encoding="utf-8")
+    bad = _run(tlogcheck, "-note", str(changed), "-vkey", v["vkey"])
+    assert bad.returncode == 1 and "does not verify" in bad.stdout

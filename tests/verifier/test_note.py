@@ -157,7 +157,8 @@ def test_the_verifier_requires_the_cosignatures_it_is_asked_for():
     both = checkpoint.CosignerPolicy.of([cv["vkey"], w2.vkey])
     either = checkpoint.CosignerPolicy.of([cv["vkey"], w2.vkey], 1)
     passed = _log_check(verify_transcript(cosigned, key=key, cosigners=one))
-    assert passed.status == "pass" and passed.code == "log-included-cosigned" and passed.fields["cosigners"] == "witness.example/w1"
+    assert passed.status == "pass" and passed.code == "log-included-cosigned"
+    assert passed.fields["cosigners"] == "witness.example/w1"
     assert _log_check(verify_transcript(cosigned, key=key, cosigners=either)).status == "pass"
     for t, policy in ((cosigned, both), (bare, one), (old, one)):
         check = _log_check(verify_transcript(t, key=key, cosigners=policy))
