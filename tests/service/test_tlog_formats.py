@@ -200,6 +200,9 @@ def test_a_bad_cosigned_checkpoint_is_refused_and_changes_nothing(wapi, witness_
         assert (resp.status_code, resp.get_json()["code"]) == (status, code), body
     resp = _post(wapi, text + _cosign(skey, cp.text), ctype="application/json")
     assert resp.status_code == 415
+    assert _post(wapi, text + _cosign(skey, cp.text), ctype="text/plain; charset=latin-1").status_code == 415
+    resp = _post(wapi, text + _cosign(skey, cp.text) + "\u2014 x/y " + "A" * 70_000 + "\n")
+    assert resp.status_code == 413 and resp.get_json()["code"] == "body-too-large"
     assert _checkpoint(wapi)[0] == before
 
 

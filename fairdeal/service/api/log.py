@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
+from fairdeal.service import tiles
 from fairdeal.service.api.common import int_arg, svc
 from fairdeal.service.errors import ApiError
-from fairdeal.service import tiles
 
 bp = Blueprint("log", __name__)
 
@@ -85,7 +85,11 @@ def tile(tile):
 def cosign():
     """A checkpoint of this log cosigned by witnesses (text/plain, a signed note): the known cosignatures kept."""
     translog = _log()
-    if request.mimetype not in ("text/plain", "") or (request.content_length or 0) > COSIGNATURE_MAX:
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if request.mimetype not in ("text/plain", "") or charset not in ("utf-8", "utf8"):
         raise ApiError(415, "unsupported-media-type", "The body is a cosigned checkpoint: a signed note as "
-                                                      "text/plain in UTF-8, at most 64 KiB.")
-    return translog.checkpoints.add_cosignatures(request.get_data(cache=False)[:COSIGNATURE_MAX + 1])
+                                                      "text/plain in UTF-8.")
+    body = request.get_data(cache=False)
+    if len(body) > COSIGNATURE_MAX:
+        raise ApiError(413, "body-too-large", f"A cosigned checkpoint is at most {COSIGNATURE_MAX} bytes.")
+    return translog.checkpoints.add_cosignatures(body)
