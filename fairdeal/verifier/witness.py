@@ -65,7 +65,7 @@ class Witness:
         if cp.origin not in self.log_keys:
             return 404, f"unknown log {cp.origin}\n", TEXT_TYPE
         try:
-            checkpoint.open_checkpoint(submitted, self.log_keys[cp.origin])
+            signer = checkpoint.open_checkpoint(submitted, self.log_keys[cp.origin]).key
         except note.NoteError as exc:
             return 403, f"{exc}\n", TEXT_TYPE
         if old > cp.size:
@@ -83,8 +83,16 @@ class Witness:
             what = "a different root for the same size" if old == cp.size else "a proof that does not hold"
             return 422, f"inconsistent with the checkpoint of size {old} cosigned before: {what}\n", TEXT_TYPE
         line = note.cosign(cp_text, self.name, self.private, now).line()
-        self.state[cp.origin] = {"size": cp.size, "root": note.b64(cp.root), "checkpoint": submitted}
+        self.state[cp.origin] = {"size": cp.size, "root": note.b64(cp.root), "checkpoint": submitted, "key": signer}
         return 200, line, TEXT_TYPE
+
+
+def for_log_key(name: str, private: Ed25519PrivateKey, state: dict, log_key: str, origin: str) -> Witness:
+    """The witness of the log whose checkpoints `log_key` signs. The origin it knows that log by is the one in
+    its state for that key (a service cannot get a fork cosigned by naming it another log); the checkpoint's
+    own `origin` only for a key it never witnessed."""
+    bound = sorted(o for o, e in state.items() if e.get("key") == log_key)
+    return Witness(name, private, {o: [log_key] for o in bound or [origin]}, state)
 
 
 def request_body(old: int, proof: Iterable[bytes], checkpoint_note: str) -> str:

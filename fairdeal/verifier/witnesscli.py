@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import click
 
-from fairdeal.verifier import note, witness
+from fairdeal.verifier import checkpoint, note, witness
 from fairdeal.verifier.fetch import InputError, fetch_url, parse_json, post_text
 from fairdeal.verifier.logwatch import base_url
 
@@ -50,11 +50,10 @@ def act_as_witness(url: str, key_path: str, state_file: str | None, log_key: str
     base = base_url(url)
     checkpoint_note = get(f"{base}/log/checkpoint").decode("utf-8", "replace")
     try:
-        from fairdeal.verifier import checkpoint
         cp = checkpoint.parse_text(note.parse(checkpoint_note)[0])
     except note.NoteError as exc:
         return Cosigned(False, f"WITNESS refused: {base}/log/checkpoint is not a checkpoint: {exc}")
-    w = witness.Witness(name, private, {cp.origin: [log_key]}, state)
+    w = witness.for_log_key(name, private, state, log_key, cp.origin)
     old = state.get(cp.origin, {}).get("size", 0)
     proof: list[bytes] = []
     if 0 < old <= cp.size:
@@ -65,8 +64,7 @@ def act_as_witness(url: str, key_path: str, state_file: str | None, log_key: str
             return Cosigned(False, f"WITNESS refused: {base} sent no consistency proof from {old} to {cp.size}")
     status, body, _ = w.add_checkpoint(witness.request_body(old, proof, checkpoint_note), now)
     if status != 200:
-        why = {409: f"the witness last cosigned size {body.strip()}", 400: body.strip(),
-               403: body.strip(), 404: body.strip(), 422: body.strip()}.get(status, body.strip())
+        why = f"the witness last cosigned size {body.strip()}" if status == 409 else body.strip()
         return Cosigned(False, f"WITNESS refused the checkpoint of {cp.origin} at size {cp.size} "
                                f"(last cosigned: {old}): {why}")
     witness.save_state(path, w.state)          # kept before the cosignature leaves this machine

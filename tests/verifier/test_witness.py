@@ -96,3 +96,17 @@ def test_keys_and_state_files(tmp_path, log, w):
     (tmp_path / "bad.json").write_text('{"o": {"size": "7"}}')
     with pytest.raises(note.NoteError):
         witness.load_state(str(tmp_path / "bad.json"))
+
+
+def test_a_log_key_it_witnesses_cannot_start_a_second_log_under_another_origin(log):
+    """A service that shows a rolled-back log under a new origin, signed by the same key, is not cosigned: the
+    witness knows the key's log by the origin it first cosigned."""
+    priv = keys.generate_private_key()
+    state: dict = {}
+    first = witness.for_log_key("witness.example/w", priv, state, log.key, ORIGIN)
+    assert _add(first, 0, [], log.cp(9))[0] == 200 and state[ORIGIN]["key"] == log.key
+    renamed = witness.for_log_key("witness.example/w", priv, state, log.key, "fresh.example/log")
+    status, body, _ = _add(renamed, 0, [], log.cp(4, origin="fresh.example/log"))
+    assert status == 404 and "fresh.example/log" in body and set(state) == {ORIGIN}
+    again = witness.for_log_key("witness.example/w", priv, state, log.key, ORIGIN)
+    assert _add(again, 9, log.t.consistency_proof(9, 15), log.cp(15))[0] == 200
