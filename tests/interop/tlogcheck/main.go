@@ -50,8 +50,9 @@ func get(path string) []byte {
 	return body
 }
 
-// tiles maps Go's tile paths (tile/8/L/N, tile/8/data/N) onto C2SP tlog-tiles' (tile/L/N, tile/entries/N).
-type tiles struct{}
+// tiles maps Go's tile paths (tile/8/L/N, tile/8/data/N) onto C2SP tlog-tiles' (tile/L/N, tile/entries/N), and
+// keeps the tiles tlog has verified (SaveTiles) so that each is fetched once.
+type tiles struct{ saved map[string][]byte }
 
 func (tiles) Height() int { return 8 }
 
@@ -64,15 +65,23 @@ func c2spPath(t tlog.Tile) string {
 	return strings.Replace(p, "tile/data/", "tile/entries/", 1)
 }
 
-func (tiles) ReadTiles(ts []tlog.Tile) ([][]byte, error) {
+func (r tiles) ReadTiles(ts []tlog.Tile) ([][]byte, error) {
 	out := make([][]byte, len(ts))
 	for i, t := range ts {
-		out[i] = get("/log/" + c2spPath(t))
+		if data, ok := r.saved[c2spPath(t)]; ok {
+			out[i] = data
+		} else {
+			out[i] = get("/log/" + c2spPath(t))
+		}
 	}
 	return out, nil
 }
 
-func (tiles) SaveTiles([]tlog.Tile, [][]byte) {}
+func (r tiles) SaveTiles(ts []tlog.Tile, data [][]byte) {
+	for i, t := range ts {
+		r.saved[c2spPath(t)] = data[i]
+	}
+}
 
 // cosigVerifier verifies a tlog-cosignature cosignature/v1 (type 0x04): x/mod's note has no such type.
 type cosigVerifier struct {
@@ -185,7 +194,7 @@ func main() {
 		return
 	}
 
-	hr := tlog.TileHashReader(tree, tiles{})
+	hr := tlog.TileHashReader(tree, tiles{map[string][]byte{}})
 	th, err := tlog.TreeHash(tree.N, hr)
 	if err != nil || th != tree.Hash {
 		fail("tree hash from tiles: %v %v", th, err)
@@ -215,6 +224,10 @@ func main() {
 			got, err := hr.ReadHashes([]int64{tlog.StoredHashIndex(0, index)})
 			if err != nil || got[0] != tlog.RecordHash(entry) {
 				fail("entry %d does not hash to its level-0 tile hash (%v)", index, err)
+			}
+			if index%29 != 0 && index != size-1 && index != 255 && index != 256 {
+				index++
+				continue // the proofs of a sample of the entries (the tiles' edges among them)
 			}
 			// an inclusion proof computed by Go from the tiles, and the service's own
 			p, err := tlog.ProveRecord(size, index, hr)
