@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier import keys, merkle
+from fairdeal.verifier import checkpoint, keys, merkle, note
 from fairdeal.verifier.canonical import canonical_json, sha256_hex
 from fairdeal.verifier.transcript import record_hash, transcript_body
 
@@ -127,7 +127,6 @@ def check_log_tree(transcript: Mapping[str, Any], key: str | None = None, witnes
     """The tree a transcript's `log` member proves its leaves in: its signed head (fairdeal/2's JSON head) and/or
     its checkpoint (a C2SP signed note, docs/log.md "Checkpoints"), which must then sign the same tree with the
     same key. {"size", "root" (hex), "key", "cosigners": [(witness verifier, timestamp)] of `witnesses`}."""
-    from fairdeal.verifier import checkpoint, note   # noqa: PLC0415 - only a log member with a checkpoint needs them
     log = transcript.get("log")
     if not isinstance(log, dict) or not ("head" in log or "checkpoint" in log):
         raise LogError("the transcript's log member has no tree head and no checkpoint")
