@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 from fairdeal.verifier import merkle, storedhash, tlog
 
+from fairdeal.service.checkpoints import Checkpoints
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
@@ -38,6 +39,7 @@ class TransLog:
         self.damaged: str | None = None     # why this process signs no head and serves no proof, once found
         self._checked = False               # the stored head checked against the stored hashes (once a process)
         self._scrubbed = 0                  # the next leaf the sweeper's rounds read again (scrub)
+        self.checkpoints = Checkpoints(self)
 
     # ------------------------------------------------------------------------------------ its own check
     def check_head(self) -> None:
@@ -100,6 +102,14 @@ class TransLog:
         """The hashes of complete subtrees (level, index) -- leaves [index * 2^level, (index + 1) * 2^level) --
         of the log as stored, in one read (what tiles are cut from). A subtree not complete yet: ValueError."""
         return self._read([storedhash.stored_hash_index(level, index) for level, index in subtrees])
+
+    def tile_hashes(self, subtrees: Sequence[tuple[int, int]]) -> list[bytes]:
+        """subtree_hashes for a tile (fairdeal.service.tiles): proof material, so none while the log is damaged."""
+        self._checked_once()
+        return self.subtree_hashes(subtrees)
+
+    def leaf_texts(self, start: int, stop: int) -> list[str]:
+        return self.store.tlog_leaves(start, stop)
 
     def check_stored(self) -> list[str]:
         """A start's cheap check (O(log n) reads): the stored head's root is the stored hashes' root of its size,
@@ -246,7 +256,9 @@ class TransLog:
         head = self.head_covering(max(indexes.values()) + 1)
         kinds = sorted(indexes.items())
         proofs, _ = self._proofs([i for _, i in kinds], head["size"])
-        return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)}}
+        # the head in both forms: fairdeal/2's JSON (which the browser page checks) and the C2SP checkpoint
+        return {"head": head, "checkpoint": self.checkpoints.note_for(head),
+                **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)}}
 
 
 def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,

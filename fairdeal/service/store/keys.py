@@ -75,6 +75,11 @@ def tlog_head() -> str:
     return f"{PREFIX}:{TLOG_TAG}:head"
 
 
+def tlog_cosignatures() -> str:
+    """Hash: witness ("<key name> <key id hex>") -> its latest cosignature of a checkpoint (JSON)."""
+    return f"{PREFIX}:{TLOG_TAG}:cosignatures"
+
+
 TLOG_PENDING = "tlog-pending"   # index(): the games whose queue may hold leaves, scored by the time of the write
 
 TLOG_HASH_CHUNK = 1 << 16   # stored hashes per string key (2 MiB): far below Redis's 512 MB string limit
