@@ -90,8 +90,11 @@ def test_a_process_whose_stored_leaves_no_longer_match_its_head_signs_nothing(tm
     assert [(rec.levelname, rec.getMessage()) for rec in said.records] == [
         ("ERROR", "transparency log damaged: signing no head")]                   # once, not at every request
     assert said.records[0].fields["reason"] == s2.translog.damaged
-    for path in ("/log/leaves/0/proof", f"/log/consistency?first=1&second={head['size']}"):
+    for path in ("/log/leaves/0/proof", f"/log/consistency?first=1&second={head['size']}",
+                 f"/log/tile/0/000.p/{head['size']}"):           # a hash tile is proof material too
         assert api2.get(path).get_json()["code"] == "log-damaged", path
+    for path in (f"/log/tile/entries/000.p/{head['size']}", "/log/checkpoint"):   # the leaves, the signed head
+        assert api2.get(path).status_code == 200, path
     # the signed head stays served (watchers compare it with the leaves), no new head is signed over the edit
     assert api2.get("/log/head").get_json() == head
     api2.table(api2.player(), rule_set="spades")

@@ -134,6 +134,10 @@ def test_a_log_member_with_a_checkpoint_verifies_and_one_of_another_tree_does_no
     # the checkpoint alone (no JSON head) is checked against the key given
     alone, _ = _transcript_with({"checkpoint": cv["cosigned"]}, drop_head=True)
     assert _log_check(verify_transcript(alone, key=key)).status == "pass"
+    # ... and its key must count like a head's (logtrust): a checkpoint by a key not given proves nothing
+    elsewhere = keys.public_key_text(keys.generate_private_key())
+    assert _log_check(verify_transcript(alone, key=elsewhere)).code == "log-head-untrusted"
+    assert _log_check(verify_transcript(t, key=elsewhere)).code == "log-head-untrusted"
     # a checkpoint of another root under the same key does not go with this head
     (v,) = vectors_of("log.md", "checkpoint")
     other = checkpoint.sign(v["origin"], 2, merkle.EMPTY_ROOT, _private(v["private_key_hex"]))
