@@ -108,6 +108,38 @@ class Folder(Text):
             super().check(value)
 
 
+class NoteName(Text):
+    """A signed note's key name (c2sp.org/signed-note): no spaces, no '+'."""
+    must_be = "a name with no spaces and no '+', such as fairdeal.example/fairdeal-log"
+
+    def check(self, value: Any) -> None:
+        if not isinstance(value, str) or not value or any(c.isspace() or c == "+" for c in value):
+            raise ValueError(self.must_be)
+
+
+class WitnessKeys(Kind):
+    """Witnesses' verifier keys (tlog-cosignature, type 0x04), separated by spaces or commas; empty: none."""
+    must_be = "witness verifier keys <name>+<key id>+<base64> of type 0x04, separated by spaces (empty: none)"
+
+    def parse(self, text: str) -> tuple[str, ...]:
+        return tuple(t for t in text.replace(",", " ").split() if t)
+
+    def check(self, value: Any) -> None:
+        from fairdeal.verifier import note
+        if value is None:
+            return
+        if not isinstance(value, tuple):
+            raise ValueError(self.must_be)
+        for v in value:
+            try:
+                note.parse_vkey(v, kinds=(note.COSIGNATURE_V1,))
+            except (note.NoteError, TypeError) as exc:
+                raise ValueError(f"{self.must_be} ({exc})") from None
+
+    def show(self, value: Any) -> str:
+        return repr(" ".join(value) if isinstance(value, tuple) else value)
+
+
 class Choice(Kind):
     def __init__(self, *choices: str):
         self.choices = choices
@@ -265,6 +297,8 @@ class Config:
     limit_bad_tokens: str = "60/minute"            # requests with an unknown, expired or ended token, per address
     transparency_log: bool = True           # every commitment and ending is a leaf of the log (docs/log.md)
     log_head_seconds: float = 10.0          # a new tree head is signed this often while the log grows
+    log_origin: str = "localhost/fairdeal-log"  # the checkpoints' origin line and key name (docs/log.md)
+    log_witnesses: tuple[str, ...] | None = None   # witnesses whose cosignatures the log takes (vkeys, type 0x04)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -373,6 +407,10 @@ SETTINGS: tuple[Setting, ...] = (
             "the transparency log of commitments and endings on or off (off only for a benchmark's baseline)"),
     Setting("log_head_seconds", "FAIRDEAL_LOG_HEAD_SECONDS", Number(0, 86400, unit="seconds", low_open=True),
             "how often a new signed tree head is made while the log grows"),
+    Setting("log_origin", "FAIRDEAL_LOG_ORIGIN", NoteName(),
+            "the log's name in its checkpoints (origin line and key name), e.g. fairdeal.example/fairdeal-log"),
+    Setting("log_witnesses", "FAIRDEAL_LOG_WITNESSES", WitnessKeys(),
+            "witnesses whose checkpoint cosignatures the log accepts and serves (verifier keys, type 0x04)"),
 )
 
 assert {s.field for s in SETTINGS} == {f.name for f in fields(Config)} - {"extra"}, "a setting without its variable"

@@ -1,60 +1,54 @@
 """The service's transparency log (docs/log.md): the tree over the store's leaves, signed tree heads, proofs.
 
-The store keeps the leaves (written atomically with the records they record) and the latest signed head; this
-process keeps the tree (fairdeal.verifier.merkle.Tree) over the leaves it has read, which never change, so it
-reads only the new ones. Heads are signed by the sweeper's tick when the log has grown and the last head is older
-than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does not cover.
+The store keeps the leaves (written atomically with the records they record), the tree's stored hashes (written
+with the leaves: fairdeal.verifier.storedhash) and the latest signed head. This process keeps nothing of the tree:
+a root, a proof or a game's entries is one batched read of O(log n) stored hashes, so a process starts at once
+and its memory does not grow with the log. Heads are signed by the sweeper's tick when the log has grown and the
+last head is older than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does
+not cover.
 
-A process checks the stored head against the leaves before it serves or signs anything (once, when it first
-builds its tree), and again before each head it signs: a head whose root the leaves no longer hash to means a
-leaf was edited or lost in the store. The sweeper's round also reads SCRUB_PER_ROUND of the leaves it holds again
-(round and round), so a leaf edited under a running process is found too. The process then signs no head and serves no proof (problem `log-damaged`,
-503), logs it once and sets `fairdeal_tlog_damaged`; the leaves and the stored head are still served, so watchers
-see the damage for themselves (docs/operations.md, "The transparency log is damaged").
+A process checks the stored head against the stored hashes and leaves before it serves or signs anything (once,
+at its first use of the log: O(log n) reads, `check_stored`), and again before each head it signs: a head whose
+root the stored hashes no longer make, or a leaf that no longer hashes to its stored hash, means the store no
+longer holds what was signed. The sweeper's round also reads SCRUB_PER_ROUND leaves again (round and round) and
+compares each with its stored hash, so a leaf edited under a running process is found too. The process then signs
+no head and serves no proof (problem `log-damaged`, 503), logs it once and sets `fairdeal_tlog_damaged`; the
+leaves and the stored head are still served, so watchers see the damage for themselves (docs/operations.md, "The
+transparency log is damaged").
 """
 from __future__ import annotations
 
 import json
 import logging
-import threading
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from fairdeal.verifier import merkle, tlog
+from fairdeal.verifier import merkle, storedhash, tlog
 
+from fairdeal.service.checkpoints import Checkpoints
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
-READ_PAGE = 10_000   # leaves read from the store at a time
-SCRUB_PER_ROUND = 1_000   # leaves the sweeper's round reads again and compares with its tree (a few ms)
+SCRUB_PER_ROUND = 1_000   # leaves the sweeper's round reads again and compares with their stored hashes (a few ms)
 log = logging.getLogger("fairdeal.translog")
 
 
 class TransLog:
     def __init__(self, store, keyring, config, now: Callable[[], float], metrics=None):
         self.store, self.keyring, self.config, self.now, self.metrics = store, keyring, config, now, metrics
-        self.tree = merkle.Tree()
-        self._lock = threading.Lock()
+        self._filled = False
         self.damaged: str | None = None     # why this process signs no head and serves no proof, once found
-        self._checked = False               # the stored head checked against the leaves (once a process)
+        self._checked = False               # the stored head checked against the stored hashes (once a process)
         self._scrubbed = 0                  # the next leaf the sweeper's rounds read again (scrub)
+        self.checkpoints = Checkpoints(self)
 
     # ------------------------------------------------------------------------------------ its own check
-    def check_head(self, head: dict | None = None) -> None:
-        """The stored head's root against the leaves this process holds (read from the store): a mismatch means
-        the store no longer holds the leaves the head signs. Raises ApiError 503 `log-damaged` then (and after)."""
+    def check_head(self) -> None:
+        """The stored head against the stored hashes and its last leaf (check_stored): a mismatch means the store
+        no longer holds the leaves the head signs. Raises ApiError 503 `log-damaged` then (and after)."""
         if self.damaged is None:
-            head = self.store.tlog_head() if head is None else head
-            if head is not None:
-                try:
-                    root = self._sync(head["size"]).root(head["size"]).hex()
-                except RuntimeError:
-                    root = None
-                if root is None:
-                    self._damage(f"the signed head of size {head['size']} covers more leaves than the store holds "
-                                 f"({self.store.tlog_size()}): leaves were lost")
-                elif root != head["root"]:
-                    self._damage(f"the signed head of size {head['size']} has root {head['root']}, but the "
-                                 f"store's first {head['size']} leaves hash to {root}: a leaf was edited or lost")
+            problems = self.check_stored()
+            if problems:
+                self._damage("; ".join(problems))
             self._checked = True
         if self.damaged is not None:
             raise ApiError(503, "log-damaged", f"The transparency log is damaged: {self.damaged}. No head is signed "
@@ -68,23 +62,25 @@ class TransLog:
             self.metrics.add("fairdeal_tlog_damaged", 1)
 
     def scrub(self, limit: int = SCRUB_PER_ROUND) -> None:
-        """Read `limit` of the leaves this process holds again, from where the last round stopped (round and
-        round): a leaf edited in the store since this process read it is found within a few hours at most, and
-        the process stops signing (a running process would otherwise sign new heads over its own old copy)."""
-        have = len(self.tree)
+        """Read `limit` leaves of the signed log again, from where the last round stopped (round and round), and
+        compare each with its stored hash: a leaf edited in the store is found within a few hours at most, and
+        the process stops signing (it would otherwise sign new heads over leaves that are not the ones signed)."""
+        head = self.store.tlog_head()
+        have = head["size"] if head is not None else 0
         if self.damaged is not None or not have:
             return
         start = self._scrubbed if self._scrubbed < have else 0
         stop = min(have, start + limit)
         texts = self.store.tlog_leaves(start, stop)
-        for i, text in enumerate(texts, start=start):
-            if merkle.leaf_hash(text.encode("utf-8")) != self.tree.leaves[i]:
-                self._damage(f"leaf {i} in the store is not the leaf this process read and signed heads over: "
+        if len(texts) < stop - start:
+            self._damage(f"the store holds fewer leaves than the {stop} the signed head covers: leaves were lost")
+            return
+        stored = self.subtree_hashes([(0, i) for i in range(start, stop)])
+        for i, (text, h) in enumerate(zip(texts, stored), start=start):
+            if merkle.leaf_hash(text.encode("utf-8")) != h:
+                self._damage(f"leaf {i} in the store does not hash to its stored hash, which signed heads cover: "
                              f"it was edited")
                 return
-        if len(texts) < stop - start:
-            self._damage(f"the store holds fewer leaves than the {stop} this process read: leaves were lost")
-            return
         self._scrubbed = stop
 
     def _checked_once(self) -> None:
@@ -92,23 +88,70 @@ class TransLog:
             self.check_head()
 
     # ------------------------------------------------------------------------------------ the tree
-    def _sync(self, size: int) -> merkle.Tree:
-        """This process's tree holding at least `size` leaves (read from the store)."""
-        with self._lock:
-            while len(self.tree) < size:   # in pages: a process's first read of a long log is not one reply
-                have = len(self.tree)
-                texts = self.store.tlog_leaves(have, min(size, have + READ_PAGE))
-                if not texts:
-                    raise RuntimeError("the transparency log has fewer leaves than its size")
-                self.tree.extend(merkle.leaf_hash(t.encode("utf-8")) for t in texts)
-            return self.tree
+    def _read(self, indexes: Sequence[int]) -> list[bytes]:
+        """The stored hashes at these indexes, one store round trip (storedhash's HashReader)."""
+        if not self._filled:   # once a process: a log written before hashes were stored is filled (else a read)
+            self.store.tlog_fill_hashes()
+            self._filled = True
+        return self.store.tlog_read_hashes(indexes)
+
+    def root(self, size: int) -> bytes:
+        return storedhash.tree_hash(size, self._read)
+
+    def subtree_hashes(self, subtrees: Sequence[tuple[int, int]]) -> list[bytes]:
+        """The hashes of complete subtrees (level, index) -- leaves [index * 2^level, (index + 1) * 2^level) --
+        of the log as stored, in one read (what tiles are cut from). A subtree not complete yet: ValueError."""
+        return self._read([storedhash.stored_hash_index(level, index) for level, index in subtrees])
+
+    def tile_hashes(self, subtrees: Sequence[tuple[int, int]]) -> list[bytes]:
+        """subtree_hashes for a tile (fairdeal.service.tiles): proof material, so none while the log is damaged."""
+        self._checked_once()
+        return self.subtree_hashes(subtrees)
+
+    def leaf_texts(self, start: int, stop: int) -> list[str]:
+        return self.store.tlog_leaves(start, stop)
+
+    def check_stored(self) -> list[str]:
+        """A start's cheap check (O(log n) reads): the stored head's root is the stored hashes' root of its size,
+        and the last leaf it covers hashes to its stored hash. What it finds wrong (empty: nothing)."""
+        head = self.store.tlog_head()
+        if head is None or head["size"] == 0:
+            return []
+        n = head["size"]
+        need = storedhash.root_indexes(n) + [storedhash.stored_hash_index(0, n - 1)]
+        try:
+            hashes = self._read(need)
+        except ValueError as exc:
+            return [f"the stored hashes do not cover the head of {n} leaves: {exc}"]
+        problems = []
+        if storedhash.root_from(n, hashes)[0].hex() != head["root"]:
+            problems.append(f"the stored head of {n} leaves signs a root its stored hashes do not make")
+        last = self.store.tlog_leaves(n - 1, n)
+        if not last:
+            problems.append(f"the signed head of size {n} covers more leaves than the store holds "
+                            f"({self.store.tlog_size()}): leaves were lost")
+        elif merkle.leaf_hash(last[0].encode("utf-8")) != hashes[-1]:
+            problems.append(f"leaf {n - 1} is not the leaf whose hash is stored")
+        return problems
+
+    def _proofs(self, indexes: Sequence[int], size: int) -> tuple[list[list[bytes]], bytes]:
+        """Inclusion proofs of these leaves in the tree of `size` leaves, and its root: one read for all."""
+        need: list[int] = []
+        for i in indexes:
+            storedhash.inclusion_indexes(i, size, need)
+        need.extend(storedhash.root_indexes(size))
+        hashes = self._read(need)
+        proofs, at = [], 0
+        for i in indexes:
+            proof, at = storedhash.inclusion_from(i, size, hashes, at)
+            proofs.append(proof)
+        return proofs, storedhash.root_from(size, hashes, at)[0]
 
     # ------------------------------------------------------------------------------------ heads
     def sign_head(self, size: int) -> dict:
         self.check_head()      # never sign over leaves the stored head says are not the ones signed before
-        tree = self._sync(size)
         key = self.keyring.current_key
-        head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, tree.root(size),
+        head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, self.root(size),
                                                                             iso(self.now()), key))
         if self.store.tlog_put_head(head):
             return head
@@ -120,7 +163,7 @@ class TransLog:
         head = self.store.tlog_head()
         if head is not None and not self._checked and self.damaged is None:
             try:
-                self.check_head(head)
+                self.check_head()
             except ApiError:
                 pass
         return head if head is not None else self.sign_head(self.store.tlog_sequence())
@@ -150,8 +193,8 @@ class TransLog:
         return head
 
     # ------------------------------------------------------------------------------------ proofs
-    def _head_of_size(self, size: Any) -> dict:
-        head = self.latest_head()
+    def _head_of_size(self, size: Any, head: dict | None = None) -> dict:
+        head = self.latest_head() if head is None else head   # one head read a request
         if type(size) is not int or not 0 <= size <= head["size"]:
             raise ApiError(422, "bad-tree-size", f"The latest signed tree head has {head['size']} leaves: a tree "
                                                  f"size is a whole number from 0 to {head['size']}, not {size!r}.")
@@ -164,28 +207,32 @@ class TransLog:
             # a leaf sequenced since the latest head: a head covering it is signed now (docs/log.md)
             head = self.head_covering(index + 1)
         size = head["size"] if size is None else size
-        self._head_of_size(size)
+        self._head_of_size(size, head)
         if type(index) is not int or not 0 <= index < size:
             raise ApiError(404, "leaf-not-found", f"The tree of {size} leaves has no leaf {index!r} (leaves are "
                                                   f"numbered from 0).")
-        tree = self._sync(size)
+        (proof,), root = self._proofs([index], size)
         leaf = json.loads(self.store.tlog_leaves(index, index + 1)[0])
-        return {"index": index, "size": size, "leaf": leaf,
-                "proof": tlog.proof_hex(tree.inclusion_proof(index, size)),
-                "head": head if size == head["size"] else None, "root": tree.root(size).hex()}
+        return {"index": index, "size": size, "leaf": leaf, "proof": tlog.proof_hex(proof),
+                "head": head if size == head["size"] else None, "root": root.hex()}
 
     def consistency(self, first: Any, second: Any) -> dict:
         self._checked_once()
         head = self._head_of_size(second)
-        self._head_of_size(first)
+        self._head_of_size(first, head)
         if first > second:
             raise ApiError(422, "bad-tree-size", f"A consistency proof goes from a smaller tree to a larger one; "
                                                  f"{first} is larger than {second}.")
-        tree = self._sync(second)
-        return {"first": first, "second": second, "first_root": tree.root(first).hex(),
-                "second_root": tree.root(second).hex(),
-                "proof": tlog.proof_hex(tree.consistency_proof(first, second)),
-                "head": head if second == head["size"] else None}
+        need = storedhash.consistency_indexes(first, second)
+        at_roots = len(need)
+        need.extend(storedhash.root_indexes(first))
+        need.extend(storedhash.root_indexes(second))
+        hashes = self._read(need)
+        proof, _ = storedhash.consistency_from(first, second, hashes)
+        first_root, at = storedhash.root_from(first, hashes, at_roots)
+        second_root, _ = storedhash.root_from(second, hashes, at)
+        return {"first": first, "second": second, "first_root": first_root.hex(), "second_root": second_root.hex(),
+                "proof": tlog.proof_hex(proof), "head": head if second == head["size"] else None}
 
     def leaves(self, start: int, limit: int) -> dict:
         head = self.latest_head()
@@ -207,9 +254,11 @@ class TransLog:
         if not indexes:
             return {}
         head = self.head_covering(max(indexes.values()) + 1)
-        tree = self._sync(head["size"])
-        return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
-                                 for kind, i in sorted(indexes.items())}}
+        kinds = sorted(indexes.items())
+        proofs, _ = self._proofs([i for _, i in kinds], head["size"])
+        # the head in both forms: fairdeal/2's JSON (which the browser page checks) and the C2SP checkpoint
+        return {"head": head, "checkpoint": self.checkpoints.note_for(head),
+                **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)}}
 
 
 def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,

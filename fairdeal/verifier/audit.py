@@ -171,12 +171,13 @@ def _read_item(item: Item) -> bytes | str:
         reader.close()
 
 
-def check_item(item: Item, key: KeyArg, pins: PinArg, reader: ItemReader | None = None) -> Outcome:
+def check_item(item: Item, key: KeyArg, pins: PinArg, reader: ItemReader | None = None,
+               cosigners: Any = None) -> Outcome:
     """Verify one item; never raises (a crash is a broken item with the reason). `reader`: one shared by the
     items of a task (else the item's file is opened for it alone)."""
     try:
         obj = reader.read(item) if reader is not None else _read_item(item)
-        report = verify_transcript(obj, key=key, pins=pins)
+        report = verify_transcript(obj, key=key, pins=pins, cosigners=cosigners)
     except InputError as exc:
         return Outcome(item.label, "broken", error=exc.message)
     except Exception as exc:  # noqa: BLE001 - one bad item must not end the audit
@@ -193,10 +194,10 @@ def check_item(item: Item, key: KeyArg, pins: PinArg, reader: ItemReader | None 
                    key_status=(report.signer or {}).get("status") if signed else None)
 
 
-def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg) -> list[Outcome]:
+def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg, cosigners: Any = None) -> list[Outcome]:
     reader = ItemReader()
     try:
-        return [check_item(item, key, pins, reader) for item in items]
+        return [check_item(item, key, pins, reader, cosigners) for item in items]
     finally:
         reader.close()
 
@@ -212,14 +213,14 @@ def chunk_size(items: int, jobs: int) -> int:
 
 
 def run_checks(items: Sequence[Item], key: KeyArg, pins: PinArg, jobs: int,
-               progress: Callable[[int], None] | None = None) -> list[Outcome]:
+               progress: Callable[[int], None] | None = None, cosigners: Any = None) -> list[Outcome]:
     """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
     if jobs <= 1 or len(items) < 2:
         out = []
         reader = ItemReader()
         try:
             for item in items:
-                out.append(check_item(item, key, pins, reader))
+                out.append(check_item(item, key, pins, reader, cosigners))
                 if progress:
                     progress(1)
         finally:
@@ -232,20 +233,20 @@ def run_checks(items: Sequence[Item], key: KeyArg, pins: PinArg, jobs: int,
     # the parent's pages one by one (measured: 1.7x -> 1.8x-2.1x on two processes beside a large parent heap).
     gc.freeze()
     try:
-        results = _run_pool(chunks, key, pins, jobs, progress)
+        results = _run_pool(chunks, key, pins, jobs, progress, cosigners)
     finally:
         gc.unfreeze()
     return [o for i in range(len(chunks)) for o in results[i]]
 
 
 def _run_pool(chunks: list[list[Item]], key: KeyArg, pins: PinArg, jobs: int,
-              progress: Callable[[int], None] | None) -> dict[int, list[Outcome]]:
+              progress: Callable[[int], None] | None, cosigners: Any = None) -> dict[int, list[Outcome]]:
     results: dict[int, list[Outcome]] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending = {}
         queue = iter(enumerate(chunks))
         for index, chunk in queue:               # keep a few chunks per worker in flight, not all of them
-            pending[pool.submit(check_chunk, chunk, key, pins)] = index
+            pending[pool.submit(check_chunk, chunk, key, pins, cosigners)] = index
             if len(pending) >= 4 * jobs:
                 break
         while pending:
@@ -257,7 +258,7 @@ def _run_pool(chunks: list[list[Item]], key: KeyArg, pins: PinArg, jobs: int,
                     progress(len(results[index]))
                 nxt = next(queue, None)
                 if nxt is not None:
-                    pending[pool.submit(check_chunk, nxt[1], key, pins)] = nxt[0]
+                    pending[pool.submit(check_chunk, nxt[1], key, pins, cosigners)] = nxt[0]
     return results
 
 
@@ -365,16 +366,16 @@ def default_jobs() -> int:
 
 
 def audit(paths: Sequence[str], key: KeyArg = None, pins: PinArg = None,
-          jobs: int | None = None, progress: bool | None = None) -> AuditSummary:
+          jobs: int | None = None, progress: bool | None = None, cosigners: Any = None) -> AuditSummary:
     """Find and check every transcript under `paths`. progress=None: a progress line when standard output is a
-    terminal (fairdeal.verifier.progress)."""
+    terminal (fairdeal.verifier.progress). `cosigners`: a checkpoint.CosignerPolicy every game's log must meet."""
     problems: list[Outcome] = []
     items = find_items(paths, problems)
     jobs = jobs or default_jobs()
     bar = Progress(len(items), enabled=progress)
     start = time.monotonic()
     try:
-        outcomes = run_checks(items, key, pins or {}, jobs, bar)
+        outcomes = run_checks(items, key, pins or {}, jobs, bar, cosigners)
     finally:
         bar.close()
     return AuditSummary(problems + outcomes, time.monotonic() - start, jobs, found=len(items))

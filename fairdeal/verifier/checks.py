@@ -132,13 +132,14 @@ class _Unusable(Exception):
 
 def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mapping[str, str] | KeySet | None = None,
                       receipts: Sequence[tuple[int, str]] = (), client_seeds: Sequence[tuple[int, str]] = (),
-                      commitment: str | None = None, board_seed: bytes | None = None) -> Report:
+                      commitment: str | None = None, board_seed: bytes | None = None, cosigners: Any = None
+                      ) -> Report:
     """Every check on one transcript (bytes, text or the decoded JSON object). Never raises for bad input: the
     report says what failed, or (report.unusable) why the input could not be used at all."""
     report = Report()
     run = _Run(report)
     try:
-        _verify(run, data, key, pins or {}, receipts, client_seeds, commitment, board_seed)
+        _verify(run, data, key, pins or {}, receipts, client_seeds, commitment, board_seed, cosigners)
     except _Unusable as exc:
         report.unusable = exc.message
     except Exception as exc:  # noqa: BLE001 - hostile input must give a report, never a traceback
@@ -149,7 +150,7 @@ def verify_transcript(data: Any, *, key: str | KeySet | None = None, pins: Mappi
 
 def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[str, str] | KeySet,
             receipts: Sequence[tuple[int, str]], client_seeds: Sequence[tuple[int, str]], noted: str | None,
-            board_seed: bytes | None = None) -> None:
+            board_seed: bytes | None = None, cosigners: Any = None) -> None:
     report = run.report
     try:
         t, raw_keys = read_transcript(data)
@@ -179,7 +180,8 @@ def _verify(run: _Run, data: Any, given_key: str | KeySet | None, pins: Mapping[
             "made: this shows the transcript is intact, not that the service signed it. Give the service's "
             "public key with --key (and --pin to remember it).")
     run.put_all(integrity.check_signatures(t, key, key_problem, body))
-    run.put(_log_inclusion(t, logtrust.head_keys(KeySet.of(given_key), KeySet.of_pins(pins), commit.get("key"))))
+    run.put(_log_inclusion(t, logtrust.head_keys(KeySet.of(given_key), KeySet.of_pins(pins), commit.get("key")),
+                           cosigners))
 
     # --- the header, the commitment, the chain --------------------------------------------------------
     run.put_all(integrity.check_header(t) + _layout_problems(t))
@@ -251,22 +253,34 @@ def _note_signer(report: Report, trusted: KeySet | None, key: str | None, named:
                                f"({signer.retired}): a retired key should sign no new game.")
 
 
-def _log_inclusion(t: Mapping[str, Any], trust: tuple[KeySet, str]) -> Check:
-    """The transcript's `log` member (docs/log.md), checked offline: the signed head, by a key trusted for the
-    game's service (head_keys), and the commitment and ending leaves recomputed from the transcript itself under
-    its root."""
+def _log_inclusion(t: Mapping[str, Any], trust: tuple[KeySet, str], cosigners: Any = None) -> Check:
+    """The transcript's `log` member (docs/log.md), checked offline: the signed head (and/or checkpoint), by a key
+    trusted for the game's service (head_keys), and the commitment and ending leaves recomputed from the
+    transcript itself under its root. With a CosignerPolicy (fairdeal.verifier.checkpoint), the checkpoint
+    carries enough witnesses' cosignatures."""
     if "log" not in t:
+        if cosigners is not None:
+            return failed("log-inclusion", "log-not-cosigned", count=0, quorum=cosigners.quorum,
+                          cosigners="the transcript carries no log member")
         return skipped("log-inclusion", "no-log")
     try:
         found = tlog.check_log_member(t)
+        head = tlog.check_log_tree(t, witnesses=cosigners.witnesses if cosigners is not None else ())
     except (tlog.LogError, KeyError, TypeError) as exc:
         return failed("log-inclusion", "log-not-included", reason=str(exc))
-    head = t["log"]["head"]
-    problem = logtrust.head_key_problem(head, *trust)
+    if cosigners is not None:
+        names = ", ".join(w.name for w, _ in head["cosigners"]) or "none"
+        if len(head["cosigners"]) < cosigners.quorum:
+            return failed("log-inclusion", "log-not-cosigned", count=len(head["cosigners"]),
+                          quorum=cosigners.quorum, cosigners=names)
+    signed = t["log"].get("head") if isinstance(t["log"].get("head"), dict) else {}
+    problem = logtrust.head_key_problem(dict(head, time=signed.get("time")), *trust)   # a checkpoint has no time
     if problem is not None:
         return failed("log-inclusion", problem.pop("code"), **problem)
-    return passed("log-inclusion", "log-included", kinds=" and ".join(found), size=head["size"], root=head["root"],
-                  indexes=" and ".join(str(i) for i in found.values()), key_id=key_id_or_none(head["key"]))
+    extra = {"cosigners": names} if cosigners is not None else {}
+    return passed("log-inclusion", "log-included-cosigned" if extra else "log-included", kinds=" and ".join(found),
+                  size=head["size"], root=head["root"], indexes=" and ".join(str(i) for i in found.values()),
+                  key_id=key_id_or_none(head["key"]), **extra)
 
 
 def _named_protocol(data: Any) -> Any:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Sequence
+import time
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -27,6 +28,7 @@ from fairdeal.verifier.logcli import audit_against_log, log_cmd
 from fairdeal.verifier.pins import PinError, pinned_key_set, save_pin
 from fairdeal.verifier.tournament.command import tournament_cmd
 from fairdeal.verifier.tournament.seeds import seed_from_hex
+from fairdeal.verifier.witnesscli import witness_key_cmd
 
 PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit", "log")
@@ -48,6 +50,30 @@ def _emit(text: str, err: bool = False) -> None:
 
 def _say(message: str) -> None:
     _emit(f"{PROG}: {message}", err=True)
+
+
+def now_seconds() -> int:
+    """The POSIX time a witness cosigns at (the verifier reads the clock only here and for --jobs' progress)."""
+    return int(time.time())
+
+
+def cosigner_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--cosigner VKEY (repeatable) and --cosignatures N: the log's checkpoint must be cosigned by witnesses."""
+    command = click.option("--cosignatures", "quorum", type=click.IntRange(min=1), default=None, metavar="N",
+                           help="How many of the --cosigner witnesses must have cosigned (default: all).")(command)
+    return click.option("--cosigner", "cosigner_keys", multiple=True, metavar="VKEY",
+                        envvar="FAIRDEAL_VERIFY_COSIGNERS",
+                        help="A witness's verifier key (fairdeal-verify witness-key): the transcript's log checkpoint "
+                             "must carry its cosignature (repeatable; see --cosignatures).")(command)
+
+
+def _cosigners(vkeys: Sequence[str], quorum: int | None) -> Any:
+    from fairdeal.verifier.checkpoint import CosignerPolicy
+    from fairdeal.verifier.note import NoteError
+    try:
+        return CosignerPolicy.of(vkeys, quorum)
+    except NoteError as exc:
+        raise UsageProblem(str(exc)) from None
 
 
 # ----------------------------------------------------------------------------------------- text report
@@ -143,15 +169,17 @@ def cli() -> None:
 @click.option("--seat", type=int, default=None, metavar="N", help="With --explain: show seat N's cards each hand.")
 @click.option("--board-seed", "board_hex", metavar="HEX", default=None,
               help="A tournament table: its round's board seed, as the round result reveals it (docs/tournaments.md).")
+@cosigner_options
 def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pin: bool, receipts: Sequence[str],
                noted: str | None, client_seeds: Sequence[str], as_json: bool, explain: bool, seat: int | None,
-               board_hex: str | None = None) -> int:
+               board_hex: str | None = None, cosigner_keys: Sequence[str] = (), quorum: int | None = None) -> int:
     """Verify one game: every check with a pass or a fail and the reason.
 
     TRANSCRIPT is a file, - for standard input, or the URL of a finished game.
     Exit status: 0 every check passed, 1 a check failed, 2 the input could not be used.
     """
     given, pins = _trusted_keys(key_opts, service)
+    cosigners = _cosigners(cosigner_keys, quorum)
     try:
         parsed_receipts = [parse_receipt(r) for r in receipts]
         parsed_seeds = [parse_client_seed(s) for s in client_seeds]
@@ -166,7 +194,7 @@ def verify_cmd(transcript: str, key_opts: Sequence[str], service: str | None, pi
         report_out(report, transcript, as_json)
         return 2
     report = verify_transcript(data, key=given, pins=pins, receipts=parsed_receipts, client_seeds=parsed_seeds,
-                               commitment=commitment, board_seed=board)
+                               commitment=commitment, board_seed=board, cosigners=cosigners)
     story = None
     if (explain or seat is not None) and not report.unusable:
         story = _story(data, seat, report)
@@ -228,14 +256,17 @@ def _pin(report: Report, source: str, given: KeySet | None) -> None:
 @click.option("--pending-after", type=click.FloatRange(min=0), default=3600.0, show_default=True,
               envvar="FAIRDEAL_VERIFY_PENDING_AFTER", metavar="SECONDS",
               help="With --log: list the commitments with no ending this much older than the log's newest head.")
+@cosigner_options
 def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None, jobs: int | None,
-              as_json: bool, log_source: str | None = None, pending_after: float = 3600.0) -> int:
+              as_json: bool, log_source: str | None = None, pending_after: float = 3600.0,
+              cosigner_keys: Sequence[str] = (), quorum: int | None = None) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
     given, pins = _trusted_keys(key_opts, service)
-    summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs())
+    summary = run_audit(list(paths), key=given, pins=pins, jobs=jobs or default_jobs(),
+                        cosigners=_cosigners(cosigner_keys, quorum))
     against, log_code = (audit_against_log(summary, log_source, given, pins, pending_after) if log_source
                          else (None, 0))
     code = max(summary.exit_code, log_code)
@@ -254,6 +285,7 @@ def audit_cmd(paths: Sequence[str], key_opts: Sequence[str], service: str | None
 
 cli.add_command(log_cmd)
 cli.add_command(tournament_cmd)
+cli.add_command(witness_key_cmd)
 
 
 # ---------------------------------------------------------------------------------------------- entry

@@ -98,6 +98,20 @@ def fetch_url(url: str) -> bytes:
     return data
 
 
+def post_text(url: str, text: str) -> tuple[int, str]:
+    """POST a text (text/plain, UTF-8): (status, the start of the answer's body); 0 when it could not be sent."""
+    request = urllib.request.Request(url, data=text.encode("utf-8"), method="POST",
+                                     headers={"Content-Type": "text/plain; charset=utf-8",
+                                              "User-Agent": "fairdeal-verify"})
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:  # noqa: S310 - the user's own URL
+            return response.status, response.read(4096).decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(400).decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        return 0, str(getattr(exc, "reason", exc))
+
+
 def looks_like_transcript(obj: Any) -> bool:
     return isinstance(obj, dict) and "protocol" in obj and "records" in obj
 

@@ -230,6 +230,8 @@ MESSAGES: dict[str, Template] = {
     # the transparency log (docs/log.md)
     "log-included": ("the {kinds} are leaves {indexes} of the log whose head of size {size} (root {root_short}) "
                      "is signed by key {key_id}"),
+    "log-included-cosigned": ("the {kinds} are leaves {indexes} of the log whose head of size {size} (root "
+                              "{root_short}) is signed by key {key_id} and cosigned by {cosigners}"),
     "log-not-included": "{reason}",
     "log-head-untrusted": ("the log's tree head is signed by key {key_id}, which is not {trusted} ({keys}): a "
                            "head anyone can sign proves nothing about the service's log"),
@@ -237,6 +239,8 @@ MESSAGES: dict[str, Template] = {
         f"the log's tree head of size {f['size']} is dated {f['time']}, when its key {f['key_id']} was "
         + (f"retired already (retired {f['retired']})" if f["status"] == "retired"
            else f"not made yet (created {f['created']})") + ": the service's key at that time signs its heads"),
+    "log-not-cosigned": ("the log's checkpoint carries valid cosignatures by {count} of the witnesses given "
+                         "({cosigners}): {quorum} are required"),
     # skipped
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
     "no-commitment-noted": "no commitment was given (--commitment HEX)",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from fairdeal.verifier import keys, merkle
+from fairdeal.verifier import checkpoint, keys, merkle, note
 from fairdeal.verifier.canonical import canonical_json, sha256_hex
 from fairdeal.verifier.transcript import record_hash, transcript_body
 
@@ -149,15 +149,37 @@ def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, list[dict]]:
     return out
 
 
-def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> dict[str, int]:
-    """Check a transcript's `log` member offline: {"head": signed head, "commitment": {"index", "proof"},
-    "ending": {"index", "proof"} (once the game has ended)}. `key`: the one key the head must be signed by (which
-    keys count for a service is fairdeal.verifier.logtrust's business). Returns {leaf type: index}; LogError says
-    what fails."""
+def check_log_tree(transcript: Mapping[str, Any], key: str | None = None, witnesses: Sequence[Any] = ()) -> dict:
+    """The tree a transcript's `log` member proves its leaves in: its signed head (fairdeal/2's JSON head) and/or
+    its checkpoint (a C2SP signed note, docs/log.md "Checkpoints"), which must then sign the same tree with the
+    same key. {"size", "root" (hex), "key", "cosigners": [(witness verifier, timestamp)] of `witnesses`}. `key`:
+    the one key the head must be signed by (which keys count for a service is fairdeal.verifier.logtrust's)."""
     log = transcript.get("log")
-    if not isinstance(log, dict) or "head" not in log:
-        raise LogError("the transcript's log member has no tree head")
-    head = check_head(log["head"], key)
+    if not isinstance(log, dict) or not ("head" in log or "checkpoint" in log):
+        raise LogError("the transcript's log member has no tree head and no checkpoint")
+    head = check_head(log["head"], key) if "head" in log else None
+    tree = {"size": head["size"], "root": head["root"], "key": head["key"], "cosigners": []} if head else None
+    if "checkpoint" in log:
+        if not isinstance(log["checkpoint"], str):
+            raise LogError("the log member's checkpoint is a signed note (a text)")
+        signer = head["key"] if head else key or transcript["commit"]["key"]
+        try:
+            cp = checkpoint.open_checkpoint(log["checkpoint"], [signer], witnesses)
+        except note.NoteError as exc:
+            raise LogError(f"the log member's checkpoint does not hold: {exc}") from None
+        if tree is not None and (cp.size, cp.root.hex()) != (tree["size"], tree["root"]):
+            raise LogError(f"the log member's checkpoint ({cp.size} leaves) and tree head ({tree['size']} leaves) "
+                           f"sign different trees")
+        tree = {"size": cp.size, "root": cp.root.hex(), "key": cp.key, "cosigners": cp.cosigners}
+    return tree
+
+
+def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> dict[str, int]:
+    """Check a transcript's `log` member offline: {"head": signed head and/or "checkpoint": signed note,
+    "commitment": {"index", "proof"}, "ending": {"index", "proof"} (once the game has ended)}. Returns
+    {leaf type: index}; LogError says what fails."""
+    log = transcript.get("log")
+    head = check_log_tree(transcript, key)
     found = {}
     expected = transcript_leaves(transcript)
     for kind, forms in expected.items():
@@ -168,7 +190,7 @@ def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> d
             raise LogError(f"the {kind} of game {forms[0]['game_id']} is not leaf {entry['index']} of the log "
                            f"whose head of size {head['size']} is signed")
         found[kind] = entry["index"]
-    extra = set(log) - {"head", *expected}
+    extra = set(log) - {"head", "checkpoint", *expected}
     if extra:
         raise LogError(f"the log member has {sorted(extra)[0]!r}, which this transcript has no leaf for")
     return found

@@ -159,15 +159,18 @@ def test_a_key_folder_from_before_retired_times_takes_the_next_keys_created_time
 def test_the_log_watcher_keeps_going_across_the_rotation_with_the_keys_json(rotated, tmp_path, capsys):
     """Issue 23: the watcher saw heads of key A, the service rotated to key B; with the saved /keys answer every
     head is checked against the key of its time, and the state is saved on each run."""
-    state = tmp_path / "state.json"
+    state, kept = tmp_path / "state.json", tmp_path / "copy.json"
+    checkpoints = []
     for copy in ("log_before", "log_after"):
-        code, out, err = run(["log", str(rotated[copy]), "--state", str(state), "--key", str(rotated["keys_json"])],
-                             capsys)
+        code, out, err = run(["log", str(rotated[copy]), "--state", str(state), "--copy", str(kept),
+                              "--key", str(rotated["keys_json"])], capsys)
         assert code == 0 and "LOG OK" in out, out + err
-    saved = json.loads(state.read_text())
-    assert {h["key"] for h in saved["heads"]} == {rotated["a"], rotated["b"]}
-    code, out, _ = run(["log", str(rotated["log_after"]), "--state", str(state), "--key", rotated["b"]], capsys)
-    assert code == 1 and "head-signature" in out      # the new key alone cannot vouch for the old heads
-    code, out, _ = run(["audit", str(rotated["export"]), "--log", str(state), "--key", str(rotated["keys_json"]),
+        checkpoints.append(json.loads(state.read_text())["head"]["key"])    # the state keeps the latest head
+    assert checkpoints == [rotated["a"], rotated["b"]]
+    assert {h["key"] for h in json.loads(kept.read_text())["heads"]} == {rotated["a"], rotated["b"]}
+    # the new key alone cannot vouch for the old heads (kept in the copy: the state keeps only the latest)
+    code, out, _ = run(["log", str(kept), "--key", rotated["b"]], capsys)
+    assert code == 1 and "head-signature" in out
+    code, out, _ = run(["audit", str(rotated["export"]), "--log", str(kept), "--key", str(rotated["keys_json"]),
                         "--jobs", "1"], capsys)
     assert code == 0 and "FAIL" not in out and "UNCHECKED" not in out, out

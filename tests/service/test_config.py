@@ -20,6 +20,10 @@ BAD = [
     ("FAIRDEAL_WORKERS", "0"), ("FAIRDEAL_CONNECTIONS", "lots"), ("FAIRDEAL_MAX_WAITS", "0"), ("FAIRDEAL_HEARTBEAT", "-1"), ("FAIRDEAL_REDIS_URL", "http://localhost:6379"),
     ("FAIRDEAL_CARD_CLOCK", "2"), ("FAIRDEAL_TOKEN_TTL", "5"), ("FAIRDEAL_RATE_LIMITS", "maybe"),
     ("FAIRDEAL_LIMIT_MOVES", "fast"), ("FAIRDEAL_RATE_LIMIT_STORAGE", "memcached://x"),
+    ("FAIRDEAL_LOG_ORIGIN", "a log"), ("FAIRDEAL_LOG_ORIGIN", "a+b/log"),
+    ("FAIRDEAL_LOG_WITNESSES", "w.example/1+00000000+BAAA"),
+    # an Ed25519 log key (type 0x01) is no witness's cosignature key (type 0x04)
+    ("FAIRDEAL_LOG_WITNESSES", "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"),
 ]
 
 

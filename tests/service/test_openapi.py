@@ -18,7 +18,7 @@ def test_docs_copy_is_the_served_document():
 def test_every_route_is_documented(app):
     """Every route of the JSON API; the browser pages (the web blueprint) are HTML, described in docs/web.md."""
     documented = set(re.findall(r"^  (/[^:\s]*):$", doc_text(), re.M))
-    routes = {re.sub(r"<(\w+)>", r"{\1}", r.rule) for r in app.url_map.iter_rules()
+    routes = {re.sub(r"<(?:path:)?(\w+)>", r"{\1}", r.rule) for r in app.url_map.iter_rules()
               if r.endpoint != "static" and not r.endpoint.startswith("web.")}
     assert routes == documented
 

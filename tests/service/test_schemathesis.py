@@ -7,7 +7,10 @@ Two allowances, written here: the schema says what a well-formed request is, not
 A table's settings, size and seat depend on its rule set (and the seat on the size), so for creating a table
 and saving preferences a schema-valid request may be refused with 422 by the rules, the sentence saying why.
 Likewise a transparency-log proof is asked between tree sizes the log has (first <= second <= its size), which
-depends on the log's size now: a schema-valid request for another may be refused with 422.
+depends on the log's size now: a schema-valid request for another may be refused with 422. And a cosigned
+checkpoint or a tile path is one the log signed or has (a note's signatures, its canonical base64, a tile
+number's one spelling, a tile the latest checkpoint covers): a schema can say what the text looks like, not
+that, so a schema-valid one may be refused with 400, 403, 404, 409 or 422.
 
 Rate limits are off in this app: schemathesis sends hundreds of requests a second from one address, and the
 limits have their own tests (test_limits.py)."""
@@ -25,7 +28,11 @@ from fairdeal.service.store.sqlite import SqliteStore
 
 RULES_DECIDE = {"checks": {"positive_data_acceptance": {
     "expected-statuses": ["2xx", "401", "403", "404", "409", "422", "429"]}}}
+LOG_DECIDES = {"checks": {"positive_data_acceptance": {
+    "expected-statuses": ["2xx", "400", "403", "404", "409", "422"]}}}
 CONFIG = schemathesis.Config.from_dict({"operations": [
+    dict(LOG_DECIDES, **{"include-path": "/log/cosignatures", "include-method": "POST"}),
+    dict(LOG_DECIDES, **{"include-path": "/log/tile/{tile}", "include-method": "GET"}),
     dict(RULES_DECIDE, **{"include-path": "/tables", "include-method": "POST"}),
     dict(RULES_DECIDE, **{"include-path": "/players/me/preferences/{rule_set}", "include-method": "PUT"}),
     dict(RULES_DECIDE, **{"include-path": "/log/consistency", "include-method": "GET"}),

@@ -24,7 +24,7 @@ def test_the_table_and_the_transcript_carry_their_leaves_and_proofs(api):
     table, transcript = _cancelled_game(api)
     head = table["log"]["head"]
     tlog.check_head(head, key=table["key"])
-    assert set(table["log"]) == {"head", "commitment"}
+    assert set(table["log"]) == {"head", "checkpoint", "commitment"}
     assert tlog.check_log_member(transcript, key=table["key"]) == {
         "commitment": table["log"]["commitment"]["index"], "ending": transcript["log"]["ending"]["index"]}
     parse_transcript(transcript)   # the log member is where the format reserves it

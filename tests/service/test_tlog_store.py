@@ -90,6 +90,9 @@ def test_heads_only_grow_and_a_second_root_for_a_size_is_refused(store):
     assert not store.tlog_put_head(dict(head, size=size - 1))          # smaller
     assert not store.tlog_put_head(dict(head, size=size + 1))          # more leaves than the log has
     assert store.tlog_head() == dict(head, time="later")
+    if hasattr(store, "r"):   # the cluster's log is the session's: a later test's start check must not meet this head
+        from fairdeal.service.store import keys
+        store.r.delete(keys.tlog_head())
 
 
 def test_redis_sequencing_dies_half_way_and_resumes_without_a_duplicate(request):

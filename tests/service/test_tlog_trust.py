@@ -76,18 +76,25 @@ def test_a_process_whose_stored_leaves_no_longer_match_its_head_signs_nothing(tm
     said = Said()
     logging.getLogger("fairdeal.translog").addHandler(said)
     try:
+        # its start checks the head against the stored hashes and the last leaf only (O(log n) reads): an edited
+        # earlier leaf is found by its sweeper's first round, which reads the leaves again (the scrub)
+        assert api2.get(f"/log/games/{games[0]}").status_code == 200
+        sweeper.log_tick(s2)
         r = api2.get(f"/log/games/{games[0]}")
         api2.get(f"/log/games/{games[1]}")
     finally:
         logging.getLogger("fairdeal.translog").removeHandler(said)
     assert r.status_code == 503 and r.get_json()["code"] == "log-damaged", r.get_json()
     assert r.headers["Content-Type"].startswith("application/problem+json")
-    assert f"signed head of size {head['size']}" in r.get_json()["detail"]
+    assert f"leaf {victim} in the store does not hash to its stored hash" in r.get_json()["detail"]
     assert [(rec.levelname, rec.getMessage()) for rec in said.records] == [
         ("ERROR", "transparency log damaged: signing no head")]                   # once, not at every request
     assert said.records[0].fields["reason"] == s2.translog.damaged
-    for path in ("/log/leaves/0/proof", f"/log/consistency?first=1&second={head['size']}"):
+    for path in ("/log/leaves/0/proof", f"/log/consistency?first=1&second={head['size']}",
+                 f"/log/tile/0/000.p/{head['size']}"):           # a hash tile is proof material too
         assert api2.get(path).get_json()["code"] == "log-damaged", path
+    for path in (f"/log/tile/entries/000.p/{head['size']}", "/log/checkpoint"):   # the leaves, the signed head
+        assert api2.get(path).status_code == 200, path
     # the signed head stays served (watchers compare it with the leaves), no new head is signed over the edit
     assert api2.get("/log/head").get_json() == head
     api2.table(api2.player(), rule_set="spades")

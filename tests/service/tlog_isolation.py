@@ -18,3 +18,16 @@ def redis_url(redis_url):
     client.flushdb()
     client.close()
     return url
+
+
+@pytest.fixture(params=["sqlite", "redis", "cluster"])
+def tlog_store(request, tmp_path):
+    """A store of each kind with a log of its own (the cluster's is shared by the session: start from its size)."""
+    from fairdeal.service.store.sqlite import SqliteStore
+    if request.param == "sqlite":
+        s = SqliteStore(str(tmp_path / "s.sqlite3"))
+    else:
+        from fairdeal.service.store.redis import RedisStore
+        s = RedisStore(request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url"))
+    yield s
+    s.close()

@@ -227,12 +227,13 @@ def test_the_watcher_holds_heads_to_the_key_set_with_its_times_and_keeps_saving_
     code, out, err = run(["log", copy_file(tmp_path, "b.json", [latest], leaves), "--state", str(state),
                           "--key", published, "--json"], capsys)
     assert code == 0, out + err
-    assert len(json.loads(state.read_text())["heads"]) == 3 and len(json.loads(state.read_text())["leaves"]) == 6
+    kept = json.loads(state.read_text())     # the checkpoint (the latest head, the new key's) and its range
+    assert (kept["heads_seen"], kept["range"]["size"], kept["head"]) == (3, 6, latest)
     # the old key signing after its retirement is a finding, and the state is left as it was
     stale = head(leaves, SERVICE, time="2026-09-01T00:00:00Z")
     code, out, _ = run(["log", copy_file(tmp_path, "c.json", [stale], leaves), "--state", str(state),
                         "--key", published], capsys)
-    assert code == 1 and "retired already" in out and len(json.loads(state.read_text())["heads"]) == 3
+    assert code == 1 and "retired already" in out and json.loads(state.read_text()) == kept
 
 
 def test_log_key_given_twice_is_a_key_set(finished, tmp_path, capsys):
@@ -284,6 +285,49 @@ def test_a_rewritten_leaf_is_one_finding_naming_the_member_and_where_the_logs_di
     detail = rewritten[0].detail
     assert detail.startswith("the two logs first diverge at leaf 3 (game g-w1): 'reason' is now \"cancelled\", it "
                              "was \"not-revealed\"") and detail.endswith("1 more leaf(s) differ after it")
+
+
+def test_with_only_a_compact_state_a_rewritten_leaf_is_placed_in_its_subtree_and_a_kept_copy_names_it(
+        finished, tmp_path, capsys):
+    """The watcher's state keeps no leaves: a copy from leaf 0 that disagrees with it is placed within the first
+    subtree of the state's compact range that differs; with the copy `log --copy` kept, the leaf is named."""
+    leaves = leaves_of([finished, aborted("g-r1"), aborted("g-r2"), aborted("g-r3")])[:7]   # 7 = 4 + 2 + 1
+    state = logwatch.watch(logwatch.LogState(), source=logwatch.LogCopy([head(leaves)], leaves), key=PUB).state
+    assert state.range.size == 7 and len(state.range.hashes) == 3
+    for index, where in ((1, "leaves 0 to 3"), (5, "leaves 4 to 5"), (6, "leaf 6")):
+        other = [dict(x) for x in leaves]
+        other[index]["time"] = "2026-01-01T00:30:00Z"
+        report = logwatch.watch(state, source=logwatch.LogCopy([], other), key=PUB)
+        assert [f.code for f in report.findings] == ["rewritten-leaf"], report.findings
+        assert f"first diverge within {where} " in report.findings[0].detail, (index, report.findings)
+    # the command, run with --copy: the second run holds the source against the leaves the first one kept
+    state_path, kept = tmp_path / "state.json", tmp_path / "copy.json"
+    code, out, err = run(["log", copy_file(tmp_path, "a.json", [head(leaves)], leaves), "--state", str(state_path),
+                          "--copy", str(kept), "--key", PUB], capsys)
+    assert code == 0 and "LOG OK" in out, out + err
+    other = [dict(x) for x in leaves]
+    other[5]["reason"] = "cancelled"
+    code, out, _ = run(["log", copy_file(tmp_path, "b.json", [], other), "--state", str(state_path), "--copy",
+                        str(kept), "--key", PUB], capsys)
+    assert code == 1 and "the two logs first diverge at leaf 5 (game g-r2): 'reason' is now \"cancelled\"" in out
+    assert out.count("rewritten-leaf") == 1
+
+
+def test_reveal_phase_aborts_are_kept_in_the_state_so_incremental_runs_count_them(finished, tmp_path):
+    games = [finished, aborted("g-i1"), aborted("g-i2", revealed=[0]), aborted("g-i3")]
+    leaves = leaves_of(games)
+    path = tmp_path / "state.json"
+    first = logwatch.watch(logwatch.LogState(), source=logwatch.LogCopy([head(leaves, size=4)], leaves[:4]),
+                           key=PUB)
+    assert first.ok and first.reveal_aborts == 1, first.findings
+    logwatch.save_state(str(path), first.state)
+    later = logwatch.watch(logwatch.load_state(str(path)), fetched=logwatch.Fetched(head(leaves), 4, leaves[4:]),
+                           key=PUB)    # only the leaves after the checkpoint
+    whole = logwatch.watch(logwatch.LogState(), source=logwatch.LogCopy([head(leaves)], leaves), key=PUB)
+    assert later.ok and later.new_leaves == 4, later.findings
+    assert (later.reveal_aborts, later.walked_away) == (whole.reveal_aborts, whole.walked_away)
+    assert whole.reveal_aborts == 3 and whole.walked_away["ann"] == 2 and len(whole.walked_away) > 1
+    assert later.seated_cut_short_share == whole.seated_cut_short_share
 
 
 # ------------------------------------------------------------------------------------------ audit --log

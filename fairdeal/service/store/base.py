@@ -16,7 +16,7 @@ import abc
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from fairdeal.service.store.changes import Changes
 
@@ -161,6 +161,8 @@ class TransparencyLogStore:
     A leaf is written in the same atomic write as the game-log entry it records (`append_with_leaf`); the
     store then gives it its place in the one global log (`tlog_sequence`: at once on SQLite, where every write
     is serialized anyway; from the games' queues on Redis, where a game's keys live in the game's cluster slot).
+    Placing a leaf also stores, in the same atomic write, its hash and the hash of every subtree it completes
+    (fairdeal.verifier.storedhash): the tree is read from the store, O(log n) hashes a proof, never rebuilt.
     """
 
     def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
@@ -191,4 +193,19 @@ class TransparencyLogStore:
     def tlog_put_head(self, head: dict) -> bool:
         """Store a signed tree head if it is no smaller than the stored one and not another root for the same
         size (a fork), and the log has that many leaves; whether it was stored."""
+        raise NoTransparencyLog
+
+    def tlog_read_hashes(self, indexes: Sequence[int]) -> list[bytes]:
+        """The stored hashes at these indexes (storedhash.stored_hash_index), in one round trip (a HashReader).
+        A hash not stored: ValueError."""
+        raise NoTransparencyLog
+
+    def tlog_hashed_size(self) -> int:
+        """How many leaves have their hashes stored (the log's size, but for a log older than its stored
+        hashes not yet brought up to date by tlog_fill_hashes)."""
+        raise NoTransparencyLog
+
+    def tlog_fill_hashes(self, page: int = 10_000) -> int:
+        """Store the hashes of the leaves that have none (a log written before hashes were stored: done once,
+        in pages, safe to run from several processes at once); the number of leaves hashed."""
         raise NoTransparencyLog

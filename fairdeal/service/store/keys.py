@@ -76,4 +76,22 @@ def tlog_head() -> str:
     return f"{PREFIX}:{TLOG_TAG}:head"
 
 
+def tlog_cosignatures() -> str:
+    """Hash: witness ("<key name> <key id hex>") -> its latest cosignature of a checkpoint (JSON)."""
+    return f"{PREFIX}:{TLOG_TAG}:cosignatures"
+
+
 TLOG_PENDING = "tlog-pending"   # index(): the games whose queue may hold leaves, scored by the time of the write
+
+TLOG_HASH_CHUNK = 1 << 16   # stored hashes per string key (2 MiB): far below Redis's 512 MB string limit
+
+
+def tlog_hashes(chunk: int) -> str:
+    """String: the stored hashes (fairdeal.verifier.storedhash) chunk * TLOG_HASH_CHUNK onwards, 32 raw bytes each
+    at byte offset 32 * (index % TLOG_HASH_CHUNK)."""
+    return f"{PREFIX}:{TLOG_TAG}:hashes:{chunk}"
+
+
+def tlog_hashed() -> str:
+    """String: how many leaves have their hashes stored (the log's length, once a log older than them is filled)."""
+    return f"{PREFIX}:{TLOG_TAG}:hashed"

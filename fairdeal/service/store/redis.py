@@ -22,6 +22,7 @@ from fairdeal.service.store import keys
 from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
 from fairdeal.service.store.redis_changes import RedisChanges
 from fairdeal.service.store.redis_lua import last_entry_check
+from fairdeal.service.store.cosignatures import RedisCosignatures
 from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
@@ -93,7 +94,7 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | Re
         url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT))
 
 
-class RedisStore(RedisTlog, Store):
+class RedisStore(RedisTlog, RedisCosignatures, Store):
     def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE,
                  wait_replicas: int = 0, wait_timeout: float = 1.0, idem_ttl: float = 0.0):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client

@@ -24,6 +24,7 @@ from fairdeal.service import green
 from fairdeal.service.store.base import (CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, entry_digest,
                                          idem_field)
 from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
+from fairdeal.service.store.cosignatures import COSIGNATURE_SCHEMA, SqliteCosignatures
 from fairdeal.service.store.sqlite_tlog import TLOG_SCHEMA, SqliteTlog
 
 SCHEMA = """
@@ -66,13 +67,13 @@ def private_files(path: str) -> None:
             pass
 
 
-class SqliteStore(SqliteTlog, Store):
+class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
     def __init__(self, path: str, idem_ttl: float = 0.0):
         self.path, self.idem_ttl = path, idem_ttl   # Config.idem_ttl (0: keys never expire)
         if path != ":memory:":
             private_files(path)
         self._local = green.os_thread_local()
-        self._conn().executescript(SCHEMA + TLOG_SCHEMA)
+        self._conn().executescript(SCHEMA + TLOG_SCHEMA + COSIGNATURE_SCHEMA)
         self._bell = Doorbell(listeners_dir(path))
         self._changes: SqliteChanges | None = None
         self._changes_pid = -1

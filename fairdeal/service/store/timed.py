@@ -9,7 +9,8 @@ TIMED = ("get_doc", "put_doc", "append", "records", "log_info", "doc_and_records
          "index_set", "index_remove", "index_score", "index_range", "index_count", "delete_game", "purge_idempotency",
          "ping",
          # the transparency log's calls (a commit or end record is written by append_with_leaf, not append)
-         "append_with_leaf", "tlog_sequence", "tlog_size", "tlog_leaves", "tlog_game", "tlog_head", "tlog_put_head")
+         "append_with_leaf", "tlog_sequence", "tlog_size", "tlog_leaves", "tlog_game", "tlog_head", "tlog_put_head",
+         "tlog_read_hashes", "tlog_fill_hashes", "tlog_put_cosignature", "tlog_cosignatures")
 
 
 def time_calls(store, metrics):
