@@ -1,5 +1,6 @@
 """The baseline for bench_service.py: a bare Flask app doing the same Redis compare-and-append as the
 service's move endpoint (the same Lua script, via fairdeal.service.store.redis), and nothing else."""
+
 from __future__ import annotations
 
 import json

@@ -18,6 +18,7 @@ and lists the commitments with no ending older than a given age (counted back fr
 with the share of dealt games that ended cancelled or abandoned. Nothing here trusts the source: a failure is a
 finding (exit status 1), an unreadable source or state is unusable (exit status 2).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -25,19 +26,21 @@ import json
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from fairdeal.verifier import merkle, tlog
-from fairdeal.verifier.canonical import canonical_json
-from fairdeal.verifier.fetch import InputError, fetch_url, is_url, parse_json, read_file
+from fairdeal.core import merkle, tlog
+from fairdeal.core.canonical import canonical_json
+from fairdeal.core.fetch import InputError, fetch_url, is_url, parse_json, read_file
 
-PAGE = 1000                        # leaves asked for per request
+PAGE = 1000  # leaves asked for per request
 AFTER_DEAL = ("cancelled", "abandoned")
 
 
 # ------------------------------------------------------------------------------------------------ copies
+
 
 @dataclass
 class LogCopy:
@@ -54,7 +57,7 @@ class LogCopy:
 
 def copy_from_json(obj: Any, where: str) -> LogCopy:
     if not isinstance(obj, dict) or not isinstance(obj.get("heads"), list) or not isinstance(obj.get("leaves"), list):
-        raise InputError(f"{where} is not a copy of a transparency log ({{\"heads\": [...], \"leaves\": [...]}}).")
+        raise InputError(f'{where} is not a copy of a transparency log ({{"heads": [...], "leaves": [...]}}).')
     return LogCopy(list(obj["heads"]), list(obj["leaves"]))
 
 
@@ -79,12 +82,13 @@ def save_copy(path: str, copy: LogCopy) -> None:
 
 # ------------------------------------------------------------------------------------------------ fetching
 
+
 def base_url(url: str) -> str:
     """The service's address from its address, its /log or its /log/head URL."""
     url = url.rstrip("/")
     for tail in ("/log/head", "/log"):
         if url.endswith(tail):
-            return url[:-len(tail)]
+            return url[: -len(tail)]
     return url
 
 
@@ -99,7 +103,7 @@ class Fetched:
     head: dict
     start: int
     leaves: list[dict]
-    consistency: dict | None = None    # the proof from the state's latest head, when there is one
+    consistency: dict | None = None  # the proof from the state's latest head, when there is one
 
 
 def fetch_log(url: str, known: int, since: dict | None, get: Callable[[str], Any] = _get) -> Fetched:
@@ -115,7 +119,7 @@ def fetch_log(url: str, known: int, since: dict | None, get: Callable[[str], Any
         got = page.get("leaves") if isinstance(page, dict) else None
         if not isinstance(got, list) or not got:
             raise InputError(f"{base}/log/leaves stopped before the head's {head['size']} leaves.")
-        leaves += got[:head["size"] - start - len(leaves)]
+        leaves += got[: head["size"] - start - len(leaves)]
     proof = None
     if since is not None and 0 < since["size"] <= head["size"]:
         proof = get(f"{base}/log/consistency?first={since['size']}&second={head['size']}")
@@ -124,9 +128,10 @@ def fetch_log(url: str, known: int, since: dict | None, get: Callable[[str], Any
 
 # ------------------------------------------------------------------------------------------------ checking
 
+
 @dataclass
 class Finding:
-    code: str          # head-signature, fork, rewritten-leaf, root-mismatch, inconsistent, bad-leaf
+    code: str  # head-signature, fork, rewritten-leaf, root-mismatch, inconsistent, bad-leaf
     detail: str
 
     def to_json(self) -> dict:
@@ -139,12 +144,12 @@ class LogReport:
     heads: int = 0
     new_leaves: int = 0
     findings: list[Finding] = field(default_factory=list)
-    pending: list[dict] = field(default_factory=list)       # commitments with no ending, older than the age
+    pending: list[dict] = field(default_factory=list)  # commitments with no ending, older than the age
     committed: int = 0
-    endings: dict[str, int] = field(default_factory=dict)   # reason -> count
-    dealt: int = 0                                           # endings after the deal
-    dealt_cut_short: int = 0                                 # ... cancelled or abandoned
-    copy: LogCopy | None = None                              # the merged copy (saved when nothing failed)
+    endings: dict[str, int] = field(default_factory=dict)  # reason -> count
+    dealt: int = 0  # endings after the deal
+    dealt_cut_short: int = 0  # ... cancelled or abandoned
+    copy: LogCopy | None = None  # the merged copy (saved when nothing failed)
 
     @property
     def ok(self) -> bool:
@@ -155,10 +160,19 @@ class LogReport:
         return self.dealt_cut_short / self.dealt if self.dealt else None
 
     def to_json(self) -> dict:
-        return {"ok": self.ok, "size": self.size, "heads": self.heads, "new_leaves": self.new_leaves,
-                "findings": [f.to_json() for f in self.findings], "committed": self.committed,
-                "endings": self.endings, "dealt": self.dealt, "dealt_cancelled_or_abandoned": self.dealt_cut_short,
-                "dealt_cancelled_or_abandoned_share": self.cut_short_share, "pending": self.pending}
+        return {
+            "ok": self.ok,
+            "size": self.size,
+            "heads": self.heads,
+            "new_leaves": self.new_leaves,
+            "findings": [f.to_json() for f in self.findings],
+            "committed": self.committed,
+            "endings": self.endings,
+            "dealt": self.dealt,
+            "dealt_cancelled_or_abandoned": self.dealt_cut_short,
+            "dealt_cancelled_or_abandoned_share": self.cut_short_share,
+            "pending": self.pending,
+        }
 
     def text(self) -> str:
         lines = [f"log of {self.size} leaves, {self.heads} signed head(s) seen, {self.new_leaves} new leaf(s)"]
@@ -168,12 +182,17 @@ class LogReport:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(self.endings.items())) or "none"
         lines.append(f"{self.committed} game(s) committed, {ended} ended ({reasons})")
         share = self.cut_short_share
-        lines.append(f"{self.dealt} game(s) ended after the deal, {self.dealt_cut_short} of them cancelled or "
-                     f"abandoned" + (f" ({share:.1%})" if share is not None else ""))
+        lines.append(
+            f"{self.dealt} game(s) ended after the deal, {self.dealt_cut_short} of them cancelled or "
+            f"abandoned" + (f" ({share:.1%})" if share is not None else "")
+        )
         for p in self.pending:
             lines.append(f"PENDING game {p['game_id']}: committed {p['time']} (leaf {p['index']}), no ending")
-        lines.append("LOG OK: it only grew, and no head contradicts another" if self.ok else
-                     f"LOG FAILED: {len(self.findings)} finding(s)")
+        lines.append(
+            "LOG OK: it only grew, and no head contradicts another"
+            if self.ok
+            else f"LOG FAILED: {len(self.findings)} finding(s)"
+        )
         return "\n".join(lines)
 
 
@@ -214,8 +233,12 @@ class _Check:
             by_size.setdefault(head["size"], []).append(head)
         for size, same in sorted(by_size.items()):
             if len(same) > 1:
-                self.find("fork", f"{len(same)} signed heads of size {size} have different roots: "
-                                  + ", ".join(h["root"] for h in same) + " (the service showed two different logs)")
+                self.find(
+                    "fork",
+                    f"{len(same)} signed heads of size {size} have different roots: "
+                    + ", ".join(h["root"] for h in same)
+                    + " (the service showed two different logs)",
+                )
         return sorted(good.values(), key=lambda h: (h["size"], h["time"]))
 
     def merge_leaves(self, known: list[dict], start: int, new: Sequence[Any]) -> list[dict]:
@@ -234,21 +257,31 @@ class _Check:
     def roots(self, heads: Sequence[dict], tree: merkle.Tree) -> None:
         for head in heads:
             if head["size"] <= len(tree) and tree.root(head["size"]).hex() != head["root"]:
-                self.find("root-mismatch", f"the head of size {head['size']} signs root {head['root']}, but the "
-                                           f"leaves up to it hash to {tree.root(head['size']).hex()} (a leaf "
-                                           f"was rewritten, or the heads are of another log)")
+                self.find(
+                    "root-mismatch",
+                    f"the head of size {head['size']} signs root {head['root']}, but the "
+                    f"leaves up to it hash to {tree.root(head['size']).hex()} (a leaf "
+                    f"was rewritten, or the heads are of another log)",
+                )
 
     def consistency(self, since: dict, head: dict, proof: Any) -> None:
         try:
-            ok = (isinstance(proof, dict) and merkle.verify_consistency(
-                since["size"], head["size"], tlog.head_root(since), tlog.head_root(head),
-                tlog.proof_bytes(proof.get("proof"))))
+            ok = isinstance(proof, dict) and merkle.verify_consistency(
+                since["size"],
+                head["size"],
+                tlog.head_root(since),
+                tlog.head_root(head),
+                tlog.proof_bytes(proof.get("proof")),
+            )
         except tlog.LogError:
             ok = False
         if not ok:
-            self.find("inconsistent", f"the service's consistency proof from the head of size {since['size']} "
-                                      f"(seen before) to the head of size {head['size']} does not hold: the log "
-                                      f"did not only grow")
+            self.find(
+                "inconsistent",
+                f"the service's consistency proof from the head of size {since['size']} "
+                f"(seen before) to the head of size {head['size']} does not hold: the log "
+                f"did not only grow",
+            )
 
     def leaves(self, leaves: Sequence[Any], now: float | None, pending_after: float) -> None:
         r = self.report
@@ -267,8 +300,11 @@ class _Check:
                 committed.setdefault(g, (i, leaf))
                 continue
             if g not in committed or g in ended:
-                self.find("bad-leaf", f"leaf {i}: an ending of game {g} " +
-                          ("ended already" if g in ended else "with no commitment before it"))
+                self.find(
+                    "bad-leaf",
+                    f"leaf {i}: an ending of game {g} "
+                    + ("ended already" if g in ended else "with no commitment before it"),
+                )
                 continue
             ended.add(g)
             r.endings[leaf["reason"]] = r.endings.get(leaf["reason"], 0) + 1
@@ -283,8 +319,14 @@ class _Check:
                 r.pending.append({"game_id": g, "index": i, "time": leaf["time"]})
 
 
-def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | None = None, key: str | None = None,
-          pending_after: float = 3600.0) -> LogReport:
+def watch(
+    state: LogCopy,
+    *,
+    source: LogCopy | None = None,
+    fetched: Fetched | None = None,
+    key: str | None = None,
+    pending_after: float = 3600.0,
+) -> LogReport:
     """Merge a source (a copy, or what a service showed) into the state and check it all."""
     check = _Check(key)
     since = state.latest
@@ -308,36 +350,47 @@ def watch(state: LogCopy, *, source: LogCopy | None = None, fetched: Fetched | N
     check.leaves(leaves, _parse_time(latest["time"]) if latest else None, pending_after)
     r = check.report
     r.size, r.heads, r.new_leaves = len(leaves), len(heads), len(leaves) - len(state.leaves)
-    r.copy = LogCopy(heads, leaves[:latest["size"]] if latest else [])
+    r.copy = LogCopy(heads, leaves[: latest["size"]] if latest else [])
     return r
 
 
-def watch_source(source: str, state: LogCopy, key: str | None = None, pending_after: float = 3600.0,
-                 get: Callable[[str], Any] = _get) -> LogReport:
+def watch_source(
+    source: str, state: LogCopy, key: str | None = None, pending_after: float = 3600.0, get: Callable[[str], Any] = _get
+) -> LogReport:
     """`fairdeal-verify log SOURCE`: a service's URL, or a saved copy of its log."""
     if is_url(source):
-        return watch(state, fetched=fetch_log(source, len(state.leaves), state.latest, get), key=key,
-                     pending_after=pending_after)
+        return watch(
+            state, fetched=fetch_log(source, len(state.leaves), state.latest, get), key=key, pending_after=pending_after
+        )
     return watch(state, source=load_copy(source), key=key, pending_after=pending_after)
 
 
 # ------------------------------------------------------------------------------------------------ auditing
 
+
 @dataclass
 class ExportFindings:
     """`fairdeal-verify audit --log`: the export held against the log."""
 
-    missing: list[dict] = field(default_factory=list)     # ended in the log, no transcript in the export
-    unlogged: list[str] = field(default_factory=list)     # exported, but no commitment in the log
+    missing: list[dict] = field(default_factory=list)  # ended in the log, no transcript in the export
+    unlogged: list[str] = field(default_factory=list)  # exported, but no commitment in the log
     report: LogReport | None = None
 
     def to_json(self) -> dict:
         r = self.report
-        return {"missing_from_export": self.missing, "exported_not_in_log": self.unlogged,
-                "committed": r.committed, "ended": sum(r.endings.values()), "endings": r.endings,
-                "dealt": r.dealt, "dealt_cancelled_or_abandoned": r.dealt_cut_short,
-                "dealt_cancelled_or_abandoned_share": r.cut_short_share,
-                "pending": r.pending, "log_findings": [f.to_json() for f in r.findings], "ok": self.ok}
+        return {
+            "missing_from_export": self.missing,
+            "exported_not_in_log": self.unlogged,
+            "committed": r.committed,
+            "ended": sum(r.endings.values()),
+            "endings": r.endings,
+            "dealt": r.dealt,
+            "dealt_cancelled_or_abandoned": r.dealt_cut_short,
+            "dealt_cancelled_or_abandoned_share": r.cut_short_share,
+            "pending": r.pending,
+            "log_findings": [f.to_json() for f in r.findings],
+            "ok": self.ok,
+        }
 
     @property
     def ok(self) -> bool:
@@ -346,12 +399,17 @@ class ExportFindings:
     def text(self) -> str:
         r = self.report
         share = r.cut_short_share
-        lines = [f"log: {r.committed} game(s) committed, {sum(r.endings.values())} ended; "
-                 f"{r.dealt_cut_short} of {r.dealt} dealt game(s) cancelled or abandoned"
-                 + (f" ({share:.1%})" if share is not None else "")]
+        lines = [
+            f"log: {r.committed} game(s) committed, {sum(r.endings.values())} ended; "
+            f"{r.dealt_cut_short} of {r.dealt} dealt game(s) cancelled or abandoned"
+            + (f" ({share:.1%})" if share is not None else "")
+        ]
         lines += [f"FAIL  log {f.code}: {f.detail}" for f in r.findings]
-        lines += [f"MISSING game {m['game_id']}: ended {m['reason']} at {m['time']} (log leaf {m['index']}), "
-                  f"no transcript in the export" for m in self.missing]
+        lines += [
+            f"MISSING game {m['game_id']}: ended {m['reason']} at {m['time']} (log leaf {m['index']}), "
+            f"no transcript in the export"
+            for m in self.missing
+        ]
         lines += [f"UNLOGGED game {g}: in the export, but the log has no commitment of it" for g in self.unlogged]
         lines += [f"PENDING game {p['game_id']}: committed {p['time']}, no ending in the log" for p in r.pending]
         return "\n".join(lines)
@@ -362,11 +420,26 @@ def against_export(report: LogReport, exported: Sequence[str | None]) -> ExportF
     ids = {g for g in exported if g}
     leaves = report.copy.leaves if report.copy else []
     committed = {leaf.get("game_id") for leaf in leaves if isinstance(leaf, dict) and leaf.get("type") == "commitment"}
-    missing = [{"game_id": leaf["game_id"], "index": i, "reason": leaf.get("reason"), "time": leaf.get("time")}
-               for i, leaf in enumerate(leaves) if isinstance(leaf, dict) and leaf.get("type") == "ending"
-               and leaf.get("game_id") not in ids]
+    missing = [
+        {"game_id": leaf["game_id"], "index": i, "reason": leaf.get("reason"), "time": leaf.get("time")}
+        for i, leaf in enumerate(leaves)
+        if isinstance(leaf, dict) and leaf.get("type") == "ending" and leaf.get("game_id") not in ids
+    ]
     return ExportFindings(missing, sorted(ids - committed), report)
 
 
-__all__ = ["LogCopy", "LogReport", "Finding", "Fetched", "ExportFindings", "watch", "watch_source", "fetch_log",
-           "load_state", "save_copy", "load_copy", "against_export", "base_url"]
+__all__ = [
+    "LogCopy",
+    "LogReport",
+    "Finding",
+    "Fetched",
+    "ExportFindings",
+    "watch",
+    "watch_source",
+    "fetch_log",
+    "load_state",
+    "save_copy",
+    "load_copy",
+    "against_export",
+    "base_url",
+]

@@ -3,22 +3,23 @@
 """The service's transparency log (docs/log.md): the tree over the store's leaves, signed tree heads, proofs.
 
 The store keeps the leaves (written atomically with the records they record) and the latest signed head; this
-process keeps the tree (fairdeal.verifier.merkle.Tree) over the leaves it has read, which never change, so it
+process keeps the tree (fairdeal.core.merkle.Tree) over the leaves it has read, which never change, so it
 reads only the new ones. Heads are signed by the sweeper's tick when the log has grown and the last head is older
 than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does not cover.
 """
+
 from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from fairdeal.verifier import merkle, tlog
-
+from fairdeal.core import merkle, tlog
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
-READ_PAGE = 10_000   # leaves read from the store at a time
+READ_PAGE = 10_000  # leaves read from the store at a time
 
 
 class TransLog:
@@ -31,7 +32,7 @@ class TransLog:
     def _sync(self, size: int) -> merkle.Tree:
         """This process's tree holding at least `size` leaves (read from the store)."""
         with self._lock:
-            while len(self.tree) < size:   # in pages: a process's first read of a long log is not one reply
+            while len(self.tree) < size:  # in pages: a process's first read of a long log is not one reply
                 have = len(self.tree)
                 texts = self.store.tlog_leaves(have, min(size, have + READ_PAGE))
                 if not texts:
@@ -43,11 +44,12 @@ class TransLog:
     def sign_head(self, size: int) -> dict:
         tree = self._sync(size)
         key = self.keyring.current_key
-        head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, tree.root(size),
-                                                                            iso(self.now()), key))
+        head = tlog.sign_head(
+            self.keyring.private_for(key), tlog.make_head(size, tree.root(size), iso(self.now()), key)
+        )
         if self.store.tlog_put_head(head):
             return head
-        return self.store.tlog_head()   # another process stored a newer head first: that one is the latest
+        return self.store.tlog_head()  # another process stored a newer head first: that one is the latest
 
     def latest_head(self) -> dict:
         head = self.store.tlog_head()
@@ -58,8 +60,9 @@ class TransLog:
         older than the interval. The head signed, or None."""
         size = self.store.tlog_sequence()
         head = self.store.tlog_head()
-        if head is None or (size > head["size"] and
-                            self.now() - parse_iso(head["time"]) >= self.config.log_head_seconds):
+        if head is None or (
+            size > head["size"] and self.now() - parse_iso(head["time"]) >= self.config.log_head_seconds
+        ):
             return self.sign_head(size)
         return None
 
@@ -75,8 +78,12 @@ class TransLog:
     def _head_of_size(self, size: Any) -> dict:
         head = self.latest_head()
         if type(size) is not int or not 0 <= size <= head["size"]:
-            raise ApiError(422, "bad-tree-size", f"The latest signed tree head has {head['size']} leaves: a tree "
-                                                 f"size is a whole number from 0 to {head['size']}, not {size!r}.")
+            raise ApiError(
+                422,
+                "bad-tree-size",
+                f"The latest signed tree head has {head['size']} leaves: a tree "
+                f"size is a whole number from 0 to {head['size']}, not {size!r}.",
+            )
         return head
 
     def inclusion(self, index: Any, size: Any = None) -> dict:
@@ -84,25 +91,38 @@ class TransLog:
         size = head["size"] if size is None else size
         self._head_of_size(size)
         if type(index) is not int or not 0 <= index < size:
-            raise ApiError(404, "leaf-not-found", f"The tree of {size} leaves has no leaf {index!r} (leaves are "
-                                                  f"numbered from 0).")
+            raise ApiError(
+                404, "leaf-not-found", f"The tree of {size} leaves has no leaf {index!r} (leaves are numbered from 0)."
+            )
         tree = self._sync(size)
         leaf = json.loads(self.store.tlog_leaves(index, index + 1)[0])
-        return {"index": index, "size": size, "leaf": leaf,
-                "proof": tlog.proof_hex(tree.inclusion_proof(index, size)),
-                "head": head if size == head["size"] else None, "root": tree.root(size).hex()}
+        return {
+            "index": index,
+            "size": size,
+            "leaf": leaf,
+            "proof": tlog.proof_hex(tree.inclusion_proof(index, size)),
+            "head": head if size == head["size"] else None,
+            "root": tree.root(size).hex(),
+        }
 
     def consistency(self, first: Any, second: Any) -> dict:
         head = self._head_of_size(second)
         self._head_of_size(first)
         if first > second:
-            raise ApiError(422, "bad-tree-size", f"A consistency proof goes from a smaller tree to a larger one; "
-                                                 f"{first} is larger than {second}.")
+            raise ApiError(
+                422,
+                "bad-tree-size",
+                f"A consistency proof goes from a smaller tree to a larger one; {first} is larger than {second}.",
+            )
         tree = self._sync(second)
-        return {"first": first, "second": second, "first_root": tree.root(first).hex(),
-                "second_root": tree.root(second).hex(),
-                "proof": tlog.proof_hex(tree.consistency_proof(first, second)),
-                "head": head if second == head["size"] else None}
+        return {
+            "first": first,
+            "second": second,
+            "first_root": tree.root(first).hex(),
+            "second_root": tree.root(second).hex(),
+            "proof": tlog.proof_hex(tree.consistency_proof(first, second)),
+            "head": head if second == head["size"] else None,
+        }
 
     def leaves(self, start: int, limit: int) -> dict:
         head = self.latest_head()
@@ -124,12 +144,18 @@ class TransLog:
             return {}
         head = self.head_covering(max(indexes.values()) + 1)
         tree = self._sync(head["size"])
-        return {"head": head, **{kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
-                                 for kind, i in sorted(indexes.items())}}
+        return {
+            "head": head,
+            **{
+                kind: {"index": i, "proof": tlog.proof_hex(tree.inclusion_proof(i, head["size"]))}
+                for kind, i in sorted(indexes.items())
+            },
+        }
 
 
-def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,
-                   ended: bool = True) -> dict:
+def add_log_member(
+    translog: TransLog | None, out: dict, game_id: str, protocol: str | None, ended: bool = True
+) -> dict:
     """`out` with the game's `log` member (its leaves' proofs) when the log is on and has the game: a fairdeal/1
     transcript has no log member, and a game older than the log has no leaf."""
     if translog is not None and protocol != "fairdeal/1":

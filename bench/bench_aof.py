@@ -10,6 +10,7 @@ median round. Exits by itself.
 
     python bench/bench_aof.py [--seconds 3] [--rounds 3] [--threads 16] [--dir DIR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,10 @@ def filesystem(path: str) -> str:
 def start(name: str, folder: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     os.makedirs(folder, exist_ok=True)
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--dir", folder, *SETTINGS[name]], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder, *SETTINGS[name]],
+        stdout=subprocess.DEVNULL,
+    )
     store = RedisStore(f"redis://127.0.0.1:{port}/0")
     for _ in range(100):
         try:
@@ -83,6 +86,7 @@ def load(port: int, threads: int, seconds: float, **store_options) -> dict:
             if res.status != "ok":
                 raise RuntimeError(res)
             n += 1
+
     ts = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
     t0 = time.perf_counter()
     for t in ts:
@@ -91,8 +95,11 @@ def load(port: int, threads: int, seconds: float, **store_options) -> dict:
         t.join()
     wall = time.perf_counter() - t0
     flat = sorted(x for xs in lat for x in xs)
-    return {"rate": len(flat) / wall, "p50": 1000 * statistics.median(flat),
-            "p99": 1000 * flat[min(len(flat) - 1, int(0.99 * len(flat)))]}
+    return {
+        "rate": len(flat) / wall,
+        "p50": 1000 * statistics.median(flat),
+        "p99": 1000 * flat[min(len(flat) - 1, int(0.99 * len(flat)))],
+    }
 
 
 def main() -> int:
@@ -116,16 +123,20 @@ def main() -> int:
                 for threads in (1, args.threads):
                     rounds.setdefault((name, threads), []).append(load(port, threads, args.seconds))
         out = os.popen("redis-server --version").read().split()
-        print(f"{out[2] if len(out) > 2 else 'redis-server'}, AOF files on {filesystem(tmp)} ({tmp}), "
-              f"{args.rounds} rounds of {args.seconds:g} s per setting and client count (median round), "
-              f"load {os.getloadavg()[0]:.2f}")
+        print(
+            f"{out[2] if len(out) > 2 else 'redis-server'}, AOF files on {filesystem(tmp)} ({tmp}), "
+            f"{args.rounds} rounds of {args.seconds:g} s per setting and client count (median round), "
+            f"load {os.getloadavg()[0]:.2f}"
+        )
         print(f"{'setting':10} {'clients':>7} {'appends/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'vs everysec':>12}")
         for threads in (1, args.threads):
             base = sorted(rounds[("everysec", threads)], key=lambda r: r["rate"])[args.rounds // 2]
             for name in SETTINGS:
                 r = sorted(rounds[(name, threads)], key=lambda r: r["rate"])[args.rounds // 2]
-                print(f"{name:10} {threads:>7} {r['rate']:>10.0f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
-                      f"{100 * r['rate'] / base['rate']:>11.0f}%")
+                print(
+                    f"{name:10} {threads:>7} {r['rate']:>10.0f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
+                    f"{100 * r['rate'] / base['rate']:>11.0f}%"
+                )
         return 0
     finally:
         stop([proc for proc, _ in servers.values()])

@@ -1,7 +1,7 @@
 """Audit throughput of `fairdeal-verify audit`, next to python-chess and to the stdlib floor, measured in the same run.
 
 What is timed: the audit of an export (JSON Lines, one signed transcript a line) of games of every rule set, made
-first with fairdeal.verifier.selfplay (not timed): reading each line, parsing it, every check of docs/verify.md
+first with fairdeal.core.selfplay (not timed): reading each line, parsing it, every check of docs/verify.md
 (signatures, commitment, client seeds, hash chain, and the replay that re-derives every deal and recomputes every
 bot and timeout move). Once on one core (in process) and once on two processes (`--jobs 2`).
 
@@ -21,6 +21,7 @@ alternating rounds, median and spread, load before and after.
 
 Run: python bench/bench_audit.py [--games N] [--rounds R]    (about a minute; exits 0 whether or not a target is met)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,7 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
-from typing import Callable
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -42,13 +43,13 @@ import chess_baseline as cb  # noqa: E402
 import measure as ms  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # noqa: E402
 
-from fairdeal.verifier.audit import default_jobs, find_items, run_checks  # noqa: E402
-from fairdeal.verifier.games import available  # noqa: E402
-from fairdeal.verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
-from fairdeal.verifier.selfplay import selfplay  # noqa: E402
+from fairdeal.core.games import available  # noqa: E402
+from fairdeal.core.keys import private_key_from_hex, public_key_text  # noqa: E402
+from fairdeal.core.selfplay import selfplay  # noqa: E402
+from fairdeal.verify.audit import default_jobs, find_items, run_checks  # noqa: E402
 
-TARGET_FLOOR = 0.65          # one core against the floor with signatures
-TARGET_SPEEDUP = 1.8          # two processes against one
+TARGET_FLOOR = 0.65  # one core against the floor with signatures
+TARGET_SPEEDUP = 1.8  # two processes against one
 JOBS = 2
 KEY = private_key_from_hex("5e" * 32)
 
@@ -125,10 +126,11 @@ def stdlib_floor(lines: list[bytes]) -> float:
 def breakdown(path: str, rounds: int = 3) -> list[tuple[str, float]]:
     """Where one core's time goes, phase by phase, over the same games: each phase timed alone (the fastest of
     `rounds`), with the functions the audit runs."""
-    from fairdeal.verifier.checks import _walk
-    from fairdeal.verifier.integrity import check_chain, check_salts, check_signatures, game_seed_of
-    from fairdeal.verifier.reader import keys_written, read_transcript
-    from fairdeal.verifier.transcript import parsed_body_and_hashes
+    from fairdeal.core.checks import _walk
+    from fairdeal.core.integrity import check_chain, check_salts, check_signatures, game_seed_of
+    from fairdeal.core.reader import keys_written, read_transcript
+    from fairdeal.core.transcript import parsed_body_and_hashes
+
     lines = read_lines(path)
     ts = [read_transcript(line)[0] for line in lines]
     made = [parsed_body_and_hashes(t) for t in ts]
@@ -142,13 +144,23 @@ def breakdown(path: str, rounds: int = 3) -> list[tuple[str, float]]:
     policies = fastest(lambda: [_walk(t["start"], seed, t["records"], policies=True) for t, seed in zip(ts, seeds)])
     return [
         ("read and parse the transcript", fastest(lambda: [read_transcript(line) for line in lines])),
-        ("canonical JSON + SHA-256 of every record", fastest(lambda: [keys_written(t, parsed_body_and_hashes(t)[0])
-                                                                      for t in ts])),
-        ("signatures (Ed25519)", fastest(lambda: [check_signatures(t, t["commit"]["key"], None, body)
-                                                  for t, (body, _) in zip(ts, made)])),
-        ("hash chain links and salts", fastest(lambda: [(check_chain(t, parsed=True, hashes=hashes),
-                                                         check_salts(seed, t["records"]))
-                                                        for t, seed, (_, hashes) in zip(ts, seeds, made)])),
+        (
+            "canonical JSON + SHA-256 of every record",
+            fastest(lambda: [keys_written(t, parsed_body_and_hashes(t)[0]) for t in ts]),
+        ),
+        (
+            "signatures (Ed25519)",
+            fastest(lambda: [check_signatures(t, t["commit"]["key"], None, body) for t, (body, _) in zip(ts, made)]),
+        ),
+        (
+            "hash chain links and salts",
+            fastest(
+                lambda: [
+                    (check_chain(t, parsed=True, hashes=hashes), check_salts(seed, t["records"]))
+                    for t, seed, (_, hashes) in zip(ts, seeds, made)
+                ]
+            ),
+        ),
         ("replay: deals and legality", plain),
         ("replay: bot and timeout policies recomputed", policies - plain),
     ]
@@ -172,8 +184,10 @@ def main() -> int:
         made = time.perf_counter() - t0
         chess = cb.Baselines()
         lines = read_lines(export)
-        print(f"setup (not timed): {games} games of {len(available())} rule sets, {moves} moves, in {made:.1f} s; "
-              f"{len(chess.logs)} random chess games, {chess.moves} moves (at most {cb.MAX_PLIES} plies)")
+        print(
+            f"setup (not timed): {games} games of {len(available())} rule sets, {moves} moves, in {made:.1f} s; "
+            f"{len(chess.logs)} random chess games, {chess.moves} moves (at most {cb.MAX_PLIES} plies)"
+        )
 
         phases = breakdown(export)
         floor = ms.Series("floor: json, sha256, hmac, Ed25519 only", moves)
@@ -212,11 +226,16 @@ def main() -> int:
     print(ms.verdict("audit moves/s on one core", one.ratio_to(floor), "the floor with signatures", TARGET_FLOOR)[0])
     print(ms.verdict("audit moves/s on one core", one.ratio_to(chess.replay), cb.REPLAY, None)[0])
     print(ms.verdict("the floor", floor.ratio_to(chess.replay), cb.REPLAY, None)[0])
-    print(ms.verdict(f"speed-up on {JOBS} processes", two_wall.ratio_to(one_wall), "one core (wall clock)",
-                     TARGET_SPEEDUP)[0])
-    print(f"  (the {JOBS} processes got {statistics.median(cores_used):.2f} cores' worth of CPU time in the median "
-          f"round, {min(cores_used):.2f} to {max(cores_used):.2f}; well below {JOBS} means other processes held "
-          f"the cores{'' if cores >= JOBS else '; this machine has one'})")
+    print(
+        ms.verdict(
+            f"speed-up on {JOBS} processes", two_wall.ratio_to(one_wall), "one core (wall clock)", TARGET_SPEEDUP
+        )[0]
+    )
+    print(
+        f"  (the {JOBS} processes got {statistics.median(cores_used):.2f} cores' worth of CPU time in the median "
+        f"round, {min(cores_used):.2f} to {max(cores_used):.2f}; well below {JOBS} means other processes held "
+        f"the cores{'' if cores >= JOBS else '; this machine has one'})"
+    )
     print(f"{load_after} at the end of the timed rounds")
     return 0
 

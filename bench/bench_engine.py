@@ -20,6 +20,7 @@ python-chess round i beside it) with its spread; the load average is printed bef
 
 Run: python bench/bench_engine.py   (about 1 minute; exits 0 whether or not a target is met)
 """
+
 from __future__ import annotations
 
 import os
@@ -31,12 +32,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import chess_baseline as cb  # noqa: E402
 import measure as ms  # noqa: E402
-from fairdeal.verifier.games import available, make_rules  # noqa: E402
+
+from fairdeal.core.games import available, make_rules  # noqa: E402
 
 TARGET = 3.0
 ROUNDS = 7
-GAMES = 24           # random games per table and round (the same deals and choices every round)
-BOT_GAMES = 60       # bot games per table and round
+GAMES = 24  # random games per table and round (the same deals and choices every round)
+BOT_GAMES = 60  # bot games per table and round
 MAX_MOVES = 3000
 TABLES = [("120s-auction", 4), ("120s-house", 4), ("120s-house", 3), ("120s-house", 2), ("120s-traditional", 4)]
 
@@ -77,7 +79,7 @@ def engine_random_play(rules, seeds: range, record: list[tuple[int, Log]] | None
         while not g.is_over and n < MAX_MOVES:
             s = g.to_move
             move = rng.choice(g.legal_moves(s))
-            g.apply(s, move)                # checks the move's legality again, as a replay does
+            g.apply(s, move)  # checks the move's legality again, as a replay does
             if log is not None:
                 log.append((s, move))
             n += 1
@@ -134,7 +136,7 @@ class Table:
         self.name = f"{rule_set} ({players} players)"
         self.rules = make_rules(rule_set, {}, players)
         self.logs: list[tuple[int, Log]] = []
-        _, moves, self.abandoned = engine_random_play(self.rules, range(GAMES), self.logs)   # setup, not timed
+        _, moves, self.abandoned = engine_random_play(self.rules, range(GAMES), self.logs)  # setup, not timed
         self.random_play = ms.Series("engine random play", moves)
         self.replay = ms.Series("engine validated replay", moves)
         self.bots = ms.Series("bots on every seat")
@@ -157,8 +159,10 @@ def main() -> int:
         return 1
     print(f"{ms.load()} before the run")
     chess = cb.Baselines()
-    print(f"setup (not timed): {len(chess.logs)} random chess games, {chess.moves} moves (at most "
-          f"{cb.MAX_PLIES} plies); {GAMES} random games per 120s table; {ROUNDS} alternating rounds, CPU time")
+    print(
+        f"setup (not timed): {len(chess.logs)} random chess games, {chess.moves} moves (at most "
+        f"{cb.MAX_PLIES} plies); {GAMES} random games per 120s table; {ROUNDS} alternating rounds, CPU time"
+    )
     # Each table's rounds sit between the chess rounds they are compared with: one round of everything in turn.
     ms.alternate(ROUNDS, [chess.measure] + [table.measure for table in tables])
     print(f"{ms.load()} after the run")
@@ -174,10 +178,17 @@ def main() -> int:
         print(ms.row("  engine random play", table.random_play))
         print(ms.row("  engine validated replay", table.replay))
         print(ms.row("  bots on every seat (information)", table.bots))
-        verdicts.append(ms.verdict(f"{table.name}: engine random play", table.random_play.ratio_to(chess.random_play),
-                                   cb.RANDOM_PLAY, TARGET))
-        verdicts.append(ms.verdict(f"{table.name}: engine validated replay", table.replay.ratio_to(chess.replay),
-                                   cb.REPLAY, TARGET))
+        verdicts.append(
+            ms.verdict(
+                f"{table.name}: engine random play",
+                table.random_play.ratio_to(chess.random_play),
+                cb.RANDOM_PLAY,
+                TARGET,
+            )
+        )
+        verdicts.append(
+            ms.verdict(f"{table.name}: engine validated replay", table.replay.ratio_to(chess.replay), cb.REPLAY, TARGET)
+        )
     print()
     for line, _ in verdicts:
         print(line)

@@ -10,6 +10,7 @@
 
     python bench/bench_footprint.py [--games 60] [--rule-set spades] [--memory-games 150]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,14 +33,25 @@ KINDS = ("table", "log", "logmeta", "idem", "secret")
 def make_app(data: str, redis_url: str | None, **cfg):
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
-    return create_app(Config(data_dir=data, redis_url=redis_url, rate_limits=False, log_level="WARNING",
-                             card_clock=None, other_clock=None, **cfg))
+
+    return create_app(
+        Config(
+            data_dir=data,
+            redis_url=redis_url,
+            rate_limits=False,
+            log_level="WARNING",
+            card_clock=None,
+            other_clock=None,
+            **cfg,
+        )
+    )
 
 
 def play_games(app, n: int, rule_set: str, on_end=None) -> list[str]:
     """n games of one human seat (the suggested move, each with an Idempotency-Key) and bots, to their end;
     `on_end(game_id)` as each one ends."""
     import uuid
+
     c = app.test_client()
     p = c.post("/players", json={"name": "bench"}).get_json()
     h = {"Authorization": "Bearer " + p["token"]}
@@ -52,8 +64,11 @@ def play_games(app, n: int, rule_set: str, on_end=None) -> list[str]:
             if v["status"] == "over":
                 break
             move = v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
-            c.post(f"/games/{gid}/moves", json={"seq": v["seq"], "move": move},
-                   headers={**h, "Idempotency-Key": uuid.uuid4().hex})
+            c.post(
+                f"/games/{gid}/moves",
+                json={"seq": v["seq"], "move": move},
+                headers={**h, "Idempotency-Key": uuid.uuid4().hex},
+            )
         ids.append(gid)
         if on_end:
             on_end(gid)
@@ -63,8 +78,14 @@ def play_games(app, n: int, rule_set: str, on_end=None) -> list[str]:
 def weigh_one(r, game_id: str) -> dict[str, int]:
     """One game's bytes by key kind (MEMORY USAGE, exact)."""
     from fairdeal.service.store import keys
-    names = {"table": lambda g: keys.doc("table", g), "log": keys.log, "logmeta": keys.log_meta,
-             "idem": keys.idem, "secret": keys.secret}
+
+    names = {
+        "table": lambda g: keys.doc("table", g),
+        "log": keys.log,
+        "logmeta": keys.log_meta,
+        "idem": keys.idem,
+        "secret": keys.secret,
+    }
     return {k: r.memory_usage(names[k](game_id), samples=0) or 0 for k in KINDS}
 
 
@@ -92,7 +113,9 @@ def salt_share(r, ids: list[str]) -> float:
 
 def redis_footprint(args, tmp: str) -> None:
     import redis
+
     from fairdeal.service import retention
+
     proc, port = start_redis(os.path.join(tmp, "redis"))
     url = f"redis://127.0.0.1:{port}/0"
     try:
@@ -103,7 +126,7 @@ def redis_footprint(args, tmp: str) -> None:
         services = app.extensions["fairdeal"]
         before = r.info("memory")["used_memory"]
         t0 = time.perf_counter()
-        at_end = []   # each game weighed as it ends, within its idempotency TTL
+        at_end = []  # each game weighed as it ends, within its idempotency TTL
         ids = play_games(app, args.games, args.rule_set, lambda g: at_end.append(weigh_one(r, g)))
         played = time.perf_counter() - t0
         after = r.info("memory")["used_memory"]
@@ -116,16 +139,22 @@ def redis_footprint(args, tmp: str) -> None:
         n = retention.run_all(services)
         rows.append(("archived and deleted", weigh(r, ids)))
         size = sum(os.path.getsize(os.path.join(archive, f)) for f in os.listdir(archive))
-        print(f"Redis: {args.games} {args.rule_set} games (1 human seat, bots), played in {played:.1f} s; "
-              f"{entries:.0f} log entries and {text / 1024:.1f} KiB of log text per game; "
-              f"load {os.getloadavg()[0]:.2f}")
-        print(f"used_memory grew {(after - before) / len(ids) / 1024:.1f} KiB per game while they were played "
-              f"(indexes, players and allocator overhead included)")
+        print(
+            f"Redis: {args.games} {args.rule_set} games (1 human seat, bots), played in {played:.1f} s; "
+            f"{entries:.0f} log entries and {text / 1024:.1f} KiB of log text per game; "
+            f"load {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"used_memory grew {(after - before) / len(ids) / 1024:.1f} KiB per game while they were played "
+            f"(indexes, players and allocator overhead included)"
+        )
         print(f"{'state':32} " + " ".join(f"{k:>9}" for k in (*KINDS, "total")) + "   (bytes per game, MEMORY USAGE)")
         for name, w in rows:
             print(f"{name:32} " + " ".join(f"{w[k]:>9.0f}" for k in (*KINDS, "total")))
         print(f"archive: {n} games, {size / n / 1024:.1f} KiB per game of JSON Lines on disk")
-        print(f"the records' salts are {100 * share:.0f} % of the stored log text (not dropped: see docs/operations.md)")
+        print(
+            f"the records' salts are {100 * share:.0f} % of the stored log text (not dropped: see docs/operations.md)"
+        )
     finally:
         stop([proc])
 
@@ -140,7 +169,7 @@ def worker_memory(games: int, rule_set: str, cache_bytes: int, cache_games: int)
         step = max(1, games // 4)
         for i in range(0, games, step):
             play_games(app, min(step, games - i), rule_set)
-            marks.append((i + min(step, games - i), rss_mib(), games_.cached_bytes / 2 ** 20, len(games_._cache)))
+            marks.append((i + min(step, games - i), rss_mib(), games_.cached_bytes / 2**20, len(games_._cache)))
         print(json.dumps(marks))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -155,13 +184,30 @@ def rss_mib() -> float:
 
 
 def memory_table(args) -> None:
-    settings = [("no bound (baseline)", 2 ** 62, 10 ** 9), ("FAIRDEAL_CACHE_BYTES 16 MiB (default)", 16 << 20, 512),
-                (f"FAIRDEAL_CACHE_BYTES {args.small_cache >> 20} MiB", args.small_cache, 512)]
-    print(f"\nworker memory after N {args.rule_set} games (one process, embedded store; VmRSS MiB / cached log "
-          f"MiB / games cached), load {os.getloadavg()[0]:.2f}")
+    settings = [
+        ("no bound (baseline)", 2**62, 10**9),
+        ("FAIRDEAL_CACHE_BYTES 16 MiB (default)", 16 << 20, 512),
+        (f"FAIRDEAL_CACHE_BYTES {args.small_cache >> 20} MiB", args.small_cache, 512),
+    ]
+    print(
+        f"\nworker memory after N {args.rule_set} games (one process, embedded store; VmRSS MiB / cached log "
+        f"MiB / games cached), load {os.getloadavg()[0]:.2f}"
+    )
     for name, cache_bytes, cache_games in settings:
-        out = subprocess.run([sys.executable, __file__, "--worker", str(args.memory_games), args.rule_set,
-                              str(cache_bytes), str(cache_games)], capture_output=True, text=True, timeout=1800)
+        out = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--worker",
+                str(args.memory_games),
+                args.rule_set,
+                str(cache_bytes),
+                str(cache_games),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         if out.returncode != 0:
             print(f"{name}: failed: {out.stderr[-500:]}")
             continue

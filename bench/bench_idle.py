@@ -24,6 +24,7 @@ Targets (issue 25, 2-core machine): idle steady state < 3 % of one core at 5,000
 
     python bench/bench_idle.py [--waiters 5000] [--store embedded|redis] [--feed sse|long-poll] [--window 60]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,11 +39,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_waiting import (ROOT, aiohttp, children, cpu_seconds, free_port, make_table, raise_fd_limit,  # noqa: E402
-                           start_table, stop)
 import measure as ms  # noqa: E402
+from bench_waiting import ROOT, aiohttp, children, cpu_seconds, free_port, make_table, raise_fd_limit, start_table, stop  # noqa: E402
 
-ABANDON_AFTER = 600.0   # the default; the run must end before the first table's game is abandoned
+ABANDON_AFTER = 600.0  # the default; the run must end before the first table's game is abandoned
 MARGIN = 30.0
 
 
@@ -92,8 +92,9 @@ async def long_poll(sess, base, table, seat, counts: Counts, stop_event) -> None
     after = table.seq
     while not stop_event.is_set():
         try:
-            async with sess.get(f"{base}/games/{table.gid}/events?after={after}&wait=25",
-                                headers=table.tokens[seat]) as r:
+            async with sess.get(
+                f"{base}/games/{table.gid}/events?after={after}&wait=25", headers=table.tokens[seat]
+            ) as r:
                 body = await r.json(content_type=None)
                 if r.status != 200:
                     counts.status[r.status] = counts.status.get(r.status, 0) + 1
@@ -117,8 +118,9 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
         return time.monotonic() - started
 
     conn = aiohttp.TCPConnector(limit=0, ttl_dns_cache=None)
-    async with aiohttp.ClientSession(connector=conn, timeout=aiohttp.ClientTimeout(total=None, sock_connect=60)) \
-            as sess:
+    async with aiohttp.ClientSession(
+        connector=conn, timeout=aiohttp.ClientTimeout(total=None, sock_connect=60)
+    ) as sess:
         sem = asyncio.Semaphore(32)
 
         async def one(i):
@@ -128,11 +130,14 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
         async def begin(t):
             async with sem:
                 return await start_table(sess, base, t)
+
         t0 = time.monotonic()
         tables = await asyncio.gather(*[one(i) for i in range(args.waiters // 4)])
-        print(f"  {len(tables)} tables seated in {time.monotonic() - t0:.0f} s (open tables are never abandoned)",
-              flush=True)
-        started = time.monotonic()        # abandonment counts from a game's start
+        print(
+            f"  {len(tables)} tables seated in {time.monotonic() - t0:.0f} s (open tables are never abandoned)",
+            flush=True,
+        )
+        started = time.monotonic()  # abandonment counts from a game's start
         tables = await asyncio.gather(*[begin(t) for t in tables])
         print(f"  {len(tables)} tables started in {age():.0f} s", flush=True)
 
@@ -149,13 +154,18 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
         while counts.opened < len(tasks) and time.monotonic() - t0 < 300:
             await asyncio.sleep(0.2)
         open_cpu = (cpu_seconds(server_pids()) - c0) / max(1, counts.opened)
-        print(f"  {counts.opened} of {len(tasks)} waiters opened in {time.monotonic() - t0:.0f} s "
-              f"({1000 * open_cpu:.2f} ms of server CPU each); table age {age():.0f} s", flush=True)
+        print(
+            f"  {counts.opened} of {len(tasks)} waiters opened in {time.monotonic() - t0:.0f} s "
+            f"({1000 * open_cpu:.2f} ms of server CPU each); table age {age():.0f} s",
+            flush=True,
+        )
 
         settle = args.heartbeat if args.feed == "sse" else 25.0
         if age() + settle + args.window > ABANDON_AFTER - MARGIN:
-            print(f"NOT measured: set-up took {age():.0f} s; with {settle:.0f} s to settle and a {args.window:.0f} s "
-                  f"window the first games would be abandoned (at {ABANDON_AFTER:.0f} s) before the end")
+            print(
+                f"NOT measured: set-up took {age():.0f} s; with {settle:.0f} s to settle and a {args.window:.0f} s "
+                f"window the first games would be abandoned (at {ABANDON_AFTER:.0f} s) before the end"
+            )
         else:
             await asyncio.sleep(settle + 2)
             k0, e0, c0, w0 = counts.keepalives, counts.expiries, cpu_seconds(server_pids()), time.monotonic()
@@ -167,25 +177,35 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
             kps, eps = (counts.keepalives - k0) / wall, (counts.expiries - e0) / wall
             print()
             settings = "defaults" + (" except " + ", ".join(args.env) if args.env else "")
-            print(f"bench_idle: {len(tasks)} {args.feed} waiters, store {args.store}, `fairdeal serve` {settings}; "
-                  f"window {wall:.0f} s from table age {age() - wall:.0f} s")
+            print(
+                f"bench_idle: {len(tasks)} {args.feed} waiters, store {args.store}, `fairdeal serve` {settings}; "
+                f"window {wall:.0f} s from table age {age() - wall:.0f} s"
+            )
             print(f"  baseline (same server and tables, no waiter): {100 * base_cpu:.2f} % of one core")
             print(f"  idle with the waiters: {100 * cpu:.2f} % of one core (sweeper {100 * sweep:.2f} %)")
             if args.feed == "sse":
-                print(f"  keep-alives {kps:.0f}/s: {1000 * (cpu - base_cpu) / kps if kps else float('nan'):.3f} ms "
-                      f"of CPU each (above the baseline); streams closed in the window {eps:.1f}/s")
+                print(
+                    f"  keep-alives {kps:.0f}/s: {1000 * (cpu - base_cpu) / kps if kps else float('nan'):.3f} ms "
+                    f"of CPU each (above the baseline); streams closed in the window {eps:.1f}/s"
+                )
                 reopen = len(tasks) / (0.9 * args.stream_max) * open_cpu
                 total = cpu + reopen
-                print(f"  + reopening every stream at FAIRDEAL_STREAM_MAX (mean life {0.9 * args.stream_max:.0f} s): "
-                      f"{100 * reopen:.2f} % -> steady state {100 * total:.2f} % of one core")
+                print(
+                    f"  + reopening every stream at FAIRDEAL_STREAM_MAX (mean life {0.9 * args.stream_max:.0f} s): "
+                    f"{100 * reopen:.2f} % -> steady state {100 * total:.2f} % of one core"
+                )
             else:
                 total = cpu
-                print(f"  long-poll expiries {eps:.0f}/s: {1000 * (cpu - base_cpu) / eps if eps else float('nan'):.2f} "
-                      f"ms of CPU each (above the baseline)")
+                print(
+                    f"  long-poll expiries {eps:.0f}/s: {1000 * (cpu - base_cpu) / eps if eps else float('nan'):.2f} "
+                    f"ms of CPU each (above the baseline)"
+                )
             target = 0.03 if len(tasks) <= 5000 else 0.06
-            print(f"  {'met' if total < target else 'NOT met'}: steady idle {100 * total:.2f} % of a core "
-                  f"(target < {100 * target:.0f} % at {len(tasks)}); client errors {counts.errors} (each a stream "
-                  f"asked again 1 s later; almost all while the streams open), refused {counts.status}")
+            print(
+                f"  {'met' if total < target else 'NOT met'}: steady idle {100 * total:.2f} % of a core "
+                f"(target < {100 * target:.0f} % at {len(tasks)}); client errors {counts.errors} (each a stream "
+                f"asked again 1 s later; almost all while the streams open), refused {counts.status}"
+            )
         stop_event.set()
         for t in tasks:
             t.cancel()
@@ -193,21 +213,27 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
 
 
 def main() -> int:
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))     # stop the server on the way out, as on Ctrl-C
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server on the way out, as on Ctrl-C
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--waiters", type=int, default=5000)
     ap.add_argument("--store", choices=["embedded", "redis"], default="embedded")
     ap.add_argument("--feed", choices=["sse", "long-poll"], default="sse")
     ap.add_argument("--window", type=float, default=60.0, help="seconds of steady state measured")
     ap.add_argument("--baseline", type=float, default=15.0, help="seconds of the no-waiter baseline")
-    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                    help="a setting off its default (to try one; the figures are then not the defaults')")
+    ap.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting off its default (to try one; the figures are then not the defaults')",
+    )
     args = ap.parse_args()
     os.environ.update(dict(kv.split("=", 1) for kv in args.env))
     if aiohttp is None:
         print("bench_idle needs aiohttp: pip install -e '.[dev]'", file=sys.stderr)
         return 1
     from fairdeal.service.config import Config
+
     defaults = Config.from_env()
     args.heartbeat, args.stream_max = defaults.heartbeat, defaults.stream_max
     raise_fd_limit(2 * args.waiters + 2048)
@@ -217,27 +243,55 @@ def main() -> int:
     try:
         env = {k: v for k, v in os.environ.items() if not k.startswith("FAIRDEAL_")}
         env.update(dict(kv.split("=", 1) for kv in args.env))
-        env.update(FAIRDEAL_DATA=tmp, PYTHONPATH=ROOT, FAIRDEAL_LIMIT_ADDRESS="1000000/minute",
-                   FAIRDEAL_LIMIT_PLAYERS="1000000/minute")
+        env.update(
+            FAIRDEAL_DATA=tmp,
+            PYTHONPATH=ROOT,
+            FAIRDEAL_LIMIT_ADDRESS="1000000/minute",
+            FAIRDEAL_LIMIT_PLAYERS="1000000/minute",
+        )
         if args.store == "redis":
             rport = free_port()
-            procs.append(subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
-                                           "--appendonly", "no", "--dir", tmp, "--maxclients", "30000"],
-                                          stdout=subprocess.DEVNULL))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        "redis-server",
+                        "--port",
+                        str(rport),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        tmp,
+                        "--maxclients",
+                        "30000",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                )
+            )
             env["FAIRDEAL_REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
             time.sleep(0.5)
         port = free_port()
         log = os.path.join(tmp, "serve.log")
-        server = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "-d", tmp, "serve", "--bind",
-                                   f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                  stderr=open(log, "wb"))
+        server = subprocess.Popen(
+            [sys.executable, "-m", "fairdeal.cli", "-d", tmp, "serve", "--bind", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(log, "wb"),
+        )
         procs.insert(0, server)
         wait_port(port, server, log)
         time.sleep(1)
         kids = children(server.pid)
         sweeper = next((p for p in kids if "sweep" in open(f"/proc/{p}/cmdline").read()), None)
-        print(f"  fairdeal serve: {len(kids) - (sweeper is not None)} workers, sweeper {sweeper is not None}; "
-              f"heartbeat {args.heartbeat:g} s, stream max {args.stream_max:g} s", flush=True)
+        print(
+            f"  fairdeal serve: {len(kids) - (sweeper is not None)} workers, sweeper {sweeper is not None}; "
+            f"heartbeat {args.heartbeat:g} s, stream max {args.stream_max:g} s",
+            flush=True,
+        )
         asyncio.run(run(args, f"http://127.0.0.1:{port}", server, sweeper))
         errors = [line for line in open(log) if '"level": "error"' in line]
         if errors:

@@ -15,6 +15,7 @@ median round's. The machine's load average is printed beside the figures.
 
     python bench/bench_log.py [--connections 16] [--seconds 4] [--rounds 3] [--leaves 5000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,17 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.bench_service import (ROOT, Conn, ServiceGame, free_port, run_load, start_gunicorn, start_redis,  # noqa: E402
-                                 stop, wait_http)
+from bench.bench_service import (  # noqa: E402
+    ROOT,
+    Conn,
+    ServiceGame,
+    free_port,
+    run_load,
+    start_gunicorn,
+    start_redis,
+    stop,
+    wait_http,
+)
 
 MODES = ("off", "on")
 
@@ -65,9 +75,10 @@ def sequencer(redis_url: str, data_dir: str, n: int) -> dict:
     from fairdeal.service.signing import KeyRing
     from fairdeal.service.store.redis import RedisStore
     from fairdeal.service.translog import TransLog
+
     store = RedisStore(redis_url)
     translog = TransLog(store, KeyRing(data_dir), Config(data_dir=data_dir, redis_url=redis_url), time.time)
-    translog.tick()                      # the log so far: sequenced, its tree read, a head signed
+    translog.tick()  # the log so far: sequenced, its tree read, a head signed
     before = store.tlog_size()
     for _ in range(n):
         g = uuid.uuid4().hex[:16]
@@ -96,17 +107,34 @@ def main() -> int:
     procs = [redis_proc]
     try:
         url = f"redis://127.0.0.1:{rport}/0"
-        env = dict(os.environ, FAIRDEAL_REDIS_URL=url, FAIRDEAL_DATA=tmp, PYTHONPATH=ROOT,
-                   FAIRDEAL_RATE_LIMITS="off", FAIRDEAL_LOG_LEVEL="WARNING")
+        env = dict(
+            os.environ,
+            FAIRDEAL_REDIS_URL=url,
+            FAIRDEAL_DATA=tmp,
+            PYTHONPATH=ROOT,
+            FAIRDEAL_RATE_LIMITS="off",
+            FAIRDEAL_LOG_LEVEL="WARNING",
+        )
         ports = {}
         for mode in MODES:
             ports[mode] = free_port()
-            proc = start_gunicorn("fairdeal.service.wsgi:app", ports[mode],
-                                  dict(env, FAIRDEAL_TRANSPARENCY_LOG=mode), os.path.join(tmp, f"{mode}.log"))
+            proc = start_gunicorn(
+                "fairdeal.service.wsgi:app",
+                ports[mode],
+                dict(env, FAIRDEAL_TRANSPARENCY_LOG=mode),
+                os.path.join(tmp, f"{mode}.log"),
+            )
             procs.append(proc)
             wait_http(ports[mode], "/healthz", proc)
-        procs.append(subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "sweep"], cwd=ROOT, env=env,
-                                      stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, "sweep.log"), "wb")))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "fairdeal.cli", "sweep"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=open(os.path.join(tmp, "sweep.log"), "wb"),
+            )
+        )
         print(f"before: {load()}")
         results = {}
         for what, game_cls in (("moves", ServiceGame), ("tables", TableLife)):
@@ -118,23 +146,29 @@ def main() -> int:
             for mode in MODES:
                 print(f"{what} log {mode} rounds (per s): " + ", ".join(f"{r['throughput']:.0f}" for r in rounds[mode]))
             print(f"after {what}: {load()}")
-        print(f"gunicorn 2 gevent workers per service, {args.connections} connections, {args.rounds} rounds of "
-              f"{args.seconds:.0f} s per mode (median shown), loopback, one redis-server, a sweeper running")
+        print(
+            f"gunicorn 2 gevent workers per service, {args.connections} connections, {args.rounds} rounds of "
+            f"{args.seconds:.0f} s per mode (median shown), loopback, one redis-server, a sweeper running"
+        )
         print(f"{'':18} {'count':>7} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
         for what in ("moves", "tables"):
             for mode in MODES:
                 r = results[what][mode]
-                print(f"{what + ', log ' + mode:18} {r['moves']:>7} {r['throughput']:>9.1f} {r['p50_ms']:>8.2f} "
-                      f"{r['p99_ms']:>8.2f} {r['errors']:>7}")
+                print(
+                    f"{what + ', log ' + mode:18} {r['moves']:>7} {r['throughput']:>9.1f} {r['p50_ms']:>8.2f} "
+                    f"{r['p99_ms']:>8.2f} {r['errors']:>7}"
+                )
         moves = results["moves"]["on"]["throughput"] / results["moves"]["off"]["throughput"]
         tables = results["tables"]["on"]["throughput"] / results["tables"]["off"]["throughput"]
         ok = moves >= 0.90
         print(f"moves with the log / without: {100 * moves:.0f}% (target >= 90%: {'met' if ok else 'NOT met'})")
         print(f"table lives (create, read with proof, cancel) with the log / without: {100 * tables:.0f}% (no target)")
         s = sequencer(url, tmp, args.leaves)
-        print(f"sequencer alone: {s['leaves']} queued leaves sequenced in {s['sequence_s'] * 1000:.0f} ms "
-              f"({s['leaves'] / s['sequence_s']:.0f} leaves/s); a head over {s['size']} leaves signed in "
-              f"{s['head_s'] * 1000:.1f} ms; {load()}")
+        print(
+            f"sequencer alone: {s['leaves']} queued leaves sequenced in {s['sequence_s'] * 1000:.0f} ms "
+            f"({s['leaves'] / s['sequence_s']:.0f} leaves/s); a head over {s['size']} leaves signed in "
+            f"{s['head_s'] * 1000:.1f} ms; {load()}"
+        )
         for what in ("moves", "tables"):
             for mode in MODES:
                 if results[what][mode]["first_error"]:

@@ -17,6 +17,7 @@ exits by itself. The phases alternate between the two apps so that other load on
 
     python bench/bench_service.py [--connections 32] [--seconds 4] [--rounds 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,7 +80,7 @@ class Conn:
     a stale pooled connection). A failure on a fresh connection is an error."""
 
     DROPPED = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
-    reconnects = 0              # over all connections (information)
+    reconnects = 0  # over all connections (information)
 
     def __init__(self, port: int):
         self.port = port
@@ -109,6 +110,7 @@ class Conn:
 
 # ------------------------------------------------------------------------------ the two clients
 
+
 class ServiceGame:
     """A spades table with four human seats (one token each), clocks off."""
 
@@ -134,8 +136,12 @@ class ServiceGame:
             return 0.0, False
         move = v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
         t0 = time.perf_counter()
-        status, r = self.conn.call("POST", f"/games/{self.gid}/moves", {"seq": v["seq"], "move": move},
-                                   {**h, "Idempotency-Key": uuid.uuid4().hex})
+        status, r = self.conn.call(
+            "POST",
+            f"/games/{self.gid}/moves",
+            {"seq": v["seq"], "move": move},
+            {**h, "Idempotency-Key": uuid.uuid4().hex},
+        )
         elapsed = time.perf_counter() - t0
         if status != 201:
             raise RuntimeError(f"move refused: {status} {r}")
@@ -150,8 +156,12 @@ class BareGame:
     def step(self) -> tuple[float, bool]:
         _, v = self.conn.call("GET", f"/games/{self.gid}")
         t0 = time.perf_counter()
-        status, r = self.conn.call("POST", f"/games/{self.gid}/moves", {"seq": v["seq"], "move": {"kind": "pass"}},
-                                   {"Idempotency-Key": uuid.uuid4().hex})
+        status, r = self.conn.call(
+            "POST",
+            f"/games/{self.gid}/moves",
+            {"seq": v["seq"], "move": {"kind": "pass"}},
+            {"Idempotency-Key": uuid.uuid4().hex},
+        )
         elapsed = time.perf_counter() - t0
         if status != 201:
             raise RuntimeError(f"append refused: {status} {r}")
@@ -201,24 +211,54 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
     lat = sorted(x for xs in latencies for x in xs)
     if not lat:
         raise SystemExit(f"no move succeeded: {errors[:3]}")
-    return {"moves": len(lat), "seconds": wall, "throughput": len(lat) / wall,
-            "p50_ms": 1000 * statistics.median(lat), "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
-            "errors": len(errors), "first_error": errors[0] if errors else None,
-            "cpu_per_move_ms": 1000 * server_cpu / len(lat) if pids else float("nan")}
+    return {
+        "moves": len(lat),
+        "seconds": wall,
+        "throughput": len(lat) / wall,
+        "p50_ms": 1000 * statistics.median(lat),
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
+        "errors": len(errors),
+        "first_error": errors[0] if errors else None,
+        "cpu_per_move_ms": 1000 * server_cpu / len(lat) if pids else float("nan"),
+    }
 
 
 def start_redis(folder: str) -> tuple[subprocess.Popen, int]:
     """A throwaway redis-server on a free loopback port (no persistence), once it has had time to listen."""
     port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", folder], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            folder,
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     time.sleep(0.3)
     return proc, port
 
 
 def start_gunicorn(app: str, port: int, env: dict, log_path: str) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "-c", os.path.join(ROOT, "deploy", "gunicorn.conf.py"),
-           "--bind", f"127.0.0.1:{port}", "--workers", "2", app]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        os.path.join(ROOT, "deploy", "gunicorn.conf.py"),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        "2",
+        app,
+    ]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(log_path, "wb"))
 
 
@@ -228,10 +268,13 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=4.0, help="per phase")
     ap.add_argument("--rounds", type=int, default=3, help="alternating bare/service phases per app")
     ap.add_argument("--max-moves", type=int, default=100_000, help="per connection and phase")
-    ap.add_argument("--rate-limits", action="store_true",
-                    help="keep the service's rate limits on (raised so that no request is refused: the figure "
-                         "then includes their cost, one Redis call per limit); off by default, as the bare app "
-                         "has none and one address plays every seat here")
+    ap.add_argument(
+        "--rate-limits",
+        action="store_true",
+        help="keep the service's rate limits on (raised so that no request is refused: the figure "
+        "then includes their cost, one Redis call per limit); off by default, as the bare app "
+        "has none and one address plays every seat here",
+    )
     args = ap.parse_args()
     if not shutil.which("redis-server"):
         print("redis-server is not installed", file=sys.stderr)
@@ -240,14 +283,25 @@ def main() -> int:
     redis_proc, rport = start_redis(tmp)
     procs = [redis_proc]
     try:
-        env = dict(os.environ, FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0", FAIRDEAL_DATA=tmp,
-                   PYTHONPATH=ROOT, FAIRDEAL_RATE_LIMITS="on" if args.rate_limits else "off")
+        env = dict(
+            os.environ,
+            FAIRDEAL_REDIS_URL=f"redis://127.0.0.1:{rport}/0",
+            FAIRDEAL_DATA=tmp,
+            PYTHONPATH=ROOT,
+            FAIRDEAL_RATE_LIMITS="on" if args.rate_limits else "off",
+        )
         if args.rate_limits:
-            env.update({f"FAIRDEAL_LIMIT_{k}": "10000000/minute"
-                        for k in ("PLAYERS", "TABLES", "MOVES", "WAITS", "ADDRESS", "BAD_TOKENS")})
+            env.update(
+                {
+                    f"FAIRDEAL_LIMIT_{k}": "10000000/minute"
+                    for k in ("PLAYERS", "TABLES", "MOVES", "WAITS", "ADDRESS", "BAD_TOKENS")
+                }
+            )
         ports, servers = {}, {}
-        for name, app, probe in (("bare", "bench.bare_app:app", "/games/probe"),
-                                 ("service", "fairdeal.service.wsgi:app", "/healthz")):
+        for name, app, probe in (
+            ("bare", "bench.bare_app:app", "/games/probe"),
+            ("service", "fairdeal.service.wsgi:app", "/healthz"),
+        ):
             ports[name] = free_port()
             proc = start_gunicorn(app, ports[name], env, os.path.join(tmp, f"{name}.log"))
             procs.append(proc)
@@ -259,31 +313,44 @@ def main() -> int:
         rounds: dict[str, list[dict]] = {"bare": [], "service": []}
         for _ in range(args.rounds):
             for name, game_cls in (("bare", BareGame), ("service", ServiceGame)):
-                rounds[name].append(run_load(ports[name], game_cls, args.connections, args.seconds, args.max_moves,
-                                             servers[name]))
+                rounds[name].append(
+                    run_load(ports[name], game_cls, args.connections, args.seconds, args.max_moves, servers[name])
+                )
         print(f"{measure.load()} after the rounds")
         results = {name: sorted(rs, key=lambda r: r["throughput"])[len(rs) // 2] for name, rs in rounds.items()}
         for name in ("bare", "service"):
-            print(f"{name} rounds (moves/s): " + ", ".join(f"{r['throughput']:.0f}" for r in rounds[name])
-                  + "; server CPU per move (ms): " + ", ".join(f"{r['cpu_per_move_ms']:.2f}" for r in rounds[name]))
+            print(
+                f"{name} rounds (moves/s): "
+                + ", ".join(f"{r['throughput']:.0f}" for r in rounds[name])
+                + "; server CPU per move (ms): "
+                + ", ".join(f"{r['cpu_per_move_ms']:.2f}" for r in rounds[name])
+            )
         bare, svc = results["bare"], results["service"]
         ratios = [s["throughput"] / b["throughput"] for b, s in zip(rounds["bare"], rounds["service"])]
         ratio = statistics.median(ratios)
         cpu_ratios = [b["cpu_per_move_ms"] / s["cpu_per_move_ms"] for b, s in zip(rounds["bare"], rounds["service"])]
-        print(f"move endpoint, gunicorn 2 gevent workers, {args.connections} connections, {args.rounds} rounds "
-              f"of {args.seconds:.0f} s per app (median shown), loopback, redis-server {rport}, "
-              f"rate limits {'on' if args.rate_limits else 'off'}")
+        print(
+            f"move endpoint, gunicorn 2 gevent workers, {args.connections} connections, {args.rounds} rounds "
+            f"of {args.seconds:.0f} s per app (median shown), loopback, redis-server {rport}, "
+            f"rate limits {'on' if args.rate_limits else 'off'}"
+        )
         print(f"{'':10} {'moves':>7} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
         for name in ("bare", "service"):
             r = results[name]
-            print(f"{name:10} {r['moves']:>7} {r['throughput']:>9.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
-                  f"{r['errors']:>7}")
+            print(
+                f"{name:10} {r['moves']:>7} {r['throughput']:>9.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} "
+                f"{r['errors']:>7}"
+            )
         ok_ratio, ok_p99 = ratio >= TARGET_RATIO, svc["p99_ms"] < 50
-        print(f"service/bare throughput: {100 * ratio:.0f}% (median of the per-round ratios, rounds "
-              f"{100 * min(ratios):.0f} to {100 * max(ratios):.0f} %; target >= {100 * TARGET_RATIO:.0f}%: "
-              f"{'met' if ok_ratio else 'NOT met'})")
-        print(f"server CPU per move, bare/service: {statistics.median(cpu_ratios):.2f} (rounds {min(cpu_ratios):.2f} "
-              f"to {max(cpu_ratios):.2f}; the throughput ratio's CPU-time counterpart, steadier on a shared machine)")
+        print(
+            f"service/bare throughput: {100 * ratio:.0f}% (median of the per-round ratios, rounds "
+            f"{100 * min(ratios):.0f} to {100 * max(ratios):.0f} %; target >= {100 * TARGET_RATIO:.0f}%: "
+            f"{'met' if ok_ratio else 'NOT met'})"
+        )
+        print(
+            f"server CPU per move, bare/service: {statistics.median(cpu_ratios):.2f} (rounds {min(cpu_ratios):.2f} "
+            f"to {max(cpu_ratios):.2f}; the throughput ratio's CPU-time counterpart, steadier on a shared machine)"
+        )
         print(f"connections the server had closed while idle, reopened: {Conn.reconnects}")
         print(f"service p99: {svc['p99_ms']:.1f} ms (target < 50 ms: {'met' if ok_p99 else 'NOT met'})")
         for name in ("bare", "service"):

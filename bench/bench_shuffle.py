@@ -1,4 +1,4 @@
-"""Derived shuffles per second (fairdeal.verifier.fairness.shuffle) against a fair baseline, measured in the same run.
+"""Derived shuffles per second (fairdeal.core.fairness.shuffle) against a fair baseline, measured in the same run.
 
 The baseline does the same work in its plainest fair form: the label's HMAC-SHA256 stream (docs/fairness.md: block
 i is HMAC(seed, label || 0x00 || i as 4 bytes big-endian)) read byte by byte from a generator, each draw below n
@@ -12,6 +12,7 @@ Timing as bench/measure.py says: CPU time, 7 alternating rounds, median and spre
 
 Run: python bench/bench_shuffle.py   (about 15 s)
 """
+
 from __future__ import annotations
 
 import hmac
@@ -22,12 +23,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import measure as ms  # noqa: E402
-from fairdeal.verifier.cards import PACK_32, PACK_52  # noqa: E402
-from fairdeal.verifier.fairness import game_seed, shuffle  # noqa: E402
+
+from fairdeal.core.cards import PACK_32, PACK_52  # noqa: E402
+from fairdeal.core.fairness import game_seed, shuffle  # noqa: E402
 
 TARGET = 5.0
 ROUNDS = 7
-SHUFFLES = 4000   # per round and measurement
+SHUFFLES = 4000  # per round and measurement
 
 
 def hmac_stream(seed: bytes, label: str):
@@ -93,9 +95,14 @@ def main() -> int:
         fast = ms.Series(f"{name} cards: derived shuffle", SHUFFLES)
         fair = ms.Series(f"{name} cards: fair HMAC stream (baseline)", SHUFFLES)
         draw = ms.Series(f"{name} cards: one HMAC a draw (information)", SHUFFLES)
-        ms.alternate(ROUNDS, [lambda: fast.add(run(shuffle, seed, pack)),
-                              lambda: fair.add(run(fair_stream_shuffle, seed, pack)),
-                              lambda: draw.add(run(per_draw_shuffle, seed, pack))])
+        ms.alternate(
+            ROUNDS,
+            [
+                lambda: fast.add(run(shuffle, seed, pack)),
+                lambda: fair.add(run(fair_stream_shuffle, seed, pack)),
+                lambda: draw.add(run(per_draw_shuffle, seed, pack)),
+            ],
+        )
         results.append((fast, fair, draw))
     print(f"{ms.load()} after the run")
     print()

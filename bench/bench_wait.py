@@ -8,6 +8,7 @@ round so that other load on the machine hits both; each figure is the median rou
 
     python bench/bench_wait.py [--seconds 3] [--rounds 3] [--threads 16]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,21 +25,39 @@ sys.path.insert(0, ROOT)
 from bench.bench_aof import load  # noqa: E402
 from bench.bench_service import free_port, stop  # noqa: E402
 
-SETTINGS = {"no WAIT": 0, "WAIT 1": 1}   # name -> RedisStore(wait_replicas=...)
+SETTINGS = {"no WAIT": 0, "WAIT 1": 1}  # name -> RedisStore(wait_replicas=...)
 
 
 def start_pair(folder: str) -> tuple[list[subprocess.Popen], int]:
     """A primary and its replica (no AOF on either: only the replication's cost is measured); the primary's port
     once the replica is in sync."""
     import redis
+
     ports = [free_port(), free_port()]
     procs = []
     for name, port in zip(("primary", "replica"), ports):
         d = os.path.join(folder, name)
         os.makedirs(d)
         extra = ["--replicaof", "127.0.0.1", str(ports[0])] if name == "replica" else []
-        procs.append(subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                       "--appendonly", "no", "--dir", d, *extra], stdout=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    d,
+                    *extra,
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+        )
     replica = redis.Redis(port=ports[1], decode_responses=True)
     for _ in range(400):
         try:
@@ -70,16 +89,22 @@ def main() -> int:
             for name, replicas in SETTINGS.items():
                 for threads in (1, args.threads):
                     rounds.setdefault((name, threads), []).append(
-                        load(port, threads, args.seconds, wait_replicas=replicas, wait_timeout=1.0))
-        print(f"primary + 1 replica on loopback, {args.rounds} rounds of {args.seconds:g} s per setting and client "
-              f"count (median round), load {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+                        load(port, threads, args.seconds, wait_replicas=replicas, wait_timeout=1.0)
+                    )
+        print(
+            f"primary + 1 replica on loopback, {args.rounds} rounds of {args.seconds:g} s per setting and client "
+            f"count (median round), load {load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
+        )
         print(f"{'setting':8} {'clients':>7} {'appends/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'vs no WAIT':>11}")
         for threads in (1, args.threads):
-            median = {name: sorted(rounds[(name, threads)], key=lambda r: r["rate"])[args.rounds // 2]
-                      for name in SETTINGS}
+            median = {
+                name: sorted(rounds[(name, threads)], key=lambda r: r["rate"])[args.rounds // 2] for name in SETTINGS
+            }
             for name, r in median.items():
-                print(f"{name:8} {threads:>7} {r['rate']:>10.0f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
-                      f"{100 * r['rate'] / median['no WAIT']['rate']:>10.0f}%")
+                print(
+                    f"{name:8} {threads:>7} {r['rate']:>10.0f} {r['p50']:>8.3f} {r['p99']:>8.3f} "
+                    f"{100 * r['rate'] / median['no WAIT']['rate']:>10.0f}%"
+                )
         return 0
     finally:
         stop(procs)

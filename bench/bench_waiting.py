@@ -31,6 +31,7 @@ phase 1 printed); delivery p99 < 100 ms; steady idle CPU < 3 % of a core at 5,00
 
     python bench/bench_waiting.py [--waiters 5000] [--moves 50] [--feed long-poll|sse] [--store redis|embedded]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -76,6 +77,7 @@ def raise_fd_limit(want: int) -> int:
 
 # -------------------------------------------------------------------------------------- the processes
 
+
 def children(pid: int) -> list[int]:
     out = []
     for d in os.listdir("/proc"):
@@ -118,8 +120,16 @@ class Service:
     def __init__(self, name: str, workers: int | None, env: dict, tmp: str):
         self.name, self.port = name, free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "fairdeal.cli", "-d", env["FAIRDEAL_DATA"], "serve",
-               "--bind", f"127.0.0.1:{self.port}"] + (["--workers", str(workers)] if workers else [])
+        cmd = [
+            sys.executable,
+            "-m",
+            "fairdeal.cli",
+            "-d",
+            env["FAIRDEAL_DATA"],
+            "serve",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+        ] + (["--workers", str(workers)] if workers else [])
         self.log = os.path.join(tmp, f"{name}.log")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(self.log, "wb"))
         self._sweeper: int | None = None
@@ -147,6 +157,7 @@ class Service:
 
 
 # ---------------------------------------------------------------------------------------- the clients
+
 
 @dataclass
 class Table:
@@ -212,8 +223,9 @@ async def long_poll_waiter(sess, base: str, where: str, table: Table, seat: int,
     while not stop.is_set():
         stats.pending += 1
         try:
-            async with sess.get(f"{base}/games/{table.gid}/events?after={after}&wait=25",
-                                headers=table.tokens[seat]) as r:
+            async with sess.get(
+                f"{base}/games/{table.gid}/events?after={after}&wait=25", headers=table.tokens[seat]
+            ) as r:
                 body = await r.json(content_type=None)
                 status = r.status
         except Exception as exc:  # noqa: BLE001 - counted and reported
@@ -327,7 +339,7 @@ def ms(x: float) -> str:
     return f"{1000 * x:.1f}"
 
 
-ABANDON_AFTER = 600.0   # the default FAIRDEAL_ABANDON_AFTER: an idle table's game ends this long after set-up
+ABANDON_AFTER = 600.0  # the default FAIRDEAL_ABANDON_AFTER: an idle table's game ends this long after set-up
 MARGIN = 30.0
 
 
@@ -347,17 +359,20 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
         async def started(t):
             async with sem:
                 return await start_table(sess, a.base, t)
+
         tables = await asyncio.gather(*[one(i) for i in range(n_tables)])
         print(f"  {n_tables} tables seated in {time.monotonic() - t0:.0f} s (open: not abandoned)", flush=True)
-        t0 = time.monotonic()     # the games' clock of abandonment starts with their start
+        t0 = time.monotonic()  # the games' clock of abandonment starts with their start
         tables = await asyncio.gather(*[started(t) for t in tables])
         print(f"  {n_tables} tables started in {time.monotonic() - t0:.0f} s", flush=True)
         settle = args.heartbeat if args.feed == "sse" else 25.0
         left = args.seconds + args.ramp + 4 + args.held + settle + args.idle + args.seconds
         if time.monotonic() - t0 + left > ABANDON_AFTER - MARGIN:
-            print(f"NOT measured: set-up took {time.monotonic() - t0:.0f} s and the phases need {left:.0f} s more: "
-                  f"the first tables' games would be abandoned (at {ABANDON_AFTER:.0f} s) during the run, and "
-                  f"every waiter answered at once. Fewer --waiters on this machine, or a quieter one.")
+            print(
+                f"NOT measured: set-up took {time.monotonic() - t0:.0f} s and the phases need {left:.0f} s more: "
+                f"the first tables' games would be abandoned (at {ABANDON_AFTER:.0f} s) during the run, and "
+                f"every waiter answered at once. Fewer --waiters on this machine, or a quieter one."
+            )
             return 0
         rng = random.Random(1)
         active = rng.sample(tables, min(args.active, len(tables)))
@@ -368,8 +383,7 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
 
         # 1. baseline
         lat0, err0, cpu_0 = await load_phase(sess, a, list(active), args.moves, args.seconds, probe_tables)
-        print(f"  baseline: {len(lat0)} probes, p50 {ms(pct(lat0, .5))} ms, p99 {ms(pct(lat0, .99))} ms",
-              flush=True)
+        print(f"  baseline: {len(lat0)} probes, p50 {ms(pct(lat0, 0.5))} ms, p99 {ms(pct(lat0, 0.99))} ms", flush=True)
 
         # 2. the waiters
         rss0, fds0 = rss_bytes(a.worker_pids()), open_fds(a.worker_pids())
@@ -391,17 +405,20 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
         held_fds = open_fds(a.worker_pids()) - fds0
         rss1 = rss_bytes(a.worker_pids())
         n_a = 4 * (len(tables) - len(remote))
-        print(f"  {len(tasks)} waiters open ({n_a} on A, {len(tasks) - n_a} on B); A holds {held_fds} more "
-              f"descriptors", flush=True)
+        print(
+            f"  {len(tasks)} waiters open ({n_a} on A, {len(tasks) - n_a} on B); A holds {held_fds} more descriptors",
+            flush=True,
+        )
 
         # 3. idle: first while every wait is held and none has run out (the cost of holding them), then over
         # a whole long-poll period (each long-poll answers after 25 s and is made again: steady state)
         def window():
             return cpu_seconds(a.pids()), time.monotonic(), stats.answers
+
         c0, w0, n0 = window()
         await asyncio.sleep(args.held)
         c1, w1, n1 = window()
-        await asyncio.sleep(max(0.0, settle + 2 - args.held))   # past the first keep-alive / long-poll expiry
+        await asyncio.sleep(max(0.0, settle + 2 - args.held))  # past the first keep-alive / long-poll expiry
         c2, w2, n2 = window()
         await asyncio.sleep(args.idle)
         c3, w3, n3 = window()
@@ -417,6 +434,7 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
         clients = None
         try:
             import redis
+
             clients = redis.Redis(port=redis_port).info("clients")["connected_clients"] if redis_port else None
         except Exception:  # noqa: BLE001 - information only
             pass
@@ -426,47 +444,64 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------------------------ the figures
-    p99_0, p99_1 = pct(lat0, .99), pct(lat1, .99)
+    p99_0, p99_1 = pct(lat0, 0.99), pct(lat1, 0.99)
     dA, dB = stats.delivery["A"], stats.delivery["B"]
     per_waiter = (rss1 - rss0) / max(1, n_a)
     print()
-    print(f"bench_waiting: {len(tasks)} waiters ({args.feed}), {n_tables} tables, moves {args.moves}/s over "
-          f"{len(active)} tables, A = gunicorn {a.workers} gevent workers, B = {b.workers} worker, "
-          f"one store ({args.store})")
+    print(
+        f"bench_waiting: {len(tasks)} waiters ({args.feed}), {n_tables} tables, moves {args.moves}/s over "
+        f"{len(active)} tables, A = gunicorn {a.workers} gevent workers, B = {b.workers} worker, "
+        f"one store ({args.store})"
+    )
     print(f"{'':34} {'probes':>7} {'p50 ms':>8} {'p99 ms':>8}")
-    print(f"{'quick GET, 0 waiters (baseline)':34} {len(lat0):>7} {ms(pct(lat0, .5)):>8} {ms(p99_0):>8}")
-    print(f"{'quick GET, with the waiters':34} {len(lat1):>7} {ms(pct(lat1, .5)):>8} {ms(p99_1):>8}")
+    print(f"{'quick GET, 0 waiters (baseline)':34} {len(lat0):>7} {ms(pct(lat0, 0.5)):>8} {ms(p99_0):>8}")
+    print(f"{'quick GET, with the waiters':34} {len(lat1):>7} {ms(pct(lat1, 0.5)):>8} {ms(p99_1):>8}")
     print(f"{'':34} {'answers':>7} {'p50 ms':>8} {'p99 ms':>8}")
-    print(f"{'delivery, move via A -> waiter on A':34} {len(dA):>7} {ms(pct(dA, .5)):>8} {ms(pct(dA, .99)):>8}")
-    print(f"{'delivery, move via A -> waiter on B':34} {len(dB):>7} {ms(pct(dB, .5)):>8} {ms(pct(dB, .99)):>8}")
-    print(f"CPU while the moves run, in cores: A {cpu_0[0]:.2f} with 0 waiters, {cpu_1[0]:.2f} with them; the load "
-          f"generator {cpu_0[1]:.2f} and {cpu_1[1]:.2f}")
-    print(f"waiters still held at the end: {still} of {len(tasks)}; errors {stats.errors}, refused {stats.refused}"
-          + (f", first error {stats.first_error}" if stats.first_error else ""))
-    print(f"memory: A's workers {rss0 / 2**20:.0f} MiB before the waiters, {rss1 / 2**20:.0f} MiB with them: "
-          f"{per_waiter / 1024:.1f} KiB per waiting client")
-    expiry = "long-polls answered at 25 s and made again" if args.feed == "long-poll" else \
-        f"streams closed at FAIRDEAL_STREAM_MAX ({args.stream_max:g} s) and made again"
+    print(f"{'delivery, move via A -> waiter on A':34} {len(dA):>7} {ms(pct(dA, 0.5)):>8} {ms(pct(dA, 0.99)):>8}")
+    print(f"{'delivery, move via A -> waiter on B':34} {len(dB):>7} {ms(pct(dB, 0.5)):>8} {ms(pct(dB, 0.99)):>8}")
+    print(
+        f"CPU while the moves run, in cores: A {cpu_0[0]:.2f} with 0 waiters, {cpu_1[0]:.2f} with them; the load "
+        f"generator {cpu_0[1]:.2f} and {cpu_1[1]:.2f}"
+    )
+    print(
+        f"waiters still held at the end: {still} of {len(tasks)}; errors {stats.errors}, refused {stats.refused}"
+        + (f", first error {stats.first_error}" if stats.first_error else "")
+    )
+    print(
+        f"memory: A's workers {rss0 / 2**20:.0f} MiB before the waiters, {rss1 / 2**20:.0f} MiB with them: "
+        f"{per_waiter / 1024:.1f} KiB per waiting client"
+    )
+    expiry = (
+        "long-polls answered at 25 s and made again"
+        if args.feed == "long-poll"
+        else f"streams closed at FAIRDEAL_STREAM_MAX ({args.stream_max:g} s) and made again"
+    )
     if args.held:
-        print(f"idle, no moves, the waits held ({args.held:.0f} s): A's CPU {100 * held_cpu:.2f} % of one core "
-              f"({held_answers:.0f} {expiry}/s)")
-    print(f"idle, no moves, steady state ({args.idle:.0f} s, from {settle + 2:.0f} s after the waiters were all "
-          f"held): A's CPU {100 * idle_cpu:.2f} % of one "
-          f"core ({idle_answers:.0f} {expiry}/s" + (f", {1000 * idle_cpu / idle_answers:.2f} ms of CPU each)"
-                                                    if idle_answers else ")"))
+        print(
+            f"idle, no moves, the waits held ({args.held:.0f} s): A's CPU {100 * held_cpu:.2f} % of one core "
+            f"({held_answers:.0f} {expiry}/s)"
+        )
+    print(
+        f"idle, no moves, steady state ({args.idle:.0f} s, from {settle + 2:.0f} s after the waiters were all "
+        f"held): A's CPU {100 * idle_cpu:.2f} % of one "
+        f"core ({idle_answers:.0f} {expiry}/s"
+        + (f", {1000 * idle_cpu / idle_answers:.2f} ms of CPU each)" if idle_answers else ")")
+    )
     if clients is not None:
         print(f"Redis connections at the end: {clients}")
-    print(f"move errors: baseline {len(err0)}, with waiters {len(err1)}" + (f" ({(err0 + err1)[0]})" if err0 + err1
-                                                                              else ""))
+    print(
+        f"move errors: baseline {len(err0)}, with waiters {len(err1)}"
+        + (f" ({(err0 + err1)[0]})" if err0 + err1 else "")
+    )
     idle_target = 0.03 if len(tasks) <= 5000 else 0.06
     held_ok = still >= 0.99 * len(tasks) and stats.errors == 0 and not stats.refused
     ok = {
         f"{len(tasks)} waiters held (target 5000)": held_ok and len(tasks) >= 5000,
-        f"quick p99 {ms(p99_1)} ms with them (< 50 ms; {p99_1 / p99_0:.2f}x the baseline's {ms(p99_0)} ms)":
-            p99_1 < 0.050,
-        f"delivery p99 {ms(pct(dA + dB, .99))} ms (< 100 ms)": pct(dA + dB, .99) < 0.100 and dB,
-        f"steady idle CPU {100 * idle_cpu:.2f} % of a core (< {100 * idle_target:.0f} % at {len(tasks)})":
-            idle_cpu < idle_target,
+        f"quick p99 {ms(p99_1)} ms with them (< 50 ms; {p99_1 / p99_0:.2f}x the baseline's {ms(p99_0)} ms)": p99_1
+        < 0.050,
+        f"delivery p99 {ms(pct(dA + dB, 0.99))} ms (< 100 ms)": pct(dA + dB, 0.99) < 0.100 and dB,
+        f"steady idle CPU {100 * idle_cpu:.2f} % of a core (< {100 * idle_target:.0f} % at {len(tasks)})": idle_cpu
+        < idle_target,
         f"a move through A woke waiters on B ({len(dB)} deliveries)": bool(dB),
     }
     for text, met in ok.items():
@@ -488,7 +523,7 @@ def main() -> int:
     ap.add_argument("--store", choices=["redis", "embedded"], default="redis")
     ap.add_argument("--keep", action="store_true", help="keep the services' logs")
     args = ap.parse_args()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))     # stop the services on the way out, as on Ctrl-C
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the services on the way out, as on Ctrl-C
     if aiohttp is None:
         print("bench_waiting needs aiohttp: pip install -e '.[dev]'", file=sys.stderr)
         return 1
@@ -500,23 +535,43 @@ def main() -> int:
         print(f"the open-file limit is {limit}: too low for {args.waiters} connections (ulimit -n)", file=sys.stderr)
         return 1
     from fairdeal.service.config import Config
+
     args.heartbeat, args.stream_max = Config().heartbeat, Config().stream_max
     tmp = tempfile.mkdtemp(prefix="fairdeal-waiting-")
     print(f"{load()} before the run", flush=True)
     rport, redis_proc = None, None
     if args.store == "redis":
         rport = free_port()
-        redis_proc = subprocess.Popen(["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", "",
-                                       "--appendonly", "no", "--dir", tmp, "--maxclients", "30000"],
-                                      stdout=subprocess.DEVNULL)
+        redis_proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(rport),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                tmp,
+                "--maxclients",
+                "30000",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
     services: list[Service] = []
     try:
         time.sleep(0.3)
         # fairdeal serve's defaults; only the limits of one address raised, as docs/operations.md ("Limits") says
         # where many players share an address: every client here is 127.0.0.1
         env = {k: v for k, v in os.environ.items() if not k.startswith("FAIRDEAL_")}
-        env.update(FAIRDEAL_DATA=tmp, PYTHONPATH=ROOT, FAIRDEAL_LIMIT_ADDRESS="1000000/minute",
-                   FAIRDEAL_LIMIT_PLAYERS="1000000/minute")
+        env.update(
+            FAIRDEAL_DATA=tmp,
+            PYTHONPATH=ROOT,
+            FAIRDEAL_LIMIT_ADDRESS="1000000/minute",
+            FAIRDEAL_LIMIT_PLAYERS="1000000/minute",
+        )
         if rport:
             env["FAIRDEAL_REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
         services = [Service("A", None, env, tmp), Service("B", 1, env, tmp)]

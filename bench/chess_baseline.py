@@ -18,6 +18,7 @@ generates its moves (the engine choosing random legal moves) with (b).
 
 Timing (bench/measure.py): CPU time, each call one round; the caller alternates rounds with its own work.
 """
+
 from __future__ import annotations
 
 import random
@@ -41,6 +42,7 @@ def random_play(games: int, seed: int = 1, record: list[list] | None = None) -> 
     """(b): `games` random games; returns (CPU seconds, moves). With `record`, each game's Move list is appended
     to it (for (a))."""
     import chess
+
     rng = random.Random(seed)
     moves = 0
     start = cpu()
@@ -66,6 +68,7 @@ def replay(games: list[list]) -> tuple[float, int]:
     """(a): replay stored Move objects, each checked with is_legal (refused if illegal) and played with push.
     Returns (CPU seconds, moves)."""
     import chess
+
     moves = 0
     start = cpu()
     for log in games:

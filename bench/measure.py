@@ -9,14 +9,15 @@ few rounds keeps whichever round the neighbours happened to spare. So every figu
     per-round ratios (each round's figure against the baseline's from the same round) with its spread;
   - printed with the load average before and after.
 """
+
 from __future__ import annotations
 
 import os
 import resource
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 def cpu() -> float:
@@ -45,6 +46,7 @@ def timed(work: Callable[[], object], clock: Callable[[], float] = cpu) -> tuple
 @dataclass
 class Series:
     """Rounds of one measurement: the seconds each round took for the same work (`units` of it)."""
+
     name: str
     units: int = 0
     seconds: list[float] = field(default_factory=list)
@@ -67,7 +69,7 @@ class Series:
         rates = self.rates
         return f"{min(rates):,.0f} to {max(rates):,.0f}"
 
-    def ratio_to(self, baseline: "Series") -> tuple[float, float, float]:
+    def ratio_to(self, baseline: Series) -> tuple[float, float, float]:
         """(median, min, max) of the per-round ratios of this rate to the baseline's, round i with round i."""
         ratios = [a / b for a, b in zip(self.rates, baseline.rates)]
         return statistics.median(ratios), min(ratios), max(ratios)
@@ -90,8 +92,7 @@ def verdict(what: str, ratio: tuple[float, float, float], baseline: str, target:
     if target is None:
         return f"{what} = {ratio_text(ratio)} {baseline} (for information; no target)", True
     met = ratio[0] >= target
-    return f"{what} = {ratio_text(ratio)} {baseline} (target {target:g}x, median): " \
-           f"{'met' if met else 'NOT met'}", met
+    return f"{what} = {ratio_text(ratio)} {baseline} (target {target:g}x, median): {'met' if met else 'NOT met'}", met
 
 
 def header(width: int = 46) -> str:

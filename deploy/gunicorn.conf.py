@@ -7,7 +7,7 @@ import sys
 from fairdeal.service import serving
 from fairdeal.service.config import Config, ConfigError
 
-serving.metrics_dir()   # before the app imports prometheus_client: one metrics view across the workers
+serving.metrics_dir()  # before the app imports prometheus_client: one metrics view across the workers
 
 try:  # the service's one config path: FAIRDEAL_BIND, FAIRDEAL_WORKERS, FAIRDEAL_CONNECTIONS, checked, its defaults
     _config = Config.from_env()

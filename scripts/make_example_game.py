@@ -1,4 +1,4 @@
-"""Regenerate docs/examples/: whole 120s-auction games played by fairdeal.verifier.selfplay, signed with the
+"""Regenerate docs/examples/: whole 120s-auction games played by fairdeal.core.selfplay, signed with the
 example key (RFC 8032's first test key, docs/examples/example-key.txt), server seed 00 01 .. 1f and the client
 seeds of fairness.md's vectors.
 
@@ -11,6 +11,7 @@ test suite checks that `fairdeal-verify` passes both and that this script makes 
 
 Run: python scripts/make_example_game.py
 """
+
 from __future__ import annotations
 
 import json
@@ -20,17 +21,26 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from fairdeal.verifier.keys import private_key_from_hex, public_key_text  # noqa: E402
-from fairdeal.verifier.selfplay import selfplay  # noqa: E402
+from fairdeal.core.keys import private_key_from_hex, public_key_text  # noqa: E402
+from fairdeal.core.selfplay import selfplay  # noqa: E402
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
 NAMES = {"fairdeal/1": "120s-auction-game.json", "fairdeal/2": "120s-auction-game-fairdeal-2.json"}
 
 
 def example(protocol: str) -> dict:
-    return selfplay("120s-auction", KEY, bytes(range(32)), bots=(1, 3), game_id="g-example-120s",
-                    client_seeds=["alice's lucky seed", None, 'Bob says "hi" \\o/', None],
-                    names=["alice", "Bot 1", "bob", "Bot 3"], timeout_every=4, variety_every=3, protocol=protocol)
+    return selfplay(
+        "120s-auction",
+        KEY,
+        bytes(range(32)),
+        bots=(1, 3),
+        game_id="g-example-120s",
+        client_seeds=["alice's lucky seed", None, 'Bob says "hi" \\o/', None],
+        names=["alice", "Bot 1", "bob", "Bot 3"],
+        timeout_every=4,
+        variety_every=3,
+        protocol=protocol,
+    )
 
 
 def examples() -> dict[str, str]:

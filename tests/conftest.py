@@ -1,4 +1,5 @@
 """Fixtures for the whole suite."""
+
 import pytest
 
 

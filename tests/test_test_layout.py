@@ -1,5 +1,6 @@
 """The tests' own layout: shared helpers live in helper modules, so no test module imports from another test
 module (a test_*.py module is pytest's to collect; importing one hides what is shared among its tests)."""
+
 import ast
 import pathlib
 
@@ -21,16 +22,21 @@ def test_module_imports(source: str) -> list[int]:
     return lines
 
 
-test_module_imports.__test__ = False     # a helper, named after what it finds
+test_module_imports.__test__ = False  # a helper, named after what it finds
 
 
 def test_the_check_finds_an_import_of_a_test_module():
-    source = "from tests.games.onetwenty.test_properties import x\nfrom . import test_y\nimport os\nimport tests.a.test_b\n"
+    source = (
+        "from tests.games.onetwenty.test_properties import x\nfrom . import test_y\nimport os\nimport tests.a.test_b\n"
+    )
     assert test_module_imports(source) == [1, 2, 4]
     assert test_module_imports("from tests.games.randomness import SeededRng\nfrom .helpers import deck\n") == []
 
 
 def test_no_test_module_is_imported_by_another():
-    found = [f"{path.relative_to(TESTS.parent)}:{line}" for path in sorted(TESTS.rglob("*.py"))
-             for line in test_module_imports(path.read_text(encoding="utf-8"))]
+    found = [
+        f"{path.relative_to(TESTS.parent)}:{line}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for line in test_module_imports(path.read_text(encoding="utf-8"))
+    ]
     assert not found, "imports of test modules (move what they share into a helper module):\n" + "\n".join(found)

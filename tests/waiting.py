@@ -5,11 +5,13 @@ The scale is FAIRDEAL_TEST_TIME_SCALE when set (a number >= 1), else the one-min
 at least 1 and at most MAX_SCALE: at load 12 on 2 cores a 10 s deadline is 60 s. Every deadline a process
 test waits on goes through `scaled` (or `wait_for`, which uses it), so one knob stretches them all.
 """
+
 from __future__ import annotations
 
 import os
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -23,7 +25,7 @@ def scale() -> float:
         return max(1.0, float(env))
     try:
         load = os.getloadavg()[0] / (os.cpu_count() or 1)
-    except OSError:   # no load average on this system
+    except OSError:  # no load average on this system
         return 1.0
     return min(MAX_SCALE, max(1.0, load))
 
@@ -33,8 +35,9 @@ def scaled(seconds: float) -> float:
     return seconds * scale()
 
 
-def wait_for(condition: Callable[[], T], timeout: float = 10.0, interval: float = 0.05,
-             what: str = "the condition") -> T:
+def wait_for(
+    condition: Callable[[], T], timeout: float = 10.0, interval: float = 0.05, what: str = "the condition"
+) -> T:
     """Poll `condition` until it returns something truthy (returned) or `timeout` seconds, scaled, pass
     (AssertionError naming `what` and the last exception the condition raised, if any). Exceptions from
     the condition count as "not yet": a server that is still starting refuses connections."""
@@ -45,9 +48,11 @@ def wait_for(condition: Callable[[], T], timeout: float = 10.0, interval: float 
             value = condition()
             if value:
                 return value
-        except Exception as e:   # not ready yet
+        except Exception as e:  # not ready yet
             last = e
         if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {scaled(timeout):.1f} s (scale {scale():.1f})"
-                                 + (f"; last error: {last!r}" if last else ""))
+            raise AssertionError(
+                f"{what}: not within {scaled(timeout):.1f} s (scale {scale():.1f})"
+                + (f"; last error: {last!r}" if last else "")
+            )
         time.sleep(interval)

@@ -6,10 +6,12 @@ last card, or is thrown in when everybody passes (or the dealer calls a redeal);
 card; a Twenty Down deal ends with the last card of those who stayed in, when everybody else drops out, or is
 dealt again when a new deal is asked for. Tests check both against the rules engine.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 HAND = 5
 SPADES_HAND = 13
@@ -23,7 +25,7 @@ def family(rule_set: str) -> str | None:
 
 @dataclass(frozen=True)
 class HandEnd:
-    how: str            # "played", "thrown-in", "walkover" or "new-deal" (the same deal, shuffled again)
+    how: str  # "played", "thrown-in", "walkover" or "new-deal" (the same deal, shuffled again)
 
 
 class HandTracker:
@@ -33,7 +35,7 @@ class HandTracker:
     def __init__(self, rule_set: str, players: int):
         self.family = family(rule_set)
         self.n = players
-        self.ended = 0          # hands ended so far, new deals included: the pack index (hand_number) of the next
+        self.ended = 0  # hands ended so far, new deals included: the pack index (hand_number) of the next
         self._begin()
         self.trick_done: int | None = None
 

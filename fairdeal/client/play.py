@@ -7,6 +7,7 @@ you" when the clock runs out, each trick's winner, each hand's result (the point
 last move. The verification at the end runs the verifier's own code in-process and prints the `fairdeal-verify`
 command that repeats it.
 """
+
 from __future__ import annotations
 
 import getpass
@@ -22,22 +23,33 @@ import click
 from fairdeal.client import resume, seating
 from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.client.prompt import TIMEOUT, read_line
-from fairdeal.client.seating import Distrust, check_seating, new_client_seed
 from fairdeal.client.rules import fetch_rules, order_lines, rules_lines
+from fairdeal.client.seating import Distrust, check_seating, new_client_seed
 from fairdeal.client.session import PATIENCE, Session, leave_consequence
 from fairdeal.client.sheet import fetch_sheet, sheet_lines
 from fairdeal.client.stream import GaveUp, backoff
-from fairdeal.verifier import fairness
 from fairdeal.client.text import Table, parse_move, result_lines, state_lines, throw_hint
+from fairdeal.core import fairness
 
-__all__ = ["play", "Table", "parse_move", "state_lines", "throw_hint", "Session", "parse_setting", "Distrust",
-           "check_seating", "new_client_seed"]
+__all__ = [
+    "play",
+    "Table",
+    "parse_move",
+    "state_lines",
+    "throw_hint",
+    "Session",
+    "parse_setting",
+    "Distrust",
+    "check_seating",
+    "new_client_seed",
+]
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 NOT_RUNNING = "Is the service running? Start it with: fairdeal serve"
 
 
 # ------------------------------------------------------------------------------------------ reading input
+
 
 def parse_setting(text: str) -> tuple[str, Any]:
     """NAME=VALUE; the value is JSON when it reads as JSON (true, 3, "x"), else the text itself."""
@@ -52,15 +64,25 @@ def parse_setting(text: str) -> tuple[str, Any]:
 
 # ------------------------------------------------------------------------------------------ the end
 
-def verify_saved(client: Client, game_id: str, out: str, seat: int | None, client_seed: str | None,
-                 table_key: str | None, receipts: dict[int, str], commitment: str | None = None) -> bool:
+
+def verify_saved(
+    client: Client,
+    game_id: str,
+    out: str,
+    seat: int | None,
+    client_seed: str | None,
+    table_key: str | None,
+    receipts: dict[int, str],
+    commitment: str | None = None,
+) -> bool:
     """Save the published transcript, verify it here with the verifier's own code (the key from /keys, your
     client seed, the receipts of your moves, the commitment the table showed before the first card) and print
     the command that repeats the check."""
-    from fairdeal.verifier.checks import verify_transcript
-    from fairdeal.verifier.cli import render_report
+    from fairdeal.core.checks import verify_transcript
+    from fairdeal.verify.cli import render_report
+
     data = client.get(f"/games/{game_id}/transcript")
-    if data.get("complete") is False:        # still running: only a finished game's transcript verifies
+    if data.get("complete") is False:  # still running: only a finished game's transcript verifies
         published = client.get("/keys")
         _fetch_later(client, game_id, seat, client_seed, table_key or published["current"], receipts, commitment)
         return True
@@ -71,8 +93,9 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int | None, clien
     known = {k.get("key") for k in published.get("keys", []) if isinstance(k, dict)}
     key = table_key if table_key in known else published["current"]
     seeds = [(seat, client_seed)] if seat is not None and client_seed is not None else []
-    report = verify_transcript(data, key=key, client_seeds=seeds, receipts=sorted(receipts.items()),
-                               commitment=commitment)
+    report = verify_transcript(
+        data, key=key, client_seeds=seeds, receipts=sorted(receipts.items()), commitment=commitment
+    )
     click.echo(render_report(report, out))
     click.echo("\nCheck it yourself, offline:")
     last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
@@ -82,20 +105,30 @@ def verify_saved(client: Client, game_id: str, out: str, seat: int | None, clien
     return report.ok
 
 
-def _fetch_later(client: Client, game_id: str, seat: int | None, client_seed: str | None, key: str,
-                 receipts: dict[int, str], commitment: str | None) -> None:
+def _fetch_later(
+    client: Client,
+    game_id: str,
+    seat: int | None,
+    client_seed: str | None,
+    key: str,
+    receipts: dict[int, str],
+    commitment: str | None,
+) -> None:
     """The game goes on without this client: say exactly when and how to fetch and verify its transcript."""
     url = f"{client.base}/games/{game_id}/transcript"
     last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
     mine = f" --client-seed {shlex.quote(f'{seat}:{client_seed}')}" if seat is not None and client_seed else ""
     noted = f" --commitment {commitment}" if commitment else ""
-    click.echo(f"The game goes on at the table. Its signed transcript is published when it ends, at\n  {url}\n"
-               f"Verify it then with:\n  fairdeal-verify {url} --key {key}{mine}{last}{noted}")
+    click.echo(
+        f"The game goes on at the table. Its signed transcript is published when it ends, at\n  {url}\n"
+        f"Verify it then with:\n  fairdeal-verify {url} --key {key}{mine}{last}{noted}"
+    )
     if seat is not None:
         click.echo(f"Or come back to your seat now: fairdeal play --server {client.base} --resume {game_id}")
 
 
 # ------------------------------------------------------------------------------------------ command
+
 
 def _settings_option(ctx, param, values) -> dict | None:
     return dict(parse_setting(v) for v in values) if values else None
@@ -114,41 +147,104 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
 
 
 @click.command("play")
-@click.option("--server", "url", envvar="FAIRDEAL_SERVER", default=DEFAULT_URL, show_default=True,
-              help="The service. Env: FAIRDEAL_SERVER.")
+@click.option(
+    "--server",
+    "url",
+    envvar="FAIRDEAL_SERVER",
+    default=DEFAULT_URL,
+    show_default=True,
+    help="The service. Env: FAIRDEAL_SERVER.",
+)
 @click.option("--rules", "rule_set", default="120s-auction", show_default=True, help="The rule set's id.")
-@click.option("--setting", "settings", multiple=True, metavar="NAME=VALUE", callback=_settings_option,
-              help="A table setting (repeatable); the value is read as JSON when it can be.")
+@click.option(
+    "--setting",
+    "settings",
+    multiple=True,
+    metavar="NAME=VALUE",
+    callback=_settings_option,
+    help="A table setting (repeatable); the value is read as JSON when it can be.",
+)
 @click.option("--players", type=int, default=None, help="Table size (default: the rule set's).")
-@click.option("--client-seed", default=None,
-              help="Your seed, mixed into the deal (default: a random one). It is committed to when you sit down "
-                   "and revealed once the table starts; any words will do.")
+@click.option(
+    "--client-seed",
+    default=None,
+    help="Your seed, mixed into the deal (default: a random one). It is committed to when you sit down "
+    "and revealed once the table starts; any words will do.",
+)
 @click.option("--name", default=None, help="Your name at the table (default: your login name).")
-@click.option("--clocks", default=None, metavar="off|CARD,OTHER", callback=_clocks_option,
-              help="Seconds to play a card and for other moves, or 'off' (default: the table's).")
-@click.option("--wait", "wait_for_players", is_flag=True,
-              help="Open the table and wait for others to join (they use --join); Enter starts it, bots take the "
-                   "empty seats.")
+@click.option(
+    "--clocks",
+    default=None,
+    metavar="off|CARD,OTHER",
+    callback=_clocks_option,
+    help="Seconds to play a card and for other moves, or 'off' (default: the table's).",
+)
+@click.option(
+    "--wait",
+    "wait_for_players",
+    is_flag=True,
+    help="Open the table and wait for others to join (they use --join); Enter starts it, bots take the empty seats.",
+)
 @click.option("--join", "join_id", default=None, metavar="TABLE", help="Sit down at someone else's table.")
 @click.option("--seat", type=int, default=None, help="With --join: the seat to take (default: the first free one).")
 @click.option("--watch", "watch_id", default=None, metavar="TABLE", help="Watch a table (any table, any time).")
 @click.option("--lobby", is_flag=True, help="List the open tables and leave.")
 @click.option("--auto", is_flag=True, help="Play the table's suggestion (else the first legal move): for demos.")
-@click.option("--hands", type=click.IntRange(min=1), default=None,
-              help="Leave the table after this many hands (the table's bot plays on for you; alone with bots, the "
-                   "game ends as abandoned).")
-@click.option("--resume", "resume_id", default=None, metavar="TABLE",
-              help="Come back to your seat at TABLE (after a crash, an outage or leaving), with the token saved "
-                   "when you sat down; --seat picks one of several.")
-@click.option("--on-leave", "on_leave", type=click.Choice(["stand-in", "end"]), default=None,
-              help="When opening a table: whether a player who leaves is stood in for by the table's bot "
-                   "(default) or ends the game.")
-@click.option("--patience", type=click.FloatRange(min=0), default=PATIENCE, show_default=True,
-              help="Seconds to wait out an outage of the service, retrying with backoff.")
-@click.option("--out", default=None,
-              help="Where to save the transcript (default: fairdeal-game-<id>-seat<N>.json, or -watch.json).")
-def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_players, join_id, seat, watch_id,
-         lobby, auto, hands, resume_id, on_leave, patience, out) -> None:
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Leave the table after this many hands (the table's bot plays on for you; alone with bots, the "
+    "game ends as abandoned).",
+)
+@click.option(
+    "--resume",
+    "resume_id",
+    default=None,
+    metavar="TABLE",
+    help="Come back to your seat at TABLE (after a crash, an outage or leaving), with the token saved "
+    "when you sat down; --seat picks one of several.",
+)
+@click.option(
+    "--on-leave",
+    "on_leave",
+    type=click.Choice(["stand-in", "end"]),
+    default=None,
+    help="When opening a table: whether a player who leaves is stood in for by the table's bot "
+    "(default) or ends the game.",
+)
+@click.option(
+    "--patience",
+    type=click.FloatRange(min=0),
+    default=PATIENCE,
+    show_default=True,
+    help="Seconds to wait out an outage of the service, retrying with backoff.",
+)
+@click.option(
+    "--out",
+    default=None,
+    help="Where to save the transcript (default: fairdeal-game-<id>-seat<N>.json, or -watch.json).",
+)
+def play(
+    url,
+    rule_set,
+    settings,
+    players,
+    client_seed,
+    name,
+    clocks,
+    wait_for_players,
+    join_id,
+    seat,
+    watch_id,
+    lobby,
+    auto,
+    hands,
+    resume_id,
+    on_leave,
+    patience,
+    out,
+) -> None:
     """Sit down at a table (against bots, or with people), play a game, and verify it when it ends."""
     if client_seed is not None:
         try:
@@ -169,36 +265,43 @@ def play(url, rule_set, settings, players, client_seed, name, clocks, wait_for_p
             if join_id:
                 table, nonce = _join(c, join_id, seat, client_seed, me)
             else:
-                table, nonce = _open(c, rule_set, settings, players, clocks, client_seed, wait_for_players,
-                                     on_leave, me)
+                table, nonce = _open(
+                    c, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave, me
+                )
             table = _until_dealt(c, table, client_seed, nonce)
-            ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out,
-                                                                patience)
+            ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out, patience)
     except (Unreachable, GaveUp) as exc:
         click.echo(f"No answer from {c.base} ({exc}). {NOT_RUNNING}", err=True)
         if GAME[0]:
-            click.echo(f"Your seat is kept: come back with fairdeal play --server {c.base} --resume {GAME[0]}",
-                       err=True)
+            click.echo(
+                f"Your seat is kept: come back with fairdeal play --server {c.base} --resume {GAME[0]}", err=True
+            )
         sys.exit(2)
-    except ValueError as exc:            # --resume without a saved seat
+    except ValueError as exc:  # --resume without a saved seat
         click.echo(str(exc), err=True)
         sys.exit(2)
     except Problem as exc:
         click.echo(f"The service refused: {exc.detail}", err=True)
         sys.exit(2)
     except Distrust as exc:
-        click.echo(f"Not revealing your client seed: {exc}. The table cannot start; it is cancelled at its reveal "
-                   f"deadline, with its signed trail.", err=True)
+        click.echo(
+            f"Not revealing your client seed: {exc}. The table cannot start; it is cancelled at its reveal "
+            f"deadline, with its signed trail.",
+            err=True,
+        )
         sys.exit(1)
     except KeyboardInterrupt:
         back = f" Come back with: fairdeal play --server {c.base} --resume {GAME[0]}" if GAME[0] else ""
-        click.echo(f"\nInterrupted. The game goes on at the table (the table's bot stands in for you while you are "
-                   f"away).{back}", err=True)
+        click.echo(
+            f"\nInterrupted. The game goes on at the table (the table's bot stands in for you while you are "
+            f"away).{back}",
+            err=True,
+        )
         sys.exit(130)
     sys.exit(0 if ok else 1)
 
 
-GAME: list = [None]     # the table this run sits at, for the messages that say how to come back
+GAME: list = [None]  # the table this run sits at, for the messages that say how to come back
 
 
 def _sign_up(c: Client, name: str | None) -> dict:
@@ -210,15 +313,28 @@ def _sign_up(c: Client, name: str | None) -> dict:
 def _keep_seat(c: Client, table: dict, me: dict, client_seed: str, nonce: str) -> None:
     """Save what it takes to come back to this seat (the token, the seed and nonce, later the receipts)."""
     GAME[0] = table["id"]
-    resume.save({"server": c.base, "game_id": table["id"], "seat": table["you"]["seat"], "token": c.token,
-                 "player": me.get("id"), "name": me.get("name"), "client_seed": client_seed, "nonce": nonce,
-                 "key": table.get("key"), "commitment": table.get("commitment"), "receipts": {}})
+    resume.save(
+        {
+            "server": c.base,
+            "game_id": table["id"],
+            "seat": table["you"]["seat"],
+            "token": c.token,
+            "player": me.get("id"),
+            "name": me.get("name"),
+            "client_seed": client_seed,
+            "nonce": nonce,
+            "key": table.get("key"),
+            "commitment": table.get("commitment"),
+            "receipts": {},
+        }
+    )
 
 
 def _describe(table: dict, c: Client | None = None) -> None:
     click.echo(f"Table {table['id']}: {table['title']}, {table['players']} players, hosted by {table['host']}")
-    click.echo(f"Commitment (fingerprint of the server's secret seed, fixed before anyone sat down):\n"
-               f"  {table['commitment']}")
+    click.echo(
+        f"Commitment (fingerprint of the server's secret seed, fixed before anyone sat down):\n  {table['commitment']}"
+    )
     help_ = fetch_rules(c, table["id"]) if c is not None else None
     if help_:
         click.echo("Rules:")
@@ -234,13 +350,23 @@ def _describe(table: dict, c: Client | None = None) -> None:
 def _seats_line(table: dict) -> str:
     you = (table.get("you") or {}).get("seat")
     return "Seats: " + ", ".join(
-        f"{s['seat']} " + (f"{s['name']} (bot)" if s["bot"] else f"{s['name']} (you)" if s["seat"] == you
-                           else s["name"] if s["taken"] else "empty")
-        for s in table["seats"])
+        f"{s['seat']} "
+        + (
+            f"{s['name']} (bot)"
+            if s["bot"]
+            else f"{s['name']} (you)"
+            if s["seat"] == you
+            else s["name"]
+            if s["taken"]
+            else "empty"
+        )
+        for s in table["seats"]
+    )
 
 
-def _open(c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave=None,
-          me=None) -> tuple[dict, str]:
+def _open(
+    c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave=None, me=None
+) -> tuple[dict, str]:
     """Open a table, commit to our seed at our seat, wait for players if asked, start it. (table, nonce)"""
     body: dict[str, Any] = {"rule_set": rule_set}
     if settings:
@@ -293,8 +419,10 @@ def _join(c: Client, table_id: str, seat: int | None, client_seed: str, me=None)
 def _wait_for_start(c: Client, table: dict, client_seed: str) -> dict:
     table_id = table["id"]
     _describe(table, c)
-    click.echo(f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed} (only its commitment goes "
-               f"to the table until the start)")
+    click.echo(
+        f"You sit at seat {table['you']['seat']}. Your client seed: {client_seed} (only its commitment goes "
+        f"to the table until the start)"
+    )
     shown = None
     while table["status"] == "open":
         line = _seats_line(table)
@@ -319,16 +447,26 @@ def _until_dealt(c: Client, table: dict, client_seed: str, nonce: str) -> dict:
         time.sleep(0.5)
         table = c.get(f"/tables/{table['id']}")
     if table["status"] == "over":
-        click.echo(f"The table did not start: {table.get('end_reason')} (every seat's seed must be revealed in "
-                   f"time). Its seed is revealed in its signed transcript: {table['links']['transcript']}")
+        click.echo(
+            f"The table did not start: {table.get('end_reason')} (every seat's seed must be revealed in "
+            f"time). Its seed is revealed in its signed transcript: {table['links']['transcript']}"
+        )
         return table
     click.echo(_seats_line(table))
     return table
 
 
-def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands: int | None,
-                     out: str | None, patience: float = PATIENCE, receipts: dict | None = None,
-                     told_to: int = 0) -> bool:
+def _play_and_verify(
+    c: Client,
+    table: dict,
+    client_seed: str,
+    auto: bool,
+    hands: int | None,
+    out: str | None,
+    patience: float = PATIENCE,
+    receipts: dict | None = None,
+    told_to: int = 0,
+) -> bool:
     gid = table["id"]
     seat = table["you"]["seat"]
 
@@ -339,25 +477,36 @@ def _play_and_verify(c: Client, table: dict, client_seed: str, auto: bool, hands
             return
         state["receipts"] = {str(k): v for k, v in receipts.items()}
         resume.save(state)
+
     session = Session(c, gid, auto, hands, table["rule_set"], table["players"], patience, keep)
     session.receipts.update(receipts or {})
     session.told_own_to = told_to
     game = session.run()
-    if game["status"] != "over":         # we left and the game goes on: nothing to save yet
+    if game["status"] != "over":  # we left and the game goes on: nothing to save yet
         click.echo(f"You left seat {seat}. " + leave_consequence(game))
         _fetch_later(c, gid, seat, client_seed, table.get("key"), session.receipts, table.get("commitment"))
         return True
-    for line in sheet_lines(fetch_sheet(c, gid), game.get("view") or {}, session.table) + \
-            result_lines(game, session.table):
+    for line in sheet_lines(fetch_sheet(c, gid), game.get("view") or {}, session.table) + result_lines(
+        game, session.table
+    ):
         click.echo(line)
-    ok = verify_saved(c, gid, out or resume.transcript_name(gid, seat), seat, client_seed,
-                      table.get("key"), session.receipts, table.get("commitment"))
+    ok = verify_saved(
+        c,
+        gid,
+        out or resume.transcript_name(gid, seat),
+        seat,
+        client_seed,
+        table.get("key"),
+        session.receipts,
+        table.get("commitment"),
+    )
     resume.forget(gid, seat)
     return ok
 
 
-def _resume(c: Client, table_id: str, seat: int | None, auto: bool, hands: int | None, out: str | None,
-            patience: float) -> bool:
+def _resume(
+    c: Client, table_id: str, seat: int | None, auto: bool, hands: int | None, out: str | None, patience: float
+) -> bool:
     """Come back to a seat saved by an earlier run: take it back from the table's bot, tell the whole game so
     far (nothing is missed), and play on to the end and its verification."""
     state = resume.load(table_id, seat)
@@ -393,11 +542,20 @@ def _watch(c: Client, table_id: str, name: str | None, out: str | None, patience
     click.echo(_seats_line(table))
     session = Session(c, table_id, rule_set=table["rule_set"], players=table["players"], patience=patience)
     game = session.run()
-    for line in sheet_lines(fetch_sheet(c, table_id), game.get("view") or {}, session.table) + \
-            result_lines(game, session.table):
+    for line in sheet_lines(fetch_sheet(c, table_id), game.get("view") or {}, session.table) + result_lines(
+        game, session.table
+    ):
         click.echo(line)
-    return verify_saved(c, table_id, out or resume.transcript_name(table_id, None), None, None, table.get("key"),
-                        {}, table.get("commitment"))
+    return verify_saved(
+        c,
+        table_id,
+        out or resume.transcript_name(table_id, None),
+        None,
+        None,
+        table.get("key"),
+        {},
+        table.get("commitment"),
+    )
 
 
 def _lobby(c: Client) -> bool:
@@ -414,8 +572,10 @@ def _lobby(c: Client) -> bool:
     if running:
         click.echo("Games being played:")
     for t in running:
-        seats = ", ".join(s["name"] + (" (bot)" if s["bot"] else " (left: the bot stands in)" if s.get("gone") else "")
-                          for s in t["seats"])
+        seats = ", ".join(
+            s["name"] + (" (bot)" if s["bot"] else " (left: the bot stands in)" if s.get("gone") else "")
+            for s in t["seats"]
+        )
         click.echo(f"{t['id']}  {t['title']}: {seats}")
         click.echo(f"    watch: fairdeal play --server {c.base} --watch {t['id']}")
     return True

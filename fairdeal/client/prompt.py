@@ -2,16 +2,17 @@
 (the line is redrawn every second, what is typed stays); when the time is up, reading stops so the client can show
 what the table played instead. Without a terminal (a pipe, a test) the prompt is written once and the line is read
 with the deadline as its time limit; where neither is possible, the line is simply read."""
+
 from __future__ import annotations
 
 import os
 import select
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
-TIMEOUT = object()        # read_line's answer when the deadline passed first
-REDRAW = 0.25             # seconds between redraws of the counting prompt
+TIMEOUT = object()  # read_line's answer when the deadline passed first
+REDRAW = 0.25  # seconds between redraws of the counting prompt
 
 
 def read_line(prompt: Callable[[int | None], str], deadline: float | None, stdin=None, stdout=None) -> object:
@@ -58,7 +59,7 @@ def _edit_line(fd: int, prompt, deadline, out, termios, tty) -> object:
     buf: list[str] = []
     shown = None
     try:
-        tty.setcbreak(fd, termios.TCSANOW)       # keep what was typed ahead (TCSAFLUSH would drop it)
+        tty.setcbreak(fd, termios.TCSANOW)  # keep what was typed ahead (TCSAFLUSH would drop it)
         while True:
             left = _left(deadline)
             text = prompt(left) + "".join(buf)

@@ -5,6 +5,7 @@ $XDG_STATE_HOME/fairdeal, else ~/.local/state/fairdeal), readable by its owner o
 
 And the names of saved transcripts: one per seat or watcher, never overwriting another's file in the folder.
 """
+
 from __future__ import annotations
 
 import glob
@@ -43,8 +44,10 @@ def load(game_id: str, seat: int | None = None) -> dict[str, Any]:
     else:
         paths = sorted(glob.glob(os.path.join(glob.escape(state_dir()), f"seat-{glob.escape(game_id)}-*.json")))
     if not paths:
-        raise ValueError(f"No seat at table {game_id} is saved in {state_dir()} (it is written when you sit down "
-                         f"with fairdeal play; FAIRDEAL_STATE names another folder).")
+        raise ValueError(
+            f"No seat at table {game_id} is saved in {state_dir()} (it is written when you sit down "
+            f"with fairdeal play; FAIRDEAL_STATE names another folder)."
+        )
     if len(paths) > 1:
         seats = ", ".join(p.rsplit("-", 1)[1].split(".")[0] for p in paths)
         raise ValueError(f"You have seats {seats} at table {game_id}: say which with --seat.")

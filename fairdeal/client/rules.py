@@ -1,5 +1,6 @@
 """Rules at the table in the terminal (GET /tables/{id}/rules): the rules in short sections instead of one long
 paragraph, what "drumpf" means, and the trump suit's order, highest first ("?" at the prompt shows it)."""
+
 from __future__ import annotations
 
 import textwrap

@@ -1,11 +1,12 @@
 """The player's client seed, commit then reveal (docs/fairness.md, fairdeal/2): a random seed unless the player
 names one, a fresh nonce, the commitment sent when the seat is taken, and the reveal once the host starts — but
 only after checking that the service signed a seating that holds our commitment unchanged."""
+
 from __future__ import annotations
 
 import secrets
 
-from fairdeal.verifier import fairness
+from fairdeal.core import fairness
 
 
 class Distrust(Exception):
@@ -31,8 +32,9 @@ def commit(c, game_id: str, client_seed: str, seat: int | None = None) -> dict:
 def check_seating(c, game_id: str, seat: int, commitment: str, key: str | None) -> None:
     """Before revealing: the server has signed the seating, and it holds our commitment unchanged. A seat that
     reveals only after this holds the server's signature on every commitment it revealed against."""
-    from fairdeal.verifier import keys
-    from fairdeal.verifier.canonical import canonical_json
+    from fairdeal.core import keys
+    from fairdeal.core.canonical import canonical_json
+
     header = c.get(f"/games/{game_id}/start")
     seating = header.get("seating") or {}
     if key is None or not keys.verify(key, canonical_json(seating), header.get("seating_signature") or ""):

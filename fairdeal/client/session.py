@@ -1,6 +1,7 @@
 """One game followed in the terminal: `Session` tells every record in order (each trick's winner and each hand's
 result right after its last move) from the service's event stream, waiting out outages with backoff, and asks a
 seated player for moves with the clock counting down; leaving is confirmed first and says what it does."""
+
 from __future__ import annotations
 
 import copy
@@ -16,12 +17,25 @@ from fairdeal.client.http import Client, Problem
 from fairdeal.client.prompt import TIMEOUT, read_line
 from fairdeal.client.rules import fetch_rules, order_lines
 from fairdeal.client.stream import EventStream, backoff
-from fairdeal.client.text import (LIST_AT_MOST, Table, examples, hand_summary, last_hand, move_text, parse_move,
-                                  record_line, spades_trick, state_lines, suggested_or_first, throw_hint, trick_line,
-                                  trump_word)
+from fairdeal.client.text import (
+    LIST_AT_MOST,
+    Table,
+    examples,
+    hand_summary,
+    last_hand,
+    move_text,
+    parse_move,
+    record_line,
+    spades_trick,
+    state_lines,
+    suggested_or_first,
+    throw_hint,
+    trick_line,
+    trump_word,
+)
 
-LONG_POLL = 20            # seconds one wait on the event feed may last (the server caps it at 25)
-PATIENCE = 600            # seconds the client waits out an outage (retrying with backoff) before it gives up
+LONG_POLL = 20  # seconds one wait on the event feed may last (the server caps it at 25)
+PATIENCE = 600  # seconds the client waits out an outage (retrying with backoff) before it gives up
 
 
 def seconds_left(deadline: str | None) -> float | None:
@@ -36,24 +50,34 @@ def seconds_left(deadline: str | None) -> float | None:
 
 # -------------------------------------------------------------------------------------------- the game
 
+
 class Session:
     """One game followed through the event feed: prints it in order and, for a seated player, asks for moves."""
 
-    def __init__(self, client: Client, game_id: str, auto: bool = False, hands: int | None = None,
-                 rule_set: str = "", players: int = 4, patience: float = PATIENCE, keep=None):
+    def __init__(
+        self,
+        client: Client,
+        game_id: str,
+        auto: bool = False,
+        hands: int | None = None,
+        rule_set: str = "",
+        players: int = 4,
+        patience: float = PATIENCE,
+        keep=None,
+    ):
         self.c, self.id, self.auto, self.hands = client, game_id, auto, hands
         self.patience = patience
-        self.keep = keep        # called after each of my moves (the seat's state file keeps the receipts)
+        self.keep = keep  # called after each of my moves (the seat's state file keeps the receipts)
         self.stream: EventStream | None = EventStream(client, game_id)
-        self.left = False       # whether this player left the table (the game may go on without them)
-        self.told_own_to = 0    # own moves up to this seq are told too (the game so far, after coming back)
-        self.rules_help: dict | None = None     # GET /tables/{id}/rules, read when the player first asks
-        self.tricks_told = 0    # tricks told so far (a watcher is shown the table after each)
-        self.seq = 0          # the last record shown
+        self.left = False  # whether this player left the table (the game may go on without them)
+        self.told_own_to = 0  # own moves up to this seq are told too (the game so far, after coming back)
+        self.rules_help: dict | None = None  # GET /tables/{id}/rules, read when the player first asks
+        self.tricks_told = 0  # tricks told so far (a watcher is shown the table after each)
+        self.seq = 0  # the last record shown
         self.table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
-        self.plays: list = []   # the plays of the trick in progress, as the records told them
-        self.receipts: dict[int, str] = {}    # seq -> the hash the server gave back for each of my moves
+        self.plays: list = []  # the plays of the trick in progress, as the records told them
+        self.receipts: dict[int, str] = {}  # seq -> the hash the server gave back for each of my moves
 
     def feed(self, wait: float) -> dict:
         """The records after the last one shown, told in order (each trick's winner and each hand's result right
@@ -94,7 +118,7 @@ class Session:
         played out while this seat sat out) is told only where the plays alone tell it (Spades)."""
         last = last_hand(view)
         ends = [i for i, end in enumerate(_ends(self.tracker, records)) if end is not None]
-        last_end = ends[-1] if ends else None          # after it: the hand in play; up to it: last_hand's hand
+        last_end = ends[-1] if ends else None  # after it: the hand in play; up to it: last_hand's hand
         first_of_last = (ends[-2] + 1) if len(ends) > 1 else 0
         lines = []
         for i, rec in enumerate(records):
@@ -123,9 +147,9 @@ class Session:
             if end is not None and end.how == "new-deal":
                 lines.append("A new deal: the same dealer shuffles again.")
             elif end is not None:
-                number = self.tracker.ended - 1                  # the hand_number of the hand that ended
+                number = self.tracker.ended - 1  # the hand_number of the hand that ended
                 if i == last_end and last and last.get("hand_number") == number:
-                    lines += hand_summary(last, view, self.table)   # only the latest hand's result is in the view
+                    lines += hand_summary(last, view, self.table)  # only the latest hand's result is in the view
                 else:
                     lines.append(f"Hand {number + 1} over.")
         return lines
@@ -133,7 +157,7 @@ class Session:
     def run(self) -> dict:
         game = self.feed(0)
         while game["status"] != "over":
-            hand_no = (game.get("view") or {}).get("hand_number")       # from 0: hand_no hands are over
+            hand_no = (game.get("view") or {}).get("hand_number")  # from 0: hand_no hands are over
             if self.hands is not None and isinstance(hand_no, int) and hand_no >= self.hands:
                 click.echo(f"{self.hands} hand(s) played: leaving the table.")
                 return self.leave()
@@ -173,11 +197,20 @@ class Session:
                     return "timeout"
                 if move is None:
                     return None
-            key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"   # one key for every resend of this move
+            key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"  # one key for every resend of this move
             try:
+
                 def send(seq=game["seq"], move=move):
-                    return self.c.move(self.id, seq, move, key=key, on_retry=lambda n, exc: click.echo(
-                        f"No answer from the service ({exc}); sending the same move again ({n})..."))
+                    return self.c.move(
+                        self.id,
+                        seq,
+                        move,
+                        key=key,
+                        on_retry=lambda n, exc: click.echo(
+                            f"No answer from the service ({exc}); sending the same move again ({n})..."
+                        ),
+                    )
+
                 ack = backoff(send, self.patience, lambda line: click.echo(line, err=True))
                 if isinstance(ack, dict) and ack.get("receipt"):
                     self.receipts[ack["seq"]] = ack["receipt"]
@@ -187,7 +220,7 @@ class Session:
             except Problem as exc:
                 if exc.status == 409:
                     click.echo("The table has moved on (did your clock run out?):")
-                    return "moved"          # the feed shows what happened
+                    return "moved"  # the feed shows what happened
                 click.echo(f"Refused: {exc.detail}")
                 if self.auto:
                     raise
@@ -200,15 +233,16 @@ class Session:
         for line in state_lines(game, self.table):
             click.echo(line)
         legal, suggested = game["legal_moves"], game.get("suggested")
-        numbered = legal if len(legal) <= LIST_AT_MOST else \
-            [m for m in legal if m.get("kind") != "throw" or m == suggested]
+        numbered = (
+            legal if len(legal) <= LIST_AT_MOST else [m for m in legal if m.get("kind") != "throw" or m == suggested]
+        )
         click.echo("Your move:")
         for i, m in enumerate(numbered, 1):
             mark = "   <- suggested" if m == suggested else ""
             click.echo(f"  {i:>2}. {move_text(m, word, rid)}{mark}")
         if len(numbered) < len(legal):
             click.echo(("  or " if numbered else "  ") + throw_hint(legal))
-        by_reason: dict[str, list[str]] = {}      # one line per reason: "You must follow clubs." once, not ten times
+        by_reason: dict[str, list[str]] = {}  # one line per reason: "You must follow clubs." once, not ten times
         for card, why in (game.get("why_not") or {}).items():
             by_reason.setdefault(why, []).append(card)
         for why, cards in by_reason.items():
@@ -220,8 +254,11 @@ class Session:
         input); TIMEOUT: the clock ran out first."""
         legal, suggested = game["legal_moves"], game.get("suggested")
         view = game.get("view") or {}
-        hint = ("number or move" if numbered else "move") + (", Enter = suggested" if suggested in legal else "") \
+        hint = (
+            ("number or move" if numbered else "move")
+            + (", Enter = suggested" if suggested in legal else "")
             + ", ? = trump order, q = leave"
+        )
         typed = f"  (you may type: {examples(legal, trump_word(view))})"
         click.echo(typed)
         left = seconds_left(game.get("deadline"))
@@ -229,11 +266,12 @@ class Session:
 
         def prompt(seconds: int | None) -> str:
             return f"[{hint}]" + (f" ({seconds} s left)" if seconds is not None else "") + ": "
+
         while True:
             text = read_line(prompt, deadline)
             if text is TIMEOUT or text is None:
                 return text
-            if text.strip() in ("?", "rules"):                 # the trump suit's order, this hand's
+            if text.strip() in ("?", "rules"):  # the trump suit's order, this hand's
                 if self.rules_help is None:
                     self.rules_help = fetch_rules(self.c, self.id) or {}
                 for line in order_lines(self.rules_help, view.get("trump")):
@@ -246,8 +284,10 @@ class Session:
             if not text.strip() and suggested in legal:
                 return suggested
             if not text.strip():
-                click.echo("Type a number from the list, or a move" + (" (there is no suggestion here)."
-                                                                       if suggested not in legal else "."))
+                click.echo(
+                    "Type a number from the list, or a move"
+                    + (" (there is no suggestion here)." if suggested not in legal else ".")
+                )
                 continue
             try:
                 return parse_move(text, numbered, legal, trump_word(view))
@@ -259,7 +299,7 @@ class Session:
         click.echo(leave_consequence(game))
         answer = read_line(lambda _s: "Leave the table? [y/N]: ", deadline)
         if answer is None:
-            return True             # the end of input: nobody is there to play on
+            return True  # the end of input: nobody is there to play on
         return answer is not TIMEOUT and answer.strip().lower() in ("y", "yes")
 
 
@@ -270,8 +310,10 @@ def leave_consequence(game: dict) -> str:
     others = [s for s in game.get("seats") or [] if not s.get("bot") and s.get("seat") != game.get("seat")]
     if not others:
         return "You are the only player at this table: leaving ends the game (as abandoned)."
-    return ("The table's bot will play your seat until you come back (fairdeal play --resume "
-            f"{game.get('game_id')}); the others play on.")
+    return (
+        "The table's bot will play your seat until you come back (fairdeal play --resume "
+        f"{game.get('game_id')}); the others play on."
+    )
 
 
 def _ends(tracker: HandTracker, records: list[dict]) -> list:

@@ -1,5 +1,6 @@
 """The score sheet in the terminal: every hand that has ended (GET /games/{id}/sheet), a line or two each, as the
 table tells a hand's result, then the running scores."""
+
 from __future__ import annotations
 
 from fairdeal.client.text import Table, hand_summary

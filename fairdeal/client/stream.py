@@ -8,27 +8,33 @@ so nothing is missed. Reading follows the event-stream format (WHATWG HTML, "Ser
 
 Where the service has no stream (an old one answers 404) the client long-polls GET /games/{id}/events instead.
 """
+
 from __future__ import annotations
 
 import json
 import time
 import urllib.error
 import urllib.request
-from typing import Callable
+from collections.abc import Callable
 
 from fairdeal.client.http import Client, Problem, Unreachable, _retry_after
 from fairdeal.client.http import backoff as jittered_wait
 
-READ_LIMIT = 75.0          # seconds without a byte (the service sends a comment every 40 to 50) before reopening
-FIRST_WAIT = 0.5           # the first backoff bound while the service does not answer (doubled each time, capped)
+READ_LIMIT = 75.0  # seconds without a byte (the service sends a comment every 40 to 50) before reopening
+FIRST_WAIT = 0.5  # the first backoff bound while the service does not answer (doubled each time, capped)
 
 
 class GaveUp(Exception):
     """The service did not answer for the whole patience."""
 
 
-def backoff(action: Callable[[], object], patience: float, say: Callable[[str], None],
-            sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> object:
+def backoff(
+    action: Callable[[], object],
+    patience: float,
+    say: Callable[[str], None],
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> object:
     """Run `action` until it answers: on no answer (a 5xx, a 429) wait a jittered, growing time (http.backoff:
     full jitter below 0.5 s, 1 s, 2 s ..., capped, never less than a Retry-After) and try again, telling `say`
     each time, for at most `patience` seconds; then GaveUp."""
@@ -64,8 +70,9 @@ class EventStream:
             self._resp = None
 
     def _open(self) -> None:
-        req = urllib.request.Request(f"{self.c.base}/games/{self.id}/stream?after={self.after}",
-                                     headers={"Accept": "text/event-stream"})
+        req = urllib.request.Request(
+            f"{self.c.base}/games/{self.id}/stream?after={self.after}", headers={"Accept": "text/event-stream"}
+        )
         if self.c.token:
             req.add_header("Authorization", "Bearer " + self.c.token)
         try:
@@ -106,7 +113,7 @@ class EventStream:
                     elif field == "data":
                         data.append(value)
             except EOFError:
-                self.close()                # the stream's time is up (or the server went): open it again
+                self.close()  # the stream's time is up (or the server went): open it again
                 if records:
                     continue
                 continue

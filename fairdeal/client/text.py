@@ -1,16 +1,26 @@
 """The game in the terminal's words: moves typed and shown, the hints of each rule set, the table's state, each
 trick's winner and each hand's result. Reads only the game view's fields (docs/api.md, docs/rules/)."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from fairdeal.verifier.cards import BadCard, card_from_str
+from fairdeal.core.cards import BadCard, card_from_str
 
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-WORD_MOVES = {"pass": "pass", "mine": "mine", "redeal": "redeal", "stay": "stay", "drop": "drop",
-              "newdeal": "newdeal", "new deal": "newdeal", "stay in": "stay", "drop out": "drop"}
+WORD_MOVES = {
+    "pass": "pass",
+    "mine": "mine",
+    "redeal": "redeal",
+    "stay": "stay",
+    "drop": "drop",
+    "newdeal": "newdeal",
+    "new deal": "newdeal",
+    "stay in": "stay",
+    "drop out": "drop",
+}
 KEEP_WORDS = ("keep", "keep all", "throw nothing", "throw none")
-LIST_AT_MOST = 24         # more legal moves than this (a big throw) are typed, not listed
+LIST_AT_MOST = 24  # more legal moves than this (a big throw) are typed, not listed
 
 
 def trump_word(view: dict | None) -> str:
@@ -29,6 +39,7 @@ def last_hand(view: dict | None) -> dict | None:
 
 
 # ------------------------------------------------------------------------------------------ reading moves
+
 
 def _card(text: str) -> str:
     try:
@@ -80,8 +91,10 @@ def parse_move(text: str, numbered: list[dict], legal: list[dict], trump_word: s
             return {"kind": "play", "card": _card(head)}
         except ValueError:
             pass
-    raise ValueError(f"{text.strip()!r} is no move I know: type a number from the list, or a move such as "
-                     f"{examples(legal, trump_word) or 'a card'}.")
+    raise ValueError(
+        f"{text.strip()!r} is no move I know: type a number from the list, or a move such as "
+        f"{examples(legal, trump_word) or 'a card'}."
+    )
 
 
 def _throw_as_listed(cards: list[str], legal: list[dict]) -> dict:
@@ -131,8 +144,9 @@ def throw_hint(legal: list[dict]) -> str:
     throws = sorted((m for m in legal if m.get("kind") == "throw"), key=lambda m: len(m["cards"]))
     least, most = len(throws[0]["cards"]), len(throws[-1]["cards"])
     example = next((m for m in throws if m["cards"]), throws[0])
-    return (f"type 'throw' and {least} to {most} of your cards, e.g. '{move_text(example)}'"
-            + (" ('keep' keeps them all)" if least == 0 else ""))
+    return f"type 'throw' and {least} to {most} of your cards, e.g. '{move_text(example)}'" + (
+        " ('keep' keeps them all)" if least == 0 else ""
+    )
 
 
 def suggested_or_first(game: dict) -> dict:
@@ -140,6 +154,7 @@ def suggested_or_first(game: dict) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ showing moves
+
 
 def move_text(move: dict, trump_word: str = "trump", rule_set: str = "") -> str:
     kind = move.get("kind")
@@ -172,8 +187,14 @@ def _past(move: dict, trump_word: str, rule_set: str) -> str:
         return "threw " + (" ".join(move["cards"]) if move["cards"] else "nothing")
     if kind == "trump":
         return "named " + move_text(move, trump_word)
-    return {"pass": "passed", "stay": "stayed in", "drop": "dropped out", "mine": "said Mine",
-            "redeal": "called a redeal", "newdeal": "asked for a new deal"}.get(kind, str(kind))
+    return {
+        "pass": "passed",
+        "stay": "stayed in",
+        "drop": "dropped out",
+        "mine": "said Mine",
+        "redeal": "called a redeal",
+        "newdeal": "asked for a new deal",
+    }.get(kind, str(kind))
 
 
 class Table:
@@ -225,6 +246,7 @@ def spades_trick(plays: list) -> dict:
     def power(play) -> int:
         card = play[1]
         return (100 if card[-1] == "S" else 0 if card[-1] == led else -100) + RANKS.index(card[:-1])
+
     winner, card = max(plays, key=power)
     return {"leader": plays[0][0], "plays": plays, "winner": winner, "winning_card": card}
 
@@ -253,41 +275,54 @@ def hand_summary(last: dict, view: dict, table: Table) -> list[str]:
         lines.append(f"Hand {n} over.")
         for i, team in enumerate(last.get("teams") or []):
             side = table.group(sides[i]) if sides else f"team {i + 1}"
-            nils = ", ".join(f"{table.who(x['seat'])}'s nil {'made' if x['made'] else 'lost'}"
-                             for x in team.get("nils") or [])
-            lines.append(f"    {side}: bid {team['contract']}, took {team['tricks']}, "
-                         f"{'made' if team['made'] else 'set'}: {team['points']:+d} points"
-                         + (f", {team['bags']} bag(s)" if team.get("bags") else "")
-                         + (", -100 for ten bags" if team.get("penalties") else "")
-                         + (f"; {nils}" if nils else ""))
+            nils = ", ".join(
+                f"{table.who(x['seat'])}'s nil {'made' if x['made'] else 'lost'}" for x in team.get("nils") or []
+            )
+            lines.append(
+                f"    {side}: bid {team['contract']}, took {team['tricks']}, "
+                f"{'made' if team['made'] else 'set'}: {team['points']:+d} points"
+                + (f", {team['bags']} bag(s)" if team.get("bags") else "")
+                + (", -100 for ten bags" if team.get("penalties") else "")
+                + (f"; {nils}" if nils else "")
+            )
     elif rid == "twenty-down":
         if last.get("walkover"):
-            lines.append(f"Hand {n} over: everybody else dropped out; {table.who(last['trump_maker'])} takes "
-                         f"all five tricks.")
+            lines.append(
+                f"Hand {n} over: everybody else dropped out; {table.who(last['trump_maker'])} takes all five tricks."
+            )
         else:
             times = f", counting x{last['multiplier']}" if last.get("multiplier", 1) > 1 else ""
             lines.append(f"Hand {n} over ({SUITS.get(last.get('trump'), last.get('trump'))} trumps{times}).")
         stayed = last.get("stayed") or []
         won = last.get("tricks_won") or []
-        parts = [f"{table.who(s)} {won[s] if s < len(won) else '?'} trick(s), {c:+d}" if s in stayed
-                 else f"{table.who(s)} out" for s, c in enumerate(last.get("changes") or [])]
+        parts = [
+            f"{table.who(s)} {won[s] if s < len(won) else '?'} trick(s), {c:+d}"
+            if s in stayed
+            else f"{table.who(s)} out"
+            for s, c in enumerate(last.get("changes") or [])
+        ]
         if parts:
             lines.append("    " + "; ".join(parts))
     else:
         if last.get("thrown_in"):
-            lines.append(f"Hand {n} over: everybody passed"
-                         + (" and the dealer called a redeal" if last.get("redeal_called") else "")
-                         + "; the hand is thrown in.")
+            lines.append(
+                f"Hand {n} over: everybody passed"
+                + (" and the dealer called a redeal" if last.get("redeal_called") else "")
+                + "; the hand is thrown in."
+            )
         else:
-            lines.append(f"Hand {n} over: {table.who(last.get('bidder'))} bid {last.get('bid')} in "
-                         f"{SUITS.get(last.get('trump'), last.get('trump'))} and "
-                         f"{'made it' if last.get('made') else 'went down'}.")
+            lines.append(
+                f"Hand {n} over: {table.who(last.get('bidder'))} bid {last.get('bid')} in "
+                f"{SUITS.get(last.get('trump'), last.get('trump'))} and "
+                f"{'made it' if last.get('made') else 'went down'}."
+            )
             points = last.get("points")
             if isinstance(points, list):
                 groups = sides if sides and len(sides) == len(points) else [[i] for i in range(len(points))]
                 ten = f" (the 10-point trick: {last['ten_card']})" if last.get("ten_card") else ""
-                lines.append("    Points taken: " + ", ".join(f"{table.group(g)} {p}" for g, p in zip(groups, points))
-                             + ten)
+                lines.append(
+                    "    Points taken: " + ", ".join(f"{table.group(g)} {p}" for g, p in zip(groups, points)) + ten
+                )
     if isinstance(last.get("scores"), list):
         lines.append("    Scores: " + scores_text(last["scores"], sides, table))
     return lines
@@ -307,18 +342,28 @@ def state_lines(game: dict, table: Table) -> list[str]:
     if scores is not None:
         lines.append("Scores: " + scores_text(scores, sides, table))
     if isinstance(v.get("bidding"), dict) and v["bidding"].get("log"):
-        said = [f"{table.who(s)} {'bid ' + str(val) if kind == 'bid' else kind}" for s, kind, val in v["bidding"]["log"]]
+        said = [
+            f"{table.who(s)} {'bid ' + str(val) if kind == 'bid' else kind}" for s, kind, val in v["bidding"]["log"]
+        ]
         lines.append("Bidding: " + ", ".join(said))
     if v.get("bidder") is not None:
         lines.append(f"Bid: {table.who(v['bidder'])} {v.get('bid')}")
     if isinstance(v.get("bids"), list):
         taken = v.get("tricks_taken") or [None] * len(v["bids"])
-        lines.append("Bids (tricks taken): " + ", ".join(
-            f"{table.who(i)} {'-' if b is None else 'nil' if b == 0 else b} ({t})"
-            for i, (b, t) in enumerate(zip(v["bids"], taken))))
+        lines.append(
+            "Bids (tricks taken): "
+            + ", ".join(
+                f"{table.who(i)} {'-' if b is None else 'nil' if b == 0 else b} ({t})"
+                for i, (b, t) in enumerate(zip(v["bids"], taken))
+            )
+        )
     if isinstance(v.get("seats"), list) and v["seats"] and isinstance(v["seats"][0], dict):
-        lines.append("Players: " + ", ".join(
-            f"{table.who(s['seat'])} {s.get('status') or '?'} ({s.get('tricks', 0)} tricks)" for s in v["seats"]))
+        lines.append(
+            "Players: "
+            + ", ".join(
+                f"{table.who(s['seat'])} {s.get('status') or '?'} ({s.get('tricks', 0)} tricks)" for s in v["seats"]
+            )
+        )
     if v.get("trump"):
         lines.append(f"{trump_word(v).capitalize()}: {SUITS.get(v['trump'], v['trump'])}")
     for key, label in (("teaser", "Kitty teaser (face up)"), ("turned_up", "Turned up")):
@@ -327,14 +372,19 @@ def state_lines(game: dict, table: Table) -> list[str]:
     done = v.get("tricks") or []
     if done and done[-1].get("winner") is not None:
         last = done[-1]
-        lines.append(f"Last trick: {' '.join(c for _, c in last['plays'])}, won by {table.who(last['winner'])}"
-                     + (f" with {last['winning_card']}" if last.get("winning_card") else ""))
+        lines.append(
+            f"Last trick: {' '.join(c for _, c in last['plays'])}, won by {table.who(last['winner'])}"
+            + (f" with {last['winning_card']}" if last.get("winning_card") else "")
+        )
     trick = v.get("trick")
     if trick and trick.get("plays"):
         lines.append("Trick: " + ", ".join(f"{table.who(s)} {c}" for s, c in trick["plays"]))
     if v.get("hand") is not None:
-        lines.append("Your hand: " + (" ".join(v["hand"]) or "(empty)")
-                     + (f"  (from the kitty: {' '.join(v['kitty'])})" if v.get("kitty") else ""))
+        lines.append(
+            "Your hand: "
+            + (" ".join(v["hand"]) or "(empty)")
+            + (f"  (from the kitty: {' '.join(v['kitty'])})" if v.get("kitty") else "")
+        )
     return lines
 
 
@@ -346,4 +396,3 @@ def result_lines(game: dict, table: Table) -> list[str]:
     if result.get("scores") is not None:
         lines.append("Final scores: " + scores_text(result["scores"], result.get("sides"), table))
     return lines
-

@@ -2,6 +2,7 @@
 standings (docs/tournaments.md; the API in docs/api.md, "Tournaments"). Each team given registers with a fresh
 client seed committed with a nonce, revealed once registration closes; bots fill the other entries; the export is
 saved and verified here, offline, before the standings are printed."""
+
 from __future__ import annotations
 
 import json
@@ -12,13 +13,13 @@ import time
 import click
 
 from fairdeal.client.http import Client, Problem, Unreachable
-from fairdeal.verifier.fairness import new_nonce
-from fairdeal.verifier.tournament.check import verify_tournament
-from fairdeal.verifier.tournament.command import render
-from fairdeal.verifier.tournament.seeds import entry_commitment
+from fairdeal.core.fairness import new_nonce
+from fairdeal.core.tournament.check import verify_tournament
+from fairdeal.core.tournament.seeds import entry_commitment
+from fairdeal.verify.tournament import render
 
 DEFAULT_URL = "http://127.0.0.1:8000"
-POLL = 0.5              # seconds between looks while the sweeper plays the rounds
+POLL = 0.5  # seconds between looks while the sweeper plays the rounds
 
 
 def _team(text: str) -> tuple[str, list[str]]:
@@ -31,16 +32,27 @@ def _team(text: str) -> tuple[str, list[str]]:
 def standings_text(t: dict) -> str:
     names = {e["entry"]: e["name"] for e in t["entries"]}
     bots = {e["entry"] for e in t["entries"] if e["bot"]}
-    lines = [f"tournament {t['id']} ({t['status']}): {t['rules']['id']}, {t['format']}, {t['rounds']} rounds",
-             f"{'rank':>4}  {'entry':24} {'points':>7} {'mp':>5} {'buchholz':>9}"]
+    lines = [
+        f"tournament {t['id']} ({t['status']}): {t['rules']['id']}, {t['format']}, {t['rounds']} rounds",
+        f"{'rank':>4}  {'entry':24} {'points':>7} {'mp':>5} {'buchholz':>9}",
+    ]
     for s in t["standings"]:
         name = names[s["entry"]] + (" (bot)" if s["entry"] in bots else "")
         lines.append(f"{s['rank']:>4}  {name:24} {s['points']:>7} {s['matchpoints']:>5} {s['buchholz']:>9}")
     return "\n".join(lines)
 
 
-def run(c: Client, rule_set: str, players: int | None, fmt: str, rounds: int, teams: list[tuple[str, list[str]]],
-        bots: int, size: int, wait: float = 600.0) -> tuple[dict, dict]:
+def run(
+    c: Client,
+    rule_set: str,
+    players: int | None,
+    fmt: str,
+    rounds: int,
+    teams: list[tuple[str, list[str]]],
+    bots: int,
+    size: int,
+    wait: float = 600.0,
+) -> tuple[dict, dict]:
     """The whole tournament: (the tournament as the service shows it, its export)."""
     body = {"rule_set": rule_set, "format": fmt, "rounds": rounds}
     if players is not None:
@@ -50,40 +62,66 @@ def run(c: Client, rule_set: str, players: int | None, fmt: str, rounds: int, te
     kept = {}
     for name, members in teams:
         seed, nonce = secrets.token_hex(16), new_nonce()
-        answer = c.post(f"/tournaments/{tid}/entries", {"name": name, "members": members,
-                                                        "client_seed_commitment": entry_commitment(tid, seed, nonce)})
+        answer = c.post(
+            f"/tournaments/{tid}/entries",
+            {"name": name, "members": members, "client_seed_commitment": entry_commitment(tid, seed, nonce)},
+        )
         kept[answer["you"]["entry"]] = (seed, nonce)
     for i in range(bots):
-        c.post(f"/tournaments/{tid}/entries", {"name": f"bots {i + 1}",
-                                               "members": [f"bot {i + 1}.{m + 1}" for m in range(size)], "bot": True})
+        c.post(
+            f"/tournaments/{tid}/entries",
+            {"name": f"bots {i + 1}", "members": [f"bot {i + 1}.{m + 1}" for m in range(size)], "bot": True},
+        )
     c.post(f"/tournaments/{tid}/close")
     for entry, (seed, nonce) in kept.items():
         c.post(f"/tournaments/{tid}/entries/{entry}/reveal", {"client_seed": seed, "nonce": nonce})
     t = c.post(f"/tournaments/{tid}/start")
     deadline = time.monotonic() + wait
-    while t["status"] != "over":     # the service's sweeper plays a round a pass
+    while t["status"] != "over":  # the service's sweeper plays a round a pass
         if time.monotonic() > deadline:
-            raise click.ClickException(f"tournament {tid} is still being played after {wait:.0f} s (round "
-                                       f"{t['round']} of {t['rounds']}); see it with --show {tid}")
+            raise click.ClickException(
+                f"tournament {tid} is still being played after {wait:.0f} s (round "
+                f"{t['round']} of {t['rounds']}); see it with --show {tid}"
+            )
         time.sleep(POLL)
         t = c.get(f"/tournaments/{tid}")
     return t, c.get(f"/tournaments/{tid}/export")
 
 
 @click.command("tournament")
-@click.option("--server", "url", envvar="FAIRDEAL_SERVER", default=DEFAULT_URL, show_default=True,
-              help="The service. Env: FAIRDEAL_SERVER.")
+@click.option(
+    "--server",
+    "url",
+    envvar="FAIRDEAL_SERVER",
+    default=DEFAULT_URL,
+    show_default=True,
+    help="The service. Env: FAIRDEAL_SERVER.",
+)
 @click.option("--rules", "rule_set", default="spades", show_default=True, help="The rule set's id.")
 @click.option("--players", type=int, default=None, help="Table size (default: the rule set's).")
 @click.option("--format", "fmt", type=click.Choice(["swiss", "round-robin"]), default="swiss", show_default=True)
 @click.option("--rounds", type=click.IntRange(1, 20), default=2, show_default=True)
-@click.option("--team", "teams", multiple=True, metavar="NAME=MEMBER[,MEMBER]",
-              help="An entry to register (two members for a partnership rule set, one otherwise); repeatable.")
+@click.option(
+    "--team",
+    "teams",
+    multiple=True,
+    metavar="NAME=MEMBER[,MEMBER]",
+    help="An entry to register (two members for a partnership rule set, one otherwise); repeatable.",
+)
 @click.option("--bots", type=click.IntRange(0, 128), default=3, show_default=True, help="Bot entries to add.")
 @click.option("--show", "show_id", default=None, metavar="ID", help="Only show this tournament's standings.")
 @click.option("--out", default=None, help="Where to save the export (default: fairdeal-tournament-<id>.json).")
-def tournament(url: str, rule_set: str, players: int | None, fmt: str, rounds: int, teams: tuple[str, ...],
-               bots: int, show_id: str | None, out: str | None) -> None:
+def tournament(
+    url: str,
+    rule_set: str,
+    players: int | None,
+    fmt: str,
+    rounds: int,
+    teams: tuple[str, ...],
+    bots: int,
+    show_id: str | None,
+    out: str | None,
+) -> None:
     """Run a duplicate tournament (you organise it; bots fill it) and verify it, or --show one's standings."""
     c = Client(url)
     try:

@@ -1,14 +1,16 @@
 """The Flask app factory."""
+
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from flask import Flask, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from fairdeal.core.games import available
 from fairdeal.service import errors, logs
 from fairdeal.service.config import Config
 from fairdeal.service.feed import Waits
@@ -18,7 +20,6 @@ from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import Store, open_store
 from fairdeal.service.store.timed import time_calls
 from fairdeal.service.tables import Tables
-from fairdeal.verifier.games import available
 from fairdeal.service.tournaments import Tournaments
 from fairdeal.service.translog import TransLog
 
@@ -33,15 +34,15 @@ class Services:
     games: Games
     tables: Tables
     metrics: Metrics
-    waits: Waits                                # this process's open event-feed waits (the caps)
-    outage: errors.OutageLog | None = None      # set by create_app: the store-outage log
-    limits: object | None = None                # set by create_app: ratelimits.RateLimits
-    translog: TransLog | None = None            # the transparency log (None when switched off)
-    tournaments: Tournaments | None = None      # duplicate tournaments (docs/tournaments.md)
+    waits: Waits  # this process's open event-feed waits (the caps)
+    outage: errors.OutageLog | None = None  # set by create_app: the store-outage log
+    limits: object | None = None  # set by create_app: ratelimits.RateLimits
+    translog: TransLog | None = None  # the transparency log (None when switched off)
+    tournaments: Tournaments | None = None  # duplicate tournaments (docs/tournaments.md)
 
 
 def build_services(config: Config, store: Store | None = None, now: Callable[[], float] = time.time) -> Services:
-    available()   # every rule set loads, or the start fails naming the broken one
+    available()  # every rule set loads, or the start fails naming the broken one
     store = store or open_store(config)
     metrics = Metrics(games_by_state(store))
     store = time_calls(store, metrics)
@@ -49,12 +50,20 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     games = Games(store, keyring, config, now, metrics)
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
     translog = TransLog(store, keyring, config, now, metrics) if config.transparency_log else None
-    return Services(config, store, keyring, games, Tables(store, games, config, now), metrics, waits,
-                    translog=translog, tournaments=Tournaments(store, keyring, config, now))
+    return Services(
+        config,
+        store,
+        keyring,
+        games,
+        Tables(store, games, config, now),
+        metrics,
+        waits,
+        translog=translog,
+        tournaments=Tournaments(store, keyring, config, now),
+    )
 
 
-def create_app(config: Config | None = None, store: Store | None = None,
-               now: Callable[[], float] = time.time) -> Flask:
+def create_app(config: Config | None = None, store: Store | None = None, now: Callable[[], float] = time.time) -> Flask:
     config = config or Config.from_env()
     logs.setup(config.log_level)
     app = Flask("fairdeal")
@@ -69,6 +78,7 @@ def create_app(config: Config | None = None, store: Store | None = None,
     from fairdeal.service.api import register
     from fairdeal.service.ratelimits import RateLimits
     from fairdeal.service.web import bp as web_pages
+
     register(app)
     app.register_blueprint(web_pages)
     services.limits = RateLimits(app, config, services.store)
@@ -89,9 +99,19 @@ def create_app(config: Config | None = None, store: Store | None = None,
         level = logging.DEBUG if response.status_code < 400 else logging.INFO
         if log.isEnabledFor(level):
             args = request.view_args or {}
-            log.log(level, "request", extra={"fields": {
-                "method": request.method, "route": route, "game": args.get("game_id") or args.get("table_id"),
-                "status": response.status_code, "ms": round(elapsed * 1000, 2)}})
+            log.log(
+                level,
+                "request",
+                extra={
+                    "fields": {
+                        "method": request.method,
+                        "route": route,
+                        "game": args.get("game_id") or args.get("table_id"),
+                        "status": response.status_code,
+                        "ms": round(elapsed * 1000, 2),
+                    }
+                },
+            )
         return response
 
     return app

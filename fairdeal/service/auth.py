@@ -9,13 +9,14 @@ once by the process that ended it and within that time by every other. Ending a 
 the token's topic (token_topic, Store.announce), so every open wait of that token, on every instance, ends at
 once (feed.TokenGuard); an open wait ends at its token's expiry by itself.
 """
+
 from __future__ import annotations
 
 import hashlib
 import secrets
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from flask import current_app, request
 
@@ -57,13 +58,16 @@ def update_player(store, player_id: str, change: Callable[[dict], object]):
     for _ in range(20):
         doc, version = store.get_doc("player", player_id)
         if doc is None:
-            raise ApiError(401, "unauthorized", "This token's player is not known to this service.",
-                           headers={"WWW-Authenticate": CHALLENGE + ', error="invalid_token"'})
+            raise ApiError(
+                401,
+                "unauthorized",
+                "This token's player is not known to this service.",
+                headers={"WWW-Authenticate": CHALLENGE + ', error="invalid_token"'},
+            )
         out = change(doc)
         if store.put_doc("player", player_id, doc, version):
             return out
-    raise ApiError(503, "busy", "Your player record is changing too fast; try again.",
-                   headers={"Retry-After": "1"})
+    raise ApiError(503, "busy", "Your player record is changing too fast; try again.", headers={"Retry-After": "1"})
 
 
 def end_token(store, h: str, now: float) -> bool:
@@ -76,7 +80,7 @@ def end_token(store, h: str, now: float) -> bool:
         doc["ended"] = now
         if store.put_doc("token", h, doc, version):
             forget(h)
-            store.announce(token_topic(h))   # every open wait of this token, on every instance, ends
+            store.announce(token_topic(h))  # every open wait of this token, on every instance, ends
             return True
     raise ApiError(503, "busy", "This token is changing too fast; try again.", headers={"Retry-After": "1"})
 
@@ -92,6 +96,7 @@ def issue_token(store, player_id: str, now: float, ttl: float) -> tuple[str, dic
         live = p.get("tokens", []) + [h]
         p["tokens"] = live[-MAX_TOKENS:]
         return live[:-MAX_TOKENS]
+
     for old in update_player(store, player_id, add):
         end_token(store, old, now)
     return token, doc
@@ -99,9 +104,11 @@ def issue_token(store, player_id: str, now: float, ttl: float) -> tuple[str, dic
 
 def end_all_tokens(store, player_id: str, now: float) -> int:
     """End every token the player holds; how many were live."""
+
     def take(p: dict) -> list[str]:
         hashes, p["tokens"] = p.get("tokens", []), []
         return hashes
+
     return sum(end_token(store, h, now) for h in update_player(store, player_id, take))
 
 
@@ -128,17 +135,23 @@ def _adopt(store, h: str, doc: dict, version: int, now: float, ttl: float) -> di
     its player's document, so that ending all of the player's tokens ends it too."""
     new = token_doc(doc["player"], now, ttl)
     if store.put_doc("token", h, new, version):
+
         def add(p: dict) -> None:
             if h not in p.setdefault("tokens", []):
                 p["tokens"].append(h)
+
         update_player(store, doc["player"], add)
         return new
-    return store.get_doc("token", h)[0] or doc   # another request adopted it first
+    return store.get_doc("token", h)[0] or doc  # another request adopted it first
 
 
 def _refuse(detail: str):
-    raise ApiError(401, "unauthorized", detail, headers={
-        "WWW-Authenticate": CHALLENGE + f', error="invalid_token", error_description="{detail}"'})
+    raise ApiError(
+        401,
+        "unauthorized",
+        detail,
+        headers={"WWW-Authenticate": CHALLENGE + f', error="invalid_token", error_description="{detail}"'},
+    )
 
 
 def _services():
@@ -174,7 +187,7 @@ def resolve_token(store, token: str, now: float) -> tuple[str, str, float | None
     if reason is not None:
         forget(h)
         if limits is not None:
-            limits.bad_token()   # 429 past the address's limit; the lookup was made either way
+            limits.bad_token()  # 429 past the address's limit; the lookup was made either way
         _refuse(reason)
     with _cache_lock:
         if len(cache) >= _CACHE_MAX:
@@ -202,8 +215,12 @@ def current_token(store) -> tuple[str, str, float | None] | None:
 
 
 def _missing():
-    raise ApiError(401, "unauthorized", "This needs a player's token: send 'Authorization: Bearer <token>' "
-                                        "(POST /players gives you one).", headers={"WWW-Authenticate": CHALLENGE})
+    raise ApiError(
+        401,
+        "unauthorized",
+        "This needs a player's token: send 'Authorization: Bearer <token>' (POST /players gives you one).",
+        headers={"WWW-Authenticate": CHALLENGE},
+    )
 
 
 def current_player_id(store, required: bool = True) -> str | None:

@@ -9,6 +9,7 @@
 Checked before every bot move too, so a table of bots, or one whose humans all left, cannot run on for ever.
 A fairdeal/1 game has none of the newer reasons: it is "abandoned" whatever the cause.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,9 +32,13 @@ def abandon_at(c: Any, table: dict, abandon_after: float, kind: str | None) -> f
         return c.last_at
     live = c.live
     if live is not None and not live.state.is_over:
-        seat = live.state.to_move   # no clock for this decision: nobody may move for a player who left
-        if seat is not None and seat not in live.bot_seats and table["seats"][seat].get("gone") \
-                and clock_seconds(live, table, kind) is None:
+        seat = live.state.to_move  # no clock for this decision: nobody may move for a player who left
+        if (
+            seat is not None
+            and seat not in live.bot_seats
+            and table["seats"][seat].get("gone")
+            and clock_seconds(live, table, kind) is None
+        ):
             return c.last_at
     return c.last_human_at + abandon_after
 

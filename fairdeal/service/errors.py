@@ -4,6 +4,7 @@ Also where a store outage is recognised: the backends' exceptions that mean "the
 read-only after a failover, out of memory; SQLite locked or its disk failing) answer 503 with Retry-After,
 and are logged as one line when the outage starts, not a traceback per request.
 """
+
 from __future__ import annotations
 
 import logging
@@ -15,20 +16,27 @@ from typing import Any
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
-from fairdeal.verifier.games.base import BadSettings, GameError, GameOver, IllegalMove, MalformedMove, NotYourTurn
+from fairdeal.core.games.base import BadSettings, GameError, GameOver, IllegalMove, MalformedMove, NotYourTurn
 
 TYPE_PREFIX = "urn:fairdeal:problem:"
 log = logging.getLogger("fairdeal.errors")
-STORE_RETRY_AFTER = 5       # seconds a client should wait after a 503 store-unavailable
-OUTAGE_LOG_EVERY = 60.0     # while an outage lasts, one line a minute (with the count of refused requests)
+STORE_RETRY_AFTER = 5  # seconds a client should wait after a 503 store-unavailable
+OUTAGE_LOG_EVERY = 60.0  # while an outage lasts, one line a minute (with the count of refused requests)
 
 # engine errors -> HTTP status
 GAME_STATUS = {BadSettings: 422, MalformedMove: 400, NotYourTurn: 409, GameOver: 409, IllegalMove: 422}
 
 # werkzeug's HTTP errors -> our codes
-HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
-              414: "uri-too-long", 415: "unsupported-media-type", 431: "headers-too-large",
-              429: "rate-limited"}
+HTTP_CODES = {
+    400: "bad-request",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "body-too-large",
+    414: "uri-too-long",
+    415: "unsupported-media-type",
+    431: "headers-too-large",
+    429: "rate-limited",
+}
 # headers an HTTP error carries that the client needs (Allow on 405, ...); never Content-Type or -Length
 PASS_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
 
@@ -37,8 +45,15 @@ class ApiError(Exception):
     """A refusal: status, stable code (the problem type's last part), title, and the sentence (detail).
     `headers` go on the answer (WWW-Authenticate on a 401, Retry-After on a 429 or 503)."""
 
-    def __init__(self, status: int, code: str, detail: str, title: str | None = None,
-                 headers: dict[str, str] | None = None, **extra: Any):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        title: str | None = None,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ):
         super().__init__(detail)
         self.status, self.code, self.detail = status, code, detail
         self.title = title or code.replace("-", " ").capitalize()
@@ -47,12 +62,19 @@ class ApiError(Exception):
 
 
 def problem_body(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> dict:
-    return {"type": TYPE_PREFIX + code, "title": title or code.replace("-", " ").capitalize(),
-            "status": status, "detail": detail, "code": code, **extra}
+    return {
+        "type": TYPE_PREFIX + code,
+        "title": title or code.replace("-", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None,
-            headers: dict[str, str] | None = None, **extra: Any) -> Response:
+def problem(
+    status: int, code: str, detail: str, title: str | None = None, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
     body = problem_body(status, code, detail, title, **extra)
     return Response(json.dumps(body), status=status, mimetype="application/problem+json", headers=headers)
 
@@ -69,10 +91,18 @@ def game_error_status(exc: GameError) -> int:
 
 
 # ---------------------------------------------------------------------------- store outages
-_SQLITE_AWAY = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN",
-                "SQLITE_READONLY", "SQLITE_PROTOCOL", "SQLITE_NOTADB", "SQLITE_CORRUPT")
-_SQLITE_AWAY_TEXT = ("locked", "disk i/o", "disk is full", "unable to open", "readonly", "not a database",
-                     "malformed")
+_SQLITE_AWAY = (
+    "SQLITE_BUSY",
+    "SQLITE_LOCKED",
+    "SQLITE_IOERR",
+    "SQLITE_FULL",
+    "SQLITE_CANTOPEN",
+    "SQLITE_READONLY",
+    "SQLITE_PROTOCOL",
+    "SQLITE_NOTADB",
+    "SQLITE_CORRUPT",
+)
+_SQLITE_AWAY_TEXT = ("locked", "disk i/o", "disk is full", "unable to open", "readonly", "not a database", "malformed")
 
 
 def store_unavailable(exc: BaseException) -> str | None:
@@ -83,11 +113,20 @@ def store_unavailable(exc: BaseException) -> str | None:
     except ImportError:  # pragma: no cover - redis is a service dependency
         rx = None
     from fairdeal.service.store.base import StoreUnavailable
+
     if isinstance(exc, StoreUnavailable):
         return str(exc)[:300]
     if rx is not None:
-        away = (rx.ConnectionError, rx.TimeoutError, rx.ReadOnlyError, rx.OutOfMemoryError, rx.ClusterError,
-                rx.TryAgainError, rx.NoPermissionError, RedisClusterException)
+        away = (
+            rx.ConnectionError,
+            rx.TimeoutError,
+            rx.ReadOnlyError,
+            rx.OutOfMemoryError,
+            rx.ClusterError,
+            rx.TryAgainError,
+            rx.NoPermissionError,
+            RedisClusterException,
+        )
         if isinstance(exc, away):
             return f"Redis: {type(exc).__name__}: {exc}"[:300]
     if isinstance(exc, sqlite3.OperationalError):
@@ -118,8 +157,10 @@ class OutageLog:
             if first:
                 self.down_since = now
             refused, self._refused, self._last_line = self._refused, 0, now
-        log.warning("store unavailable" if first else "store still unavailable",
-                    extra={"fields": {"reason": reason, "refused": refused}})
+        log.warning(
+            "store unavailable" if first else "store still unavailable",
+            extra={"fields": {"reason": reason, "refused": refused}},
+        )
 
     def succeeded(self) -> None:
         with self._lock:
@@ -127,14 +168,17 @@ class OutageLog:
                 return
             seconds, refused = time.monotonic() - self.down_since, self._refused
             self.down_since, self._refused = None, 0
-        log.warning("store available again", extra={"fields": {"after_seconds": round(seconds, 1),
-                                                               "refused": refused}})
+        log.warning("store available again", extra={"fields": {"after_seconds": round(seconds, 1), "refused": refused}})
 
 
 def store_problem(reason: str) -> Response:
-    return problem(503, "store-unavailable", "The game store cannot be reached just now; nothing was changed. "
-                   f"Try again in {STORE_RETRY_AFTER} seconds.", "Store unavailable",
-                   headers={"Retry-After": str(STORE_RETRY_AFTER)})
+    return problem(
+        503,
+        "store-unavailable",
+        f"The game store cannot be reached just now; nothing was changed. Try again in {STORE_RETRY_AFTER} seconds.",
+        "Store unavailable",
+        headers={"Retry-After": str(STORE_RETRY_AFTER)},
+    )
 
 
 # ---------------------------------------------------------------------------- the handlers

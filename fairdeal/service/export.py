@@ -1,11 +1,11 @@
 """Finished transcripts as JSON Lines, for auditors."""
+
 from __future__ import annotations
 
 import json
 from typing import IO
 
-from fairdeal.verifier import transcript as tr
-
+from fairdeal.core import transcript as tr
 from fairdeal.service.translog import add_log_member
 
 

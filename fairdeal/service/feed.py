@@ -12,6 +12,7 @@ revoking it, on any instance, ends the wait at once (a long-poll answers 401, a 
 closes), and the wait ends by itself when the token expires. The token was resolved when the request came;
 it is read once more from the store after the watch is live, so an end between the two is not missed.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,17 +20,17 @@ import math
 import random
 import threading
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from fairdeal.service import auth
 from fairdeal.service.errors import ApiError, problem_body
 from fairdeal.service.store.changes import ChangesUnavailable, Watch
 from fairdeal.service.views import game_view, visible_records
 
-DUE_SLACK = 0.005   # wake this long after a due time, so the read finds it due
-RECHECK = 1.0       # a game still due after a read (a step limit hit): look again this much later
+DUE_SLACK = 0.005  # wake this long after a due time, so the read finds it due
+RECHECK = 1.0  # a game still due after a read (a step limit hit): look again this much later
 SPREAD_FROM = 10.0  # waits at least this long end at a random point of their last fifth (spread())
-RETRY_MS = (2_000, 10_000)   # a stream's `retry:` (ms before a client reconnects), drawn at random in this range
+RETRY_MS = (2_000, 10_000)  # a stream's `retry:` (ms before a client reconnects), drawn at random in this range
 
 
 def retry_field() -> str:
@@ -74,13 +75,20 @@ class Waits:
         with self._lock:
             mine = self._by_player.get(who, 0)
             if mine >= self.per_player:
-                refused = WaitRefused(429, "too-many-waits",
-                                      f"You already have {mine} event-feed requests open on this server (at most "
-                                      f"{self.per_player}); close one, or wait for one to answer.", retry_after=5)
+                refused = WaitRefused(
+                    429,
+                    "too-many-waits",
+                    f"You already have {mine} event-feed requests open on this server (at most "
+                    f"{self.per_player}); close one, or wait for one to answer.",
+                    retry_after=5,
+                )
             elif self._open >= self.max_waits:
-                refused = WaitRefused(503, "server-busy",
-                                      f"This server holds as many waiting requests as it can ({self.max_waits}); "
-                                      "try again shortly.", retry_after=random.randint(5, 15))
+                refused = WaitRefused(
+                    503,
+                    "server-busy",
+                    f"This server holds as many waiting requests as it can ({self.max_waits}); try again shortly.",
+                    retry_after=random.randint(5, 15),
+                )
             else:
                 refused = None
                 self._open += 1
@@ -109,6 +117,7 @@ class Waits:
             if self.metrics:
                 self.metrics.inc("fairdeal_waits_ended_total")
                 self.metrics.add("fairdeal_waiting_clients", -1)
+
         return release
 
 
@@ -116,8 +125,12 @@ class TokenEnded(ApiError):
     """The token a wait was answered for ended or expired while it waited."""
 
     def __init__(self, detail: str):
-        super().__init__(401, "unauthorized", detail, headers={
-            "WWW-Authenticate": auth.CHALLENGE + f', error="invalid_token", error_description="{detail}"'})
+        super().__init__(
+            401,
+            "unauthorized",
+            detail,
+            headers={"WWW-Authenticate": auth.CHALLENGE + f', error="invalid_token", error_description="{detail}"'},
+        )
 
 
 class TokenGuard:
@@ -153,9 +166,12 @@ def watch(services, game_id: str, guard: TokenGuard | None = None) -> Watch:
         return services.store.changes().watch(game_id, () if guard is None else (guard.topic,))
     except ChangesUnavailable:
         services.metrics.inc("fairdeal_waits_refused_total", code="feed-unavailable")
-        raise WaitRefused(503, "feed-unavailable", "The event feed cannot wait right now (the store's "
-                                                   "notifications are away); try again shortly.",
-                          retry_after=5) from None
+        raise WaitRefused(
+            503,
+            "feed-unavailable",
+            "The event feed cannot wait right now (the store's notifications are away); try again shortly.",
+            retry_after=5,
+        ) from None
 
 
 def until_due(services, c, table) -> float:
@@ -173,8 +189,15 @@ def past(after: int, started: bool) -> Callable[[object], bool]:
     return lambda c: c.seq > after or c.ended or c.started != started
 
 
-def wait_past(services, w: Watch, game_id: str, done: Callable[[object], bool], until: float,
-              current=None, guard: TokenGuard | None = None) -> tuple[dict, object]:
+def wait_past(
+    services,
+    w: Watch,
+    game_id: str,
+    done: Callable[[object], bool],
+    until: float,
+    current=None,
+    guard: TokenGuard | None = None,
+) -> tuple[dict, object]:
     """(table, game) once `done(game)` (see past()), or at `until` (time.monotonic()) as last read. `w` must
     have been taken before `current` (the caller's last read of the game, if any) was read. The game is read
     again only when the watch was woken or its due time came, never because `until` did. With a guard: raises
@@ -195,8 +218,9 @@ def wait_past(services, w: Watch, game_id: str, done: Callable[[object], bool], 
     return table, c
 
 
-def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
-               guard: TokenGuard | None = None) -> Iterator[str]:
+def sse_events(
+    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None = None
+) -> Iterator[str]:
     """The server-sent events of one stream: a `game` event at once (with the records past `after`), then the
     records and a `game` event after each change (a move, the start), `end` when the game ends; a comment every
     heartbeat seconds while nothing happens; closes at `limit` (time.monotonic()). When its token ends or
@@ -208,8 +232,9 @@ def sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
         yield f"event: token-ended\ndata: {json.dumps(body)}\n\n"
 
 
-def _sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float,
-                guard: TokenGuard | None) -> Iterator[str]:
+def _sse_events(
+    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None
+) -> Iterator[str]:
     table, c = services.tables.touch(game_id)
     yield retry_field()
     while True:
@@ -225,8 +250,9 @@ def _sse_events(services, w: Watch, game_id: str, seat, after: int, limit: float
             now = time.monotonic()
             if now >= limit:
                 return
-            table, c = wait_past(services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)),
-                                 (table, c), guard)
+            table, c = wait_past(
+                services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)), (table, c), guard
+            )
             if done(c):
                 break
             yield ": keep-alive\n\n"

@@ -4,7 +4,7 @@ The log of a game, in the store, is exactly the transcript in pieces (fairdeal/2
   entry 0     {"commit": ..., "commit_signature": ...}        written when the table is created
   entry 1     {"seating": ..., "seating_signature": ...}      written when the host starts the table
   entry 2     {"start": ..., "start_signature": ...}          written when every committed seat has revealed
-  entry k+2   move record seq k                               (fairdeal.verifier.writer.make_move_record)
+  entry k+2   move record seq k                               (fairdeal.core.writer.make_move_record)
   last        {"end": ..., "signature": ...}                  written once, revealing the server seed
 (a table that ends before it starts has its end right after its last header entry; a game begun under
 fairdeal/1 has no seating entry, so its moves start at entry 2). Moves follow the header entries one to one,
@@ -20,6 +20,7 @@ still there, unchanged; each entry adopted must chain onto the one before (`prev
 compare-and-append on the length and on the digest of the last entry. A copy found out of step is rebuilt from
 the store (`rebuild`): nothing is appended on top of, served from or signed over anything but the store's chain.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,15 +31,16 @@ import math
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from fairdeal.verifier import fairness, tlog, transcript as tr, writer
-from fairdeal.verifier.canonical import canonical_json
-from fairdeal.verifier.games import rules_from_json
-from fairdeal.verifier.games.base import MOVE_FORMS, GameError, Move
-from fairdeal.verifier.replay import LiveGame
-
+from fairdeal.core import fairness, tlog, writer
+from fairdeal.core import transcript as tr
+from fairdeal.core.canonical import canonical_json
+from fairdeal.core.games import rules_from_json
+from fairdeal.core.games.base import MOVE_FORMS, GameError, Move
+from fairdeal.core.replay import LiveGame
 from fairdeal.service import endings, standin
 from fairdeal.service.errors import ApiError
 from fairdeal.service.lost_records import LostRecords, UnreadableEntry
@@ -54,8 +56,11 @@ def iso(ts: float) -> str:
 
 
 def parse_iso(text: str) -> float:
-    return dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z").timestamp() \
-        if "." in text else dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S%z").timestamp()
+    return (
+        dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+        if "." in text
+        else dt.datetime.strptime(text.replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S%z").timestamp()
+    )
 
 
 def entry_text(entry: dict) -> str:
@@ -90,16 +95,16 @@ class Cached:
     game_id: str
     transcript: dict = field(default_factory=dict)
     live: LiveGame | None = None
-    length: int = 0                  # log entries applied
-    last_at: float = 0.0             # time of the last entry (the running clock starts there)
-    last_human_at: float = 0.0       # time of the last human decision (or the start)
-    scheduled: float | None = None   # the sweeper index's time for this game, as last written here
-    headers: int = 0                 # log entries before the first move (commit, seating, start)
+    length: int = 0  # log entries applied
+    last_at: float = 0.0  # time of the last entry (the running clock starts there)
+    last_human_at: float = 0.0  # time of the last human decision (or the start)
+    scheduled: float | None = None  # the sweeper index's time for this game, as last written here
+    headers: int = 0  # log entries before the first move (commit, seating, start)
     legal_at: tuple = (None, None, None)  # (seq, seat, legal moves): the clock asks for them often
-    kind_at: tuple = (None, None)         # (seq, "card" | "other" | None)
-    table: dict | None = None             # the table document as last read by this process
-    last_text: str | None = None          # the stored text of the last entry applied (the next append checks it)
-    bytes: int = 0                        # the stored text of the entries applied: what the cache bound counts
+    kind_at: tuple = (None, None)  # (seq, "card" | "other" | None)
+    table: dict | None = None  # the table document as last read by this process
+    last_text: str | None = None  # the stored text of the last entry applied (the next append checks it)
+    bytes: int = 0  # the stored text of the entries applied: what the cache bound counts
 
     def legal(self, seat: int) -> list:
         """The seat's legal moves now, computed once per position."""
@@ -107,6 +112,7 @@ class Cached:
         if self.legal_at[:2] != key:
             self.legal_at = (*key, self.live.state.legal_moves(seat))
         return self.legal_at[2]
+
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -135,10 +141,10 @@ class Games:
     def __init__(self, store: Store, keyring, config, now: Callable[[], float] = time.time, metrics=None):
         self.store, self.keyring, self.config, self.now = store, keyring, config, now
         self.metrics = metrics
-        self.lost = LostRecords(metrics)   # games whose records the store lost: 503, counted, logged once
-        self._cache: "OrderedDict[str, Cached]" = OrderedDict()
+        self.lost = LostRecords(metrics)  # games whose records the store lost: 503, counted, logged once
+        self._cache: OrderedDict[str, Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._cache_bytes = 0   # the sum of the cached games' `bytes`
+        self._cache_bytes = 0  # the sum of the cached games' `bytes`
 
     # ------------------------------------------------------------------------------------ cache
     def slot(self, game_id: str) -> Cached:
@@ -150,8 +156,9 @@ class Games:
                 c = self._cache[game_id] = Cached(game_id)
             else:
                 self._cache.move_to_end(game_id)
-            while len(self._cache) > 1 and (len(self._cache) > self.config.cache_size
-                                            or self._cache_bytes > self.config.cache_bytes):
+            while len(self._cache) > 1 and (
+                len(self._cache) > self.config.cache_size or self._cache_bytes > self.config.cache_bytes
+            ):
                 _, old = self._cache.popitem(last=False)
                 self._cache_bytes -= old.bytes
             return c
@@ -196,14 +203,16 @@ class Games:
         its last is missing or different there, the store is behind this copy or went another way: rebuild."""
         if c.length and (start != c.length - 1 or not texts or texts[0] != c.last_text):
             return self.rebuild(c, "behind" if len(texts) < c.length - start else "diverged")
-        for text in texts[c.length - start:]:
+        for text in texts[c.length - start :]:
             self._apply_text(c, text)
         return c
 
     def rebuild(self, c: Cached, why: str) -> Cached:
         """Forget this process's copy and replay the store's log from its first entry."""
-        log.warning("cached game out of step with the store: rebuilt from the store",
-                    extra={"fields": {"game": c.game_id, "why": why, "cached_length": c.length}})
+        log.warning(
+            "cached game out of step with the store: rebuilt from the store",
+            extra={"fields": {"game": c.game_id, "why": why, "cached_length": c.length}},
+        )
         if self.metrics:
             self.metrics.inc("fairdeal_cache_rebuilds_total", why=why)
         self._reset(c)
@@ -211,7 +220,7 @@ class Games:
             for text in self.store.records(c.game_id, 0):
                 self._apply_text(c, text)
         except BaseException:
-            self._reset(c)   # never keep half a copy
+            self._reset(c)  # never keep half a copy
             raise
         return c
 
@@ -226,8 +235,12 @@ class Games:
     def _apply_entry(self, c: Cached, entry: dict) -> None:
         t = c.transcript
         if "commit" in entry:
-            t.update(protocol=entry["commit"]["protocol"], commit=entry["commit"],
-                     commit_signature=entry["commit_signature"], records=[])
+            t.update(
+                protocol=entry["commit"]["protocol"],
+                commit=entry["commit"],
+                commit_signature=entry["commit_signature"],
+                records=[],
+            )
             c.last_at = parse_iso(entry["commit"]["created"])
         elif "seating" in entry:
             self._adopt_header(c, "seating", entry["seating"], entry["seating_signature"], c.length)
@@ -257,10 +270,10 @@ class Games:
 
     def _adopt_header(self, c: Cached, name: str, record: dict, signature: str, index: int) -> None:
         """A seating or start record (log entry `index`), read back from the log or just appended here."""
-        records = c.transcript.pop("records")   # members in the order of events, as the writer keeps them
+        records = c.transcript.pop("records")  # members in the order of events, as the writer keeps them
         c.transcript[name], c.transcript[f"{name}_signature"] = record, signature
         c.transcript["records"] = records
-        c.headers = index + 1                   # the entries up to and including this one
+        c.headers = index + 1  # the entries up to and including this one
         if name == "start":
             c.live = LiveGame(record, self._game_seed(c.game_id, record))
             c.last_at = c.last_human_at = parse_iso(record["started"])
@@ -278,13 +291,16 @@ class Games:
     def _server_seed(self, game_id: str) -> bytes:
         secret = self.store.get_secret(game_id)
         if secret is None:
-            raise SecretMissing(f"game {game_id}: the server seed is missing from the store, so the game can be "
-                                "neither dealt nor ended (its end record reveals the seed)")
+            raise SecretMissing(
+                f"game {game_id}: the server seed is missing from the store, so the game can be "
+                "neither dealt nor ended (its end record reveals the seed)"
+            )
         return bytes.fromhex(secret)
 
     def _game_seed(self, game_id: str, start: dict) -> bytes:
-        return fairness.game_seed(self._server_seed(game_id), [s["client_seed"] for s in start["seats"]],
-                                  start["protocol"])
+        return fairness.game_seed(
+            self._server_seed(game_id), [s["client_seed"] for s in start["seats"]], start["protocol"]
+        )
 
     def get(self, game_id: str) -> Cached:
         c = self.slot(game_id)
@@ -292,8 +308,15 @@ class Games:
             return self.sync(c)
 
     # ----------------------------------------------------------------------------------- writing
-    def _append(self, c: Cached, entry: dict, idem_key: str | None = None, bhash: str | None = None,
-                idem_scope: str = "", leaf: dict | None = None):
+    def _append(
+        self,
+        c: Cached,
+        entry: dict,
+        idem_key: str | None = None,
+        bhash: str | None = None,
+        idem_scope: str = "",
+        leaf: dict | None = None,
+    ):
         """Compare-and-append at the cached length. The cache is changed only after a successful append, so on
         a lost race it just catches up with what the other writer recorded. With `leaf`: the transparency log's
         leaf is written in the same atomic write. Either way the store's last entry must be the one this copy
@@ -301,8 +324,9 @@ class Games:
         text = entry_text(entry)
         last = None if c.last_text is None else entry_digest(c.last_text)
         if leaf is not None:
-            res = self.store.append_with_leaf(c.game_id, c.length, text, self.now(), leaf["type"], leaf_text(leaf),
-                                              last)
+            res = self.store.append_with_leaf(
+                c.game_id, c.length, text, self.now(), leaf["type"], leaf_text(leaf), last
+            )
         else:
             res = self.store.append(c.game_id, c.length, text, self.now(), idem_key, bhash, idem_scope, last)
         if res.status == OK:
@@ -326,13 +350,20 @@ class Games:
         if not self.store.put_secret(game_id, seed.hex()):
             raise RuntimeError("a new game id was already in use")
         key = self.keyring.current_key
-        commit = writer.make_commit(game_id, rules_json, fairness.commitment(seed, game_id, rules_json), key,
-                                    iso(self.now()), deal_layout=rules_from_json(rules_json).deal_layout)
+        commit = writer.make_commit(
+            game_id,
+            rules_json,
+            fairness.commitment(seed, game_id, rules_json),
+            key,
+            iso(self.now()),
+            deal_layout=rules_from_json(rules_json).deal_layout,
+        )
         t = writer.new_transcript(self.keyring.private_for(key), commit)
         entry = entry_text({"commit": commit, "commit_signature": t["commit_signature"]})
-        if self.config.transparency_log:   # no commitment without its leaf: one atomic write
-            res = self.store.append_with_leaf(game_id, 0, entry, self.now(), "commitment",
-                                              leaf_text(tlog.commitment_leaf(commit)))
+        if self.config.transparency_log:  # no commitment without its leaf: one atomic write
+            res = self.store.append_with_leaf(
+                game_id, 0, entry, self.now(), "commitment", leaf_text(tlog.commitment_leaf(commit))
+            )
         else:
             res = self.store.append(game_id, 0, entry, self.now())
         if res.status != OK:
@@ -348,13 +379,23 @@ class Games:
     def ensure_seated(self, c: Cached, table: dict) -> None:
         """fairdeal/2: write the signed seating record from the table document once the host has started the
         table (deterministic, so racing writers agree)."""
-        if c.protocol == "fairdeal/1" or c.seated or c.ended or c.length != 1 \
-                or table["status"] not in ("revealing", "playing"):
+        if (
+            c.protocol == "fairdeal/1"
+            or c.seated
+            or c.ended
+            or c.length != 1
+            or table["status"] not in ("revealing", "playing")
+        ):
             return
-        seats = [writer.seating_seat(i, s["name"], s["bot"], s.get("client_seed_commitment"))
-                 for i, s in enumerate(table["seats"])]
-        self._append_header(c, "seating", writer.make_seating(c.transcript["commit"], seats,
-                                                              table.get("reveal_deadline"), table["seated"]))
+        seats = [
+            writer.seating_seat(i, s["name"], s["bot"], s.get("client_seed_commitment"))
+            for i, s in enumerate(table["seats"])
+        ]
+        self._append_header(
+            c,
+            "seating",
+            writer.make_seating(c.transcript["commit"], seats, table.get("reveal_deadline"), table["seated"]),
+        )
 
     def ensure_started(self, c: Cached, table: dict) -> None:
         """Write the signed start record from the table document once every committed seat has revealed
@@ -362,24 +403,42 @@ class Games:
         if c.started or c.ended or table["status"] != "playing":
             return
         commit = c.transcript["commit"]
-        if commit["protocol"] == "fairdeal/1":   # a table opened before the upgrade: its seeds are in clear
+        if commit["protocol"] == "fairdeal/1":  # a table opened before the upgrade: its seeds are in clear
             if c.length != 1:
                 return
-            seats = [writer.make_seat(i, s["name"], s["bot"], s.get("client_seed"))
-                     for i, s in enumerate(table["seats"])]
+            seats = [
+                writer.make_seat(i, s["name"], s["bot"], s.get("client_seed")) for i, s in enumerate(table["seats"])
+            ]
             self._append_header(c, "start", writer.make_start(commit, seats, table["clocks"], table["started"]))
             return
         self.ensure_seated(c, table)
         if not c.seated or c.length != 2:
             return
-        seats = [{"seat": i, "name": s["name"], "bot": s["bot"], "client_seed_commitment": s.get("client_seed_commitment"),
-                  "client_seed": s.get("client_seed"), "nonce": s.get("nonce")}
-                 for i, s in enumerate(table["seats"])]
-        self._append_header(c, "start", writer.make_start(commit, seats, table["clocks"], table["started"],
-                                                          c.transcript["seating"]))
+        seats = [
+            {
+                "seat": i,
+                "name": s["name"],
+                "bot": s["bot"],
+                "client_seed_commitment": s.get("client_seed_commitment"),
+                "client_seed": s.get("client_seed"),
+                "nonce": s.get("nonce"),
+            }
+            for i, s in enumerate(table["seats"])
+        ]
+        self._append_header(
+            c, "start", writer.make_start(commit, seats, table["clocks"], table["started"], c.transcript["seating"])
+        )
 
-    def _append_move(self, c: Cached, seat: int, move: Move, by: str,
-                     idem_key: str | None = None, bhash: str | None = None, idem_scope: str = ""):
+    def _append_move(
+        self,
+        c: Cached,
+        seat: int,
+        move: Move,
+        by: str,
+        idem_key: str | None = None,
+        bhash: str | None = None,
+        idem_scope: str = "",
+    ):
         # the record LiveGame.apply would make, built before the state changes: the state is changed only
         # once the record is in the log
         live = c.live
@@ -416,12 +475,17 @@ class Games:
         if t["protocol"] != "fairdeal/1":
             extra["deals"] = [(d[0], d[1]) for d in c.live.state.deals] if c.live is not None else []
             if c.seated and not c.started:
-                extra["reveals"] = [{"seat": i, "client_seed": s["client_seed"], "nonce": s["nonce"]}
-                                    for i, s in enumerate((table or c.table or {}).get("seats", ()))
-                                    if s.get("revealed")]
+                extra["reveals"] = [
+                    {"seat": i, "client_seed": s["client_seed"], "nonce": s["nonce"]}
+                    for i, s in enumerate((table or c.table or {}).get("seats", ()))
+                    if s.get("revealed")
+                ]
         writer.finish(self.keyring.private_for(t["commit"]["key"]), t, reason, seed, result, iso(self.now()), **extra)
-        res = self._append(c, {"end": t["end"], "signature": t["signature"]},
-                           leaf=tlog.ending_leaf(t) if self.config.transparency_log else None)
+        res = self._append(
+            c,
+            {"end": t["end"], "signature": t["signature"]},
+            leaf=tlog.ending_leaf(t) if self.config.transparency_log else None,
+        )
         if res.status == OK:
             c.transcript["end"], c.transcript["signature"] = t["end"], t["signature"]
             # said once: here, by the process whose append of the end won, not by each process that sees it
@@ -436,8 +500,7 @@ class Games:
             return None
         if c.kind_at[0] != live.seq:
             to_move = None if live.state.is_over else live.state.to_move
-            kind = None if to_move is None else (
-                "card" if any(m.kind == "play" for m in c.legal(to_move)) else "other")
+            kind = None if to_move is None else ("card" if any(m.kind == "play" for m in c.legal(to_move)) else "other")
             c.kind_at = (live.seq, kind)
         return c.kind_at[1]
 
@@ -475,7 +538,7 @@ class Games:
                 self.finish(c, "not-revealed", table)
             self.schedule(c, table)
             return
-        if c.length == 0:   # the table is there, its log is not: nothing is written over lost records
+        if c.length == 0:  # the table is there, its log is not: nothing is written over lost records
             raise self.lost.refusal(c.game_id, table, "no-commit", 0)
         if table["status"] == "playing" and not c.started:
             self.ensure_started(c, table)
@@ -488,18 +551,19 @@ class Games:
                 continue
             now = self.now()
             seat = state.to_move
-            stand_in = seat not in c.live.bot_seats and standin.stands_in(c, table, seat, now,
-                                                                          self.config.standin_after)
-            reason = endings.cut_short(c, table, self.config, self.decision_kind(c), now)   # before bots move too
+            stand_in = seat not in c.live.bot_seats and standin.stands_in(
+                c, table, seat, now, self.config.standin_after
+            )
+            reason = endings.cut_short(c, table, self.config, self.decision_kind(c), now)  # before bots move too
             if reason == "abandoned" and stand_in:
-                reason = None   # the seat to move is away and another player is here: the bot stands in instead
+                reason = None  # the seat to move is away and another player is here: the bot stands in instead
             if reason is not None:
                 self.finish(c, reason)
                 continue
             if seat in c.live.bot_seats:
                 self._append_move(c, seat, c.live.bot_move(seat), "bot")
                 continue
-            if stand_in:        # the player is away
+            if stand_in:  # the player is away
                 self._append_move(c, seat, c.live.bot_move(seat), "stand-in")
                 continue
             due = self.deadline(c, table)
@@ -528,7 +592,7 @@ class Games:
         when = self.next_check(c, table)
         key = None if when is None else round(when, 1)
         if key is not None and c.scheduled is None:  # replayed afresh (evicted): the index may hold it (a read
-            stored = self.store.index_score("schedule", c.game_id)   # is cheaper than an fsynced write)
+            stored = self.store.index_score("schedule", c.game_id)  # is cheaper than an fsynced write)
             c.scheduled = key if stored is not None and round(stored, 1) == key else None
         if key != c.scheduled:
             if key is None:
@@ -538,8 +602,16 @@ class Games:
             c.scheduled = key
 
     # ------------------------------------------------------------------------------------- moves
-    def player_move(self, c: Cached, table: dict, seat: int, expected_seq: Any, move_json: Any,
-                    idem_key: str | None, player_id: str = "") -> dict:
+    def player_move(
+        self,
+        c: Cached,
+        table: dict,
+        seat: int,
+        expected_seq: Any,
+        move_json: Any,
+        idem_key: str | None,
+        player_id: str = "",
+    ) -> dict:
         """A player's move: the sequence number, turn and legality; then bots follow. A retry (same
         Idempotency-Key and body, from the same player: a key belongs to whoever sent it) of a move already
         recorded gets the original answer: on the success path the append checks the key atomically, and a
@@ -563,8 +635,7 @@ class Games:
                 self.advance(c, table)
                 return {"seq": record["seq"], "receipt": receipt, "replayed": False}
             # CONFLICT: this process was behind (or lost a race); it has caught up, so check the move again
-        raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.",
-                       seq=c.seq)
+        raise ApiError(409, "stale-sequence", "Another move was recorded first: look at the game again.", seq=c.seq)
 
     def _check_move(self, c: Cached, seat: int, expected_seq: Any, move_json: Any) -> Move:
         if c.ended:
@@ -574,9 +645,13 @@ class Games:
         if type(expected_seq) is not int:
             raise ApiError(400, "bad-request", "'seq' (the sequence number of the last move you saw) is an integer.")
         if expected_seq != c.live.seq:
-            raise ApiError(409, "stale-sequence",
-                           f"The game is at move {c.live.seq}, not {expected_seq}: look at the game again "
-                           f"and send the move with seq {c.live.seq}.", seq=c.live.seq)
+            raise ApiError(
+                409,
+                "stale-sequence",
+                f"The game is at move {c.live.seq}, not {expected_seq}: look at the game again "
+                f"and send the move with seq {c.live.seq}.",
+                seq=c.live.seq,
+            )
         try:
             move = Move.from_json(move_json)
         except GameError as exc:
@@ -593,14 +668,22 @@ class Games:
 
     def _idempotent_answer(self, c: Cached, res, seat: int) -> dict:
         if res.status == KEY_REUSED:
-            raise ApiError(422, "idempotency-key-reused",
-                           "This Idempotency-Key was already used for a different move; use a new key.")
+            raise ApiError(
+                422,
+                "idempotency-key-reused",
+                "This Idempotency-Key was already used for a different move; use a new key.",
+            )
         self.sync(c)
-        index = res.seq - c.headers                              # the log index of the original move
+        index = res.seq - c.headers  # the log index of the original move
         records = c.transcript.get("records") or []
         record = records[index] if 0 <= index < len(records) else None
         if record is None or record["by"] != "player" or record["seat"] != seat:
             # the store lost the original move and that position was played again by another: no answer to replay
-            raise ApiError(409, "stale-sequence", "The move sent under this Idempotency-Key is no longer in the "
-                           "game (the store lost it): look at the game again.", seq=c.seq)
+            raise ApiError(
+                409,
+                "stale-sequence",
+                "The move sent under this Idempotency-Key is no longer in the "
+                "game (the store lost it): look at the game again.",
+                seq=c.seq,
+            )
         return {"seq": record["seq"], "receipt": tr.record_hash(record), "replayed": True}

@@ -7,11 +7,13 @@ and a C call that blocks (SQLite's fsync, or its wait for another process's writ
 greenlet of the worker. Without gevent (Flask's threaded server, the tests, the sweeper) these helpers are
 the plain threading equivalents.
 """
+
 from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def patched() -> bool:
@@ -25,6 +27,7 @@ def os_thread_local() -> Any:
     greenlet: a per-connection cache would open a connection per request)."""
     if patched():
         from gevent import monkey
+
         return monkey.get_original("_thread", "_local")()
     return threading.local()
 
@@ -34,5 +37,6 @@ def offload(fn: Callable[..., Any], *args: Any) -> Any:
     the others run meanwhile); directly otherwise."""
     if patched():
         import gevent
+
         return gevent.get_hub().threadpool.apply(fn, args)
     return fn(*args)

@@ -5,6 +5,7 @@ refusal of the API.
 gunicorn has no setting for this; its workers call gunicorn.util.write_error(sock, status, reason, message)
 for each such answer, so install() replaces that one function. The client's own text is never echoed back.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,10 +26,13 @@ def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn.util.write_error's signature and behaviour (a whole response, then the connection closes),
     with a problem JSON body."""
     from gunicorn import util
+
     code, detail = DETAILS.get(status_int, ("internal-error", "The server could not complete this request."))
     body = json.dumps(problem_body(status_int, code, detail, reason)).encode("ascii")
-    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 

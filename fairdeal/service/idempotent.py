@@ -10,18 +10,20 @@ between the claim and the making, or the making was refused) is taken over after
 when its request was refused: nothing was made under it. Keys are scoped like a move's (the player who sent it;
 POST /players, which has no player yet, by the client's address) and kept for FAIRDEAL_IDEM_TTL (0: for ever).
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import request
 
 from fairdeal.service.errors import ApiError
 
-IDEM_MAX = 128          # the longest key (as for moves)
-CLAIM_STALE = 30.0      # seconds after which a claim with nothing made under it is taken over
+IDEM_MAX = 128  # the longest key (as for moves)
+CLAIM_STALE = 30.0  # seconds after which a claim with nothing made under it is taken over
 
 
 def request_key() -> str | None:
@@ -46,23 +48,29 @@ class Once:
         self.id = hashlib.sha256(json.dumps([scope, what, key]).encode()).hexdigest()
         self.body = body_hash(body)
 
-    def run(self, fresh: dict, made: Callable[[dict], bool], make: Callable[[dict], Any]
-            ) -> tuple[dict, bool]:
+    def run(self, fresh: dict, made: Callable[[dict], bool], make: Callable[[dict], Any]) -> tuple[dict, bool]:
         """(answer, replayed): the earlier request's answer when `made(answer)` says it was made, else the claim of
         `fresh` (the ids to make) and make(fresh). A refused make (ApiError) releases the claim."""
         for _ in range(10):
             doc, version = self.store.get_doc(self.KIND, self.id)
             if doc is not None and self.ttl and doc["at"] < self.now - self.ttl:
-                doc = None   # expired: the key is taken anew
+                doc = None  # expired: the key is taken anew
             if doc is not None:
                 if doc["body"] != self.body:
-                    raise ApiError(422, "idempotency-key-reused", "This Idempotency-Key was used for another "
-                                                                  "request; use a new key for a new request.")
+                    raise ApiError(
+                        422,
+                        "idempotency-key-reused",
+                        "This Idempotency-Key was used for another request; use a new key for a new request.",
+                    )
                 if not doc.get("failed") and made(doc["answer"]):
                     return doc["answer"], True
                 if not doc.get("failed") and doc["at"] > self.now - CLAIM_STALE:
-                    raise ApiError(409, "request-in-progress", "A request with this Idempotency-Key is still being "
-                                   "answered; try again in a moment.", headers={"Retry-After": "1"})
+                    raise ApiError(
+                        409,
+                        "request-in-progress",
+                        "A request with this Idempotency-Key is still being answered; try again in a moment.",
+                        headers={"Retry-After": "1"},
+                    )
             claim = {"body": self.body, "answer": fresh, "at": self.now}
             if self.store.put_doc(self.KIND, self.id, claim, version):
                 try:
@@ -71,5 +79,6 @@ class Once:
                     self.store.put_doc(self.KIND, self.id, dict(claim, failed=True), version + 1)
                     raise
                 return fresh, False
-        raise ApiError(503, "busy", "This Idempotency-Key is changing too fast; try again.",
-                       headers={"Retry-After": "1"})
+        raise ApiError(
+            503, "busy", "This Idempotency-Key is changing too fast; try again.", headers={"Retry-After": "1"}
+        )

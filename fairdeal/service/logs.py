@@ -1,5 +1,6 @@
 """Structured logs: one JSON object a line. Requests are logged by route and ids only: never a token, a body,
 a card or a seed."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,12 @@ import time
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        out = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + "Z",
-               "level": record.levelname.lower(), "logger": record.name, "msg": record.getMessage()}
+        out = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + "Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
         out.update(getattr(record, "fields", {}))
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)

@@ -7,6 +7,7 @@ many entries the store holds, which one failed), and nothing is written for it: 
 commit, seating or end over records it lost. Each answer counts in fairdeal_games_records_missing_total{why};
 each game is logged once per process (not at every request: clients and the sweeper keep asking).
 """
+
 from __future__ import annotations
 
 import logging
@@ -18,34 +19,49 @@ from fairdeal.service.store.base import SecretMissing
 
 log = logging.getLogger("fairdeal.games")
 
-LOGGED_MAX = 10_000   # games remembered as logged (a bound: a store that lost everything has many)
+LOGGED_MAX = 10_000  # games remembered as logged (a bound: a store that lost everything has many)
 
-WHY = {"no-commit": "the store holds no records for it",
-       "unreadable": "one of its stored records cannot be read",
-       "no-seed": "its server seed is missing from the store"}
+WHY = {
+    "no-commit": "the store holds no records for it",
+    "unreadable": "one of its stored records cannot be read",
+    "no-seed": "its server seed is missing from the store",
+}
 
 
 class LostRecords:
     def __init__(self, metrics=None):
         self.metrics = metrics
-        self._logged: "OrderedDict[tuple[str, str], None]" = OrderedDict()
+        self._logged: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._lock = threading.Lock()
 
-    def refusal(self, game_id: str, table: dict | None, why: str, found: int, error: BaseException | None = None,
-                at_entry: int | None = None) -> ApiError:
+    def refusal(
+        self,
+        game_id: str,
+        table: dict | None,
+        why: str,
+        found: int,
+        error: BaseException | None = None,
+        at_entry: int | None = None,
+    ) -> ApiError:
         """The 503 for this game (counted; logged the first time this process sees the game so)."""
         if self.metrics:
             self.metrics.inc("fairdeal_games_records_missing_total", why=why)
-        fields = {"game": game_id, "why": why, "records_found": found,
-                  "table_status": (table or {}).get("status")}
+        fields = {"game": game_id, "why": why, "records_found": found, "table_status": (table or {}).get("status")}
         if at_entry is not None:
             fields["at_entry"] = at_entry
         if self._first(game_id, why):
-            log.error("game records missing from the store: the game answers 503 until they are restored",
-                      extra={"fields": {**fields, **({"error": repr(error)} if error else {})}})
-        return ApiError(503, "game-records-missing",
-                        f"The records of game {game_id} are not available: {WHY[why]}. Nothing can be shown or "
-                        "played until the operator restores them.", "Game records missing", **fields)
+            log.error(
+                "game records missing from the store: the game answers 503 until they are restored",
+                extra={"fields": {**fields, **({"error": repr(error)} if error else {})}},
+            )
+        return ApiError(
+            503,
+            "game-records-missing",
+            f"The records of game {game_id} are not available: {WHY[why]}. Nothing can be shown or "
+            "played until the operator restores them.",
+            "Game records missing",
+            **fields,
+        )
 
     def _first(self, game_id: str, why: str) -> bool:
         with self._lock:

@@ -8,10 +8,11 @@ adds them all up. Without the variable (tests, `--dev`) each process answers for
 Gauges: the event-feed clients waiting now (summed over the live processes), and the games the store holds by
 state (open tables, games running, finished games not yet archived), read from the store at scrape time.
 """
+
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -29,23 +30,39 @@ DEFS = {
     "fairdeal_log_appends_total": (Counter, "Log entries appended by compare-and-append.", ()),
     "fairdeal_append_conflicts_total": (Counter, "Compare-and-append calls lost to another writer.", ()),
     "fairdeal_games_ended_total": (Counter, "Games ended, by reason.", ("reason",)),
-    "fairdeal_cache_rebuilds_total": (Counter, "Cached games found out of step with the store (behind, diverged), "
-                                               "rebuilt.", ("why",)),
-    "fairdeal_games_records_missing_total": (Counter, "Requests refused (503) for a game whose records the store "
-                                                      "lost or cannot read, by why (no-commit, unreadable, no-seed).",
-                                             ("why",)),
+    "fairdeal_cache_rebuilds_total": (
+        Counter,
+        "Cached games found out of step with the store (behind, diverged), rebuilt.",
+        ("why",),
+    ),
+    "fairdeal_games_records_missing_total": (
+        Counter,
+        "Requests refused (503) for a game whose records the store "
+        "lost or cannot read, by why (no-commit, unreadable, no-seed).",
+        ("why",),
+    ),
     "fairdeal_sweeps_total": (Counter, "Games touched by the sweeper.", ()),
     "fairdeal_move_seconds": (Histogram, "Time to record a player's move, bots' answers included.", ()),
     "fairdeal_store_seconds": (Histogram, "Store call latency, by operation.", ("op",)),
     "fairdeal_waits_started_total": (Counter, "Event-feed waits (long-polls, streams) that took a slot.", ()),
     "fairdeal_waits_ended_total": (Counter, "Event-feed waits that gave their slot back.", ()),
-    "fairdeal_waits_refused_total": (Counter, "Event-feed waits refused, by problem code (too-many-waits, "
-                                              "server-busy, ...).", ("code",)),
-    "fairdeal_waits_token_ended_total": (Counter, "Event-feed waits ended because their token was ended or "
-                                                   "expired while they waited.", ()),
+    "fairdeal_waits_refused_total": (
+        Counter,
+        "Event-feed waits refused, by problem code (too-many-waits, server-busy, ...).",
+        ("code",),
+    ),
+    "fairdeal_waits_token_ended_total": (
+        Counter,
+        "Event-feed waits ended because their token was ended or expired while they waited.",
+        (),
+    ),
     "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
-    "fairdeal_tlog_damaged": (Gauge, "Processes that found the transparency log's stored leaves no longer hash to "
-                                     "its signed head, and sign no head (0 when sound).", ()),
+    "fairdeal_tlog_damaged": (
+        Gauge,
+        "Processes that found the transparency log's stored leaves no longer hash to "
+        "its signed head, and sign no head (0 when sound).",
+        (),
+    ),
 }
 # the store's indexes the game gauges count, by the state they hold
 GAME_STATES = {"open": "lobby", "running": "schedule", "finished": "finished"}
@@ -86,6 +103,7 @@ class Metrics:
         registry = CollectorRegistry()
         if os.environ.get(MULTIPROC_ENV):
             from prometheus_client import multiprocess
+
             multiprocess.MultiProcessCollector(registry)
         else:
             registry.register(_Forward(self.registry))
@@ -99,6 +117,7 @@ class Metrics:
     def serve(self, host_port: str) -> None:
         """Answer scrapes on host:port from a thread of this process (a sweeper running on its own)."""
         from prometheus_client import start_http_server
+
         host, _, port = host_port.rpartition(":")
         start_http_server(int(port), host.strip("[]"), registry=self.scrape_registry())
 
@@ -120,8 +139,11 @@ class _Games:
         self.count = count
 
     def collect(self):
-        g = GaugeMetricFamily("fairdeal_games", "Games the store holds: open tables (lobby), running games, finished "
-                                                "games not yet archived.", labels=["state"])
+        g = GaugeMetricFamily(
+            "fairdeal_games",
+            "Games the store holds: open tables (lobby), running games, finished games not yet archived.",
+            labels=["state"],
+        )
         for state, n in self.count().items():
             g.add_metric([state], n)
         yield g

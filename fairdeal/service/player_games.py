@@ -1,5 +1,6 @@
 """Each player's own tables: an index per player of the tables they sat down at, newest first, so a client can
 list a player's games (running and finished, with their transcripts) without scanning every table."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,7 +14,7 @@ def index_name(player_id: str) -> str:
 
 def note_seat(store, player_id: str, table_id: str, when: float) -> None:
     """The player sat down at the table (by creating it with a seat, or joining it)."""
-    store.index_set(index_name(player_id), table_id, -when)   # ascending scores: the newest first
+    store.index_set(index_name(player_id), table_id, -when)  # ascending scores: the newest first
 
 
 def forget_seat(store, player_id: str, table_id: str) -> None:
@@ -31,14 +32,28 @@ def games_of(store, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
         seat = next((i for i, s in enumerate(doc["seats"]) if s["player"] == player_id), None)
         if seat is None:
             continue
-        out.append({
-            "id": doc["id"], "rule_set": doc["rule_set"], "players": doc["players"], "status": doc["status"],
-            "seat": seat, "host": doc["host_name"], "is_host": doc["host"] == player_id,
-            "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(doc["seats"])],
-            "created": doc["created"], "started": doc["started"], "ended": doc["ended"],
-            "end_reason": doc["end_reason"], "commitment": doc["commitment"],
-            "links": {"table": f"/tables/{doc['id']}", "game": f"/games/{doc['id']}",
-                      "transcript": f"/games/{doc['id']}/transcript", "page": f"/table/{doc['id']}",
-                      "verify": f"/verify/{doc['id']}"},
-        })
+        out.append(
+            {
+                "id": doc["id"],
+                "rule_set": doc["rule_set"],
+                "players": doc["players"],
+                "status": doc["status"],
+                "seat": seat,
+                "host": doc["host_name"],
+                "is_host": doc["host"] == player_id,
+                "seats": [{"seat": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(doc["seats"])],
+                "created": doc["created"],
+                "started": doc["started"],
+                "ended": doc["ended"],
+                "end_reason": doc["end_reason"],
+                "commitment": doc["commitment"],
+                "links": {
+                    "table": f"/tables/{doc['id']}",
+                    "game": f"/games/{doc['id']}",
+                    "transcript": f"/games/{doc['id']}/transcript",
+                    "page": f"/table/{doc['id']}",
+                    "verify": f"/verify/{doc['id']}",
+                },
+            }
+        )
     return out

@@ -7,6 +7,7 @@ with fd:rl:); with the embedded store each process counts for itself (memory): u
 client may get up to N times a limit. Which limits, and their values, are settings (config.py: FAIRDEAL_LIMIT_*);
 FAIRDEAL_RATE_LIMITS=off turns them all off.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,14 +22,18 @@ from fairdeal.service.auth import current_player_id
 from fairdeal.service.config import Config
 from fairdeal.service.errors import ApiError
 
-KEY_PREFIX = "fd:rl"          # Redis keys of the counts (deploy/redis.conf's ACL allows fd:*)
-STRATEGY = "sliding-window-counter"   # no burst of twice the limit at a window's edge; one call per check
+KEY_PREFIX = "fd:rl"  # Redis keys of the counts (deploy/redis.conf's ACL allows fd:*)
+STRATEGY = "sliding-window-counter"  # no burst of twice the limit at a window's edge; one call per check
 
 # new identities (limit_players, per address, shared by these endpoints)
 CREDENTIALS = ("players.create_player", "tokens.new_token", "tokens.end_every_token")
 # endpoint -> its per-player setting (endpoints of one setting share its count); each takes limit_address too
-PER_PLAYER = {"tables.create_table": "limit_tables", "games.post_move": "limit_moves",
-              "games.events": "limit_waits", "games.stream": "limit_waits"}
+PER_PLAYER = {
+    "tables.create_table": "limit_tables",
+    "games.post_move": "limit_moves",
+    "games.events": "limit_waits",
+    "games.stream": "limit_waits",
+}
 
 
 def client_address() -> str:
@@ -45,33 +50,48 @@ def storage(config: Config) -> tuple[str, dict]:
     if "cluster=1" in uri:
         uri = uri.replace("redis://", "redis+cluster://", 1).replace("?cluster=1", "").replace("&cluster=1", "")
     elif uri.startswith("unix://"):
-        uri = "redis+unix://" + uri[len("unix://"):]
+        uri = "redis+unix://" + uri[len("unix://") :]
     return uri, {"key_prefix": KEY_PREFIX}
 
 
 def too_many(limit: str, reset_at: float, what: str = "requests") -> ApiError:
     """The 429 refusal: which limit, and Retry-After in whole seconds (at least 1)."""
     wait = max(1, math.ceil(reset_at - time.time()))
-    return ApiError(429, "rate-limited", f"Too many {what} (at most {limit}). Try again in {wait} seconds.",
-                    "Too many requests", headers={"Retry-After": str(wait)}, limit=limit, retry_after=wait)
+    return ApiError(
+        429,
+        "rate-limited",
+        f"Too many {what} (at most {limit}). Try again in {wait} seconds.",
+        "Too many requests",
+        headers={"Retry-After": str(wait)},
+        limit=limit,
+        retry_after=wait,
+    )
 
 
 class RateLimits:
     def __init__(self, app: Flask, config: Config, store):
         self.config, self.store = config, store
         uri, options = storage(config)
-        self.limiter = Limiter(client_address, app=app, storage_uri=uri, storage_options=options,
-                               strategy=STRATEGY, key_prefix="fd", headers_enabled=False,
-                               enabled=config.rate_limits)
+        self.limiter = Limiter(
+            client_address,
+            app=app,
+            storage_uri=uri,
+            storage_options=options,
+            strategy=STRATEGY,
+            key_prefix="fd",
+            headers_enabled=False,
+            enabled=config.rate_limits,
+        )
         self.enabled = config.rate_limits
         self.bad_tokens = parse_many(config.limit_bad_tokens)
         if not self.enabled:
             return
         identities = self.limiter.shared_limit(config.limit_players, scope="credentials")
         together = self.limiter.shared_limit(config.limit_address, scope="address")
-        per_player = {setting: self.limiter.shared_limit(getattr(config, setting), scope=setting,
-                                                         key_func=self.player_key)
-                      for setting in set(PER_PLAYER.values())}   # shared: a long-poll and a stream count together
+        per_player = {
+            setting: self.limiter.shared_limit(getattr(config, setting), scope=setting, key_func=self.player_key)
+            for setting in set(PER_PLAYER.values())
+        }  # shared: a long-poll and a stream count together
         for endpoint in CREDENTIALS:
             self._wrap(app, endpoint, identities)
         for endpoint, setting in PER_PLAYER.items():
@@ -85,7 +105,7 @@ class RateLimits:
 
     @staticmethod
     def _wrap(app: Flask, endpoint: str, limit) -> None:
-        if endpoint in app.view_functions:   # a route another build of the app may not have
+        if endpoint in app.view_functions:  # a route another build of the app may not have
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
 
     def player_key(self) -> str:

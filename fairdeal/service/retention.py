@@ -9,6 +9,7 @@ store and archives it again next time: a file may hold a game twice, never lose 
 leaves stay in the log (they are sequenced first), and its archived line carries their proofs. Idempotency keys
 expire on their own in Redis; the embedded store's are purged here.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,12 +54,12 @@ def run_once(services, limit: int = BATCH) -> int:
         if c.ended:
             ended.append(game_id)
             lines.append(transcript_line(services, c))
-        else:   # no end in the store (rolled back, or deleted already): it is indexed again when it ends
+        else:  # no end in the store (rolled back, or deleted already): it is indexed again when it ends
             store.index_remove("finished", game_id)
     if lines:
         append_lines(archive_path(cfg.archive_dir, now), lines)
     for game_id in ended:
-        store.tlog_sequence(game_id)   # its leaves are in the transparency log before the game leaves the store
+        store.tlog_sequence(game_id)  # its leaves are in the transparency log before the game leaves the store
         table, _ = store.get_doc("table", game_id)
         for seat in (table or {}).get("seats", ()):
             if seat.get("player"):
@@ -67,8 +68,9 @@ def run_once(services, limit: int = BATCH) -> int:
         store.index_remove("finished", game_id)
         services.games.forget(game_id)
     if ended:
-        log.info("games archived", extra={"fields": {"games": len(ended), "archive": archive_path(cfg.archive_dir,
-                                                                                                 now)}})
+        log.info(
+            "games archived", extra={"fields": {"games": len(ended), "archive": archive_path(cfg.archive_dir, now)}}
+        )
     return len(due)
 
 

@@ -5,9 +5,10 @@ Every member is public once its hand has ended (each was in every seat's view as
 see the sheet. It is made by replaying the game's records through the engine on request, and kept for the
 game's current move: the move path is not touched.
 """
+
 from __future__ import annotations
 
-from fairdeal.verifier.replay import LiveGame
+from fairdeal.core.replay import LiveGame
 
 
 def sheet(c) -> list[dict]:

@@ -10,6 +10,7 @@ Metrics are one view across the workers (and the sweeper `fairdeal serve` starts
 multiprocess mode, in PROMETHEUS_MULTIPROC_DIR (metrics_dir()); a worker that exits is marked dead (child_exit),
 so its gauges leave the sum.
 """
+
 from __future__ import annotations
 
 import glob
@@ -21,10 +22,10 @@ import sys
 import tempfile
 from typing import Any
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"   # prometheus_client's; this module must not import the library
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's; this module must not import the library
 
 WORKER_CLASS = "gevent"
-FD_SLACK = 512                 # descriptors beside the client connections: Redis, SQLite, logs, the listener
+FD_SLACK = 512  # descriptors beside the client connections: Redis, SQLite, logs, the listener
 BACKLOG_MIN, BACKLOG_MAX = 2048, 65535
 SOMAXCONN = "/proc/sys/net/core/somaxconn"
 
@@ -53,13 +54,13 @@ def settings(cfg) -> dict[str, Any]:
         "workers": cfg.workers,
         "worker_class": WORKER_CLASS,
         "worker_connections": cfg.connections,
-        "timeout": 60,             # a worker that does not report for this long (a stuck loop) is restarted
-        "graceful_timeout": 30,    # open waits get this long on a restart; clients reconnect with their seq
+        "timeout": 60,  # a worker that does not report for this long (a stuck loop) is restarted
+        "graceful_timeout": 30,  # open waits get this long on a restart; clients reconnect with their seq
         "keepalive": 5,
         "backlog": backlog(cfg),
-        "accesslog": None,         # the app writes one structured JSON line per request (no tokens, no cards)
+        "accesslog": None,  # the app writes one structured JSON line per request (no tokens, no cards)
         "errorlog": "-",
-        "max_requests": 0,         # workers keep their replayed games in memory; do not recycle them needlessly
+        "max_requests": 0,  # workers keep their replayed games in memory; do not recycle them needlessly
         "control_socket_disable": True,  # gunicorn >= 24: one per user by default, shared by every instance
     }
 
@@ -79,6 +80,7 @@ def metrics_dir() -> str:
 def child_exit(server, worker) -> None:
     """gunicorn hook, in the master: a worker exited; its live gauges (waiting clients) leave the sum."""
     from prometheus_client import multiprocess
+
     multiprocess.mark_process_dead(worker.pid)
 
 
@@ -86,15 +88,18 @@ def _die_with_parent() -> None:
     """In the sweeper child, before exec (Linux): SIGTERM when the server's process dies, even by SIGKILL."""
     try:
         import ctypes
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):   # not Linux: the server's exit path still stops it
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the server's exit path still stops it
         pass
 
 
 def start_sweeper(data_dir: str) -> subprocess.Popen:
     """`fairdeal sweep` as a child of the server, with the server's environment (its store, its metrics folder)."""
-    return subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "-d", data_dir, "sweep"],
-                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "fairdeal.cli", "-d", data_dir, "sweep"],
+        preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+    )
 
 
 def stop_sweeper(proc: subprocess.Popen | None) -> None:
@@ -125,15 +130,26 @@ def on_starting(server) -> None:
     connections = server.cfg.worker_connections
     limit = raise_fd_limit(connections + FD_SLACK)
     if limit < connections + FD_SLACK:
-        server.log.warning("the open-file limit is %s, below the %s that %s connections per worker need: raise "
-                           "`ulimit -n` (or LimitNOFILE)", limit, connections + FD_SLACK, connections)
+        server.log.warning(
+            "the open-file limit is %s, below the %s that %s connections per worker need: raise "
+            "`ulimit -n` (or LimitNOFILE)",
+            limit,
+            connections + FD_SLACK,
+            connections,
+        )
     cap = kernel_backlog_cap()
     if cap is not None and cap < server.cfg.backlog:
-        server.log.warning("net.core.somaxconn is %s: the kernel shortens the listen backlog of %s to it, and a "
-                           "restart's reconnecting clients may find the queue full: raise it (sysctl -w "
-                           "net.core.somaxconn=%s)", cap, server.cfg.backlog, server.cfg.backlog)
+        server.log.warning(
+            "net.core.somaxconn is %s: the kernel shortens the listen backlog of %s to it, and a "
+            "restart's reconnecting clients may find the queue full: raise it (sysctl -w "
+            "net.core.somaxconn=%s)",
+            cap,
+            server.cfg.backlog,
+            server.cfg.backlog,
+        )
     from fairdeal.service import gunicorn_problems
     from fairdeal.service.config import Config
     from fairdeal.service.signing import KeyRing
+
     KeyRing(Config.from_env().data_dir)
     gunicorn_problems.install()

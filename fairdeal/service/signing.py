@@ -3,6 +3,7 @@
 `fairdeal keys rotate` makes a new current key; old keys stay, so games committed under them are still signed
 with the key their commit names, and their public keys stay published.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -11,11 +12,10 @@ import json
 import os
 import time
 
+from fairdeal.core import keys as vkeys
 from fairdeal.service.games import iso
-from fairdeal.verifier import keys as vkeys
 
-
-FOLDER_MODE = 0o700   # the data dir holds the signing keys (and the embedded store's seeds): the owner only
+FOLDER_MODE = 0o700  # the data dir holds the signing keys (and the embedded store's seeds): the owner only
 
 
 def private_dir(path: str) -> None:
@@ -123,6 +123,13 @@ class KeyRing:
             retired = m.get("retired")
             if retired is None and not m["current"] and i + 1 < len(self._meta):
                 retired = self._meta[i + 1]["created"]
-            out.append({"key": m["key"], "key_id": m["key_id"], "created": m["created"], "retired": retired,
-                        "current": m["current"]})
+            out.append(
+                {
+                    "key": m["key"],
+                    "key_id": m["key_id"],
+                    "created": m["created"],
+                    "retired": retired,
+                    "current": m["current"],
+                }
+            )
         return out

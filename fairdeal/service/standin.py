@@ -15,6 +15,7 @@ fairdeal/1 tables (opened before the upgrade) have no stand-in moves: they keep 
 
 This module reads the cached game and the table document only; it writes nothing but through Tables.update.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,9 +31,14 @@ def on_leave(value: Any) -> str:
     if value is None:
         return "stand-in"
     if value not in ON_LEAVE:
-        raise ApiError(422, "bad-on-leave", f"'on_leave' is \"stand-in\" (the table's bot plays the seat of a player "
-                                            f"who leaves, until they come back) or \"end\" (a leave ends the game); "
-                                            f"not {value!r}.", allowed=list(ON_LEAVE))
+        raise ApiError(
+            422,
+            "bad-on-leave",
+            f"'on_leave' is \"stand-in\" (the table's bot plays the seat of a player "
+            f'who leaves, until they come back) or "end" (a leave ends the game); '
+            f"not {value!r}.",
+            allowed=list(ON_LEAVE),
+        )
     return value
 
 
@@ -64,8 +70,12 @@ def away_reason(c, table: dict, seat: int, now: float, standin_after: float) -> 
         timeouts += 1
         if timeouts >= STANDIN_TIMEOUTS:
             return "timeouts"
-    if not live.timeouts_allowed and not live.state.is_over and live.state.to_move == seat \
-            and now - max(c.last_at, s.get("back_at", 0.0)) >= standin_after:
+    if (
+        not live.timeouts_allowed
+        and not live.state.is_over
+        and live.state.to_move == seat
+        and now - max(c.last_at, s.get("back_at", 0.0)) >= standin_after
+    ):
         return "silent"
     return None
 
@@ -104,14 +114,20 @@ def seats_view(c, table: dict, now: float, standin_after: float) -> list[dict]:
                 if rec["by"] != "stand-in":
                     break
                 first = rec["seq"]
-        out.append({"away": reason, "stand_in": reason is not None and stands_in(c, table, i, now, standin_after),
-                    "stand_in_from": first})
+        out.append(
+            {
+                "away": reason,
+                "stand_in": reason is not None and stands_in(c, table, i, now, standin_after),
+                "stand_in_from": first,
+            }
+        )
     return out
 
 
 def come_back(tables, player: dict, table_id: str) -> dict:
     """A seated player takes its seat back (after leaving, a crash, an outage): the stand-in stops at the game's
     move now. Harmless to repeat. Before the start there is nothing to come back to but the seat itself."""
+
     def seat_of(t: dict) -> int:
         mine = next((i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]), None)
         if mine is None:
@@ -119,17 +135,22 @@ def come_back(tables, player: dict, table_id: str) -> dict:
         return mine
 
     def action(table: dict, c) -> dict:
-        seat_of(table)          # refuses a stranger
+        seat_of(table)  # refuses a stranger
         if table["status"] == "over" or c.ended:
-            raise ApiError(409, "table-over", "This table's game has ended: fetch its transcript "
-                                              f"(GET /games/{table_id}/transcript).")
+            raise ApiError(
+                409,
+                "table-over",
+                f"This table's game has ended: fetch its transcript (GET /games/{table_id}/transcript).",
+            )
         seq, at = c.seq, tables.now()
 
         def change(t: dict) -> None:
             s = t["seats"][seat_of(t)]
             s.update(gone=False, back_seq=seq, back_at=at)
+
         new = tables.update(table_id, change)
         c.table = new
         return new
+
     tables.act(table_id, action)
     return tables.touch(table_id)[0]

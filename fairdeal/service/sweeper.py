@@ -11,6 +11,7 @@ timeout move (feed.py). The sweeper serves the games nobody waits on.
 Once a minute it also runs retention (retention.py): finished games past FAIRDEAL_RETENTION go to the archive and
 leave the store.
 """
+
 from __future__ import annotations
 
 import logging
@@ -22,9 +23,9 @@ from fairdeal.service.errors import ApiError, OutageLog, store_unavailable
 log = logging.getLogger("fairdeal.sweeper")
 
 BATCH = 500
-RETRY_FAILED = 30.0   # a game whose sweep failed is looked at again this much later, not at every sweep
+RETRY_FAILED = 30.0  # a game whose sweep failed is looked at again this much later, not at every sweep
 RETENTION_EVERY = 60.0  # seconds between retention passes (a purge of the embedded store's idempotency keys is a
-                        # write over the whole table: not every round)
+# write over the whole table: not every round)
 
 
 def sweep_once(services, limit: int = BATCH) -> int:
@@ -43,7 +44,7 @@ def sweep_once(services, limit: int = BATCH) -> int:
             store.index_remove("schedule", game_id)
         except Exception as e:
             if store_unavailable(e):
-                raise   # the store is away: the round ends (run() logs the outage once)
+                raise  # the store is away: the round ends (run() logs the outage once)
             log.exception("sweep failed", extra={"fields": {"game": game_id}})
             store.index_set("schedule", game_id, now + RETRY_FAILED)
         services.metrics.inc("fairdeal_sweeps_total")
@@ -92,8 +93,14 @@ def next_due(services) -> float | None:
     return first[0][1] if first else None
 
 
-def run(services, interval: float = 1.0, once: bool = False, limit: int = BATCH, sleep=time.sleep,
-        outage: OutageLog | None = None) -> None:
+def run(
+    services,
+    interval: float = 1.0,
+    once: bool = False,
+    limit: int = BATCH,
+    sleep=time.sleep,
+    outage: OutageLog | None = None,
+) -> None:
     """Sweep (and run retention) round after round. A store outage is logged as the service logs one: a line
     when it starts, one a minute while it lasts, one when the store is back; a traceback only for other errors."""
     outage = outage or OutageLog()

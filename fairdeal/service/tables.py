@@ -9,18 +9,19 @@ each committed seat then reveals seed and nonce, checked against its commitment;
 (status "playing", the signed start record, the first deal). A seat that has not revealed by the deadline
 cancels the table (end reason "not-revealed"), its trail signed and the server seed revealed.
 """
+
 from __future__ import annotations
 
 import copy
 import logging
 import re
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from fairdeal.verifier import fairness
-from fairdeal.verifier.games import available, make_rules, rules_class
-from fairdeal.verifier.games.base import BadSettings
-
+from fairdeal.core import fairness
+from fairdeal.core.games import available, make_rules, rules_class
+from fairdeal.core.games.base import BadSettings
 from fairdeal.service import standin
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import Cached, Games, iso, parse_iso
@@ -34,16 +35,25 @@ TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat", "on_leave")
 JOIN_FIELDS = ("seat", "client_seed_commitment")
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_THEN_REVEAL = (
-    "Client seeds are committed first and revealed later: sit down with \"client_seed_commitment\", the SHA-256 of "
-    "the canonical JSON of {\"type\": \"client-seed\", \"protocol\": \"fairdeal/2\", \"game_id\": <this table's id>, "
-    "\"client_seed\": <your seed>, \"nonce\": <32 random bytes as 64 hex digits>} (docs/fairness.md), and send the "
+    'Client seeds are committed first and revealed later: sit down with "client_seed_commitment", the SHA-256 of '
+    'the canonical JSON of {"type": "client-seed", "protocol": "fairdeal/2", "game_id": <this table\'s id>, '
+    '"client_seed": <your seed>, "nonce": <32 random bytes as 64 hex digits>} (docs/fairness.md), and send the '
     "seed and nonce with POST /tables/{id}/reveal once the host has started the table. A seed given in clear at "
-    "the table would let whoever sits down last see it before choosing their own.")
+    "the table would let whoever sits down last see it before choosing their own."
+)
 
 
 def empty_seat() -> dict:
-    return {"player": None, "name": None, "bot": False, "client_seed_commitment": None, "client_seed": None,
-            "nonce": None, "revealed": False, "gone": False}
+    return {
+        "player": None,
+        "name": None,
+        "bot": False,
+        "client_seed_commitment": None,
+        "client_seed": None,
+        "nonce": None,
+        "revealed": False,
+        "gone": False,
+    }
 
 
 def default_size(rule_set: str) -> int:
@@ -82,8 +92,12 @@ class Tables:
     def rule_set(value: Any) -> str:
         offered = available()
         if value not in offered:
-            raise ApiError(422, "unknown-rule-set", f"Unknown rule set {value!r}; the rule sets offered are: "
-                                                    f"{', '.join(offered)}.", allowed=offered)
+            raise ApiError(
+                422,
+                "unknown-rule-set",
+                f"Unknown rule set {value!r}; the rule sets offered are: {', '.join(offered)}.",
+                allowed=offered,
+            )
         return value
 
     def clocks(self, value: Any) -> dict:
@@ -92,16 +106,23 @@ class Tables:
         if value is False or value == "off":
             return {"card": None, "other": None}
         if not isinstance(value, dict) or set(value) - set(CLOCK_KINDS):
-            raise ApiError(422, "bad-clocks", "'clocks' is an object {\"card\": seconds, \"other\": seconds} "
-                                              "(null for no clock), or \"off\".")
+            raise ApiError(
+                422,
+                "bad-clocks",
+                '\'clocks\' is an object {"card": seconds, "other": seconds} (null for no clock), or "off".',
+            )
         out = {"card": self.config.card_clock, "other": self.config.other_clock}
         lo, hi = CLOCK_RANGE
         for kind in CLOCK_KINDS:
             if kind in value:
                 v = value[kind]
                 if v is not None and (type(v) is not int or not lo <= v <= hi):
-                    raise ApiError(422, "bad-clocks", f"The {kind} clock is a whole number of seconds from {lo} "
-                                                      f"to {hi}, or null for none; not {v!r}.")
+                    raise ApiError(
+                        422,
+                        "bad-clocks",
+                        f"The {kind} clock is a whole number of seconds from {lo} "
+                        f"to {hi}, or null for none; not {v!r}.",
+                    )
                 out[kind] = v
         return out
 
@@ -122,13 +143,20 @@ class Tables:
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         self._no_clear_seed(body)
         if "client_seed_commitment" in body:
-            raise ApiError(422, "commitment-needs-table", "A client seed commitment binds the table's id, which the "
-                           "table gets only now: create the table, then send your commitment with POST "
-                           "/tables/{id}/join (you keep your seat). " + COMMIT_THEN_REVEAL)
+            raise ApiError(
+                422,
+                "commitment-needs-table",
+                "A client seed commitment binds the table's id, which the "
+                "table gets only now: create the table, then send your commitment with POST "
+                "/tables/{id}/join (you keep your seat). " + COMMIT_THEN_REVEAL,
+            )
         unknown = set(body) - set(TABLE_FIELDS)
         if unknown:
-            raise ApiError(422, "unknown-field", f"A table has no field {sorted(unknown)[0]!r}; the fields are "
-                                                 f"{', '.join(TABLE_FIELDS)}.")
+            raise ApiError(
+                422,
+                "unknown-field",
+                f"A table has no field {sorted(unknown)[0]!r}; the fields are {', '.join(TABLE_FIELDS)}.",
+            )
         rid, settings, players, clocks = self.choices(body, player.get("prefs", {}))
         leaving = standin.on_leave(body.get("on_leave"))
         seat = body.get("seat", 0)
@@ -140,12 +168,28 @@ class Tables:
         seats = [empty_seat() for _ in range(players)]
         if seat is not None:
             seats[seat].update(player=player["id"], name=player["name"])
-        doc = {"id": table_id, "protocol": commit["protocol"], "host": player["id"], "host_name": player["name"],
-               "rule_set": rid, "players": players, "settings": settings, "clocks": clocks, "status": "open",
-               "on_leave": leaving,
-               "created": commit["created"], "seated": None, "reveal_deadline": None, "started": None,
-               "ended": None, "end_reason": None, "seats": seats, "spectators": [],
-               "commitment": commit["commitment"], "key": commit["key"]}
+        doc = {
+            "id": table_id,
+            "protocol": commit["protocol"],
+            "host": player["id"],
+            "host_name": player["name"],
+            "rule_set": rid,
+            "players": players,
+            "settings": settings,
+            "clocks": clocks,
+            "status": "open",
+            "on_leave": leaving,
+            "created": commit["created"],
+            "seated": None,
+            "reveal_deadline": None,
+            "started": None,
+            "ended": None,
+            "end_reason": None,
+            "seats": seats,
+            "spectators": [],
+            "commitment": commit["commitment"],
+            "key": commit["key"],
+        }
         self.store.put_doc("table", table_id, doc, 0)
         self.store.index_set("lobby", table_id, self.now())
         self.save_prefs(player["id"], rid, {"settings": settings, "players": players, "clocks": clocks})
@@ -160,16 +204,20 @@ class Tables:
     @staticmethod
     def _no_clear_seed(body: dict) -> None:
         if "client_seed" in body or "nonce" in body:
-            raise ApiError(422, "client-seed-in-clear", COMMIT_THEN_REVEAL,
-                           title="Client seeds are committed, then revealed")
+            raise ApiError(
+                422, "client-seed-in-clear", COMMIT_THEN_REVEAL, title="Client seeds are committed, then revealed"
+            )
 
     @staticmethod
     def _commitment(value: Any) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str) or not _HEX64.match(value):
-            raise ApiError(422, "bad-client-seed-commitment", "A client seed commitment is 64 lowercase hex digits "
-                           "(a SHA-256). " + COMMIT_THEN_REVEAL)
+            raise ApiError(
+                422,
+                "bad-client-seed-commitment",
+                "A client seed commitment is 64 lowercase hex digits (a SHA-256). " + COMMIT_THEN_REVEAL,
+            )
         return value
 
     def join(self, player: dict, table_id: str, body: dict) -> dict:
@@ -181,21 +229,32 @@ class Tables:
         self._no_clear_seed(body)
         unknown = set(body) - set(JOIN_FIELDS)
         if unknown:
-            raise ApiError(422, "unknown-field", f"Joining takes no field {sorted(unknown)[0]!r}; the fields are "
-                                                 f"{', '.join(JOIN_FIELDS)}.")
+            raise ApiError(
+                422,
+                "unknown-field",
+                f"Joining takes no field {sorted(unknown)[0]!r}; the fields are {', '.join(JOIN_FIELDS)}.",
+            )
         commitment = self._commitment(body.get("client_seed_commitment"))
 
         def change(t: dict) -> None:
             self._must_be_open(t)
             if commitment is not None and t.get("protocol") != PROTOCOL:
-                raise ApiError(409, "protocol-mismatch", f"This table was opened under "
-                                                         f"{t.get('protocol') or 'fairdeal/1'}, which has no "
-                                                         f"client-seed commitments.")
+                raise ApiError(
+                    409,
+                    "protocol-mismatch",
+                    f"This table was opened under "
+                    f"{t.get('protocol') or 'fairdeal/1'}, which has no "
+                    f"client-seed commitments.",
+                )
             mine = [i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]]
             if mine:
                 if "client_seed_commitment" not in body or body.get("seat", mine[0]) != mine[0]:
-                    raise ApiError(409, "already-seated", f"You already have seat {mine[0]} at this table (send "
-                                                          f"join again with client_seed_commitment to commit).")
+                    raise ApiError(
+                        409,
+                        "already-seated",
+                        f"You already have seat {mine[0]} at this table (send "
+                        f"join again with client_seed_commitment to commit).",
+                    )
                 t["seats"][mine[0]]["client_seed_commitment"] = commitment
                 return
             seat = body.get("seat")
@@ -210,6 +269,7 @@ class Tables:
             t["seats"][seat].update(player=player["id"], name=player["name"], client_seed_commitment=commitment)
             if player["id"] in t["spectators"]:
                 t["spectators"].remove(player["id"])
+
         return self.update(table_id, change)
 
     def watch(self, player: dict, table_id: str) -> dict:
@@ -218,18 +278,21 @@ class Tables:
                 raise ApiError(409, "already-seated", "You have a seat at this table; seated players do not watch.")
             if player["id"] not in t["spectators"]:
                 t["spectators"].append(player["id"])
+
         return self.update(table_id, change)
 
     @staticmethod
     def _must_be_open(t: dict) -> None:
         if t["status"] != "open":
-            raise ApiError(409, "table-not-open", f"This table is {t['status']}; seats can only be taken "
-                                                  "before it starts.")
+            raise ApiError(
+                409, "table-not-open", f"This table is {t['status']}; seats can only be taken before it starts."
+            )
 
     def start(self, player: dict, table_id: str) -> dict:
         """The host starts the table: empty seats become bots and the seating is fixed. If any seat committed to
         a client seed the table waits for the reveals (status "revealing", until reveal_deadline); else the
         game starts at once."""
+
         def change(t: dict) -> None:
             self._must_be_host(t, player)
             self._must_be_open(t)
@@ -244,11 +307,20 @@ class Tables:
             else:
                 t["status"] = "playing"
                 t["started"] = iso(now)
+
         table = self.update(table_id, change)
         self.store.index_remove("lobby", table_id)
-        self.store.index_set("running", table_id, -self.now())    # the lobby's games to watch, newest first
-        log.info("table started", extra={"fields": {"game": table_id, "status": table["status"],
-                                                   "bots": sum(1 for s in table["seats"] if s["bot"])}})
+        self.store.index_set("running", table_id, -self.now())  # the lobby's games to watch, newest first
+        log.info(
+            "table started",
+            extra={
+                "fields": {
+                    "game": table_id,
+                    "status": table["status"],
+                    "bots": sum(1 for s in table["seats"] if s["bot"]),
+                }
+            },
+        )
         self.touch(table_id)
         return self.load(table_id)[0]
 
@@ -259,18 +331,24 @@ class Tables:
         if not isinstance(body, dict):
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         unknown = set(body) - {"client_seed", "nonce"}
-        if unknown:   # as every other request names the member it does not have
-            raise ApiError(422, "unknown-field", f"A reveal has no field {sorted(unknown)[0]!r}; its fields are "
-                                                 "client_seed and nonce.")
+        if unknown:  # as every other request names the member it does not have
+            raise ApiError(
+                422,
+                "unknown-field",
+                f"A reveal has no field {sorted(unknown)[0]!r}; its fields are client_seed and nonce.",
+            )
         if "client_seed" not in body or "nonce" not in body:
-            raise ApiError(400, "bad-request", "A reveal is {\"client_seed\": <your seed>, \"nonce\": <the 64 hex "
-                                               "digits you committed with>}.")
+            raise ApiError(
+                400,
+                "bad-request",
+                'A reveal is {"client_seed": <your seed>, "nonce": <the 64 hex digits you committed with>}.',
+            )
         try:
             seed = fairness.validate_client_seed(body["client_seed"])
             nonce = fairness.validate_nonce(body["nonce"])
         except ValueError as exc:
             raise ApiError(422, "bad-reveal", str(exc)) from None
-        self.touch(table_id)   # a deadline that has passed cancels the table first
+        self.touch(table_id)  # a deadline that has passed cancels the table first
 
         def change(t: dict) -> None:
             mine = seat_of(t, player)
@@ -278,24 +356,36 @@ class Tables:
                 raise ApiError(403, "not-seated", "You have no seat at this table, so you have nothing to reveal.")
             s = t["seats"][mine]
             if t["status"] != "revealing":
-                raise ApiError(409, "table-not-revealing", f"This table is {t['status']}: seeds are revealed only "
-                               f"after the host starts the table and before the game begins.")
+                raise ApiError(
+                    409,
+                    "table-not-revealing",
+                    f"This table is {t['status']}: seeds are revealed only "
+                    f"after the host starts the table and before the game begins.",
+                )
             if s.get("client_seed_commitment") is None:
-                raise ApiError(409, "no-commitment", f"Seat {mine} sat down without a client seed commitment, so "
-                                                     f"it has no seed to reveal.")
+                raise ApiError(
+                    409,
+                    "no-commitment",
+                    f"Seat {mine} sat down without a client seed commitment, so it has no seed to reveal.",
+                )
             if fairness.client_seed_commitment(table_id, seed, nonce) != s["client_seed_commitment"]:
-                raise ApiError(422, "bad-reveal", "This client seed and nonce do not open your commitment: the "
-                               "SHA-256 of {\"type\": \"client-seed\", \"protocol\": \"fairdeal/2\", \"game_id\", "
-                               "\"client_seed\", \"nonce\"} (canonical JSON) is not the commitment you gave. "
-                               "Nothing changed; send the seed and nonce you committed to.")
+                raise ApiError(
+                    422,
+                    "bad-reveal",
+                    "This client seed and nonce do not open your commitment: the "
+                    'SHA-256 of {"type": "client-seed", "protocol": "fairdeal/2", "game_id", '
+                    '"client_seed", "nonce"} (canonical JSON) is not the commitment you gave. '
+                    "Nothing changed; send the seed and nonce you committed to.",
+                )
             if s.get("revealed"):
-                return        # the same reveal again (a retry): one commitment has one opening
+                return  # the same reveal again (a retry): one commitment has one opening
             if self.now() >= parse_iso(t["reveal_deadline"]):
                 raise ApiError(409, "reveal-too-late", "The reveal deadline has passed: the table is cancelled.")
             s.update(client_seed=seed, nonce=nonce, revealed=True)
             if all(x.get("revealed") for x in t["seats"] if x.get("client_seed_commitment")):
                 t["status"] = "playing"
                 t["started"] = iso(self.now())
+
         try:
             self.update(table_id, change)
         except ApiError as exc:
@@ -322,6 +412,7 @@ class Tables:
                 seats[0].update(empty_seat())
             else:
                 seats[0]["gone"] = True
+
         table = self.update(table_id, change)
         if table["status"] in ("open", "revealing") and table["host"] == player["id"]:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
@@ -330,8 +421,12 @@ class Tables:
             self.act(table_id, lambda t, c: self.games.finish(c, "abandoned") if c.started else None)
             return self.load(table_id)[0]
         mine = seat_of(table, player)
-        if table["status"] == "revealing" and mine is not None and table["seats"][mine].get("client_seed_commitment") \
-                and not table["seats"][mine].get("revealed"):
+        if (
+            table["status"] == "revealing"
+            and mine is not None
+            and table["seats"][mine].get("client_seed_commitment")
+            and not table["seats"][mine].get("revealed")
+        ):
             # a committed seat that leaves will never reveal: the table cannot start, end it now, naming the seat
             self.act(table_id, lambda t, c: self.games.finish(c, "not-revealed", t))
         self.touch(table_id)
@@ -365,8 +460,9 @@ class Tables:
                 self.games.apply_texts(c, texts, start)
             except UnreadableEntry as e:
                 self.games._reset(c)
-                raise self.games.lost.refusal(table_id, table, e.why, self.store.log_info(table_id)[0], e.error,
-                                              e.index) from None
+                raise self.games.lost.refusal(
+                    table_id, table, e.why, self.store.log_info(table_id)[0], e.error, e.index
+                ) from None
             if c.length == 0:
                 raise self.games.lost.refusal(table_id, table, "no-commit", 0)
             if table["status"] == "over" and c.started and not c.ended:
@@ -380,8 +476,9 @@ class Tables:
                     table = self._record_end(table_id, c)
         return table, c, result
 
-    def act_fast(self, table_id: str, action: Callable[[dict, Cached], Any],
-                 seq: Any = None) -> tuple[dict, Cached, Any]:
+    def act_fast(
+        self, table_id: str, action: Callable[[dict, Cached], Any], seq: Any = None
+    ) -> tuple[dict, Cached, Any]:
         """`act` without reading the store first when this process holds the running game: the move's own
         compare-and-append tells whether the cache was current (if not, it catches up and checks again).
         Taken only when this process's copy is at `seq`, the sequence number the client saw.
@@ -390,8 +487,13 @@ class Tables:
         c = self.games.slot(table_id)
         with c.lock:
             table = c.table
-            usable = (table is not None and table["status"] == "playing" and c.live is not None and not c.ended
-                      and c.live.seq == seq)  # the client saw what this process holds: likely current
+            usable = (
+                table is not None
+                and table["status"] == "playing"
+                and c.live is not None
+                and not c.ended
+                and c.live.seq == seq
+            )  # the client saw what this process holds: likely current
             if usable:
                 try:
                     result = action(table, c)
@@ -407,12 +509,15 @@ class Tables:
         """The table document says over, but the store's log has no end record: the store lost the end after the
         table was marked (a failover, a restored backup, between the two writes). The log is the game: the table
         goes back to playing, and the game goes on from the store's chain to an end record on it."""
-        log.warning("table over without an end record in the store: the game goes on from the store's chain",
-                    extra={"fields": {"game": table_id, "seq": c.seq}})
+        log.warning(
+            "table over without an end record in the store: the game goes on from the store's chain",
+            extra={"fields": {"game": table_id, "seq": c.seq}},
+        )
 
         def change(t: dict) -> None:
             if t["status"] == "over":
                 t.update(status="playing", ended=None, end_reason=None)
+
         table = self.update(table_id, change)
         c.table = table
         self.store.index_remove("finished", table_id)
@@ -423,6 +528,7 @@ class Tables:
 
         def change(t: dict) -> None:
             t.update(status="over", ended=end["ended"], end_reason=end["reason"])
+
         table = self.update(table_id, change)
         c.table = table
         self.store.index_remove("lobby", table_id)
@@ -449,8 +555,11 @@ class Tables:
             raise ApiError(400, "bad-request", "The body is a JSON object.")
         unknown = set(body) - {"settings", "players", "clocks"}
         if unknown:
-            raise ApiError(422, "unknown-field", f"Preferences have no field {sorted(unknown)[0]!r}; "
-                                                 "the fields are settings, players, clocks.")
+            raise ApiError(
+                422,
+                "unknown-field",
+                f"Preferences have no field {sorted(unknown)[0]!r}; the fields are settings, players, clocks.",
+            )
         rid, settings, players, clocks = self.choices(dict(body, rule_set=rule_set), {})
         prefs = {"settings": settings, "players": players, "clocks": clocks}
         self.save_prefs(player["id"], rid, prefs)
@@ -462,23 +571,48 @@ class Tables:
         revealed it: never a seed (nor a nonce) before the start record publishes them all."""
         rules = make_rules(t["rule_set"], t["settings"], t["players"])
         return {
-            "id": t["id"], "protocol": t.get("protocol", "fairdeal/1"), "rule_set": t["rule_set"],
-            "title": rules.title, "players": t["players"],
-            "settings": t["settings"], "rules": rules.describe(), "reminder": rules.reminder(),
-            "clocks": t["clocks"], "on_leave": t.get("on_leave", "stand-in"), "status": t["status"],
+            "id": t["id"],
+            "protocol": t.get("protocol", "fairdeal/1"),
+            "rule_set": t["rule_set"],
+            "title": rules.title,
+            "players": t["players"],
+            "settings": t["settings"],
+            "rules": rules.describe(),
+            "reminder": rules.reminder(),
+            "clocks": t["clocks"],
+            "on_leave": t.get("on_leave", "stand-in"),
+            "status": t["status"],
             "host": t["host_name"],
-            "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "taken": s["player"] is not None or s["bot"],
-                       "committed": s.get("client_seed_commitment") is not None,
-                       "revealed": bool(s.get("revealed")), "gone": s.get("gone", False)}
-                      for i, s in enumerate(t["seats"])],
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "bot": s["bot"],
+                    "taken": s["player"] is not None or s["bot"],
+                    "committed": s.get("client_seed_commitment") is not None,
+                    "revealed": bool(s.get("revealed")),
+                    "gone": s.get("gone", False),
+                }
+                for i, s in enumerate(t["seats"])
+            ],
             "seats_taken": sum(1 for s in t["seats"] if s["player"] is not None or s["bot"]),
             "bots": sum(1 for s in t["seats"] if s["bot"]),
-            "spectators": len(t["spectators"]), "commitment": t["commitment"], "key": t["key"],
-            "created": t["created"], "reveal_deadline": t.get("reveal_deadline"), "started": t["started"],
-            "ended": t["ended"], "end_reason": t["end_reason"], "next": t.get("next"),
-            "links": {"self": f"/tables/{t['id']}", "game": f"/games/{t['id']}",
-                      "transcript": f"/games/{t['id']}/transcript", "start": f"/games/{t['id']}/start",
-                      "reveal": f"/tables/{t['id']}/reveal"},
+            "spectators": len(t["spectators"]),
+            "commitment": t["commitment"],
+            "key": t["key"],
+            "created": t["created"],
+            "reveal_deadline": t.get("reveal_deadline"),
+            "started": t["started"],
+            "ended": t["ended"],
+            "end_reason": t["end_reason"],
+            "next": t.get("next"),
+            "links": {
+                "self": f"/tables/{t['id']}",
+                "game": f"/games/{t['id']}",
+                "transcript": f"/games/{t['id']}/transcript",
+                "start": f"/games/{t['id']}/start",
+                "reveal": f"/tables/{t['id']}/reveal",
+            },
         }
 
     def lobby(self, limit: int = 100, index: str = "lobby", statuses: tuple = ("open",)) -> list[dict]:

@@ -7,6 +7,7 @@
 <N> is written in 3-digit groups, all but the last prefixed with "x" (1234067 is x001/x234/067). A tile is served
 only when every hash in it is covered by the latest signed checkpoint; its bytes never change after that.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ import struct
 from fairdeal.service.errors import ApiError
 
 WIDTH = 256
-HEIGHT = 8                 # log2(WIDTH): a tile spans 8 levels of the tree
+HEIGHT = 8  # log2(WIDTH): a tile spans 8 levels of the tree
 MAX_LEVEL = 63
 _GROUP = re.compile(r"x[0-9]{3}\Z")
 _LAST = re.compile(r"[0-9]{3}\Z")
@@ -27,7 +28,7 @@ def index_path(n: int) -> str:
     """N in tile paths: 1234067 -> x001/x234/067, 5 -> 005."""
     text = f"{n:03d}"
     text = "0" * (-len(text) % 3) + text
-    groups = [text[i:i + 3] for i in range(0, len(text), 3)]
+    groups = [text[i : i + 3] for i in range(0, len(text), 3)]
     return "/".join([f"x{g}" for g in groups[:-1]] + [groups[-1]])
 
 
@@ -38,10 +39,16 @@ def tile_path(level: int | str, n: int, width: int = WIDTH) -> str:
 
 def parse_tile_path(rest: str) -> tuple[int | None, int, int]:
     """(level or None for an entry bundle, N, width) of the part of a tile path after "tile/"; else 400."""
+
     def bad() -> ApiError:
-        return ApiError(400, "bad-tile-path", f"Not a tile path tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>] "
-                                              f"(N in 3-digit groups, all but the last prefixed with x): "
-                                              f"{rest[:80]!r}.")
+        return ApiError(
+            400,
+            "bad-tile-path",
+            f"Not a tile path tile/<L>/<N>[.p/<W>] or tile/entries/<N>[.p/<W>] "
+            f"(N in 3-digit groups, all but the last prefixed with x): "
+            f"{rest[:80]!r}.",
+        )
+
     parts = rest.split("/")
     width = WIDTH
     if len(parts) >= 3 and parts[-2].endswith(".p"):
@@ -55,7 +62,7 @@ def parse_tile_path(rest: str) -> tuple[int | None, int, int]:
     if not all(_GROUP.match(g) for g in groups[:-1]) or not _LAST.match(groups[-1]) or len(groups) > 7:
         raise bad()
     n = int("".join(g.lstrip("x") for g in groups))
-    if index_path(n) != "/".join(groups):           # one path per tile: no needless leading zero groups
+    if index_path(n) != "/".join(groups):  # one path per tile: no needless leading zero groups
         raise bad()
     if head == "entries":
         return None, n, width
@@ -69,15 +76,18 @@ def _covered(translog, level: int, n: int, width: int) -> None:
     size = translog.latest_head()["size"]
     last = (n * WIDTH + width) << (HEIGHT * level)
     if last > size:
-        raise ApiError(404, "tile-not-found", f"The latest checkpoint ({size} leaves) does not cover this tile "
-                                              f"(it would need {last}).")
+        raise ApiError(
+            404,
+            "tile-not-found",
+            f"The latest checkpoint ({size} leaves) does not cover this tile (it would need {last}).",
+        )
 
 
 def tile_hashes(translog, level: int, index: int, width: int) -> bytes:
     """The tile's bytes: `width` 32-byte hashes, each of a complete subtree of 256**level leaves."""
     _covered(translog, level, index, width)
     height = HEIGHT * level
-    return b"".join(translog.tile_hashes([(height, index * WIDTH + i) for i in range(width)]))   # one read
+    return b"".join(translog.tile_hashes([(height, index * WIDTH + i) for i in range(width)]))  # one read
 
 
 def entry_bundle(translog, index: int, width: int) -> bytes:

@@ -4,34 +4,36 @@ The organiser creates a tournament: its server seed is drawn and kept as a secre
 the commitment) is signed at once. Entries register with a commitment to a client seed (or none; the organiser
 may add bot entries), the organiser closes registration (the registration record is signed), committed entries
 reveal, and the organiser starts it: the start record is signed and the sweeper plays a round a pass, every seat
-by the policies (verifier.tournament.play.play_round) — this version has no live tables for people; a person's
+by the policies (core.tournament.play.play_round) — this version has no live tables for people; a person's
 entry plays by the policy that stands in for a player in selfplay. Ratings (openskill) are updated per game.
 """
+
 from __future__ import annotations
 
 import re
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from openskill.models import PlackettLuce   # a well-kept rating library that rates teams (docs/tournaments.md)
+from openskill.models import PlackettLuce  # a well-kept rating library that rates teams (docs/tournaments.md)
 
+from fairdeal.core.canonical import canonical_json, sha256_hex
+from fairdeal.core.fairness import is_hex64, new_server_seed, validate_client_seed, validate_nonce
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings
+from fairdeal.core.tournament.pairing import PairingError, max_rounds
+from fairdeal.core.tournament.play import finish, play_round
+from fairdeal.core.tournament.records import header, shape
+from fairdeal.core.tournament.scoring import LOWER_IS_BETTER
+from fairdeal.core.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
+from fairdeal.core.transcript import record_hash
+from fairdeal.core.writer import sign_record
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import entry_text, leaf_text
 from fairdeal.service.store.base import OK
-from fairdeal.verifier.transcript import record_hash
-from fairdeal.verifier.canonical import canonical_json, sha256_hex
-from fairdeal.verifier.fairness import is_hex64, new_server_seed, validate_client_seed, validate_nonce
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings
-from fairdeal.verifier.tournament.pairing import PairingError, max_rounds
-from fairdeal.verifier.tournament.play import finish, play_round
-from fairdeal.verifier.tournament.records import header, shape
-from fairdeal.verifier.tournament.scoring import LOWER_IS_BETTER
-from fairdeal.verifier.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
-from fairdeal.verifier.writer import sign_record
 
 KIND = "tournament"
-PLAYING = "tournaments"       # the store's index of tournaments being played, by when their next round is due
+PLAYING = "tournaments"  # the store's index of tournaments being played, by when their next round is due
 MAX_ROUNDS = 20
 MAX_ENTRIES = 128
 NAME = re.compile(r"[ -~]{1,40}\Z")
@@ -40,6 +42,7 @@ ID = re.compile(r"T-[0-9a-f]{16}\Z")
 
 def iso(t: float) -> str:
     import datetime
+
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -57,8 +60,7 @@ class Tournaments:
         atomic write (docs/tournaments.md, "In the transparency log"): the commitment before any entry, the
         ending when it is over."""
         if self.config.transparency_log:
-            res = self.store.append_with_leaf(tid, index, entry_text(entry), self.now(), leaf["type"],
-                                              leaf_text(leaf))
+            res = self.store.append_with_leaf(tid, index, entry_text(entry), self.now(), leaf["type"], leaf_text(leaf))
         else:
             res = self.store.append(tid, index, entry_text(entry), self.now())
         if res.status != OK:
@@ -99,14 +101,27 @@ class Tournaments:
         seed = new_server_seed()
         self.store.put_secret(tid, seed.hex())
         rules_json = rules.to_json()
-        record = header("tournament", tid, format=fmt, rules=rules_json, rounds=rounds,
-                        commitment=tournament_commitment(seed, tid, fmt, rules_json, rounds),
-                        key=self.keyring.current_key, created=iso(self.now()))
+        record = header(
+            "tournament",
+            tid,
+            format=fmt,
+            rules=rules_json,
+            rounds=rounds,
+            commitment=tournament_commitment(seed, tid, fmt, rules_json, rounds),
+            key=self.keyring.current_key,
+            created=iso(self.now()),
+        )
         signature = self._sign(record)
         self._log(tid, 0, {"tournament": record, "tournament_signature": signature}, commitment_leaf(record))
-        doc = {"id": tid, "organiser": player["id"], "status": "registering", "entries": [], "reveals": {},
-               "export": {"protocol": record["protocol"], "tournament": record,
-                          "tournament_signature": signature}, "ratings": {}}
+        doc = {
+            "id": tid,
+            "organiser": player["id"],
+            "status": "registering",
+            "entries": [],
+            "reveals": {},
+            "export": {"protocol": record["protocol"], "tournament": record, "tournament_signature": signature},
+            "ratings": {},
+        }
         self._save(doc, 0)
         return doc
 
@@ -123,10 +138,17 @@ class Tournaments:
         commitment = body.get("client_seed_commitment")
         if not isinstance(name, str) or not NAME.match(name):
             raise _bad("bad-name", "An entry's name is 1 to 40 printable ASCII characters.")
-        if not isinstance(members, list) or len(members) != size or \
-                not all(isinstance(m, str) and NAME.match(m) for m in members) or len(set(members)) != size:
-            raise _bad("bad-entry", f"An entry of this tournament has {size} member name(s), distinct, each 1 to "
-                                    f"40 printable ASCII characters.")
+        if (
+            not isinstance(members, list)
+            or len(members) != size
+            or not all(isinstance(m, str) and NAME.match(m) for m in members)
+            or len(set(members)) != size
+        ):
+            raise _bad(
+                "bad-entry",
+                f"An entry of this tournament has {size} member name(s), distinct, each 1 to "
+                f"40 printable ASCII characters.",
+            )
         if type(bot) is not bool or (bot and player["id"] != doc["organiser"]):
             raise _bad("bad-entry", "Only the organiser registers bot entries ('bot' is true or false).")
         if bot and commitment is not None:
@@ -138,8 +160,16 @@ class Tournaments:
         taken = {m for e in doc["entries"] for m in e["members"]}
         if taken & set(members):
             raise _bad("bad-entry", "A member of this entry is already registered.")
-        doc["entries"].append({"entry": len(doc["entries"]), "name": name, "members": members, "bot": bot,
-                               "client_seed_commitment": commitment, "player": player["id"]})
+        doc["entries"].append(
+            {
+                "entry": len(doc["entries"]),
+                "name": name,
+                "members": members,
+                "bot": bot,
+                "client_seed_commitment": commitment,
+                "player": player["id"],
+            }
+        )
         self._save(doc, version)
         return doc
 
@@ -150,11 +180,13 @@ class Tournaments:
             max_rounds(doc["export"]["tournament"]["format"], len(doc["entries"]), per_table)
         except PairingError as exc:
             raise ApiError(409, "too-few-entries", str(exc)) from None
-        if doc["export"]["tournament"]["rounds"] > max_rounds(doc["export"]["tournament"]["format"],
-                                                              len(doc["entries"]), per_table):
+        if doc["export"]["tournament"]["rounds"] > max_rounds(
+            doc["export"]["tournament"]["format"], len(doc["entries"]), per_table
+        ):
             raise ApiError(409, "too-few-entries", "Too few entries for the rounds committed to.")
-        listed = [{k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")}
-                  for e in doc["entries"]]
+        listed = [
+            {k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")} for e in doc["entries"]
+        ]
         record = header("registration", tid, entries=listed, closed=iso(self.now()))
         doc["export"].update(registration=record, registration_signature=self._sign(record))
         doc["status"] = "revealing"
@@ -164,8 +196,7 @@ class Tournaments:
     def reveal(self, player: dict, tid: str, entry: int, body: Any) -> dict:
         doc, version = self.load(tid)
         if doc["status"] != "revealing":
-            raise ApiError(409, "not-revealing", "Reveals are taken once registration has closed, before the "
-                                                 "start.")
+            raise ApiError(409, "not-revealing", "Reveals are taken once registration has closed, before the start.")
         if not 0 <= entry < len(doc["entries"]) or doc["entries"][entry]["player"] != player["id"]:
             raise ApiError(403, "not-your-entry", "Only the player who registered an entry reveals its seed.")
         e = doc["entries"][entry]
@@ -182,17 +213,22 @@ class Tournaments:
 
     def start(self, player: dict, tid: str) -> dict:
         doc, version = self._organised(player, tid, "revealing")
-        missing = [e["entry"] for e in doc["entries"]
-                   if e["client_seed_commitment"] is not None and str(e["entry"]) not in doc["reveals"]]
+        missing = [
+            e["entry"]
+            for e in doc["entries"]
+            if e["client_seed_commitment"] is not None and str(e["entry"]) not in doc["reveals"]
+        ]
         if missing:
             raise ApiError(409, "reveals-missing", f"Entries {missing} have not revealed their seeds yet.")
-        seeds = [{"entry": e["entry"], **doc["reveals"].get(str(e["entry"]), {"client_seed": None, "nonce": None})}
-                 for e in doc["entries"]]
+        seeds = [
+            {"entry": e["entry"], **doc["reveals"].get(str(e["entry"]), {"client_seed": None, "nonce": None})}
+            for e in doc["entries"]
+        ]
         record = header("tournament-start", tid, seeds=seeds, started=iso(self.now()))
         doc["export"].update(start=record, start_signature=self._sign(record), rounds=[])
         doc["status"], doc["played"] = "playing", []
         self._save(doc, version)
-        self.store.index_set(PLAYING, tid, self.now())     # the sweeper plays it, a round a pass
+        self.store.index_set(PLAYING, tid, self.now())  # the sweeper plays it, a round a pass
         return doc
 
     def advance(self, tid: str) -> dict:
@@ -214,8 +250,12 @@ class Tournaments:
         self._save(doc, version)
         if over:
             self.store.index_remove(PLAYING, tid)
-            self._log(tid, 1, {"end": doc["export"]["end"], "end_signature": doc["export"]["end_signature"]},
-                      ending_leaf(doc["export"]))
+            self._log(
+                tid,
+                1,
+                {"end": doc["export"]["end"], "end_signature": doc["export"]["end_signature"]},
+                ending_leaf(doc["export"]),
+            )
         return doc
 
     def sweep(self, limit: int = 10) -> int:
@@ -241,29 +281,56 @@ class Tournaments:
     # --- what anyone may see -------------------------------------------------------------------------
     def public(self, doc: dict) -> dict:
         ex = doc["export"]
-        rounds = [{"round": r["round"]["round"], "tables": r["round"]["tables"], "byes": r["round"]["byes"],
-                   "board_seed": r["result"]["board_seed"], "standings": r["result"]["standings"]}
-                  for r in ex.get("rounds", [])]
+        rounds = [
+            {
+                "round": r["round"]["round"],
+                "tables": r["round"]["tables"],
+                "byes": r["round"]["byes"],
+                "board_seed": r["result"]["board_seed"],
+                "standings": r["result"]["standings"],
+            }
+            for r in ex.get("rounds", [])
+        ]
         t = ex["tournament"]
-        return {"id": doc["id"], "status": doc["status"], "round": len(rounds), "format": t["format"],
-                "rules": t["rules"], "rounds": t["rounds"], "commitment": t["commitment"],
-                "entries": [{k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")}
-                            for e in doc["entries"]],
-                "played": rounds, "standings": rounds[-1]["standings"] if rounds else [],
-                "ratings": doc.get("ratings", {})}
+        return {
+            "id": doc["id"],
+            "status": doc["status"],
+            "round": len(rounds),
+            "format": t["format"],
+            "rules": t["rules"],
+            "rounds": t["rounds"],
+            "commitment": t["commitment"],
+            "entries": [
+                {k: e[k] for k in ("entry", "name", "members", "bot", "client_seed_commitment")} for e in doc["entries"]
+            ],
+            "played": rounds,
+            "standings": rounds[-1]["standings"] if rounds else [],
+            "ratings": doc.get("ratings", {}),
+        }
 
 
 def commitment_leaf(record: dict) -> dict:
     """The log's commitment leaf of a tournament, in the form of a game's (docs/log.md) with the tournament id as
     its game_id and `commit` the record_hash of the tournament record."""
-    return {"type": "commitment", "game_id": record["tournament_id"], "commit": record_hash(record),
-            "commitment": record["commitment"], "time": record["created"]}
+    return {
+        "type": "commitment",
+        "game_id": record["tournament_id"],
+        "commit": record_hash(record),
+        "commitment": record["commitment"],
+        "time": record["created"],
+    }
 
 
 def ending_leaf(export: dict) -> dict:
     """The log's ending leaf of a tournament: `transcript` is the SHA-256 of the export's canonical JSON."""
-    return {"type": "ending", "game_id": export["tournament"]["tournament_id"], "reason": "finished", "dealt": True,
-            "transcript": sha256_hex(canonical_json(export)), "time": export["end"]["ended"]}
+    return {
+        "type": "ending",
+        "game_id": export["tournament"]["tournament_id"],
+        "reason": "finished",
+        "dealt": True,
+        "transcript": sha256_hex(canonical_json(export)),
+        "time": export["end"]["ended"],
+    }
 
 
 def make_rules_of(doc: dict):
@@ -285,9 +352,10 @@ def ratings(export: dict) -> dict[str, dict[str, float]]:
             scores = result.get("scores")
             if not scores:
                 continue
-            teams = [[people.setdefault(m, model.rating(name=m)) for m in entries[e]["members"]]
-                     for e in table["entries"]]
-            ranks = [(s if lower else -s) for s in scores[:len(teams)]]
+            teams = [
+                [people.setdefault(m, model.rating(name=m)) for m in entries[e]["members"]] for e in table["entries"]
+            ]
+            ranks = [(s if lower else -s) for s in scores[: len(teams)]]
             for team in model.rate(teams, ranks=ranks):
                 for r in team:
                     people[r.name] = r

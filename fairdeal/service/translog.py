@@ -1,7 +1,7 @@
 """The service's transparency log (docs/log.md): the tree over the store's leaves, signed tree heads, proofs.
 
 The store keeps the leaves (written atomically with the records they record), the tree's stored hashes (written
-with the leaves: fairdeal.verifier.storedhash) and the latest signed head. This process keeps nothing of the tree:
+with the leaves: fairdeal.core.storedhash) and the latest signed head. This process keeps nothing of the tree:
 a root, a proof or a game's entries is one batched read of O(log n) stored hashes, so a process starts at once
 and its memory does not grow with the log. Heads are signed by the sweeper's tick when the log has grown and the
 last head is older than `log_head_seconds`, and on demand when a proof is asked for a leaf the latest head does
@@ -16,19 +16,20 @@ no head and serves no proof (problem `log-damaged`, 503), logs it once and sets 
 leaves and the stored head are still served, so watchers see the damage for themselves (docs/operations.md, "The
 transparency log is damaged").
 """
+
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from fairdeal.verifier import merkle, storedhash, tlog
-
+from fairdeal.core import merkle, storedhash, tlog
 from fairdeal.service.checkpoints import Checkpoints
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import iso, parse_iso
 
-SCRUB_PER_ROUND = 1_000   # leaves the sweeper's round reads again and compares with their stored hashes (a few ms)
+SCRUB_PER_ROUND = 1_000  # leaves the sweeper's round reads again and compares with their stored hashes (a few ms)
 log = logging.getLogger("fairdeal.translog")
 
 
@@ -36,9 +37,9 @@ class TransLog:
     def __init__(self, store, keyring, config, now: Callable[[], float], metrics=None):
         self.store, self.keyring, self.config, self.now, self.metrics = store, keyring, config, now, metrics
         self._filled = False
-        self.damaged: str | None = None     # why this process signs no head and serves no proof, once found
-        self._checked = False               # the stored head checked against the stored hashes (once a process)
-        self._scrubbed = 0                  # the next leaf the sweeper's rounds read again (scrub)
+        self.damaged: str | None = None  # why this process signs no head and serves no proof, once found
+        self._checked = False  # the stored head checked against the stored hashes (once a process)
+        self._scrubbed = 0  # the next leaf the sweeper's rounds read again (scrub)
         self.checkpoints = Checkpoints(self)
 
     # ------------------------------------------------------------------------------------ its own check
@@ -51,9 +52,13 @@ class TransLog:
                 self._damage("; ".join(problems))
             self._checked = True
         if self.damaged is not None:
-            raise ApiError(503, "log-damaged", f"The transparency log is damaged: {self.damaged}. No head is signed "
-                                               f"and no proof served until the operator restores the leaves.",
-                           "Transparency log damaged")
+            raise ApiError(
+                503,
+                "log-damaged",
+                f"The transparency log is damaged: {self.damaged}. No head is signed "
+                f"and no proof served until the operator restores the leaves.",
+                "Transparency log damaged",
+            )
 
     def _damage(self, why: str) -> None:
         self.damaged = why
@@ -78,8 +83,9 @@ class TransLog:
         stored = self.subtree_hashes([(0, i) for i in range(start, stop)])
         for i, (text, h) in enumerate(zip(texts, stored), start=start):
             if merkle.leaf_hash(text.encode("utf-8")) != h:
-                self._damage(f"leaf {i} in the store does not hash to its stored hash, which signed heads cover: "
-                             f"it was edited")
+                self._damage(
+                    f"leaf {i} in the store does not hash to its stored hash, which signed heads cover: it was edited"
+                )
                 return
         self._scrubbed = stop
 
@@ -90,7 +96,7 @@ class TransLog:
     # ------------------------------------------------------------------------------------ the tree
     def _read(self, indexes: Sequence[int]) -> list[bytes]:
         """The stored hashes at these indexes, one store round trip (storedhash's HashReader)."""
-        if not self._filled:   # once a process: a log written before hashes were stored is filled (else a read)
+        if not self._filled:  # once a process: a log written before hashes were stored is filled (else a read)
             self.store.tlog_fill_hashes()
             self._filled = True
         return self.store.tlog_read_hashes(indexes)
@@ -128,8 +134,10 @@ class TransLog:
             problems.append(f"the stored head of {n} leaves signs a root its stored hashes do not make")
         last = self.store.tlog_leaves(n - 1, n)
         if not last:
-            problems.append(f"the signed head of size {n} covers more leaves than the store holds "
-                            f"({self.store.tlog_size()}): leaves were lost")
+            problems.append(
+                f"the signed head of size {n} covers more leaves than the store holds "
+                f"({self.store.tlog_size()}): leaves were lost"
+            )
         elif merkle.leaf_hash(last[0].encode("utf-8")) != hashes[-1]:
             problems.append(f"leaf {n - 1} is not the leaf whose hash is stored")
         return problems
@@ -149,13 +157,14 @@ class TransLog:
 
     # ------------------------------------------------------------------------------------ heads
     def sign_head(self, size: int) -> dict:
-        self.check_head()      # never sign over leaves the stored head says are not the ones signed before
+        self.check_head()  # never sign over leaves the stored head says are not the ones signed before
         key = self.keyring.current_key
-        head = tlog.sign_head(self.keyring.private_for(key), tlog.make_head(size, self.root(size),
-                                                                            iso(self.now()), key))
+        head = tlog.sign_head(
+            self.keyring.private_for(key), tlog.make_head(size, self.root(size), iso(self.now()), key)
+        )
         if self.store.tlog_put_head(head):
             return head
-        return self.store.tlog_head()   # another process stored a newer head first: that one is the latest
+        return self.store.tlog_head()  # another process stored a newer head first: that one is the latest
 
     def latest_head(self) -> dict:
         """The stored head (served even when the log is damaged: it is signed history, a watcher compares it
@@ -177,10 +186,11 @@ class TransLog:
             self.scrub()
             self._checked_once()
         except ApiError:
-            return None        # said once when found; the leaves are still sequenced
+            return None  # said once when found; the leaves are still sequenced
         head = self.store.tlog_head()
-        if head is None or (size > head["size"] and
-                            self.now() - parse_iso(head["time"]) >= self.config.log_head_seconds):
+        if head is None or (
+            size > head["size"] and self.now() - parse_iso(head["time"]) >= self.config.log_head_seconds
+        ):
             return self.sign_head(size)
         return None
 
@@ -194,10 +204,14 @@ class TransLog:
 
     # ------------------------------------------------------------------------------------ proofs
     def _head_of_size(self, size: Any, head: dict | None = None) -> dict:
-        head = self.latest_head() if head is None else head   # one head read a request
+        head = self.latest_head() if head is None else head  # one head read a request
         if type(size) is not int or not 0 <= size <= head["size"]:
-            raise ApiError(422, "bad-tree-size", f"The latest signed tree head has {head['size']} leaves: a tree "
-                                                 f"size is a whole number from 0 to {head['size']}, not {size!r}.")
+            raise ApiError(
+                422,
+                "bad-tree-size",
+                f"The latest signed tree head has {head['size']} leaves: a tree "
+                f"size is a whole number from 0 to {head['size']}, not {size!r}.",
+            )
         return head
 
     def inclusion(self, index: Any, size: Any = None) -> dict:
@@ -209,20 +223,30 @@ class TransLog:
         size = head["size"] if size is None else size
         self._head_of_size(size, head)
         if type(index) is not int or not 0 <= index < size:
-            raise ApiError(404, "leaf-not-found", f"The tree of {size} leaves has no leaf {index!r} (leaves are "
-                                                  f"numbered from 0).")
+            raise ApiError(
+                404, "leaf-not-found", f"The tree of {size} leaves has no leaf {index!r} (leaves are numbered from 0)."
+            )
         (proof,), root = self._proofs([index], size)
         leaf = json.loads(self.store.tlog_leaves(index, index + 1)[0])
-        return {"index": index, "size": size, "leaf": leaf, "proof": tlog.proof_hex(proof),
-                "head": head if size == head["size"] else None, "root": root.hex()}
+        return {
+            "index": index,
+            "size": size,
+            "leaf": leaf,
+            "proof": tlog.proof_hex(proof),
+            "head": head if size == head["size"] else None,
+            "root": root.hex(),
+        }
 
     def consistency(self, first: Any, second: Any) -> dict:
         self._checked_once()
         head = self._head_of_size(second)
         self._head_of_size(first, head)
         if first > second:
-            raise ApiError(422, "bad-tree-size", f"A consistency proof goes from a smaller tree to a larger one; "
-                                                 f"{first} is larger than {second}.")
+            raise ApiError(
+                422,
+                "bad-tree-size",
+                f"A consistency proof goes from a smaller tree to a larger one; {first} is larger than {second}.",
+            )
         need = storedhash.consistency_indexes(first, second)
         at_roots = len(need)
         need.extend(storedhash.root_indexes(first))
@@ -231,8 +255,14 @@ class TransLog:
         proof, _ = storedhash.consistency_from(first, second, hashes)
         first_root, at = storedhash.root_from(first, hashes, at_roots)
         second_root, _ = storedhash.root_from(second, hashes, at)
-        return {"first": first, "second": second, "first_root": first_root.hex(), "second_root": second_root.hex(),
-                "proof": tlog.proof_hex(proof), "head": head if second == head["size"] else None}
+        return {
+            "first": first,
+            "second": second,
+            "first_root": first_root.hex(),
+            "second_root": second_root.hex(),
+            "proof": tlog.proof_hex(proof),
+            "head": head if second == head["size"] else None,
+        }
 
     def leaves(self, start: int, limit: int) -> dict:
         head = self.latest_head()
@@ -257,12 +287,16 @@ class TransLog:
         kinds = sorted(indexes.items())
         proofs, _ = self._proofs([i for _, i in kinds], head["size"])
         # the head in both forms: fairdeal/2's JSON (which the browser page checks) and the C2SP checkpoint
-        return {"head": head, "checkpoint": self.checkpoints.note_for(head),
-                **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)}}
+        return {
+            "head": head,
+            "checkpoint": self.checkpoints.note_for(head),
+            **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)},
+        }
 
 
-def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protocol: str | None,
-                   ended: bool = True) -> dict:
+def add_log_member(
+    translog: TransLog | None, out: dict, game_id: str, protocol: str | None, ended: bool = True
+) -> dict:
     """`out` with the game's `log` member (its leaves' proofs) when the log is on and has the game: a fairdeal/1
     transcript has no log member, and a game older than the log has no leaf."""
     if translog is not None and protocol != "fairdeal/1" and translog.damaged is None:
@@ -271,7 +305,7 @@ def add_log_member(translog: "TransLog | None", out: dict, game_id: str, protoco
         except ApiError as exc:
             if exc.code != "log-damaged":
                 raise
-            return out     # the game is still served; the log's damage is said once, in the log and metric
+            return out  # the game is still served; the log's damage is said once, in the log and metric
         if entries:
             out["log"] = entries
     return out

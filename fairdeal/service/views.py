@@ -1,13 +1,14 @@
 """What a seat (or a spectator) may see of a game: the engine's view plus turn, legal moves with reasons,
 the suggestion, the clock and the chain head. Built only from the engine's view(seat) and public data."""
+
 from __future__ import annotations
 
 from typing import Any
 
-from fairdeal.verifier import transcript as tr, writer
-from fairdeal.verifier.cards import card_from_str
-from fairdeal.verifier.games.base import Move
-
+from fairdeal.core import transcript as tr
+from fairdeal.core import writer
+from fairdeal.core.cards import card_from_str
+from fairdeal.core.games.base import Move
 from fairdeal.service import standin
 from fairdeal.service.games import Cached, Games, iso
 
@@ -29,22 +30,41 @@ def game_summary(games: Games, table: dict, c: Cached) -> dict[str, Any]:
     over = c.ended or live is None or live.state.is_over
     to_move = None if over else live.state.to_move
     due = games.deadline(c, table) if to_move is not None else None
-    return {"game_id": table["id"], "status": "over" if c.ended else table["status"], "seq": c.seq,
-            "last_hash": chain_head_hash(c), "to_move": to_move,
-            "deadline": iso(due) if due is not None else None,
-            "end_reason": c.transcript["end"]["reason"] if c.ended else None}
+    return {
+        "game_id": table["id"],
+        "status": "over" if c.ended else table["status"],
+        "seq": c.seq,
+        "last_hash": chain_head_hash(c),
+        "to_move": to_move,
+        "deadline": iso(due) if due is not None else None,
+        "end_reason": c.transcript["end"]["reason"] if c.ended else None,
+    }
 
 
 def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "game_id": table["id"], "status": table["status"] if not c.ended else "over", "seat": seat,
-        "seq": c.seq, "last_hash": chain_head_hash(c),
-        "seats": [{"seat": i, "name": s["name"], "bot": s["bot"], "gone": s.get("gone", False), **away}
-                  for (i, s), away in zip(enumerate(table["seats"]),
-                                          standin.seats_view(c, table, games.now(), games.config.standin_after))],
+        "game_id": table["id"],
+        "status": table["status"] if not c.ended else "over",
+        "seat": seat,
+        "seq": c.seq,
+        "last_hash": chain_head_hash(c),
+        "seats": [
+            {"seat": i, "name": s["name"], "bot": s["bot"], "gone": s.get("gone", False), **away}
+            for (i, s), away in zip(
+                enumerate(table["seats"]), standin.seats_view(c, table, games.now(), games.config.standin_after)
+            )
+        ],
         "on_leave": table.get("on_leave", "stand-in"),
-        "to_move": None, "your_turn": False, "view": None, "legal_moves": [], "why_not": {},
-        "suggested": None, "deadline": None, "clock": None, "result": None, "end_reason": None,
+        "to_move": None,
+        "your_turn": False,
+        "view": None,
+        "legal_moves": [],
+        "why_not": {},
+        "suggested": None,
+        "deadline": None,
+        "clock": None,
+        "result": None,
+        "end_reason": None,
         "links": {"transcript": f"/games/{table['id']}/transcript", "events": f"/games/{table['id']}/events"},
     }
     live = c.live
@@ -52,7 +72,7 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
         out["end_reason"] = c.transcript["end"]["reason"]
         out["result"] = c.transcript["end"]["result"]
     if table["status"] == "revealing":
-        out["reveal_deadline"] = table.get("reveal_deadline")   # no card exists until every seat has revealed
+        out["reveal_deadline"] = table.get("reveal_deadline")  # no card exists until every seat has revealed
     if live is None:
         return out
     state, rules = live.state, live.rules
@@ -95,7 +115,7 @@ def redact_record(record: dict, seat: int | None) -> dict:
 
 
 def visible_records(c: Cached, seat: int | None, after: int = 0) -> list[dict]:
-    records = c.transcript.get("records", [])[max(after, 0):]
+    records = c.transcript.get("records", [])[max(after, 0) :]
     if c.ended:
         return list(records)
     return [redact_record(r, seat) for r in records]
@@ -108,5 +128,8 @@ def public_transcript(c: Cached, seat: int | None) -> dict:
     if c.ended:
         return t
     t["records"] = visible_records(c, seat)
-    return {"complete": False, "transcript": t,
-            "note": "The game is in progress: the server seed is revealed, and the transcript signed, when it ends."}
+    return {
+        "complete": False,
+        "transcript": t,
+        "note": "The game is in progress: the server seed is revealed, and the transcript signed, when it ends.",
+    }

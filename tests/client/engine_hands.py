@@ -1,9 +1,10 @@
 """Where the rules engine says each hand and each trick of a transcript ends, for the clients' tests (the terminal
 client's hand tracker, the browser's story of the game)."""
+
 from __future__ import annotations
 
-from fairdeal.verifier.fairness import game_seed
-from fairdeal.verifier.replay import LiveGame
+from fairdeal.core.fairness import game_seed
+from fairdeal.core.replay import LiveGame
 
 
 def live_game(t: dict, server_seed: bytes) -> LiveGame:
@@ -35,7 +36,10 @@ def tricks_done(t: dict, server_seed: bytes) -> int:
         before = game.state.view(None)
         game.apply_record(rec, chain=False)
         after = game.state.view(None)
-        if rec["move"]["kind"] == "play" and (len(after["tricks"]) > len(before["tricks"]) or game.state.is_over
-                                              or after["hand_number"] != before["hand_number"]):
+        if rec["move"]["kind"] == "play" and (
+            len(after["tricks"]) > len(before["tricks"])
+            or game.state.is_over
+            or after["hand_number"] != before["hand_number"]
+        ):
             done += 1
     return done

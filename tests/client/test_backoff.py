@@ -1,5 +1,6 @@
 """The terminal client comes back after a dropped connection with a jittered, growing wait, so that the clients of
 a restarted service do not all return at once; the event feed is asked again rather than the game given up."""
+
 import random
 
 import pytest
@@ -12,9 +13,9 @@ def test_backoff_is_a_draw_up_to_a_growing_bound_and_never_below_retry_after():
     rng = random.Random(5)
     draws = [[backoff(a, rng=rng) for _ in range(200)] for a in range(8)]
     for attempt, ds in enumerate(draws):
-        bound = min(http.BACKOFF_CAP, http.RETRY_WAIT * 2 ** attempt)
+        bound = min(http.BACKOFF_CAP, http.RETRY_WAIT * 2**attempt)
         assert all(0 <= d <= bound for d in ds)
-        assert max(ds) > 0.8 * bound and min(ds) < 0.2 * bound      # spread over the whole range: jittered
+        assert max(ds) > 0.8 * bound and min(ds) < 0.2 * bound  # spread over the whole range: jittered
     assert len({round(d, 6) for d in draws[3]}) > 190
     assert backoff(0, retry_after=7, rng=rng) == 7
 
@@ -27,14 +28,20 @@ def _flaky(failures):
         if len(calls) <= len(failures):
             raise failures[len(calls) - 1]
         return {"seq": 3}
+
     return get, calls
 
 
 def test_the_feed_is_asked_again_after_errors_with_jittered_waits():
     slept = []
     c = Client("http://x", sleep=slept.append)
-    c.get, calls = _flaky([Unreachable("reset"), Problem(503, {"code": "server-busy"}, retry_after=5),
-                           Problem(429, {"code": "too-many-waits"})])
+    c.get, calls = _flaky(
+        [
+            Unreachable("reset"),
+            Problem(503, {"code": "server-busy"}, retry_after=5),
+            Problem(429, {"code": "too-many-waits"}),
+        ]
+    )
     assert c.wait_get("/games/g/events?after=2&wait=20") == {"seq": 3}
     assert len(calls) == 4 and len(slept) == 3
     assert 0 <= slept[0] <= http.RETRY_WAIT and slept[1] >= 5 and 0 <= slept[2] <= 4 * http.RETRY_WAIT

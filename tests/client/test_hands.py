@@ -1,14 +1,14 @@
 """The client's hand tracker against the rules engine: for every rule set (and the settings that change how a
 hand ends: redeals, thrown-in hands, new deals, drop-outs, 2 and 3 players), the record that ends each hand is
 the one after which the engine deals the next hand (or the game is over)."""
+
 from __future__ import annotations
 
 import pytest
 
 from fairdeal.client.hands import HandTracker
-from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.selfplay import selfplay
-
+from fairdeal.core.keys import private_key_from_hex
+from fairdeal.core.selfplay import selfplay
 from tests.client.engine_hands import engine_ends
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
@@ -32,8 +32,16 @@ GAMES = [
 def test_every_hand_ends_where_the_engine_deals_the_next(rule_set, settings, players):
     for n in range(3):
         seed = bytes([7 * n + players + len(settings)] * 32)
-        t = selfplay(rule_set, KEY, seed, settings=settings, players=players, bots=tuple(range(1, players)),
-                     timeout_every=0, variety_every=4)
+        t = selfplay(
+            rule_set,
+            KEY,
+            seed,
+            settings=settings,
+            players=players,
+            bots=tuple(range(1, players)),
+            timeout_every=0,
+            variety_every=4,
+        )
         tracker = HandTracker(rule_set, players)
         got = []
         for rec in t["records"]:

@@ -1,18 +1,18 @@
 """`fairdeal play` tells a game in order: every other seat's move, each trick's winner, and each hand's result
 (with the points each side took) after the hand's last move and before the next hand's first — for every rule
 set, on real games fed to the client in the batches a seated player receives."""
+
 from __future__ import annotations
 
 import re
 
+import click
 import pytest
 from click.testing import CliRunner
 
-import click
-
 from fairdeal.client.play import Session
-from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.selfplay import selfplay
+from fairdeal.core.keys import private_key_from_hex
+from fairdeal.core.selfplay import selfplay
 from tests.client.engine_hands import engine_ends, live_game, tricks_done
 
 KEY = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
@@ -26,7 +26,9 @@ class Feed:
         self.t, self.records = t, t["records"]
         self.game = live_game(t, seed)
         self.at = 0
-        self.seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"], "gone": False} for s in t["start"]["seats"]]
+        self.seats = [
+            {"seat": s["seat"], "name": s["name"], "bot": s["bot"], "gone": False} for s in t["start"]["seats"]
+        ]
 
     def get(self, path: str, timeout: float = 30):
         after = int(re.search(r"after=(\d+)", path).group(1))
@@ -34,18 +36,25 @@ class Feed:
         batch = []
         while self.at < len(self.records):
             rec = self.records[self.at]
-            if batch and rec["seat"] == 0:      # seat 0 is to move: the batch stops here
+            if batch and rec["seat"] == 0:  # seat 0 is to move: the batch stops here
                 break
             self.game.apply_record(rec, chain=False)
             batch.append(rec)
             self.at += 1
         over = self.at == len(self.records)
         state = self.game.state
-        game = {"seat": 0, "seats": self.seats, "seq": self.at, "status": "over" if over else "playing",
-                "view": state.view(0), "your_turn": False, "result": state.result if over else None}
+        game = {
+            "seat": 0,
+            "seats": self.seats,
+            "seq": self.at,
+            "status": "over" if over else "playing",
+            "view": state.view(0),
+            "your_turn": False,
+            "result": state.result if over else None,
+        }
         return {"seq": self.at, "ended": over, "records": batch, "game": game}
 
-    wait_get = get          # the client's feed request (made again after errors; none here)
+    wait_get = get  # the client's feed request (made again after errors; none here)
 
 
 @pytest.mark.parametrize("rule_set", ["120s-auction", "120s-house", "120s-traditional", "spades", "twenty-down"])
@@ -54,7 +63,7 @@ def test_each_hands_result_is_told_after_its_last_move_and_before_the_next_hands
     t = selfplay(rule_set, KEY, seed, bots=(1, 2, 3), timeout_every=0)
     feed = Feed(t, seed)
     session = Session(feed, "g", rule_set=rule_set, players=4)
-    session.stream = None       # the fake answers the long-poll form of the feed (the stream's batches are alike)
+    session.stream = None  # the fake answers the long-poll form of the feed (the stream's batches are alike)
 
     @click.command()
     def tell():
@@ -62,13 +71,14 @@ def test_each_hands_result_is_told_after_its_last_move_and_before_the_next_hands
             game = session.feed(0)
             if game["status"] == "over":
                 return
+
     out = CliRunner().invoke(tell).output.splitlines()
     ends = dict(engine_ends(t, seed))
     # what the client prints, reduced to moves ("rec") and hand ends ("hand")
     said = []
     for line in out:
         if re.match(r"  \S", line) and not re.search(r"take(s)? the trick", line):
-            said.append("rec")      # a move ("  bot 1: bid 20"); a hand's details are indented further
+            said.append("rec")  # a move ("  bot 1: bid 20"); a hand's details are indented further
         elif re.match(r"(Hand|Deal) \d+ over", line):
             said.append("hand")
         elif line.startswith("A new deal"):
@@ -97,18 +107,20 @@ def test_every_tricks_winner_is_told_the_last_of_each_hand_too(rule_set):
     done = tricks_done(t, seed)
     feed = Feed(t, seed)
     session = Session(feed, "g", rule_set=rule_set, players=4)
-    session.stream = None       # the fake answers the long-poll form of the feed (the stream's batches are alike)
+    session.stream = None  # the fake answers the long-poll form of the feed (the stream's batches are alike)
 
     @click.command()
     def tell():
         while session.feed(0)["status"] != "over":
             pass
+
     out = CliRunner().invoke(tell).output
     assert len(re.findall(r"takes? the trick", out)) == done
 
 
 def test_a_spades_trick_is_taken_by_the_highest_spade_else_the_highest_of_the_suit_led():
     from fairdeal.client.text import spades_trick
+
     t = selfplay("spades", KEY, bytes([9] * 32), bots=(1, 2, 3), timeout_every=0)
     game, checked = live_game(t, bytes([9] * 32)), 0
     for rec in t["records"]:

@@ -1,12 +1,13 @@
 """The games tests' randomness, in one place: a seeded Rng for the bots, an Rng that always picks the same place,
-and a seeded random Chance. Tests only: the service's and verifier's own are fairdeal.verifier.fairness's
+and a seeded random Chance. Tests only: the service's and verifier's own are fairdeal.core.fairness's
 SeedChance and DerivedRng."""
+
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
-from fairdeal.verifier.cards import Card
+from fairdeal.core.cards import Card
 
 
 class SeededRng:

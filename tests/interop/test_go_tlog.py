@@ -2,10 +2,10 @@
 witness's cosignature, checked by Go's golang.org/x/mod/sumdb/note and golang.org/x/mod/sumdb/tlog (code nobody on
 this project wrote), built offline from Debian's golang-go and golang-golang-x-mod-dev (scripts/test installs
 them). The Go program is tests/interop/tlogcheck/main.go. In CI (CI=true) a missing Go is a failure."""
+
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -13,14 +13,14 @@ import sys
 
 import pytest
 
-from fairdeal.verifier import checkpoint, keys, note, witness
+from fairdeal.core import checkpoint, keys, note, witness
 from tests.service.client import Api
 from tests.service.http import Http, serving
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOCODE = "/usr/share/gocode"
 ORIGIN = "interop.test/fairdeal-log"
-FILLER = 300            # leaves before the service starts: one full level-0 tile, a partial one, a level-1 tile
+FILLER = 300  # leaves before the service starts: one full level-0 tile, a partial one, a level-1 tile
 
 
 @pytest.fixture(scope="module")
@@ -40,21 +40,30 @@ def tlogcheck(tmp_path_factory):
     # cache (default: ~/.cache/go-build) makes a second run's build quick
     env = dict(os.environ, GO111MODULE="off", GOPATH=f"{out}:{GOCODE}", GOFLAGS="", GOPROXY="off", CGO_ENABLED="0")
     binary = out / "tlogcheck"
-    subprocess.run([go, "build", "-o", str(binary), "."], cwd=os.path.join(HERE, "tlogcheck"), env=env,
-                   check=True, timeout=600)
+    subprocess.run(
+        [go, "build", "-o", str(binary), "."], cwd=os.path.join(HERE, "tlogcheck"), env=env, check=True, timeout=600
+    )
     return str(binary)
 
 
 def _fill(data_dir, n: int) -> None:
     """n well-formed commitment leaves, written straight into the embedded store before the service starts."""
+    from fairdeal.core.canonical import canonical_json
     from fairdeal.service.store.sqlite import SqliteStore
-    from fairdeal.verifier.canonical import canonical_json
+
     os.makedirs(data_dir, exist_ok=True)
     store = SqliteStore(str(data_dir / "fairdeal.sqlite3"))
     for i in range(n):
         h = hashlib.sha256(str(i).encode()).hexdigest()
-        leaf = canonical_json({"type": "commitment", "game_id": f"filler-{i:04d}", "commit": h, "commitment": h,
-                               "time": "2026-11-29T17:00:00Z"}).decode()
+        leaf = canonical_json(
+            {
+                "type": "commitment",
+                "game_id": f"filler-{i:04d}",
+                "commit": h,
+                "commitment": h,
+                "time": "2026-11-29T17:00:00Z",
+            }
+        ).decode()
         assert store.append_with_leaf(f"filler-{i:04d}", 0, "{}", 0.0, "commitment", leaf).status == "ok"
     store.close()
 
@@ -64,8 +73,9 @@ def _run(binary, *args):
 
 
 def _verify_cli(*args):
-    return subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", *args], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "fairdeal.verify.cli", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_go_checks_the_checkpoint_tiles_proofs_and_a_cosignature(tlogcheck, tmp_path):
@@ -92,8 +102,19 @@ def test_go_checks_the_checkpoint_tiles_proofs_and_a_cosignature(tlogcheck, tmp_
         cosigned = _verify_cli("log", base, "--key", key, "--witness", str(keyfile))
         assert cosigned.returncode == 0, cosigned.stdout + cosigned.stderr
         assert "WITNESS cosigned" in cosigned.stdout and "the service keeps it" in cosigned.stdout
-        second = _run(tlogcheck, "-url", base, "-vkey", vkey, "-witness", wvkey, "-old-size", str(old.size),
-                      "-old-root", note.b64(old.root))
+        second = _run(
+            tlogcheck,
+            "-url",
+            base,
+            "-vkey",
+            vkey,
+            "-witness",
+            wvkey,
+            "-old-size",
+            str(old.size),
+            "-old-root",
+            note.b64(old.root),
+        )
         assert second.returncode == 0, second.stdout + second.stderr
         assert f"size={FILLER + 1} " in second.stdout
         assert "cosignatures=1" in second.stdout and f"consistent-from={FILLER}" in second.stdout
@@ -101,16 +122,18 @@ def test_go_checks_the_checkpoint_tiles_proofs_and_a_cosignature(tlogcheck, tmp_
         # and Go refuses what it should: another log key, a root the log never had, a witness that did not sign
         stranger = checkpoint.vkey(ORIGIN, keys.public_key_text(keys.generate_private_key()))
         _, other_vkey = witness.new_key("witness.test/w2")
-        for args, says in ((["-vkey", stranger], "checkpoint does not verify"),
-                           (["-vkey", vkey, "-old-size", str(old.size), "-old-root", note.b64(bytes(32))],
-                            "consistency proof"),
-                           (["-vkey", vkey, "-witness", other_vkey], "checkpoint")):
+        for args, says in (
+            (["-vkey", stranger], "checkpoint does not verify"),
+            (["-vkey", vkey, "-old-size", str(old.size), "-old-root", note.b64(bytes(32))], "consistency proof"),
+            (["-vkey", vkey, "-witness", other_vkey], "checkpoint"),
+        ):
             bad = _run(tlogcheck, "-url", base, *args)
             assert bad.returncode == 1 and bad.stdout.startswith("FAIL") and says in bad.stdout, bad.stdout
 
 
 def test_go_verifies_the_documented_checkpoint_and_cosignature_vectors(tlogcheck, tmp_path):
     from tests.verifier.vectors import vectors_of
+
     (v,) = vectors_of("log.md", "checkpoint")
     (cv,) = vectors_of("log.md", "cosignature")
     cosigned = tmp_path / "cosigned.note"

@@ -1,4 +1,5 @@
 """Checking a finished game's transcript: the verifier's checks, a full replay, and fairdeal-verify itself."""
+
 from __future__ import annotations
 
 import json
@@ -6,13 +7,14 @@ import subprocess
 import sys
 import tempfile
 
-from fairdeal.verifier.integrity import check_transcript, game_seed_of
-from fairdeal.verifier.reader import parse_transcript
-from fairdeal.verifier.replay import replay_records
+from fairdeal.core.integrity import check_transcript, game_seed_of
+from fairdeal.core.reader import parse_transcript
+from fairdeal.core.replay import replay_records
 
 
-def check_finished(t: dict, key: str | None = None, receipts: dict[int, str] | None = None,
-                   client_seeds: dict[int, str] | None = None) -> None:
+def check_finished(
+    t: dict, key: str | None = None, receipts: dict[int, str] | None = None, client_seeds: dict[int, str] | None = None
+) -> None:
     t = parse_transcript(t)
     assert check_transcript(t, key) == []
     end = t["end"]
@@ -23,12 +25,13 @@ def check_finished(t: dict, key: str | None = None, receipts: dict[int, str] | N
     run_verifier(t, key, receipts, client_seeds)
 
 
-def run_verifier(t: dict, key: str | None = None, receipts: dict[int, str] | None = None,
-                 client_seeds: dict[int, str] | None = None) -> None:
+def run_verifier(
+    t: dict, key: str | None = None, receipts: dict[int, str] | None = None, client_seeds: dict[int, str] | None = None
+) -> None:
     """The player's own check: `fairdeal-verify TRANSCRIPT --key K --receipt SEQ:HASH --client-seed SEAT:SEED`."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(t, f)
-    args = [sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", "verify", f.name]
+    args = [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", "verify", f.name]
     if key:
         args += ["--key", key]
     for seq, h in (receipts or {}).items():

@@ -1,10 +1,11 @@
 """A small scripted client over the Flask test client (or any object with .get/.post returning JSON)."""
+
 from __future__ import annotations
 
 import itertools
 import uuid
 
-from fairdeal.verifier import fairness
+from fairdeal.core import fairness
 
 _names = itertools.count()
 
@@ -67,12 +68,23 @@ class Api:
         return r.get_json()
 
     def move(self, p: dict, gid: str, seq: int, move: dict, key: str | None = None):
-        return self.post(f"/games/{gid}/moves", p, json={"seq": seq, "move": move},
-                         headers={"Idempotency-Key": key or uuid.uuid4().hex})
+        return self.post(
+            f"/games/{gid}/moves",
+            p,
+            json={"seq": seq, "move": move},
+            headers={"Idempotency-Key": key or uuid.uuid4().hex},
+        )
 
 
-def play_to_end(api: Api, gid: str, players: list[dict], choose=None, max_moves: int = 5000,
-                on_view=None, receipts: dict | None = None) -> dict:
+def play_to_end(
+    api: Api,
+    gid: str,
+    players: list[dict],
+    choose=None,
+    max_moves: int = 5000,
+    on_view=None,
+    receipts: dict | None = None,
+) -> dict:
     """Every human seat plays its first legal move (or `choose(view)`) until the game ends."""
     for _ in range(max_moves):
         views = [api.view(p, gid) for p in players]

@@ -39,20 +39,23 @@ def clock():
 
 
 def make_app(tmp_path, store_kind: str, request, now=None, **cfg):
+    import time
+
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
     from fairdeal.service.store.sqlite import SqliteStore
-    import time
+
     config = Config(data_dir=str(tmp_path / "data"), **cfg)
     if store_kind == "redis":
         from fairdeal.service.store.redis import RedisStore
+
         store = RedisStore(request.getfixturevalue("redis_url"))
     else:
         store = SqliteStore(str(tmp_path / "data" / "fairdeal.sqlite3"))
     return create_app(config, store=store, now=now or time.time)
 
 
-STORES = ("sqlite", "redis")   # the embedded default first
+STORES = ("sqlite", "redis")  # the embedded default first
 
 
 @pytest.fixture(params=STORES)

@@ -4,6 +4,7 @@ be killed (-9), stopped cleanly (SIGTERM, as `docker stop` does) and started aga
 
 An `operator` user (all commands) is added for the tests alone: to trigger an AOF rewrite and read the ACL log,
 as the person running Redis would. The service never uses it."""
+
 from __future__ import annotations
 
 import pathlib
@@ -40,8 +41,13 @@ def effective_conf(conf_text: str, port: int, data_dir: str) -> str:
     text, dirs = re.subn(r"(?m)^dir \S+$", f'dir "{data_dir}"', text)
     assert ports == 1 and dirs == 1, "deploy/redis.conf names one port and one dir"
     user, password = OPERATOR
-    return (text + "\n# ---- added by the tests\nuser " + " ".join(compose_user_rules()) + "\n"
-            + f"user {user} on >{password} ~* &* +@all\n")
+    return (
+        text
+        + "\n# ---- added by the tests\nuser "
+        + " ".join(compose_user_rules())
+        + "\n"
+        + f"user {user} on >{password} ~* &* +@all\n"
+    )
 
 
 class DeployedRedis:
@@ -56,7 +62,7 @@ class DeployedRedis:
         self.proc: subprocess.Popen | None = None
         self.url = f"redis://fairdeal:{PASSWORD}@127.0.0.1:{self.port}/0"
 
-    def start(self) -> "DeployedRedis":
+    def start(self) -> DeployedRedis:
         self.log = open(self.dir / "redis.log", "ab")
         self.proc = subprocess.Popen([self.exe, str(self.conf)], stdout=self.log, stderr=subprocess.STDOUT)
         wait_for(lambda: self.operator().ping(), what=f"redis-server from {self.conf.name} answering")
@@ -65,8 +71,14 @@ class DeployedRedis:
 
     def operator(self) -> redis.Redis:
         user, password = OPERATOR
-        return redis.Redis(host="127.0.0.1", port=self.port, username=user, password=password,
-                           decode_responses=True, socket_timeout=scaled(5))
+        return redis.Redis(
+            host="127.0.0.1",
+            port=self.port,
+            username=user,
+            password=password,
+            decode_responses=True,
+            socket_timeout=scaled(5),
+        )
 
     def service(self) -> redis.Redis:
         return redis.Redis.from_url(self.url, decode_responses=True, socket_timeout=scaled(5))
@@ -94,8 +106,13 @@ class DeployedRedis:
     def rewrite_aof(self) -> None:
         op = self.operator()
         op.bgrewriteaof()
-        wait_for(lambda: not int(op.info("persistence")["aof_rewrite_in_progress"])
-                 and not int(op.info("persistence")["aof_rewrite_scheduled"]), what="BGREWRITEAOF finished")
+        wait_for(
+            lambda: (
+                not int(op.info("persistence")["aof_rewrite_in_progress"])
+                and not int(op.info("persistence")["aof_rewrite_scheduled"])
+            ),
+            what="BGREWRITEAOF finished",
+        )
         assert op.info("persistence")["aof_last_bgrewrite_status"] == "ok"
 
     def log_text(self) -> str:

@@ -1,5 +1,6 @@
 """Real HTTP for the service tests: the Api client's interface over urllib, and `fairdeal serve` under a real
 gunicorn (gevent workers) on a free loopback port."""
+
 from __future__ import annotations
 
 import contextlib
@@ -59,8 +60,11 @@ def _children(pid: int, at_least: int = 0) -> list[str]:
     if not path.exists():
         pytest.skip("no /proc children list on this system")
     if at_least:
-        return wait_for(lambda: (lambda kids: kids if len(kids) >= at_least else None)(path.read_text().split()),
-                        timeout=15, what=f"{at_least} child processes of {pid}")
+        return wait_for(
+            lambda: (lambda kids: kids if len(kids) >= at_least else None)(path.read_text().split()),
+            timeout=15,
+            what=f"{at_least} child processes of {pid}",
+        )
     return path.read_text().split()
 
 
@@ -73,34 +77,52 @@ def is_sweeper(pid: str) -> bool:
 
 
 @contextlib.contextmanager
-def serving(data_dir, redis_url: str | None = None, workers: int = 2, log_name: str = "serve.log",
-            port: int | None = None, **env_extra):
+def serving(
+    data_dir,
+    redis_url: str | None = None,
+    workers: int = 2,
+    log_name: str = "serve.log",
+    port: int | None = None,
+    **env_extra,
+):
     """`fairdeal serve` on a free port with the data dir (and Redis, else the embedded store), its address and
     worker count from the environment as in a container (FAIRDEAL_BIND, FAIRDEAL_WORKERS); yields its base URL
     once it answers (with that many workers) and stops it afterwards. `port`: that one (a restart on the same
     address), else a free one."""
     port = port or free_port()
-    env = dict(os.environ, FAIRDEAL_DATA=str(data_dir), FAIRDEAL_BIND=f"127.0.0.1:{port}",
-               FAIRDEAL_WORKERS=str(workers), **env_extra)
+    env = dict(
+        os.environ,
+        FAIRDEAL_DATA=str(data_dir),
+        FAIRDEAL_BIND=f"127.0.0.1:{port}",
+        FAIRDEAL_WORKERS=str(workers),
+        **env_extra,
+    )
     env.pop("FAIRDEAL_REDIS_URL", None)
     if redis_url:
         env["FAIRDEAL_REDIS_URL"] = redis_url
     log_path = os.path.join(str(data_dir), log_name)
     os.makedirs(str(data_dir), exist_ok=True)
     log = open(log_path, "wb")  # a file, not a pipe: a full pipe would block the server
-    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.cli", "serve"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=log)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fairdeal.cli", "serve"], env=env, stdout=subprocess.DEVNULL, stderr=log
+    )
     base = f"http://127.0.0.1:{port}"
     try:
+
         def ready() -> bool:
             if proc.poll() is not None:
                 pytest.fail("fairdeal serve exited: " + open(log_path).read()[-2000:])
             urllib.request.urlopen(base + "/readyz", timeout=scaled(1)).read()
             return True
+
         wait_for(ready, timeout=15, interval=0.1, what="fairdeal serve answering /readyz")
-        if workers > 1:   # every worker forked (`fairdeal serve` starts a sweeper beside them)
-            wait_for(lambda: len([k for k in _children(proc.pid) if not is_sweeper(k)]) == workers, timeout=15,
-                     interval=0.1, what=f"FAIRDEAL_WORKERS={workers}: gunicorn running {workers} workers")
+        if workers > 1:  # every worker forked (`fairdeal serve` starts a sweeper beside them)
+            wait_for(
+                lambda: len([k for k in _children(proc.pid) if not is_sweeper(k)]) == workers,
+                timeout=15,
+                interval=0.1,
+                what=f"FAIRDEAL_WORKERS={workers}: gunicorn running {workers} workers",
+            )
         yield base
     finally:
         proc.terminate()

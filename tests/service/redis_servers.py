@@ -1,5 +1,6 @@
 """Throwaway redis-server processes for the tests: one plain server, and a cluster of three primaries,
 on free loopback ports in temp dirs. In CI (CI=true) a missing redis-server fails the tests."""
+
 from __future__ import annotations
 
 import os
@@ -39,15 +40,22 @@ def require_redis_server() -> str:
 
 def _wait_ping(port: int, timeout: float = 10.0) -> None:
     import redis
-    wait_for(lambda: redis.Redis(host="127.0.0.1", port=port, socket_timeout=scaled(1)).ping(), timeout=timeout,
-             what=f"redis-server on port {port} answering")
+
+    wait_for(
+        lambda: redis.Redis(host="127.0.0.1", port=port, socket_timeout=scaled(1)).ping(),
+        timeout=timeout,
+        what=f"redis-server on port {port} answering",
+    )
 
 
 def start_server(tmpdir: str, *extra: str, port: int | None = None) -> tuple[subprocess.Popen, int]:
     exe = require_redis_server()
     port = port or free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", tmpdir, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", tmpdir, *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_ping(port)
     except Exception:
@@ -70,17 +78,37 @@ def _start_cluster(tmpdir: str, procs: list) -> tuple[list[subprocess.Popen], li
     for i in range(3):
         d = os.path.join(tmpdir, f"node{i}")
         os.makedirs(d, exist_ok=True)
-        p, port = start_server(d, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                               "--cluster-node-timeout", "2000")
+        p, port = start_server(
+            d, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"
+        )
         procs.append(p)
         ports.append(port)
-    subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
-                    "--cluster-replicas", "0", "--cluster-yes"], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=scaled(30))
+    subprocess.run(
+        [
+            "redis-cli",
+            "--cluster",
+            "create",
+            *[f"127.0.0.1:{p}" for p in ports],
+            "--cluster-replicas",
+            "0",
+            "--cluster-yes",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=scaled(30),
+    )
     import redis
-    wait_for(lambda: [redis.Redis(host="127.0.0.1", port=p).cluster("info").get("cluster_state") for p in ports]
-             == ["ok"] * len(ports), timeout=15, interval=0.1,   # every node agrees, not only the first
-             what="the cluster ready")
+
+    wait_for(
+        lambda: (
+            [redis.Redis(host="127.0.0.1", port=p).cluster("info").get("cluster_state") for p in ports]
+            == ["ok"] * len(ports)
+        ),
+        timeout=15,
+        interval=0.1,  # every node agrees, not only the first
+        what="the cluster ready",
+    )
     return procs, ports
 
 

@@ -1,4 +1,5 @@
 """The `served` fixture: a real `fairdeal serve` (gunicorn, two workers) on a loopback port, on each store."""
+
 import pytest
 
 from tests.service.http import serving

@@ -1,14 +1,16 @@
 """Lobby, preferences, event feed, keys, health, metrics, logs."""
+
 from __future__ import annotations
 
 import json
 import logging
 
-from fairdeal.verifier import fairness, keys, transcript as tr
-from fairdeal.verifier.canonical import canonical_json
-from fairdeal.verifier.games import available
-from fairdeal.verifier.integrity import check_signatures
-from fairdeal.verifier.reader import parse_transcript
+from fairdeal.core import fairness, keys
+from fairdeal.core import transcript as tr
+from fairdeal.core.canonical import canonical_json
+from fairdeal.core.games import available
+from fairdeal.core.integrity import check_signatures
+from fairdeal.core.reader import parse_transcript
 from tests.service.client import Api
 from tests.service.conftest import make_app
 
@@ -69,8 +71,8 @@ def test_server_sent_events_stream_records(request, tmp_path):
     r = api.c.get(f"/games/{t['id']}/stream?after=0", headers=p["h"])
     text = r.get_data(as_text=True)
     assert r.mimetype == "text/event-stream"
-    retry, rest = text.split("\n\n", 1)               # the stream's reconnection time comes first
-    assert retry.startswith("retry: ") and retry[len("retry: "):].isdigit()
+    retry, rest = text.split("\n\n", 1)  # the stream's reconnection time comes first
+    assert retry.startswith("retry: ") and retry[len("retry: ") :].isdigit()
     assert rest.startswith("id: 1\nevent: record\n") and "event: game" in text
     first = json.loads(text.split("event: record\ndata: ", 1)[1].split("\n", 1)[0])
     assert first["seq"] == 1
@@ -101,8 +103,9 @@ def test_start_record_and_keys_are_served_and_signed(api: Api):
     seating = api.get(f"/games/{t['id']}/start").get_json()
     assert seating["start"] is None, "no start record, so no card, before the reveal"
     assert keys_verify(keys["current"], seating["seating"], seating["seating_signature"])
-    assert seating["seating"]["seats"][0]["client_seed_commitment"] == fairness.client_seed_commitment(t["id"], SEED,
-                                                                                                       nonce)
+    assert seating["seating"]["seats"][0]["client_seed_commitment"] == fairness.client_seed_commitment(
+        t["id"], SEED, nonce
+    )
     assert SEED not in json.dumps(seating)
     api.reveal(p, t["id"], SEED, nonce)
     s = api.get(f"/games/{t['id']}/start").get_json()
@@ -143,6 +146,7 @@ def test_logs_carry_no_token_card_or_seed(app, caplog):
     class Keep(logging.Handler):
         def emit(self, record):
             handler_records.append(self.format(record) + json.dumps(getattr(record, "fields", {})))
+
     keep = Keep()
     root = logging.getLogger("fairdeal")
     old_level = root.level

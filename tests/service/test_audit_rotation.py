@@ -1,5 +1,6 @@
 """An auditor's key set across a real key rotation: games signed before and after `fairdeal keys rotate`, audited
 in one run with the service's saved `GET /keys` answer, or with each key given by `--key`."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from fairdeal.cli import main as fairdeal_main
-from fairdeal.verifier.keys import key_id
+from fairdeal.core.keys import key_id
 from tests.service.client import Api, play_to_end
 from tests.service.conftest import make_app
 from tests.verifier.cli_run import run
@@ -32,34 +33,45 @@ def rotated(tmp_path_factory, request):
     p = api.player()
     key_a = api.get("/keys").get_json()["current"]
     before = [_finish_game(api, p) for _ in range(2)]
-    log_before = _log_copy(app, tmp / "log-before.json", before[-1])     # a head signed by key A
+    log_before = _log_copy(app, tmp / "log-before.json", before[-1])  # a head signed by key A
     r = CliRunner().invoke(fairdeal_main, ["-d", data, "keys", "rotate"])
     assert r.exit_code == 0, r.output
     published = api.get("/keys").get_json()
     key_b = published["current"]
     assert key_b != key_a
     after = [_finish_game(api, p) for _ in range(2)]
-    log_after = _log_copy(app, tmp / "log-after.json", after[-1])        # a head signed by key B
+    log_after = _log_copy(app, tmp / "log-after.json", after[-1])  # a head signed by key B
     export = tmp / "export.jsonl"
     r = CliRunner().invoke(fairdeal_main, ["-d", data, "export", "-o", str(export)])
     assert r.exit_code == 0, r.output
     keys_json = tmp / "keys.json"
     keys_json.write_text(json.dumps(published))
-    signed = {json.loads(line)["commit"]["game_id"]: json.loads(line)["commit"]["key"]
-              for line in export.read_text().splitlines()}
+    signed = {
+        json.loads(line)["commit"]["game_id"]: json.loads(line)["commit"]["key"]
+        for line in export.read_text().splitlines()
+    }
     assert signed == {**{g: key_a for g in before}, **{g: key_b for g in after}}
-    return {"export": export, "keys_json": keys_json, "a": key_a, "b": key_b, "published": published,
-            "log_before": log_before, "log_after": log_after}
+    return {
+        "export": export,
+        "keys_json": keys_json,
+        "a": key_a,
+        "b": key_b,
+        "published": published,
+        "log_before": log_before,
+        "log_after": log_after,
+    }
 
 
 def _log_copy(app, path, game_id: str):
     """The service's log as a watcher sees it, saved: a head covering `game_id` is signed for it first."""
-    from fairdeal.verifier import logwatch
+    from fairdeal.core import logwatch
+
     client = app.test_client()
     assert client.get(f"/log/games/{game_id}").status_code == 200
 
     def get(url):
         return client.get(url.replace("http://fairdeal.test", "")).get_json()
+
     logwatch.save_copy(str(path), logwatch.watch_source("http://fairdeal.test", logwatch.LogCopy(), get=get).copy)
     return path
 
@@ -80,8 +92,12 @@ def test_the_saved_keys_json_verifies_games_from_before_and_after_the_rotation(r
     code, summary = _audit(["--key", str(rotated["keys_json"]), str(rotated["export"])], capsys)
     assert code == 0 and (summary["games"], summary["passed"]) == (4, 4)
     assert summary["signed_by"] == sorted(
-        [{"key_id": key_id(rotated["a"]), "status": "current", "games": 2},
-         {"key_id": key_id(rotated["b"]), "status": "current", "games": 2}], key=str)
+        [
+            {"key_id": key_id(rotated["a"]), "status": "current", "games": 2},
+            {"key_id": key_id(rotated["b"]), "status": "current", "games": 2},
+        ],
+        key=str,
+    )
 
 
 def test_the_text_summary_names_each_key(rotated, capsys):
@@ -112,8 +128,10 @@ def test_a_game_verified_alone_says_which_key_and_that_it_was_current(rotated, t
     game.write_text(first)
     code, out, _ = run(["--key", str(rotated["keys_json"]), str(game)], capsys)
     assert code == 0
-    assert (f"key: {key_id(rotated['a'])}, the key you gave ({rotated['keys_json']}); the service's current key "
-            f"when the game was committed") in out
+    assert (
+        f"key: {key_id(rotated['a'])}, the key you gave ({rotated['keys_json']}); the service's current key "
+        f"when the game was committed"
+    ) in out
     code, out, _ = run(["--json", "--key", str(rotated["keys_json"]), str(game)], capsys)
     key = json.loads(out)["key"]
     assert key["status"] == "current" and key["retired"] == rotated["published"]["keys"][0]["retired"]
@@ -143,6 +161,7 @@ def test_pinning_the_key_set_then_auditing_against_the_pins(rotated, tmp_path, c
 
 def test_a_key_folder_from_before_retired_times_takes_the_next_keys_created_time(tmp_path):
     from fairdeal.service.signing import KeyRing
+
     ring = KeyRing(str(tmp_path))
     ring.rotate()
     index = tmp_path / "keys" / "index.json"
@@ -162,15 +181,18 @@ def test_the_log_watcher_keeps_going_across_the_rotation_with_the_keys_json(rota
     state, kept = tmp_path / "state.json", tmp_path / "copy.json"
     checkpoints = []
     for copy in ("log_before", "log_after"):
-        code, out, err = run(["log", str(rotated[copy]), "--state", str(state), "--copy", str(kept),
-                              "--key", str(rotated["keys_json"])], capsys)
+        code, out, err = run(
+            ["log", str(rotated[copy]), "--state", str(state), "--copy", str(kept), "--key", str(rotated["keys_json"])],
+            capsys,
+        )
         assert code == 0 and "LOG OK" in out, out + err
-        checkpoints.append(json.loads(state.read_text())["head"]["key"])    # the state keeps the latest head
+        checkpoints.append(json.loads(state.read_text())["head"]["key"])  # the state keeps the latest head
     assert checkpoints == [rotated["a"], rotated["b"]]
     assert {h["key"] for h in json.loads(kept.read_text())["heads"]} == {rotated["a"], rotated["b"]}
     # the new key alone cannot vouch for the old heads (kept in the copy: the state keeps only the latest)
     code, out, _ = run(["log", str(kept), "--key", rotated["b"]], capsys)
     assert code == 1 and "head-signature" in out
-    code, out, _ = run(["audit", str(rotated["export"]), "--log", str(kept), "--key", str(rotated["keys_json"]),
-                        "--jobs", "1"], capsys)
+    code, out, _ = run(
+        ["audit", str(rotated["export"]), "--log", str(kept), "--key", str(rotated["keys_json"]), "--jobs", "1"], capsys
+    )
     assert code == 0 and "FAIL" not in out and "UNCHECKED" not in out, out

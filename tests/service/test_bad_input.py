@@ -1,4 +1,5 @@
 """Bad input changes nothing and gets a clear 4xx in RFC 9457 problem JSON."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,14 @@ def game(api: Api, app):
         if v["why_not"]:
             other = "b" if mover == "a" else "a"
             players = {"a": a, "b": b}
-            return {"gid": gid, "mover": players[mover], "other": players[other], "view": v,
-                    "watcher": watcher, "store": app.extensions["fairdeal"].store}
+            return {
+                "gid": gid,
+                "mover": players[mover],
+                "other": players[other],
+                "view": v,
+                "watcher": watcher,
+                "store": app.extensions["fairdeal"].store,
+            }
         assert api.move({"a": a, "b": b}[mover], gid, v["seq"], suggested_or_first(v)).status_code == 201
     pytest.fail("no position with an unplayable card came up")
 
@@ -42,8 +49,7 @@ def unchanged(api, g, before_len):
 def test_illegal_card_is_refused_with_the_sentence(api, game):
     v, n = game["view"], game["store"].log_info(game["gid"])[0]
     card, sentence = next(iter(v["why_not"].items()))
-    body = problem(api.move(game["mover"], game["gid"], v["seq"], {"kind": "play", "card": card}),
-                   422, "illegal-move")
+    body = problem(api.move(game["mover"], game["gid"], v["seq"], {"kind": "play", "card": card}), 422, "illegal-move")
     assert body["detail"] == sentence
     unchanged(api, game, n)
 
@@ -56,8 +62,11 @@ def test_out_of_turn_is_refused(api, game):
 
 def test_another_seats_token_is_refused(api, game):
     v, n = game["view"], game["store"].log_info(game["gid"])[0]
-    r = api.post(f"/games/{game['gid']}/moves", game["other"],
-                 json={"seat": v["seat"], "seq": v["seq"], "move": v["legal_moves"][0]})
+    r = api.post(
+        f"/games/{game['gid']}/moves",
+        game["other"],
+        json={"seat": v["seat"], "seq": v["seq"], "move": v["legal_moves"][0]},
+    )
     problem(r, 403, "not-your-seat")
     unchanged(api, game, n)
 
@@ -129,16 +138,21 @@ def test_malformed_move_is_refused(api, game):
 
 def test_malformed_json_is_refused(api, game):
     n = game["store"].log_info(game["gid"])[0]
-    r = api.c.post(f"/games/{game['gid']}/moves", data="{not json", content_type="application/json",
-                   headers=game["mover"]["h"])
+    r = api.c.post(
+        f"/games/{game['gid']}/moves", data="{not json", content_type="application/json", headers=game["mover"]["h"]
+    )
     problem(r, 400, "malformed-json")
     unchanged(api, game, n)
 
 
 def test_huge_body_is_refused(api, game):
     n = game["store"].log_info(game["gid"])[0]
-    r = api.c.post(f"/games/{game['gid']}/moves", data="[" + "1," * 100_000 + "1]",
-                   content_type="application/json", headers=game["mover"]["h"])
+    r = api.c.post(
+        f"/games/{game['gid']}/moves",
+        data="[" + "1," * 100_000 + "1]",
+        content_type="application/json",
+        headers=game["mover"]["h"],
+    )
     problem(r, 413, "body-too-large")
     unchanged(api, game, n)
 
@@ -151,8 +165,9 @@ def test_unknown_rule_set_names_the_offered_ones(api):
 
 def test_unknown_setting_names_the_settings(api):
     p = api.player()
-    body = problem(api.post("/tables", p, json={"rule_set": "twenty-down", "settings": {"wild_jokers": True}}),
-                   422, "bad-settings")
+    body = problem(
+        api.post("/tables", p, json={"rule_set": "twenty-down", "settings": {"wild_jokers": True}}), 422, "bad-settings"
+    )
     assert "jass_order" in body["detail"]
 
 
@@ -169,8 +184,11 @@ def test_bad_clocks_are_refused(api):
 
 def test_missing_or_unknown_token_is_refused(api):
     problem(api.c.post("/tables", json={"rule_set": "spades"}), 401, "unauthorized")
-    problem(api.c.post("/tables", json={"rule_set": "spades"}, headers={"Authorization": "Bearer nope"}),
-            401, "unauthorized")
+    problem(
+        api.c.post("/tables", json={"rule_set": "spades"}, headers={"Authorization": "Bearer nope"}),
+        401,
+        "unauthorized",
+    )
 
 
 def test_unknown_table_and_route_are_problems(api):
@@ -192,7 +210,6 @@ def test_json_without_content_type_is_read_and_a_bad_last_event_id_is_ignored(ap
     p = api.player()
     r = api.c.post("/tables", data='{"rule_set": "spades"}', headers=p["h"])
     assert r.status_code == 201
-    s = api.c.get(f"/games/{r.get_json()['id']}/stream?after=0", headers={"Last-Event-ID": "x"},
-                  buffered=False)
+    s = api.c.get(f"/games/{r.get_json()['id']}/stream?after=0", headers={"Last-Event-ID": "x"}, buffered=False)
     assert s.status_code == 200
     s.close()

@@ -1,4 +1,5 @@
 """The replay cache is bounded by bytes (FAIRDEAL_CACHE_BYTES): the stored size of the cached games' logs."""
+
 from __future__ import annotations
 
 from tests.service.client import Api, play_to_end
@@ -22,11 +23,11 @@ def test_the_cache_keeps_no_more_log_bytes_than_its_bound(request, tmp_path):
         ids.append(gid)
         sizes.append(sum(len(t) for t in games.store.records(gid)))
         cached = list(games._cache.values())
-        assert games.cached_bytes == sum(c.bytes for c in cached)      # the running total is exact
-        assert games.cached_bytes <= bound + max(sizes)                 # at most one game past the bound
-    assert sum(sizes) > 2 * bound                                       # the games did not all fit
-    assert ids[0] not in games._cache                                   # the least recently used went first
-    first = api.get(f"/games/{ids[0]}/transcript").get_json()           # evicted: replayed from the store
+        assert games.cached_bytes == sum(c.bytes for c in cached)  # the running total is exact
+        assert games.cached_bytes <= bound + max(sizes)  # at most one game past the bound
+    assert sum(sizes) > 2 * bound  # the games did not all fit
+    assert ids[0] not in games._cache  # the least recently used went first
+    first = api.get(f"/games/{ids[0]}/transcript").get_json()  # evicted: replayed from the store
     assert first["end"]["reason"] == "finished" and len(first["records"]) > 0
 
 

@@ -2,6 +2,7 @@
 another instance of the store too (what another process or machine holds); a refused append wakes nobody;
 no append made while a waiter reads is missed; after Redis comes back, watches are woken and hear again; the
 embedded store's doorbell reaches other processes, forgets dead listeners and never blocks a writer."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -81,7 +82,7 @@ def test_an_append_heard_before_the_wait_begins_is_kept_for_it(two_stores):
     g = gid()
     with listener.changes().watch(g) as w:
         assert listener.log_info(g)[0] == 0  # the waiter's read
-        writer.append(g, 0, "r0", 1.0)       # lands after the read, before the wait
+        writer.append(g, 0, "r0", 1.0)  # lands after the read, before the wait
         # and is delivered meanwhile: each look is a wait of 0, which finds it only if it was kept
         wait_for(lambda: w.wait(0), timeout=3, what="the append heard before the wait, kept for it")
 
@@ -97,6 +98,7 @@ def test_no_append_is_missed_between_reads_and_waits_under_load(two_stores):
             writer.append(g, i, f"r{i}", 1.0)
             if i % 10 == 0:
                 time.sleep(0.002)
+
     with listener.changes().watch(g) as w:
         th = threading.Thread(target=write)
         th.start()
@@ -112,13 +114,16 @@ def test_no_append_is_missed_between_reads_and_waits_under_load(two_stores):
 
 def test_the_channel_of_a_game_is_in_its_slot():
     from redis.crc import key_slot
+
     from fairdeal.service.store import keys
+
     g = gid()
     assert key_slot(keys.events(g).encode()) == key_slot(keys.log(g).encode())
     assert keys.game_of_events(keys.events(g)) == g
 
 
 # ---------------------------------------------------------------------------------------------- Redis
+
 
 def test_after_redis_comes_back_watches_are_woken_and_hear_again(tmp_path):
     proc, port = redis_servers.start_server(str(tmp_path))
@@ -156,7 +161,7 @@ def test_a_channel_stays_subscribed_for_the_linger_then_goes(redis_url):
         with changes.watch(g):
             pass
         assert changes.subscribed == 1  # kept: the next long-poll of this game needs no new subscription
-        with changes.watch(g) as w:     # and it is live at once
+        with changes.watch(g) as w:  # and it is live at once
             RedisStore(redis_url).append(g, 0, "r0", 1.0)
             assert w.wait(scaled(2))
     finally:
@@ -164,6 +169,7 @@ def test_a_channel_stays_subscribed_for_the_linger_then_goes(redis_url):
 
 
 # --------------------------------------------------------------------------------------------- SQLite
+
 
 def _append_in_child(path: str, g: str) -> None:
     SqliteStore(path).append(g, 0, "from another process", 1.0)
@@ -206,8 +212,12 @@ def test_a_closed_listener_takes_its_marker_away(tmp_path):
     with store.changes().watch(gid()):
         assert len(os.listdir(listeners_dir(path))) == 1
     store.close()
-    wait_for(lambda: os.listdir(listeners_dir(path)) == [], timeout=3, interval=0.02,
-             what="the closed listener's marker gone")
+    wait_for(
+        lambda: os.listdir(listeners_dir(path)) == [],
+        timeout=3,
+        interval=0.02,
+        what="the closed listener's marker gone",
+    )
 
 
 def test_a_listener_that_does_not_read_never_blocks_a_writer(tmp_path):

@@ -1,4 +1,5 @@
 """The fairdeal command: keys, export, sweep; and serve under a real gunicorn on a loopback port."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from fairdeal.cli import main
-from fairdeal.verifier.reader import parse_transcript
+from fairdeal.core.reader import parse_transcript
 from tests.service.checks import check_finished
 from tests.service.client import Api, finished_game, play_to_end
 from tests.service.conftest import make_app
@@ -38,8 +39,12 @@ def test_export_writes_finished_transcripts_as_json_lines(tmp_path, request):
     for _ in range(2):
         t = api.table(p, rule_set="spades")
         api.start(p, t["id"])
-        play_to_end(api, t["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
-                    else v["legal_moves"][0])
+        play_to_end(
+            api,
+            t["id"],
+            [p],
+            choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0],
+        )
         finished.append(t["id"])
     api.table(p, rule_set="spades")  # open: not exported
     out = tmp_path / "out.jsonl"
@@ -50,8 +55,12 @@ def test_export_writes_finished_transcripts_as_json_lines(tmp_path, request):
     for line in lines:
         check_finished(json.loads(line))
     # the auditors' tool reads the export as it is
-    audit = subprocess.run([sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", "audit", str(out)],
-                           capture_output=True, text=True, timeout=120)
+    audit = subprocess.run(
+        [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", "audit", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
@@ -79,11 +88,13 @@ def test_a_full_game_through_gunicorn(served):
 
 def _make_ring(path, out):
     from fairdeal.service.signing import KeyRing
+
     out.put(KeyRing(path).current_key)
 
 
 def test_processes_starting_together_create_one_key(tmp_path):
     import multiprocessing
+
     ctx = multiprocessing.get_context("fork")
     out = ctx.Queue()
     procs = [ctx.Process(target=_make_ring, args=(str(tmp_path), out)) for _ in range(4)]
@@ -129,10 +140,18 @@ def test_gunicorns_own_refusals_are_problem_json(served):
 def test_serve_takes_bind_workers_and_connections_from_the_environment_and_options(tmp_path, monkeypatch):
     """Without starting anything: the settings `fairdeal serve` hands gunicorn (gevent workers)."""
     from gunicorn.app.base import BaseApplication
+
     seen = {}
-    monkeypatch.setattr(BaseApplication, "run", lambda self: seen.update(
-        bind=self.cfg.bind, workers=self.cfg.workers, connections=self.cfg.worker_connections,
-        worker_class=self.cfg.worker_class_str))
+    monkeypatch.setattr(
+        BaseApplication,
+        "run",
+        lambda self: seen.update(
+            bind=self.cfg.bind,
+            workers=self.cfg.workers,
+            connections=self.cfg.worker_connections,
+            worker_class=self.cfg.worker_class_str,
+        ),
+    )
     monkeypatch.setenv("FAIRDEAL_BIND", "0.0.0.0:9001")
     monkeypatch.setenv("FAIRDEAL_WORKERS", "3")
     monkeypatch.setenv("FAIRDEAL_CONNECTIONS", "2000")
@@ -152,6 +171,7 @@ def test_serve_takes_bind_workers_and_connections_from_the_environment_and_optio
 def finished_games(tmp_path, request, at: list[float]) -> list[str]:
     """Spades games played to the end at the given times (the app's clock)."""
     from tests.service.conftest import Clock
+
     clock = Clock(at[0])
     app = make_app(tmp_path, "sqlite", request, now=clock)
     api = Api(app.test_client())
@@ -161,14 +181,19 @@ def finished_games(tmp_path, request, at: list[float]) -> list[str]:
         clock.t = t
         table = api.table(p, rule_set="spades", clocks="off")
         api.start(p, table["id"])
-        play_to_end(api, table["id"], [p], choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"]
-                    else v["legal_moves"][0])
+        play_to_end(
+            api,
+            table["id"],
+            [p],
+            choose=lambda v: v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0],
+        )
         out.append(table["id"])
     return out
 
 
 def test_export_since_takes_a_date_an_iso_time_or_unix_seconds(tmp_path, request):
     import datetime as dt
+
     nov1 = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc).timestamp()
     old, new = finished_games(tmp_path, request, [nov1 - 3600, nov1 + 3600])
     for since in ("2026-11-01", "2026-11-01T00:00:00Z", "2026-11-01T01:00:00+01:00", str(int(nov1))):
@@ -183,8 +208,9 @@ def test_export_since_takes_a_date_an_iso_time_or_unix_seconds(tmp_path, request
 def test_a_verifier_only_install_says_to_install_the_service_extras():
     """flask and redis blocked (as if not installed): the service commands say what to install; play and
     --version still work."""
-    block = "import sys; sys.modules['flask'] = None; sys.modules['redis'] = None; " \
-            "from fairdeal.cli import main; main()"
+    block = (
+        "import sys; sys.modules['flask'] = None; sys.modules['redis'] = None; from fairdeal.cli import main; main()"
+    )
     r = subprocess.run([sys.executable, "-c", block, "serve"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert "needs the service extras" in r.stderr and "pip install 'fairdeal[service]'" in r.stderr
@@ -200,7 +226,8 @@ def test_both_commands_say_the_one_version_of_the_package():
     from importlib import metadata
 
     import fairdeal
-    from fairdeal.verifier.cli import cli as verify_cli
+    from fairdeal.verify.cli import cli as verify_cli
+
     want = metadata.version("fairdeal")
     assert CliRunner().invoke(main, ["--version"]).output.strip() == f"fairdeal, version {want}"
     assert CliRunner().invoke(main, ["-V"]).output.strip() == f"fairdeal, version {want}"
@@ -210,6 +237,7 @@ def test_both_commands_say_the_one_version_of_the_package():
 
 def test_help_and_version():
     from fairdeal import __version__
+
     r = CliRunner().invoke(main, ["-h"])
     assert r.exit_code == 0 and all(c in r.output for c in ("serve", "sweep", "keys", "export", "play"))
     r = CliRunner().invoke(main, ["--version"])

@@ -1,5 +1,6 @@
 """Clocks, timeout moves (on the next touch and by the sweeper), abandonment and cancellation: every ending
 reveals the seed and signs the transcript."""
+
 from __future__ import annotations
 
 import pytest

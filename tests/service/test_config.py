@@ -1,5 +1,6 @@
 """One config path: every setting has its environment variable, a bad value is refused with one sentence that
 names the variable (for every command, `fairdeal keys` too), and docs/operations.md gives the code's defaults."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,12 +16,24 @@ from fairdeal.service.config import SETTINGS, Config, ConfigError
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 BAD = [
-    ("FAIRDEAL_ABANDON_AFTER", "abc"), ("FAIRDEAL_ABANDON_AFTER", "-5"), ("FAIRDEAL_LONG_POLL_MAX", "0"),
-    ("FAIRDEAL_CACHE_GAMES", "1.5"), ("FAIRDEAL_LOG_LEVEL", "LOUD"), ("FAIRDEAL_BIND", "8000"),
-    ("FAIRDEAL_WORKERS", "0"), ("FAIRDEAL_CONNECTIONS", "lots"), ("FAIRDEAL_MAX_WAITS", "0"), ("FAIRDEAL_HEARTBEAT", "-1"), ("FAIRDEAL_REDIS_URL", "http://localhost:6379"),
-    ("FAIRDEAL_CARD_CLOCK", "2"), ("FAIRDEAL_TOKEN_TTL", "5"), ("FAIRDEAL_RATE_LIMITS", "maybe"),
-    ("FAIRDEAL_LIMIT_MOVES", "fast"), ("FAIRDEAL_RATE_LIMIT_STORAGE", "memcached://x"),
-    ("FAIRDEAL_LOG_ORIGIN", "a log"), ("FAIRDEAL_LOG_ORIGIN", "a+b/log"),
+    ("FAIRDEAL_ABANDON_AFTER", "abc"),
+    ("FAIRDEAL_ABANDON_AFTER", "-5"),
+    ("FAIRDEAL_LONG_POLL_MAX", "0"),
+    ("FAIRDEAL_CACHE_GAMES", "1.5"),
+    ("FAIRDEAL_LOG_LEVEL", "LOUD"),
+    ("FAIRDEAL_BIND", "8000"),
+    ("FAIRDEAL_WORKERS", "0"),
+    ("FAIRDEAL_CONNECTIONS", "lots"),
+    ("FAIRDEAL_MAX_WAITS", "0"),
+    ("FAIRDEAL_HEARTBEAT", "-1"),
+    ("FAIRDEAL_REDIS_URL", "http://localhost:6379"),
+    ("FAIRDEAL_CARD_CLOCK", "2"),
+    ("FAIRDEAL_TOKEN_TTL", "5"),
+    ("FAIRDEAL_RATE_LIMITS", "maybe"),
+    ("FAIRDEAL_LIMIT_MOVES", "fast"),
+    ("FAIRDEAL_RATE_LIMIT_STORAGE", "memcached://x"),
+    ("FAIRDEAL_LOG_ORIGIN", "a log"),
+    ("FAIRDEAL_LOG_ORIGIN", "a+b/log"),
     ("FAIRDEAL_LOG_WITNESSES", "w.example/1+00000000+BAAA"),
     # an Ed25519 log key (type 0x01) is no witness's cosignature key (type 0x04)
     ("FAIRDEAL_LOG_WITNESSES", "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"),
@@ -36,11 +49,28 @@ def test_a_bad_value_is_refused_naming_its_variable(var, value):
 
 
 def test_values_are_read_and_empty_ones_mean_the_default():
-    cfg = Config.from_env({"FAIRDEAL_ABANDON_AFTER": "90", "FAIRDEAL_LOG_LEVEL": "debug", "FAIRDEAL_WORKERS": "3",
-                           "FAIRDEAL_CARD_CLOCK": "off", "FAIRDEAL_RATE_LIMITS": "off", "FAIRDEAL_TOKEN_TTL": "0",
-                           "FAIRDEAL_BIND": "[::1]:8080", "FAIRDEAL_CACHE_GAMES": ""})
-    assert (cfg.abandon_after, cfg.log_level, cfg.workers, cfg.card_clock, cfg.rate_limits, cfg.token_ttl,
-            cfg.bind, cfg.cache_size) == (90.0, "DEBUG", 3, None, False, 0.0, "[::1]:8080", 512)
+    cfg = Config.from_env(
+        {
+            "FAIRDEAL_ABANDON_AFTER": "90",
+            "FAIRDEAL_LOG_LEVEL": "debug",
+            "FAIRDEAL_WORKERS": "3",
+            "FAIRDEAL_CARD_CLOCK": "off",
+            "FAIRDEAL_RATE_LIMITS": "off",
+            "FAIRDEAL_TOKEN_TTL": "0",
+            "FAIRDEAL_BIND": "[::1]:8080",
+            "FAIRDEAL_CACHE_GAMES": "",
+        }
+    )
+    assert (
+        cfg.abandon_after,
+        cfg.log_level,
+        cfg.workers,
+        cfg.card_clock,
+        cfg.rate_limits,
+        cfg.token_ttl,
+        cfg.bind,
+        cfg.cache_size,
+    ) == (90.0, "DEBUG", 3, None, False, 0.0, "[::1]:8080", 512)
 
 
 def test_a_password_in_a_url_is_never_shown():
@@ -63,8 +93,9 @@ def test_every_command_says_what_is_wrong_in_one_line(tmp_path, monkeypatch, arg
     assert r.exit_code == 2, r.output
     assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
     lines = [line for line in r.output.splitlines() if line.strip()]
-    assert lines == ["Error: FAIRDEAL_ABANDON_AFTER='abc' is not valid: it must be a number of seconds, "
-                     "greater than 0."]
+    assert lines == [
+        "Error: FAIRDEAL_ABANDON_AFTER='abc' is not valid: it must be a number of seconds, greater than 0."
+    ]
 
 
 def test_a_bad_log_level_is_refused(tmp_path, monkeypatch):

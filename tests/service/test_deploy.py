@@ -2,6 +2,7 @@
 no open bind; gunicorn runs the serving model of `fairdeal serve` (gevent workers with room for thousands of waits); compose runs Redis (password from the
 environment, on an internal network), the app and the sweeper (with no HTTP health check); the image's build
 context leaves secrets and bulk out."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -13,7 +14,6 @@ import pytest
 import redis
 import redis.backoff
 import redis.retry
-import yaml
 
 from fairdeal.service.store.base import StoreUnavailable
 from fairdeal.service.store.redis import RedisStore
@@ -39,6 +39,7 @@ def test_the_whole_service_runs_as_the_acl_user(deployed, tmp_path):
     from fairdeal.service.config import Config
     from tests.service.checks import check_ended, run_verifier
     from tests.service.client import Api
+
     op = deployed.operator()
     op.acl_log_reset()
     app = create_app(Config(data_dir=str(tmp_path / "data"), redis_url=deployed.url))
@@ -46,7 +47,7 @@ def test_the_whole_service_runs_as_the_acl_user(deployed, tmp_path):
     p = api.player()
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])
-    waited = api.get(f"/games/{t['id']}/events?after=0", p)   # a wait: SSUBSCRIBE on the game's channel
+    waited = api.get(f"/games/{t['id']}/events?after=0", p)  # a wait: SSUBSCRIBE on the game's channel
     assert waited.status_code == 200, waited.get_json()
     for _ in range(10):  # some moves (bots' too), then the host ends it: signed, seed revealed
         v = api.view(p, t["id"])
@@ -55,9 +56,9 @@ def test_the_whole_service_runs_as_the_acl_user(deployed, tmp_path):
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     check_ended(transcript, "cancelled")
     run_verifier(transcript)
-    for path in (f"/log/games/{t['id']}", "/log/head"):   # the transparency log: sequenced, head signed
+    for path in (f"/log/games/{t['id']}", "/log/head"):  # the transparency log: sequenced, head signed
         assert api.get(path).status_code == 200, api.get(path).get_json()
-    store = RedisStore(deployed.url, wait_replicas=1, wait_timeout=0.01)   # WAIT, through a pipeline
+    store = RedisStore(deployed.url, wait_replicas=1, wait_timeout=0.01)  # WAIT, through a pipeline
     with pytest.raises(StoreUnavailable):  # no replica here: refused for want of one, not by the ACL
         store.append("0123456789abcdef", 0, "{}", 1.0)
     store.delete_game("0123456789abcdef")
@@ -67,13 +68,34 @@ def test_the_whole_service_runs_as_the_acl_user(deployed, tmp_path):
     assert refused <= {("command", "client|setinfo")}, refused
 
 
-FORBIDDEN = [("FLUSHALL",), ("FLUSHDB",), ("SCRIPT", "FLUSH"), ("FUNCTION", "FLUSH"), ("FUNCTION", "LIST"),
-             ("CONFIG", "GET", "appendfsync"), ("CONFIG", "SET", "appendonly", "no"),
-             ("KEYS", "*"), ("SCAN", "0"), ("SHUTDOWN",), ("BGREWRITEAOF",), ("ACL", "SETUSER", "default", "on"),
-             ("MONITOR",), ("CLIENT", "KILL", "TYPE", "normal"), ("CLIENT", "LIST"), ("EVAL", "return 1", "0"),
-             ("SCRIPT", "KILL"), ("INFO",), ("REPLICAOF", "127.0.0.1", "1"), ("MIGRATE", "h", "1", "k", "0", "1"),
-             ("SET", "someone-else", "1"), ("GET", "someone-else"), ("PUBLISH", "fd:x", "1"),
-             ("SPUBLISH", "someone-else", "1"), ("OBJECT", "ENCODING", "fd:x"), ("SORT", "fd:x")]
+FORBIDDEN = [
+    ("FLUSHALL",),
+    ("FLUSHDB",),
+    ("SCRIPT", "FLUSH"),
+    ("FUNCTION", "FLUSH"),
+    ("FUNCTION", "LIST"),
+    ("CONFIG", "GET", "appendfsync"),
+    ("CONFIG", "SET", "appendonly", "no"),
+    ("KEYS", "*"),
+    ("SCAN", "0"),
+    ("SHUTDOWN",),
+    ("BGREWRITEAOF",),
+    ("ACL", "SETUSER", "default", "on"),
+    ("MONITOR",),
+    ("CLIENT", "KILL", "TYPE", "normal"),
+    ("CLIENT", "LIST"),
+    ("EVAL", "return 1", "0"),
+    ("SCRIPT", "KILL"),
+    ("INFO",),
+    ("REPLICAOF", "127.0.0.1", "1"),
+    ("MIGRATE", "h", "1", "k", "0", "1"),
+    ("SET", "someone-else", "1"),
+    ("GET", "someone-else"),
+    ("PUBLISH", "fd:x", "1"),
+    ("SPUBLISH", "someone-else", "1"),
+    ("OBJECT", "ENCODING", "fd:x"),
+    ("SORT", "fd:x"),
+]
 
 
 def test_the_acl_user_may_run_nothing_else_and_nobody_logs_in_as_default(deployed):
@@ -92,8 +114,7 @@ def test_the_acl_user_may_run_nothing_else_and_nobody_logs_in_as_default(deploye
         redis.Redis(host="127.0.0.1", port=deployed.port, **no_retry).ping()
     for password in ("", "x", "nopass"):
         with pytest.raises((redis.AuthenticationError, redis.ResponseError)):
-            redis.Redis(host="127.0.0.1", port=deployed.port, username="default", password=password,
-                        **no_retry).ping()
+            redis.Redis(host="127.0.0.1", port=deployed.port, username="default", password=password, **no_retry).ping()
     # ... yet the replay of the append-only file, which runs as `default`, is allowed its writes
     rules = deployed.operator().acl_getuser("default")
     assert "off" in rules["flags"] and not rules["passwords"] and "nopass" not in rules["flags"]
@@ -112,8 +133,11 @@ def test_redis_conf_is_accepted_durable_and_closed(deployed):
 
 def test_redis_conf_states_its_durability_and_binds_no_open_address():
     text = (DEPLOY / "redis.conf").read_text()
-    settings = {line.split()[0]: line.split(None, 1)[1] for line in text.splitlines()
-                if line.strip() and not line.startswith("#")}
+    settings = {
+        line.split()[0]: line.split(None, 1)[1]
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#")
+    }
     assert settings["appendonly"] == "yes" and settings["appendfsync"] == "always"
     assert settings["maxmemory-policy"] == "noeviction"
     assert settings["protected-mode"] == "yes" and "0.0.0.0" not in settings["bind"] and "*" not in settings["bind"]
@@ -127,6 +151,7 @@ def test_redis_conf_states_its_durability_and_binds_no_open_address():
 
 def test_gunicorn_runs_the_serving_model_of_fairdeal_serve_with_the_services_settings(monkeypatch, tmp_path):
     from fairdeal.service import serving
+
     metrics = tmp_path / "metrics"
     metrics.mkdir()
     (metrics / "counter_123.db").write_bytes(b"an earlier run's")
@@ -139,13 +164,15 @@ def test_gunicorn_runs_the_serving_model_of_fairdeal_serve_with_the_services_set
     assert conf["timeout"] > 25  # longer than the longest long-poll
     assert conf["bind"] == "127.0.0.1:9123" and conf["workers"] == 3
     assert conf["on_starting"] is serving.on_starting  # raises the open-file limit, makes the key
-    assert conf["child_exit"] is serving.child_exit    # a worker's metrics leave the live gauges when it exits
-    assert list(metrics.iterdir()) == []                # one metrics view, emptied of an earlier run's files
+    assert conf["child_exit"] is serving.child_exit  # a worker's metrics leave the live gauges when it exits
+    assert list(metrics.iterdir()) == []  # one metrics view, emptied of an earlier run's files
 
 
 def test_the_fd_limit_is_raised_for_the_connections_but_never_above_the_hard_limit():
     import resource
+
     from fairdeal.service import serving
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
@@ -171,7 +198,9 @@ def test_compose_runs_redis_closed_the_app_and_the_sweeper():
     services = c["services"]
     assert list(services) == ["redis", "app", "sweeper"]
     assert "redis.conf" in " ".join(services["redis"]["volumes"]) and services["sweeper"]["command"][:2] == [
-        "fairdeal", "sweep"]
+        "fairdeal",
+        "sweep",
+    ]
     # Redis: no published port, only on the internal network, its password from the environment (required)
     assert "ports" not in services["redis"] and services["redis"]["networks"] == ["store"]
     assert c["networks"]["store"]["internal"] is True
@@ -196,18 +225,31 @@ def ignored(path: str, patterns: list[str]) -> bool:
     """Whether .dockerignore's patterns (no negations here) leave `path` out of the build context."""
     for p in patterns:
         p = p.rstrip("/")
-        if fnmatch.fnmatch(path, p) or fnmatch.fnmatch(path, p + "/*") or \
-                (p.startswith("**/") and any(fnmatch.fnmatch(part, p[3:]) for part in path.split("/"))):
+        if (
+            fnmatch.fnmatch(path, p)
+            or fnmatch.fnmatch(path, p + "/*")
+            or (p.startswith("**/") and any(fnmatch.fnmatch(part, p[3:]) for part in path.split("/")))
+        ):
             return True
     return False
 
 
 def test_the_build_context_leaves_keys_store_git_and_caches_out():
-    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
-    for path in ("var/keys/ed25519-x.pem", "var/fairdeal.sqlite3", ".git/config", ".venv/test/bin/python",
-                 "fairdeal/service/__pycache__/app.cpython-311.pyc", ".pytest_cache/v", ".hypothesis/examples",
-                 "deploy/.env"):
+    patterns = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    for path in (
+        "var/keys/ed25519-x.pem",
+        "var/fairdeal.sqlite3",
+        ".git/config",
+        ".venv/test/bin/python",
+        "fairdeal/service/__pycache__/app.cpython-311.pyc",
+        ".pytest_cache/v",
+        ".hypothesis/examples",
+        "deploy/.env",
+    ):
         assert ignored(path, patterns), path
     for path in ("fairdeal/service/app.py", "pyproject.toml", "README.md", "LICENSE", "deploy/gunicorn.conf.py"):
         assert not ignored(path, patterns), path
@@ -222,6 +264,7 @@ def test_the_license_is_the_mit_license_the_metadata_names():
 def test_the_listen_backlog_holds_every_wait_of_the_instance_coming_back_at_once():
     from fairdeal.service import serving
     from fairdeal.service.config import Config
+
     assert serving.settings(Config(workers=2, max_waits=5000))["backlog"] == 10_000
     assert serving.settings(Config(workers=1, max_waits=100))["backlog"] == serving.BACKLOG_MIN
     assert serving.settings(Config(workers=8, max_waits=20_000))["backlog"] == serving.BACKLOG_MAX
@@ -229,7 +272,9 @@ def test_the_listen_backlog_holds_every_wait_of_the_instance_coming_back_at_once
 
 def test_the_master_warns_when_the_kernel_would_shorten_the_backlog(monkeypatch, tmp_path):
     from types import SimpleNamespace
+
     from fairdeal.service import serving
+
     monkeypatch.setenv("FAIRDEAL_DATA", str(tmp_path))
     somaxconn = tmp_path / "somaxconn"
     somaxconn.write_text("4096\n")

@@ -1,10 +1,11 @@
 """End to end: for every rule set, a scripted player and bots play a whole game over HTTP; then the
 transcript is checked (signatures, chain, commitment) and replayed from the revealed seed."""
+
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier.games import available
+from fairdeal.core.games import available
 from tests.service.checks import check_ended, check_finished
 from tests.service.client import Api, play_to_end
 
@@ -30,6 +31,7 @@ def test_full_game_over_http_verifies(api: Api, rule_set, players):
 
     def choose(view):
         return suggested_or_first(view)
+
     final = play_to_end(api, table["id"], [host], choose=choose, receipts=receipts)
     assert final["end_reason"] == "finished" and final["result"]["winners"]
     t = api.get(f"/games/{table['id']}/transcript").get_json()
@@ -58,6 +60,7 @@ def test_a_game_on_a_redis_cluster_of_three_primaries(request, tmp_path):
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
     from fairdeal.service.store.redis import RedisStore
+
     store = RedisStore(request.getfixturevalue("redis_cluster_url"))
     api = Api(create_app(Config(data_dir=str(tmp_path)), store=store).test_client())
     p = api.player()

@@ -1,5 +1,6 @@
-""""game ended" is logged once, by the process whose append of the end record won (issue 21, §4): another
+""" "game ended" is logged once, by the process whose append of the end record won (issue 21, §4): another
 process that finds the end in the store and marks the table over says nothing (both said it)."""
+
 from __future__ import annotations
 
 import logging
@@ -19,6 +20,7 @@ def test_the_end_is_logged_by_the_process_that_appended_it_only(request, tmp_pat
         if kind == "sqlite":
             return SqliteStore(str(tmp_path / "data" / "fairdeal.sqlite3"))
         return RedisStore(request.getfixturevalue("redis_url"))
+
     cfg = Config(data_dir=str(tmp_path / "data"))
     a, b = (create_app(cfg, store=store()) for _ in range(2))
     api_a, api_b = Api(a.test_client()), Api(b.test_client())
@@ -27,10 +29,10 @@ def test_the_end_is_logged_by_the_process_that_appended_it_only(request, tmp_pat
     api_a.start(p, gid)
     games_a = a.extensions["fairdeal"].games
     caplog.set_level(logging.INFO)
-    logging.getLogger("fairdeal").addHandler(caplog.handler)   # the service's logs do not propagate to the root
+    logging.getLogger("fairdeal").addHandler(caplog.handler)  # the service's logs do not propagate to the root
     request.addfinalizer(lambda: logging.getLogger("fairdeal").removeHandler(caplog.handler))
     c = games_a.get(gid)
-    with c.lock:   # as Tables.act runs it: A appends the end, B finds it before A marks the table over, A marks it
+    with c.lock:  # as Tables.act runs it: A appends the end, B finds it before A marks the table over, A marks it
         games_a.finish(c, "cancelled")
         assert api_b.view(p, gid)["status"] == "over"
         a.extensions["fairdeal"].tables._record_end(gid, c)

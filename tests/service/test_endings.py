@@ -2,10 +2,11 @@
 (FAIRDEAL_MAX_MOVES, reason "move-cap"), a table of bots only (reason "no-humans" after the silence limit), and a
 seat whose player left at a decision whose kind has no clock (abandoned: nobody may move for them). Each end is
 signed and verifies."""
+
 from __future__ import annotations
 
+from fairdeal.core.checks import verify_transcript
 from fairdeal.service import sweeper
-from fairdeal.verifier.checks import verify_transcript
 from tests.service.client import Api
 from tests.service.conftest import Clock, make_app
 
@@ -27,7 +28,7 @@ def verified(api: Api, gid: str, reason: str) -> dict:
 
 
 def run_out(svc, gid: str, sweeps: int = 20) -> None:
-    for _ in range(sweeps):   # a touch runs at most MAX_STEPS bot moves; the sweeper finds the game due at once
+    for _ in range(sweeps):  # a touch runs at most MAX_STEPS bot moves; the sweeper finds the game due at once
         if svc.games.get(gid).ended:
             return
         sweeper.sweep_once(svc)
@@ -36,7 +37,7 @@ def run_out(svc, gid: str, sweeps: int = 20) -> None:
 
 def bots_table(api: Api, **table) -> str:
     host = api.player()
-    t = api.table(host, rule_set="spades", seat=None, **table)      # the host sits nobody down: four bots
+    t = api.table(host, rule_set="spades", seat=None, **table)  # the host sits nobody down: four bots
     assert api.start(host, t["id"])["bots"] == 4
     return t["id"]
 
@@ -44,7 +45,7 @@ def bots_table(api: Api, **table) -> str:
 def test_a_game_at_the_move_cap_ends_there_as_move_cap(request, tmp_path, clock):
     app = make_app(tmp_path, "sqlite", request, now=clock, max_moves=100)
     api, svc = Api(app.test_client()), app.extensions["fairdeal"]
-    gid = bots_table(api)                         # an all-bot Spades game takes some 600 moves
+    gid = bots_table(api)  # an all-bot Spades game takes some 600 moves
     run_out(svc, gid)
     t = verified(api, gid, "move-cap")
     assert len(t["records"]) == 100 and t["end"]["result"] is None
@@ -86,7 +87,8 @@ def test_a_table_of_bots_that_ends_in_time_is_finished(request, tmp_path, clock)
 
 
 def test_a_seat_whose_player_left_is_stood_in_for_at_every_kind_and_never_timed_out_where_its_clock_is_off(
-        request, tmp_path, clock):
+    request, tmp_path, clock
+):
     # {"card": null, "other": 30}: nobody may play a card by timeout for the seat that left; the table's bot
     # stands in for it (issue 24: "stand-in", the default on_leave), at both kinds of decision
     app = make_app(tmp_path, "sqlite", request, now=clock)

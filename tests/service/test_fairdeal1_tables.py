@@ -1,13 +1,14 @@
 """Games begun under fairdeal/1 before an upgrade go on under fairdeal/1: an open table starts with the seeds its
 players gave in clear, a running game takes moves and ends with a fairdeal/1 end record, and both verify. A
 fairdeal/1 table takes no commitment (it has no seating record to hold one)."""
+
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier import fairness, writer
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.games import make_rules
+from fairdeal.core import fairness, writer
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.games import make_rules
 from fairdeal.service.games import entry_text, iso
 from fairdeal.service.tables import new_id
 from tests.service.client import Api, play_to_end
@@ -30,21 +31,46 @@ def old_table(svc, host: dict, client_seed: str, started: bool) -> str:
     key = svc.keyring.current_key
     private = svc.keyring.private_for(key)
     now = iso(svc.games.now())
-    commit = writer.make_commit(gid, rules.to_json(), fairness.commitment(seed, gid, rules.to_json(), "fairdeal/1"),
-                                key, now, protocol="fairdeal/1")
+    commit = writer.make_commit(
+        gid,
+        rules.to_json(),
+        fairness.commitment(seed, gid, rules.to_json(), "fairdeal/1"),
+        key,
+        now,
+        protocol="fairdeal/1",
+    )
     t = writer.new_transcript(private, commit)
     svc.store.append(gid, 0, entry_text({"commit": commit, "commit_signature": t["commit_signature"]}), 0.0)
     seats = [{"player": None, "name": f"Bot {i}", "bot": True, "client_seed": None, "gone": False} for i in range(4)]
     seats[0] = {"player": host["id"], "name": host["name"], "bot": False, "client_seed": client_seed, "gone": False}
-    doc = {"id": gid, "host": host["id"], "host_name": host["name"], "rule_set": "spades", "players": 4,
-           "settings": {}, "clocks": {"card": None, "other": None}, "status": "open", "created": now,
-           "started": None, "ended": None, "end_reason": None, "seats": seats, "spectators": [],
-           "commitment": commit["commitment"], "key": key}
+    doc = {
+        "id": gid,
+        "host": host["id"],
+        "host_name": host["name"],
+        "rule_set": "spades",
+        "players": 4,
+        "settings": {},
+        "clocks": {"card": None, "other": None},
+        "status": "open",
+        "created": now,
+        "started": None,
+        "ended": None,
+        "end_reason": None,
+        "seats": seats,
+        "spectators": [],
+        "commitment": commit["commitment"],
+        "key": key,
+    }
     if started:
-        start = writer.make_start(commit, [writer.make_seat(i, s["name"], s["bot"], s["client_seed"])
-                                           for i, s in enumerate(seats)], doc["clocks"], now)
-        svc.store.append(gid, 1, entry_text({"start": start, "start_signature": writer.sign_record(private, start)}),
-                         0.0)
+        start = writer.make_start(
+            commit,
+            [writer.make_seat(i, s["name"], s["bot"], s["client_seed"]) for i, s in enumerate(seats)],
+            doc["clocks"],
+            now,
+        )
+        svc.store.append(
+            gid, 1, entry_text({"start": start, "start_signature": writer.sign_record(private, start)}), 0.0
+        )
         doc.update(status="playing", started=now)
     else:
         for s in seats[1:]:

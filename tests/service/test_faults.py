@@ -4,6 +4,7 @@ restored backup does: the last records of a game's log vanish, or every key goes
 
 Every game must either continue on the store's chain or end with a transcript that verifies; what the workers
 serve is the store's chain, whichever worker answers."""
+
 from __future__ import annotations
 
 import json
@@ -14,9 +15,9 @@ import time
 import pytest
 import redis
 
-from fairdeal.verifier.integrity import check_transcript, game_seed_of
-from fairdeal.verifier.reader import parse_transcript
-from fairdeal.verifier.replay import replay_records
+from fairdeal.core.integrity import check_transcript, game_seed_of
+from fairdeal.core.reader import parse_transcript
+from fairdeal.core.replay import replay_records
 from fairdeal.service.store import keys
 from tests.service import redis_servers
 from tests.service.checks import run_verifier
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.redis]
 
 GAMES = (("spades", 4), ("twenty-down", 4), ("120s-house", 2), ("spades", 4), ("twenty-down", 4), ("120s-house", 2))
 FAULT_SECONDS = 8.0
-PACE = 0.01          # a player's pause between requests: the games run while the faults happen
+PACE = 0.01  # a player's pause between requests: the games run while the faults happen
 
 # drop up to ARGV[1] move records from the end of a log, never its end record nor a header: what a replica that
 # lagged lacks (a table document that says "over" is written after the end record, so it never outlives it)
@@ -97,8 +98,10 @@ class Player(threading.Thread):
                         assert r.status_code == 409, r.get_json()
                         self.refused[r.status_code] = self.refused.get(r.status_code, 0) + 1
                 time.sleep(PACE)
-            raise AssertionError(f"game {self.gid} did not end: {self.refused} refused; status "
-                                 f"{v['status']}, seq {v['seq']}, your turn {v['your_turn']}")
+            raise AssertionError(
+                f"game {self.gid} did not end: {self.refused} refused; status "
+                f"{v['status']}, seq {v['seq']}, your turn {v['your_turn']}"
+            )
         except BaseException as e:  # reported by the test
             self.error = e
 
@@ -106,18 +109,26 @@ class Player(threading.Thread):
 def stored_transcript(r: redis.Redis, gid: str) -> dict:
     """The game's records as the store holds them (the moves and the end)."""
     entries = [json.loads(t) for t in r.lrange(keys.log(gid), 0, -1)]
-    return {"records": [e for e in entries if e.get("type") == "move"],
-            "end": next(e["end"] for e in entries if "end" in e)}
+    return {
+        "records": [e for e in entries if e.get("type") == "move"],
+        "end": next(e["end"] for e in entries if "end" in e),
+    }
 
 
 def test_games_survive_the_store_rolling_back_under_running_workers(tmp_path, redis_port):
     url = f"redis://127.0.0.1:{redis_port}/0"
     r = redis.Redis(port=redis_port, decode_responses=True)
-    raw = redis.Redis(port=redis_port)                      # DUMP payloads are bytes
+    raw = redis.Redis(port=redis_port)  # DUMP payloads are bytes
     drop, snapshot, restore = (raw.register_script(s) for s in (DROP_MOVES, SNAPSHOT, RESTORE))
     rng = random.Random(17)
-    with serving(tmp_path / "data", url, workers=2, FAIRDEAL_RATE_LIMITS="off", FAIRDEAL_CARD_CLOCK="off",
-                 FAIRDEAL_OTHER_CLOCK="off") as base:
+    with serving(
+        tmp_path / "data",
+        url,
+        workers=2,
+        FAIRDEAL_RATE_LIMITS="off",
+        FAIRDEAL_CARD_CLOCK="off",
+        FAIRDEAL_OTHER_CLOCK="off",
+    ) as base:
         api = Api(Http(base))
         faults_over = threading.Event()
         players = []
@@ -142,7 +153,7 @@ def test_games_survive_the_store_rolling_back_under_running_workers(tmp_path, re
                 flat = snapshot()
                 snap = (flat[0::2], flat[1::2])
             elif snap is not None and rng.random() < 0.3:
-                restore(keys=snap[0], args=snap[1])        # every key goes back to the snapshot
+                restore(keys=snap[0], args=snap[1])  # every key goes back to the snapshot
                 restored += 1
                 snap = None
             else:
@@ -159,8 +170,9 @@ def test_games_survive_the_store_rolling_back_under_running_workers(tmp_path, re
             assert all(s == served[0] for s in served), f"game {gid}: the workers serve different transcripts"
             t = served[0]
             stored = stored_transcript(r, gid)
-            assert t["records"] == stored["records"] and t["end"] == stored["end"], \
+            assert t["records"] == stored["records"] and t["end"] == stored["end"], (
                 f"game {gid}: the transcript served is not the store's"
+            )
             parsed = parse_transcript(t)
             assert check_transcript(parsed) == [], gid
             replay_records(parsed["start"], game_seed_of(parsed), parsed["records"])

@@ -2,6 +2,7 @@
 the service (on Redis, Redis Cluster and the embedded store), a client that comes back with its last seq misses
 nothing, an idle waiter reads nothing, a waiting table's clock still fires, and the caps answer 429/503 with a
 problem and Retry-After."""
+
 from __future__ import annotations
 
 import collections
@@ -55,6 +56,7 @@ def in_thread(fn):
         t0 = time.monotonic()
         out["value"] = fn()
         out["seconds"] = time.monotonic() - t0
+
     th = threading.Thread(target=run)
     th.start()
     return th, out
@@ -94,6 +96,7 @@ def test_a_client_that_comes_back_with_its_last_seq_misses_nothing(two_instances
             after = r["seq"]
             if r["ended"]:
                 return
+
     th = threading.Thread(target=follow)
     th.start()
     for _ in range(60):  # moves with pauses the follower sleeps through
@@ -127,8 +130,11 @@ def sse_lines(api: Api, path: str, p, headers=None, stop=lambda lines: False):
 
 
 def records_of(lines):
-    return [json.loads(x[len("data: "):]) for i, x in enumerate(lines)
-            if x.startswith("data: ") and i and lines[i - 1] == "event: record"]
+    return [
+        json.loads(x[len("data: ") :])
+        for i, x in enumerate(lines)
+        if x.startswith("data: ") and i and lines[i - 1] == "event: record"
+    ]
 
 
 def test_a_stream_on_one_instance_carries_a_move_made_through_the_other(two_instances):
@@ -136,8 +142,15 @@ def test_a_stream_on_one_instance_carries_a_move_made_through_the_other(two_inst
     p, gid = seated_game(a)
     v = a.view(p, gid)
     want = v["seq"] + 1
-    th, out = in_thread(lambda: sse_lines(b, f"/games/{gid}/stream", p, headers={"Last-Event-ID": str(v["seq"])},
-                                          stop=lambda ls: any(r["seq"] == want for r in records_of(ls))))
+    th, out = in_thread(
+        lambda: sse_lines(
+            b,
+            f"/games/{gid}/stream",
+            p,
+            headers={"Last-Event-ID": str(v["seq"])},
+            stop=lambda ls: any(r["seq"] == want for r in records_of(ls)),
+        )
+    )
     time.sleep(0.3)
     assert a.move(p, gid, v["seq"], pick(v)).status_code == 201
     th.join(scaled(10))
@@ -159,8 +172,9 @@ def test_a_stream_ends_when_the_game_is_cancelled_through_the_other_instance(two
 
 
 def test_an_idle_stream_sends_heartbeats(request, tmp_path):
-    app = create_app(Config(data_dir=str(tmp_path), heartbeat=0.1, stream_max=0.55),
-                     store=SqliteStore(str(tmp_path / "h.sqlite3")))
+    app = create_app(
+        Config(data_dir=str(tmp_path), heartbeat=0.1, stream_max=0.55), store=SqliteStore(str(tmp_path / "h.sqlite3"))
+    )
     api = Api(app.test_client())
     p, gid = seated_game(api)
     lines = sse_lines(api, f"/games/{gid}/stream", p)
@@ -173,6 +187,7 @@ def test_an_idle_stream_sends_heartbeats(request, tmp_path):
 def test_each_stream_tells_its_client_a_reconnection_time_drawn_at_random(tmp_path):
     """So that the clients of a restarted server do not all come back in the same instant."""
     from fairdeal.service import feed
+
     app = create_app(Config(data_dir=str(tmp_path), stream_max=0.05), store=SqliteStore(str(tmp_path / "r.sqlite3")))
     api = Api(app.test_client())
     p, gid = seated_game(api)
@@ -180,7 +195,7 @@ def test_each_stream_tells_its_client_a_reconnection_time_drawn_at_random(tmp_pa
     for _ in range(12):
         lines = sse_lines(api, f"/games/{gid}/stream", p, stop=lambda ls: any(x == "event: game" for x in ls))
         assert lines[0].startswith("retry: ") and lines[1] == ""
-        retries.append(int(lines[0][len("retry: "):]))
+        retries.append(int(lines[0][len("retry: ") :]))
     low, high = feed.RETRY_MS
     assert all(low <= r <= high for r in retries) and len(set(retries)) > 6
 
@@ -200,6 +215,7 @@ class CountingStore:
         def counted(*args, **kwargs):
             self.calls[name] += 1
             return attr(*args, **kwargs)
+
         return counted
 
 
@@ -236,14 +252,16 @@ def test_a_long_poll_of_a_game_evicted_from_the_cache_writes_nothing_when_it_exp
             ev = api.get(f"/games/{gid}/events?after={seq}&wait=0.01", p).get_json()
             assert ev["records"] == []
     assert store.calls["index_set"] == 0 and store.calls["index_remove"] == 0, store.calls
-    assert store.calls["index_score"] >= 4     # the games were evicted and read again
+    assert store.calls["index_score"] >= 4  # the games were evicted and read again
 
 
 def test_a_waiting_tables_clock_runs_out_on_time_without_a_sweeper(request, tmp_path):
     """The seat to move waits on its own table: the wait wakes at the deadline, and its read records the
     timeout move (nobody else calls, no sweeper runs)."""
-    app = create_app(Config(data_dir=str(tmp_path), card_clock=5, other_clock=5),  # the shortest clocks
-                     store=SqliteStore(str(tmp_path / "c.sqlite3")))
+    app = create_app(
+        Config(data_dir=str(tmp_path), card_clock=5, other_clock=5),  # the shortest clocks
+        store=SqliteStore(str(tmp_path / "c.sqlite3")),
+    )
     api = Api(app.test_client())
     p = api.player()
     t = api.table(p, rule_set="spades")
@@ -258,6 +276,7 @@ def test_a_waiting_tables_clock_runs_out_on_time_without_a_sweeper(request, tmp_
 
 # -------------------------------------------------------------------------------------------------- caps
 
+
 def problem_of(r, status, code):
     assert r.status_code == status, r.get_data(as_text=True)
     body = r.get_json()
@@ -269,8 +288,10 @@ def problem_of(r, status, code):
 
 @pytest.fixture
 def capped(request, tmp_path):
-    app = create_app(Config(data_dir=str(tmp_path), max_waits=3, max_waits_per_player=2),
-                     store=SqliteStore(str(tmp_path / "cap.sqlite3")))
+    app = create_app(
+        Config(data_dir=str(tmp_path), max_waits=3, max_waits_per_player=2),
+        store=SqliteStore(str(tmp_path / "cap.sqlite3")),
+    )
     return Api(app.test_client()), app.extensions["fairdeal"]
 
 
@@ -318,7 +339,9 @@ def test_the_feed_says_503_when_it_cannot_listen(tmp_path):
             class NoChanges:
                 def watch(self, game_id, also=()):
                     raise ChangesUnavailable("away")
+
             return NoChanges()
+
     api = Api(create_app(Config(data_dir=str(tmp_path)), store=Deaf(str(tmp_path / "x.sqlite3"))).test_client())
     p, gid = seated_game(api)
     v = api.view(p, gid)
@@ -332,13 +355,16 @@ def test_the_feed_says_503_when_it_cannot_listen(tmp_path):
 
 # ------------------------------------------------------------------------------------- real processes
 
+
 @pytest.mark.parametrize("kind", ["sqlite", "redis"])
 def test_a_move_through_one_server_wakes_a_waiter_on_another(request, tmp_path, kind):
     """Two `fairdeal serve` processes (gunicorn, gevent workers) on one store: on Redis, as on two machines;
     on the embedded store, as two servers on one machine sharing the data dir."""
     url = request.getfixturevalue("redis_url") if kind == "redis" else None
-    with serving(tmp_path, url, workers=1, log_name="a.log") as base_a, \
-            serving(tmp_path, url, workers=1, log_name="b.log") as base_b:
+    with (
+        serving(tmp_path, url, workers=1, log_name="a.log") as base_a,
+        serving(tmp_path, url, workers=1, log_name="b.log") as base_b,
+    ):
         a, b = Api(Http(base_a)), Api(Http(base_b))
         p, gid = seated_game(a)
         v = a.view(p, gid)
@@ -353,6 +379,7 @@ def test_a_move_through_one_server_wakes_a_waiter_on_another(request, tmp_path, 
 def waiting_clients(base: str) -> float:
     """fairdeal_waiting_clients as a server's /metrics says (its one worker's waits)."""
     import urllib.request
+
     text = urllib.request.urlopen(base + "/metrics", timeout=scaled(5)).read().decode()
     return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("fairdeal_waiting_clients "))
 
@@ -368,6 +395,7 @@ def test_a_long_poll_of_a_game_that_does_not_exist_leaves_no_subscription(redis_
 
 def test_long_waits_are_spread_over_their_last_fifth_and_short_ones_kept():
     from fairdeal.service.feed import spread
+
     longs = [spread(25.0) for _ in range(200)]
     assert all(20.0 <= x <= 25.0 for x in longs) and max(longs) - min(longs) > 2.5
     assert spread(1.5) == 1.5 and spread(0.2) == 0.2
@@ -387,17 +415,22 @@ def test_a_held_wait_holds_no_connection_of_the_redis_command_pool(request, tmp_
         if feed_kind == "long-poll":
             waits.append(in_thread(lambda: api.get(f"/games/{gid}/events?after={seq}&wait=25", p).get_json()))
         else:
-            waits.append(in_thread(lambda: sse_lines(api, f"/games/{gid}/stream?after={seq}", p,
-                                                     stop=lambda ls: ls.count("event: game") >= 2)))
+            waits.append(
+                in_thread(
+                    lambda: sse_lines(
+                        api, f"/games/{gid}/stream?after={seq}", p, stop=lambda ls: ls.count("event: game") >= 2
+                    )
+                )
+            )
     holding = app.extensions["fairdeal"].waits
     wait_for(lambda: holding.open == 3, timeout=10, interval=0.01, what="three held waits")
-    v = api.view(p, gid)               # a quick request needs the pool's one connection...
+    v = api.view(p, gid)  # a quick request needs the pool's one connection...
     assert v["seq"] == seq
-    assert holding.open == 3           # ...and got it while all three waits were still held
-    api.post(f"/games/{gid}/moves", p, {"seq": seq, "move": pick(v)})   # and wakes the waits
+    assert holding.open == 3  # ...and got it while all three waits were still held
+    api.post(f"/games/{gid}/moves", p, {"seq": seq, "move": pick(v)})  # and wakes the waits
     for th, out in waits:
         th.join(scaled(20))
         assert not th.is_alive()
-        got = out["value"]             # woken by the move, not by the wait's own end
-        assert (records_of(got) if feed_kind == "stream" else got["records"]), got
+        got = out["value"]  # woken by the move, not by the wait's own end
+        assert records_of(got) if feed_kind == "stream" else got["records"], got
     store.close()

@@ -7,6 +7,7 @@ candidate exactly. Under fairdeal/2 the other seats gave only commitments (hidin
 what it computes for a candidate is not the deal that candidate gets; once it has committed, its reveal is
 fixed (any other seed is refused), and not revealing cancels the table with its seat named.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,10 +15,10 @@ import secrets
 
 import pytest
 
-from fairdeal.verifier import fairness
-from fairdeal.verifier.cards import card_from_str
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.games import make_rules
+from fairdeal.core import fairness
+from fairdeal.core.cards import card_from_str
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.games import make_rules
 from tests.service.client import Api
 from tests.service.conftest import make_app
 

@@ -4,15 +4,15 @@ Through whole games, every endpoint is called with every seat's token (and a spe
 named anywhere in the answer is compared with the engine: a seat may see the cards the engine's view(seat)
 shows it, and cards already played in public. Anything else it sees is a leak. The server seed must not
 appear anywhere before the end."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import re
 
 import pytest
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import available
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import available
 from tests.service.client import Api
 from tests.service.conftest import STORES
 
@@ -42,24 +42,39 @@ def suggested_or_first(v):
     return v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
 
 
-ENDPOINTS = ("/games/{g}", "/games/{g}/events?after=0&wait=0", "/games/{g}/transcript", "/games/{g}/start",
-             "/tables/{g}")
+ENDPOINTS = (
+    "/games/{g}",
+    "/games/{g}/events?after=0&wait=0",
+    "/games/{g}/transcript",
+    "/games/{g}/start",
+    "/tables/{g}",
+)
 
 
 # every rule set with its defaults, and the settings and table sizes that show or hide cards differently
-VARIANTS = [(r, {}, None) for r in available()] + [v for v in [
-    ("120s-auction", {"kitty_teaser": True}, None),
-    ("120s-traditional", {"teaser": True}, None),
-    ("twenty-down", {"three_first_cards": True}, None),
-    ("120s-house", {"game_target": 60}, 3),
-] if v[0] in available()]
+VARIANTS = [(r, {}, None) for r in available()] + [
+    v
+    for v in [
+        ("120s-auction", {"kitty_teaser": True}, None),
+        ("120s-traditional", {"teaser": True}, None),
+        ("twenty-down", {"three_first_cards": True}, None),
+        ("120s-house", {"game_target": 60}, 3),
+    ]
+    if v[0] in available()
+]
 
 
 # the variants take the two stores in turn: what a seat sees does not depend on the store, and each store
 # serves whole games of several rule sets here (playing every variant on both would double the suite's longest test)
-@pytest.mark.parametrize("rule_set,settings,players,app", [v + (STORES[i % 2],) for i, v in enumerate(VARIANTS)],
-                         ids=[f"{r}-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}-{n or ''}-{STORES[i % 2]}"
-                              for i, (r, s, n) in enumerate(VARIANTS)], indirect=["app"])
+@pytest.mark.parametrize(
+    "rule_set,settings,players,app",
+    [v + (STORES[i % 2],) for i, v in enumerate(VARIANTS)],
+    ids=[
+        f"{r}-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}-{n or ''}-{STORES[i % 2]}"
+        for i, (r, s, n) in enumerate(VARIANTS)
+    ],
+    indirect=["app"],
+)
 def test_no_endpoint_shows_a_seat_what_it_may_not_know(api: Api, app, rule_set, settings, players):
     svc = app.extensions["fairdeal"]
     a, b, w = api.player("a"), api.player("b"), api.player("w")
@@ -79,12 +94,19 @@ def test_no_endpoint_shows_a_seat_what_it_may_not_know(api: Api, app, rule_set, 
         state = c.live.state
         # what each seat may know: its own view and every card played in public so far
         public_plays = {r["move"]["card"] for r in c.transcript["records"] if r["move"].get("kind") == "play"}
-        own_throws = {s: {x for r in c.transcript["records"] if r["seat"] == s and r["move"].get("kind") == "throw"
-                          for x in r["move"].get("cards", [])} for s in (0, 1)}
+        own_throws = {
+            s: {
+                x
+                for r in c.transcript["records"]
+                if r["seat"] == s and r["move"].get("kind") == "throw"
+                for x in r["move"].get("cards", [])
+            }
+            for s in (0, 1)
+        }
         thorough = step < 30 or step % 10 == 0  # every endpoint early on, then a sample; the view always
         for seat, p in seats.items():
             allowed = cards_in(state.view(seat)) | public_plays | own_throws.get(seat, set())
-            for path in (ENDPOINTS if thorough else ENDPOINTS[:1]):
+            for path in ENDPOINTS if thorough else ENDPOINTS[:1]:
                 r = api.get(path.format(g=gid), p)
                 assert r.status_code == 200, (path, r.get_json())
                 text = r.get_data(as_text=True)

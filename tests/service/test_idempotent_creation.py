@@ -2,6 +2,7 @@
 the first request made (the same player with a fresh token, the same table, the same seat), made once; the same
 key with another body is refused; and a player's document gone after the table was made (a store rolled back)
 no longer turns the table's creation into a 500 that a client retries into a second table."""
+
 from __future__ import annotations
 
 import threading
@@ -23,9 +24,10 @@ def test_a_retried_table_creation_answers_the_same_table(api: Api, app):
     assert first.status_code == 201 and again.status_code == 200
     assert again.get_json()["id"] == first.get_json()["id"] and again.get_json()["you"]["seat"] == 0
     assert store.index_count("lobby") == before + 1
-    problem(api.c.post("/tables", json={"rule_set": "120s-house"}, headers=keyed("t-1", p)), 422,
-            "idempotency-key-reused")
-    other = api.player()   # a key belongs to the player who sent it
+    problem(
+        api.c.post("/tables", json={"rule_set": "120s-house"}, headers=keyed("t-1", p)), 422, "idempotency-key-reused"
+    )
+    other = api.player()  # a key belongs to the player who sent it
     assert api.c.post("/tables", json={"rule_set": "spades"}, headers=keyed("t-1", other)).status_code == 201
     assert store.index_count("lobby") == before + 2
 
@@ -38,6 +40,7 @@ def test_racing_retries_make_one_table(api: Api, app):
 
     def create():
         answers.append(api.c.post("/tables", json={"rule_set": "spades"}, headers=keyed("race", p)))
+
     threads = [threading.Thread(target=create) for _ in range(4)]
     for t in threads:
         t.start()
@@ -45,7 +48,7 @@ def test_racing_retries_make_one_table(api: Api, app):
         t.join()
     made = {r.get_json()["id"] for r in answers if r.status_code in (200, 201)}
     assert len(made) == 1 and store.index_count("lobby") == before + 1
-    assert all(r.status_code in (200, 201, 409) for r in answers)   # 409 request-in-progress, Retry-After
+    assert all(r.status_code in (200, 201, 409) for r in answers)  # 409 request-in-progress, Retry-After
 
 
 def test_a_retried_player_creation_answers_the_same_player(api: Api):
@@ -87,9 +90,13 @@ def test_a_table_is_answered_even_when_the_players_document_went_meanwhile(api: 
         out = real(game_id, rules_json)
         doc, version = svc.store.get_doc("player", p["id"])
         gone["doc"] = doc
-        monkeypatch.setattr(svc.store, "get_doc", lambda kind, i, _g=svc.store.get_doc:
-                            (None, 0) if (kind, i) == ("player", p["id"]) else _g(kind, i))
+        monkeypatch.setattr(
+            svc.store,
+            "get_doc",
+            lambda kind, i, _g=svc.store.get_doc: (None, 0) if (kind, i) == ("player", p["id"]) else _g(kind, i),
+        )
         return out
+
     monkeypatch.setattr(svc.games, "append_commit", commit_then_lose_the_player)
     r = api.c.post("/tables", json={"rule_set": "spades"}, headers=keyed("t-9", p))
     assert r.status_code == 201 and r.get_json()["status"] == "open"

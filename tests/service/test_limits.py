@@ -1,6 +1,7 @@
 """Rate limits, with low limits: 429 problem JSON with Retry-After; per address (new players, forged tokens), per
 player (tables, moves, waits: another player is not held back), all the players of one address together;
 shared by every instance on Redis; off when switched off."""
+
 from __future__ import annotations
 
 from fairdeal.service import auth
@@ -20,6 +21,7 @@ def limited(r) -> dict:
 
 def at(api: Api, address: str):
     """The app's test client as seen from `address`."""
+
     class From:
         def __init__(self, c):
             self.c = c
@@ -27,6 +29,7 @@ def at(api: Api, address: str):
         def __getattr__(self, name):
             method = getattr(self.c, name)
             return lambda *a, **k: method(*a, environ_base={"REMOTE_ADDR": address}, **k)
+
     return Api(From(api.c))
 
 
@@ -54,8 +57,12 @@ def test_moves_are_limited_per_player_and_another_player_moves_on(tmp_path, requ
         assert api.move(a, tables[0], 10_000, {"kind": "pass"}).status_code == 409
     limited(api.move(a, tables[0], 10_000, {"kind": "pass"}))
     v = api.view(b, tables[1])
-    assert api.move(b, tables[1], v["seq"], v["suggested"] if v["suggested"] in v["legal_moves"]
-                    else v["legal_moves"][0]).status_code == 201
+    assert (
+        api.move(
+            b, tables[1], v["seq"], v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
+        ).status_code
+        == 201
+    )
 
 
 def test_waits_are_limited_per_player(tmp_path, request):
@@ -103,7 +110,7 @@ def test_forged_tokens_are_limited_per_address_and_good_ones_are_never_refused(t
         problem(room.c.get("/players/me", headers={"Authorization": f"Bearer fd_forged{i}"}), 401, "unauthorized")
     body = limited(room.c.get("/games/0123456789abcdef", headers={"Authorization": "Bearer fd_forged9"}))
     assert "tokens" in body["detail"]
-    auth.forget_all(app)   # not from this process's cache: the good token is looked up past the limit too
+    auth.forget_all(app)  # not from this process's cache: the good token is looked up past the limit too
     assert room.get("/players/me", honest).status_code == 200
     assert room.post("/tables", honest, json={"rule_set": "spades"}).status_code == 201
     limited(room.c.get("/players/me", headers={"Authorization": "Bearer fd_forged10"}))
@@ -112,6 +119,7 @@ def test_forged_tokens_are_limited_per_address_and_good_ones_are_never_refused(t
 def test_the_counts_are_shared_by_every_instance_on_redis(tmp_path, redis_url):
     """Two processes on one Redis count together (keys fd:rl:*); the limit is for the service, not per process."""
     import uuid
+
     cfg = Config(data_dir=str(tmp_path), redis_url=redis_url, limit_players="4/minute")
     apps = [create_app(cfg) for _ in range(2)]
     address = f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.9"  # the session's Redis is shared
@@ -121,6 +129,7 @@ def test_the_counts_are_shared_by_every_instance_on_redis(tmp_path, redis_url):
     limited(clients[0].c.post("/players", json={}))
     limited(clients[1].c.post("/players", json={}))
     import redis
+
     assert redis.Redis.from_url(redis_url).keys("fd:rl:*")
 
 

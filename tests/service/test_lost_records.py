@@ -2,6 +2,7 @@
 unreadable) answers 503 `game-records-missing` with what is known on every endpoint, writes nothing, is counted
 in fairdeal_games_records_missing_total and logged once; once the operator restores the records it plays on.
 On each store."""
+
 from __future__ import annotations
 
 import json
@@ -28,9 +29,14 @@ def _game(api: Api, moves: int = 4) -> tuple[dict, str]:
 
 
 def _answers(api: Api, p: dict, gid: str, seq: int) -> list:
-    return [api.get(f"/games/{gid}", p), api.get(f"/games/{gid}/transcript"), api.get(f"/tables/{gid}", p),
-            api.get(f"/games/{gid}/events?after=0&timeout=0", p),
-            api.move(p, gid, seq, {"kind": "pass"}), api.post(f"/tables/{gid}/cancel", p)]
+    return [
+        api.get(f"/games/{gid}", p),
+        api.get(f"/games/{gid}/transcript"),
+        api.get(f"/tables/{gid}", p),
+        api.get(f"/games/{gid}/events?after=0&timeout=0", p),
+        api.move(p, gid, seq, {"kind": "pass"}),
+        api.post(f"/tables/{gid}/cancel", p),
+    ]
 
 
 def _missing_total(api: Api, why: str) -> float:
@@ -45,9 +51,9 @@ def test_a_game_whose_log_is_gone_answers_503_on_every_endpoint_and_writes_nothi
     p, gid = _game(api)
     seq = api.view(p, gid)["seq"]
     table_before = store.get_doc("table", gid)
-    records = drop_log(store, gid)    # the running service holds the game in its cache
+    records = drop_log(store, gid)  # the running service holds the game in its cache
     caplog.set_level(logging.ERROR, logger="fairdeal.games")
-    for _ in range(3):   # clients (and the sweeper) keep asking
+    for _ in range(3):  # clients (and the sweeper) keep asking
         for r in _answers(api, p, gid, seq):
             assert r.status_code == 503, (r.status_code, r.get_data(as_text=True)[:300])
             assert r.mimetype == "application/problem+json"
@@ -55,7 +61,7 @@ def test_a_game_whose_log_is_gone_answers_503_on_every_endpoint_and_writes_nothi
             assert body["code"] == "game-records-missing" and body["why"] == "no-commit"
             assert body["game"] == gid and body["records_found"] == 0 and body["table_status"] == "playing"
             assert gid in body["detail"]
-    assert store.records(gid) == [] and store.get_doc("table", gid) == table_before   # nothing written
+    assert store.records(gid) == [] and store.get_doc("table", gid) == table_before  # nothing written
     logged = [rec for rec in caplog.records if "game records missing" in rec.getMessage()]
     assert len(logged) == 1, [rec.getMessage() for rec in logged]
     assert _missing_total(api, "no-commit") == 18
@@ -70,10 +76,10 @@ def test_a_game_with_an_unreadable_record_answers_503_naming_it(app, api):
     store = _store(app)
     p, gid = _game(api)
     records = store.records(gid)
-    broken = dict(json.loads(records[4]), prev="00" * 32)   # off the hash chain (a restore that mixed two)
+    broken = dict(json.loads(records[4]), prev="00" * 32)  # off the hash chain (a restore that mixed two)
     put_log(store, gid, records[:4] + [json.dumps(broken)] + records[5:])
     games = app.extensions["fairdeal"].games
-    games.forget(gid)   # a process that reads the game from the store (another worker, a restart)
+    games.forget(gid)  # a process that reads the game from the store (another worker, a restart)
     for r in (api.get(f"/games/{gid}"), api.get(f"/games/{gid}/transcript")):
         assert r.status_code == 503, r.get_data(as_text=True)[:300]
         body = r.get_json()
@@ -89,6 +95,7 @@ def test_a_game_with_an_unreadable_record_answers_503_naming_it(app, api):
 @pytest.mark.parametrize("app", ["redis"], indirect=True)
 def test_a_started_game_whose_server_seed_is_gone_answers_503(app, api):
     from fairdeal.service.store import keys
+
     store = _store(app)
     p, gid = _game(api, moves=1)
     store.r.delete(keys.secret(gid))

@@ -1,4 +1,5 @@
 """The OpenAPI document is served, kept in docs/, and names every route and every problem code."""
+
 from __future__ import annotations
 
 import pathlib
@@ -18,8 +19,11 @@ def test_docs_copy_is_the_served_document():
 def test_every_route_is_documented(app):
     """Every route of the JSON API; the browser pages (the web blueprint) are HTML, described in docs/web.md."""
     documented = set(re.findall(r"^  (/[^:\s]*):$", doc_text(), re.M))
-    routes = {re.sub(r"<(?:path:)?(\w+)>", r"{\1}", r.rule) for r in app.url_map.iter_rules()
-              if r.endpoint != "static" and not r.endpoint.startswith("web.")}
+    routes = {
+        re.sub(r"<(?:path:)?(\w+)>", r"{\1}", r.rule)
+        for r in app.url_map.iter_rules()
+        if r.endpoint != "static" and not r.endpoint.startswith("web.")
+    }
     assert routes == documented
 
 
@@ -30,7 +34,8 @@ def test_every_problem_code_is_documented():
     for path in (ROOT / "fairdeal" / "service").rglob("*.py"):
         used |= set(re.findall(r'(?:ApiError|WaitRefused)\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
         used |= set(re.findall(r'problem\(\s*\d+,\s*"([a-z-]+)"', path.read_text()))
-    from fairdeal.verifier.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
+    from fairdeal.core.games.base import BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn
+
     used |= {e.code for e in (BadSettings, GameOver, IllegalMove, MalformedMove, NotYourTurn)}
     assert used <= documented, used - documented
 
@@ -38,18 +43,21 @@ def test_every_problem_code_is_documented():
 def test_the_document_is_valid_openapi():
     from openapi_spec_validator import validate
     from openapi_spec_validator.readers import read_from_filename
+
     spec, _ = read_from_filename(str(ROOT / "docs" / "openapi.yaml"))
     validate(spec)  # raises with the place of the first error
 
 
 def validate_against(spec: dict, name: str, instance) -> None:
     from openapi_schema_validator import OAS31Validator
+
     schema = {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
     OAS31Validator(schema).validate(instance)
 
 
 def test_responses_match_their_documented_schemas(api):
     from openapi_spec_validator.readers import read_from_filename
+
     spec, _ = read_from_filename(str(ROOT / "docs" / "openapi.yaml"))
     p = api.player()
     table = api.table(p, rule_set="spades")
@@ -66,17 +74,20 @@ def test_responses_match_their_documented_schemas(api):
 
 def spec() -> dict:
     import yaml
+
     return yaml.safe_load(doc_text())
 
 
 def test_the_rule_set_enum_is_the_rule_sets_offered():
-    from fairdeal.verifier.games import available
+    from fairdeal.core.games import available
+
     assert spec()["components"]["schemas"]["RuleSet"]["enum"] == list(available())
 
 
 def test_the_table_sizes_and_seats_the_document_allows_are_the_rule_sets():
     """The document allowed any table size (the server takes only its rule sets' sizes) and any seat."""
-    from fairdeal.verifier.games import RULE_SETS, rules_class
+    from fairdeal.core.games import RULE_SETS, rules_class
+
     sizes = sorted({n for rid in RULE_SETS for n in rules_class(rid).table_sizes})
     doc = spec()
     assert doc["components"]["schemas"]["TableChoices"]["properties"]["players"]["enum"] == sizes
@@ -106,6 +117,7 @@ def test_the_documents_patterns_are_the_codes():
     to the document; these hold the document to the code)."""
     from fairdeal.service.api.common import ID
     from fairdeal.service.api.players import NAME, NAME_MAX
+
     doc = spec()["components"]
     assert doc["schemas"]["Name"]["pattern"] == NAME.pattern and doc["schemas"]["Name"]["maxLength"] == NAME_MAX
     for name in ("GameId", "TableId"):

@@ -2,6 +2,7 @@
 of test_cli, on the embedded store), a game played with --auto ends, is saved and verifies; an interactive
 player's illegal choice is refused with the server's sentence and a legal one is taken; and without a service
 the player is told how to start it."""
+
 from __future__ import annotations
 
 import io
@@ -19,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from fairdeal.client.play import Table, parse_move, play, state_lines, throw_hint
-from fairdeal.verifier import fairness
+from fairdeal.core import fairness
 from tests.service.redis_servers import free_port
 from tests.service.served import served  # noqa: F401 - the live-server fixture
 from tests.waiting import scaled
@@ -35,8 +36,10 @@ def _verify_command(output: str) -> list[str]:
 @ON_SQLITE
 def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
     out = tmp_path / "game.json"
-    r = CliRunner().invoke(play, ["--server", served, "--rules", "120s-auction", "--auto",
-                                  "--client-seed", "my lucky words", "--out", str(out)])
+    r = CliRunner().invoke(
+        play,
+        ["--server", served, "--rules", "120s-auction", "--auto", "--client-seed", "my lucky words", "--out", str(out)],
+    )
     assert r.exit_code == 0, r.output
     assert "Traceback" not in r.output
     saved = json.loads(out.read_text())
@@ -52,7 +55,8 @@ def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
     # the commitment the table showed before the first card is checked, here and in the command
     assert "PASS  commitment-noted" in r.output
     assert args[args.index("--commitment") + 1] == saved["commit"]["commitment"]
-    from fairdeal.verifier.cli import main as verify_main
+    from fairdeal.verify.cli import main as verify_main
+
     capsys.readouterr()
     with pytest.raises(SystemExit) as done:
         verify_main(args)
@@ -63,8 +67,7 @@ def test_auto_game_finishes_is_saved_and_verifies(served, tmp_path, capsys):
 @ON_SQLITE
 def test_without_a_seed_a_random_one_is_committed_revealed_and_printed_in_the_verify_command(served, tmp_path):
     out = tmp_path / "g.json"
-    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--auto", "--hands", "1",
-                                  "--out", str(out)])
+    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--auto", "--hands", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
     seed = r.output.split("Your client seed: ", 1)[1].split()[0]
     assert len(seed) == 32 and int(seed, 16) >= 0, "128 random bits by default"
@@ -73,11 +76,13 @@ def test_without_a_seed_a_random_one_is_committed_revealed_and_printed_in_the_ve
     me = saved["start"]["seats"][0]
     assert saved["protocol"] == "fairdeal/2" and me["client_seed"] == seed
     assert me["client_seed_commitment"] == saved["seating"]["seats"][0]["client_seed_commitment"]
-    assert me["client_seed_commitment"] == fairness.client_seed_commitment(saved["commit"]["game_id"], seed,
-                                                                           me["nonce"])
+    assert me["client_seed_commitment"] == fairness.client_seed_commitment(
+        saved["commit"]["game_id"], seed, me["nonce"]
+    )
     assert f"0:{seed}" in _verify_command(r.output)
-    other = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--auto", "--hands", "1",
-                                      "--out", str(tmp_path / "h.json")])
+    other = CliRunner().invoke(
+        play, ["--server", served, "--rules", "spades", "--auto", "--hands", "1", "--out", str(tmp_path / "h.json")]
+    )
     assert other.output.split("Your client seed: ", 1)[1].split()[0] != seed, "a new seed every game"
 
 
@@ -88,8 +93,9 @@ def test_a_client_seed_that_is_not_printable_ascii_is_refused_before_any_request
 
 def test_seeds_are_not_revealed_when_the_seating_is_not_signed_or_lacks_ours():
     from fairdeal.client.play import Distrust, check_seating
-    from fairdeal.verifier import keys as vkeys
-    from fairdeal.verifier.canonical import canonical_json
+    from fairdeal.core import keys as vkeys
+    from fairdeal.core.canonical import canonical_json
+
     key = vkeys.generate_private_key()
     seating = {"seats": [{"seat": 0, "client_seed_commitment": "ab" * 32}]}
 
@@ -99,11 +105,17 @@ def test_seeds_are_not_revealed_when_the_seating_is_not_signed_or_lacks_ours():
 
         def get(self, path):
             return self.answer
+
     signed = {"seating": seating, "seating_signature": vkeys.sign(key, canonical_json(seating))}
     check_seating(Fake(signed), "g", 0, "ab" * 32, vkeys.public_key_text(key))
     with pytest.raises(Distrust, match="not signed"):
-        check_seating(Fake({**signed, "seating_signature": vkeys.sign(key, b"other")}), "g", 0, "ab" * 32,
-                      vkeys.public_key_text(key))
+        check_seating(
+            Fake({**signed, "seating_signature": vkeys.sign(key, b"other")}),
+            "g",
+            0,
+            "ab" * 32,
+            vkeys.public_key_text(key),
+        )
     with pytest.raises(Distrust, match="does not hold"):
         check_seating(Fake(signed), "g", 0, "cd" * 32, vkeys.public_key_text(key))
 
@@ -113,8 +125,9 @@ def test_interactive_choice_refused_with_the_servers_sentence_then_a_legal_one_t
     out = tmp_path / "g.json"
     # Seat 0's first turn in spades is a bid: a card is refused, then move 1 of the list (bid 0) is taken;
     # the end of input leaves the table, which ends the game as abandoned.
-    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)],
-                           input="2C\n1\n")
+    r = CliRunner().invoke(
+        play, ["--server", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)], input="2C\n1\n"
+    )
     assert r.exit_code == 0, r.output
     assert "Refused: It is time to bid: say how many tricks you expect to take, 0 (nil) to 13." in r.output
     assert "   1. nil" in r.output and "<- suggested" in r.output
@@ -142,7 +155,7 @@ class SlowStdin(io.RawIOBase):
         return True
 
     def readinto(self, b):
-        if self.delay and len(b):      # click probes the stream with read(0) before the command runs
+        if self.delay and len(b):  # click probes the stream with read(0) before the command runs
             time.sleep(self.delay)
             self.delay = 0
         n = min(len(b), len(self.data))
@@ -154,8 +167,11 @@ class SlowStdin(io.RawIOBase):
 def test_a_move_typed_after_the_clock_ran_out_is_told_as_the_tables_move_for_you(served, tmp_path):
     # standard input without a file descriptor (the test runner's): the line is read whenever it comes
     out = tmp_path / "g.json"
-    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--clocks", "5,5", "--out", str(out)],
-                           input=SlowStdin("1\n", 5.5))
+    r = CliRunner().invoke(
+        play,
+        ["--server", served, "--rules", "spades", "--clocks", "5,5", "--out", str(out)],
+        input=SlowStdin("1\n", 5.5),
+    )
     assert r.exit_code == 0, r.output
     assert "The table has moved on (did your clock run out?)" in r.output
     timeout = [rec for rec in json.loads(out.read_text())["records"] if rec["seat"] == 0]
@@ -181,16 +197,19 @@ def test_bad_setting_is_refused_before_any_request():
 LEGAL_THROWS = [{"kind": "throw", "cards": []}, {"kind": "throw", "cards": ["KC", "8S"]}]
 
 
-@pytest.mark.parametrize("text,move", [
-    ("2", {"kind": "throw", "cards": ["KC", "8S"]}),
-    ("10h", {"kind": "play", "card": "10H"}),
-    ("play QS", {"kind": "play", "card": "QS"}),
-    ("bid 20", {"kind": "bid", "value": 20}),
-    ("pass", {"kind": "pass"}),
-    ("trump hearts", {"kind": "trump", "value": "H"}),
-    ("throw 8s kc", {"kind": "throw", "cards": ["KC", "8S"]}),   # the server's own order for the same cards
-    ("throw 2C 3D", {"kind": "throw", "cards": ["2C", "3D"]}),   # not legal here: the server will say why
-])
+@pytest.mark.parametrize(
+    "text,move",
+    [
+        ("2", {"kind": "throw", "cards": ["KC", "8S"]}),
+        ("10h", {"kind": "play", "card": "10H"}),
+        ("play QS", {"kind": "play", "card": "QS"}),
+        ("bid 20", {"kind": "bid", "value": 20}),
+        ("pass", {"kind": "pass"}),
+        ("trump hearts", {"kind": "trump", "value": "H"}),
+        ("throw 8s kc", {"kind": "throw", "cards": ["KC", "8S"]}),  # the server's own order for the same cards
+        ("throw 2C 3D", {"kind": "throw", "cards": ["2C", "3D"]}),  # not legal here: the server will say why
+    ],
+)
 def test_typed_moves_are_read(text, move):
     assert parse_move(text, LEGAL_THROWS, LEGAL_THROWS) == move
 
@@ -203,15 +222,28 @@ def test_text_that_is_no_move_gets_a_sentence(text):
 
 
 def test_state_shows_scores_bid_drumpf_trick_last_trick_and_hand():
-    game = {"seat": 0, "seq": 15, "seats": [{"seat": i, "name": n, "bot": i > 0}
-                                            for i, n in enumerate(["ann", "Bot 1", "Bot 2", "Bot 3"])],
-            "view": {"rule_set": "120s-auction", "sides": [[0, 2], [1, 3]], "trump_word": "drumpf", "dealer": 1,
-                     "hand_number": 0, "hand": ["7C", "QD", "AD", "AH"], "scores": [20, 5],
-                     "bidding": {"log": [[2, "bid", 15], [3, "pass", None], [0, "pass", None], [1, "pass", None]]},
-                     "bidder": 2, "bid": 15, "trump": "H",
-                     "trick": {"leader": 2, "plays": [[2, "8S"], [3, "6S"]]},
-                     "tricks": [{"leader": 2, "plays": [[2, "5H"], [3, "7H"], [0, "6H"], [1, "2H"]],
-                                 "winner": 2, "winning_card": "5H"}]}}
+    game = {
+        "seat": 0,
+        "seq": 15,
+        "seats": [{"seat": i, "name": n, "bot": i > 0} for i, n in enumerate(["ann", "Bot 1", "Bot 2", "Bot 3"])],
+        "view": {
+            "rule_set": "120s-auction",
+            "sides": [[0, 2], [1, 3]],
+            "trump_word": "drumpf",
+            "dealer": 1,
+            "hand_number": 0,
+            "hand": ["7C", "QD", "AD", "AH"],
+            "scores": [20, 5],
+            "bidding": {"log": [[2, "bid", 15], [3, "pass", None], [0, "pass", None], [1, "pass", None]]},
+            "bidder": 2,
+            "bid": 15,
+            "trump": "H",
+            "trick": {"leader": 2, "plays": [[2, "8S"], [3, "6S"]]},
+            "tricks": [
+                {"leader": 2, "plays": [[2, "5H"], [3, "7H"], [0, "6H"], [1, "2H"]], "winner": 2, "winning_card": "5H"}
+            ],
+        },
+    }
     text = "\n".join(state_lines(game, Table(game)))
     assert "Scores: you & Bot 2 20, Bot 1 & Bot 3 5" in text
     assert "Bidding: Bot 2 bid 15, Bot 3 pass, you pass, Bot 1 pass" in text
@@ -234,11 +266,13 @@ def test_an_unknown_move_is_explained_in_the_tables_own_word_for_trump():
 
 # ------------------------------------------------------------------------- brought level with the web table
 
+
 @ON_SQLITE
 def test_a_spades_table_offers_its_own_moves_and_understands_nil(served, tmp_path):
     out = tmp_path / "g.json"
-    r = CliRunner().invoke(play, ["--server", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)],
-                           input="nil\n")
+    r = CliRunner().invoke(
+        play, ["--server", served, "--rules", "spades", "--client-seed", "s", "--out", str(out)], input="nil\n"
+    )
     assert r.exit_code == 0, r.output
     hint = next(line for line in r.output.splitlines() if "you may type:" in line)
     assert "nil" in hint and "bid " in hint
@@ -270,22 +304,27 @@ def _read_until(fd: int, pattern: str, timeout: float, seen: bytearray) -> str:
 @ON_SQLITE
 def test_on_a_terminal_the_clock_counts_down_and_the_tables_move_is_said(served, tmp_path):
     master, slave = pty.openpty()
-    proc = subprocess.Popen(_cli("--server", served, "--rules", "spades", "--clocks", "5,5", "--out",
-                                 str(tmp_path / "g.json")), stdin=slave, stdout=slave, stderr=slave,
-                            env=dict(os.environ, COLUMNS="200"))
+    proc = subprocess.Popen(
+        _cli("--server", served, "--rules", "spades", "--clocks", "5,5", "--out", str(tmp_path / "g.json")),
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=dict(os.environ, COLUMNS="200"),
+    )
     os.close(slave)
     seen = bytearray()
     try:
         _read_until(master, r"\(5 s left\)|\(4 s left\)", 30, seen)
-        _read_until(master, r"\(2 s left\)", 10, seen)          # the same prompt, redrawn as the seconds go
-        os.write(master, b"x")                                  # typing does not stop the clock
+        _read_until(master, r"\(2 s left\)", 10, seen)  # the same prompt, redrawn as the seconds go
+        os.write(master, b"x")  # typing does not stop the clock
         _read_until(master, r"\(1 s left\): x", 5, seen)
         text = _read_until(master, r"The clock ran out: the table (bid \d+|bid nil) for you\.", 20, seen)
         assert "Your time is up: the table moves for you." in text
-        _read_until(master, r"\(\d+ s left\)", 30, seen)        # the next decision is ours again
-        os.write(master, b"q\r")                                # leaving is confirmed first
-        _read_until(master, r"only player at this table: leaving ends the game.*\n.*Leave the table\? \[y/N\]", 10,
-                    seen)
+        _read_until(master, r"\(\d+ s left\)", 30, seen)  # the next decision is ours again
+        os.write(master, b"q\r")  # leaving is confirmed first
+        _read_until(
+            master, r"only player at this table: leaving ends the game.*\n.*Leave the table\? \[y/N\]", 10, seen
+        )
         os.write(master, b"y\r")
         _read_until(master, r"VERIFIED", 60, seen)
         assert proc.wait(scaled(30)) == 0
@@ -296,9 +335,13 @@ def test_on_a_terminal_the_clock_counts_down_and_the_tables_move_is_said(served,
 
 @ON_SQLITE
 def test_through_a_pipe_the_clock_still_ends_the_wait(served, tmp_path):
-    proc = subprocess.Popen(_cli("--server", served, "--rules", "spades", "--clocks", "5,5", "--out",
-                                 str(tmp_path / "g.json")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        _cli("--server", served, "--rules", "spades", "--clocks", "5,5", "--out", str(tmp_path / "g.json")),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         lines = []
         for line in proc.stdout:
@@ -314,9 +357,26 @@ def test_through_a_pipe_the_clock_still_ends_the_wait(served, tmp_path):
 
 @ON_SQLITE
 def test_a_host_waits_for_a_player_who_joins_while_a_third_watches(served, tmp_path):
-    host = subprocess.Popen(_cli("--server", served, "--rules", "120s-traditional", "--clocks", "off", "--wait",
-                                 "--auto", "--name", "host", "--out", str(tmp_path / "host.json")),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    host = subprocess.Popen(
+        _cli(
+            "--server",
+            served,
+            "--rules",
+            "120s-traditional",
+            "--clocks",
+            "off",
+            "--wait",
+            "--auto",
+            "--name",
+            "host",
+            "--out",
+            str(tmp_path / "host.json"),
+        ),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     procs = [host]
     try:
         head = []
@@ -327,18 +387,36 @@ def test_a_host_waits_for_a_player_who_joins_while_a_third_watches(served, tmp_p
         gid = re.search(r"--join (\w+)", head[-1]).group(1)
         lobby = CliRunner().invoke(play, ["--server", served, "--lobby"])
         assert gid in lobby.output and f"--join {gid}" in lobby.output
-        guest = subprocess.Popen(_cli("--server", served, "--join", gid, "--seat", "2", "--auto", "--name", "guest",
-                                      "--out", str(tmp_path / "guest.json")),
-                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        fan = subprocess.Popen(_cli("--server", served, "--watch", gid, "--name", "fan",
-                                    "--out", str(tmp_path / "fan.json")),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        guest = subprocess.Popen(
+            _cli(
+                "--server",
+                served,
+                "--join",
+                gid,
+                "--seat",
+                "2",
+                "--auto",
+                "--name",
+                "guest",
+                "--out",
+                str(tmp_path / "guest.json"),
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        fan = subprocess.Popen(
+            _cli("--server", served, "--watch", gid, "--name", "fan", "--out", str(tmp_path / "fan.json")),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         procs += [guest, fan]
         for line in host.stdout:
             head.append(line)
             if re.search(r"2 guest", line):
                 break
-        host.stdin.write("\n")                                  # Enter starts the table
+        host.stdin.write("\n")  # Enter starts the table
         host.stdin.flush()
         outs = [p.communicate(timeout=120)[0] for p in procs]
         host_out = "".join(head) + outs[0]
@@ -361,6 +439,7 @@ def test_a_host_waits_for_a_player_who_joins_while_a_third_watches(served, tmp_p
 @ON_SQLITE
 def test_a_move_whose_answer_was_lost_is_sent_again_with_the_same_key_and_recorded_once(served):
     from fairdeal.client.http import Client, Unreachable
+
     c = Client(served, sleep=lambda s: None)
     c.token = c.post("/players", {"name": "flaky"})["token"]
     t = c.post("/tables", {"rule_set": "spades", "clocks": "off"})
@@ -374,8 +453,9 @@ def test_a_move_whose_answer_was_lost_is_sent_again_with_the_same_key_and_record
         if path.endswith("/moves"):
             keys.append(headers["Idempotency-Key"])
             if len(keys) == 1:
-                raise Unreachable("connection reset")     # the move is in; its answer never came
+                raise Unreachable("connection reset")  # the move is in; its answer never came
         return answer
+
     c.post = lossy_post
     retries = []
     ack = c.move(t["id"], g["seq"], g["legal_moves"][0], on_retry=lambda n, exc: retries.append(n))

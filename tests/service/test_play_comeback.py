@@ -2,6 +2,7 @@
 on; a crashed client comes back with --resume (after a server restart) and misses nothing; a joined player who
 quits leaves the seat to the table's bot and is told when and how to fetch the transcript; the host, the joiner
 and a watcher in one folder each keep their own file."""
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,15 @@ class Proc:
     """A `fairdeal play` with its output read line by line on a thread, so a test waits for a line with a deadline."""
 
     def __init__(self, args, cwd, env, stdin=True):
-        self.p = subprocess.Popen(args, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.p = subprocess.Popen(
+            args,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         self.lines: list[str] = []
         self.q: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -81,19 +89,22 @@ def test_an_outage_is_waited_out_and_a_crashed_client_resumes_after_a_restart(tm
     client = None
     try:
         with serving(data, workers=1, port=port) as base:
-            client = Proc(_cli("--server", base, "--rules", "spades", "--clocks", "off", "--client-seed", "my words"),
-                          tmp_path, env)
+            client = Proc(
+                _cli("--server", base, "--rules", "spades", "--clocks", "off", "--client-seed", "my words"),
+                tmp_path,
+                env,
+            )
             gid = re.search(r"Table (\w+):", client.until(r"^Table \w+:")).group(1)
             client.until(r"^Your move:")
         # the service is down: the move typed now is sent again, with backoff, until it answers
         client.send("1\n")
         client.until(r"No answer from the service .*trying again in")
         with serving(data, workers=1, port=port) as base:
-            client.until(r"^Your move:", 90)                       # the move went in; the game goes on
+            client.until(r"^Your move:", 90)  # the move went in; the game goes on
             mine = json.loads((tmp_path / "state" / f"seat-{gid}-0.json").read_text())
             assert mine["receipts"], "the receipt of the move is kept beside the seat"
-            client.kill()                                          # the client crashes
-        with serving(data, workers=1, port=port) as base:        # the service restarts too
+            client.kill()  # the client crashes
+        with serving(data, workers=1, port=port) as base:  # the service restarts too
             back = Proc(_cli("--server", base, "--resume", gid, "--auto"), tmp_path, env, stdin=False)
             out = back.finish(180)
         assert back.p.returncode == 0, out
@@ -112,15 +123,19 @@ def test_an_outage_is_waited_out_and_a_crashed_client_resumes_after_a_restart(tm
 
 
 def test_resume_without_a_saved_seat_says_where_it_looked(tmp_path, env):
-    r = subprocess.run(_cli("--resume", "nosuchtable"), cwd=tmp_path, env=env, capture_output=True, text=True,
-                       timeout=60)
+    r = subprocess.run(
+        _cli("--resume", "nosuchtable"), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 2 and "No seat at table nosuchtable is saved in" in r.stderr
 
 
 def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to_fetch_the_file(tmp_path, env):
     with serving(tmp_path / "data", workers=1) as base:
-        host = Proc(_cli("--server", base, "--rules", "spades", "--clocks", "off", "--wait", "--auto",
-                         "--name", "host"), tmp_path, env)
+        host = Proc(
+            _cli("--server", base, "--rules", "spades", "--clocks", "off", "--wait", "--auto", "--name", "host"),
+            tmp_path,
+            env,
+        )
         procs = [host]
         try:
             gid = re.search(r"--join (\w+)", host.until(r"--join \w+")).group(1)
@@ -128,11 +143,11 @@ def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to
             fan = Proc(_cli("--server", base, "--watch", gid, "--name", "fan"), tmp_path, env, stdin=False)
             procs += [guest, fan]
             host.until(r"2 guest")
-            host.send("\n")                                         # Enter starts the table
+            host.send("\n")  # Enter starts the table
             guest.until(r"^Your move:")
             guest.send("q\n")
             guest.until(r"bot will play your seat until you come back")
-            guest.send("n\n")                                       # not yet: a stray q does not leave
+            guest.send("n\n")  # not yet: a stray q does not leave
             guest.send("q\n")
             guest.until(r"bot will play your seat until you come back")  # asked again: the first answer was no
             guest.send("y\n")
@@ -154,8 +169,12 @@ def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to
             assert f_out.count("Last trick: ") >= 10 and f_out.count("Scores: ") >= 10
             # the command the guest was given verifies the game once it has ended (fetched from the service)
             args = shlex.split(cmd)[1:]
-            r = subprocess.run([sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", *args],
-                               capture_output=True, text=True, timeout=120)
+            r = subprocess.run(
+                [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", *args],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             assert r.returncode == 0 and "VERIFIED" in r.stdout, r.stdout + r.stderr
         finally:
             for p in procs:
@@ -165,6 +184,7 @@ def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to
 def test_the_terminal_lobby_lists_games_to_watch_without_repeating_the_rules(tmp_path, env):
     with serving(tmp_path / "data", workers=1) as base:
         from fairdeal.client.http import Client
+
         c = Client(base)
         c.token = c.post("/players", {"name": "host"})["token"]
         for _ in range(2):
@@ -179,16 +199,23 @@ def test_the_terminal_lobby_lists_games_to_watch_without_repeating_the_rules(tmp
 
 def test_the_end_of_a_game_shows_the_score_sheet_of_every_hand(tmp_path, env):
     with serving(tmp_path / "data", workers=1) as base:
-        r = subprocess.run(_cli("--server", base, "--rules", "120s-auction", "--auto", "--clocks", "off"), cwd=tmp_path,
-                           env=env, capture_output=True, text=True, timeout=180)
+        r = subprocess.run(
+            _cli("--server", base, "--rules", "120s-auction", "--auto", "--clocks", "off"),
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
         assert r.returncode == 0, r.stdout + r.stderr
         gid = re.search(r"Table (\w+):", r.stdout).group(1)
         from fairdeal.client.http import Client
+
         hands = Client(base).get(f"/games/{gid}/sheet")["hands"]
     sheet = r.stdout.split("Score sheet:\n", 1)[1].split("Game over:", 1)[0]
     numbers = [int(m) for m in re.findall(r"^  Hand (\d+)", sheet, re.M)]
     assert numbers == [h["hand_number"] + 1 for h in hands] and len(numbers) >= 1
-    assert f"Scores: " in sheet.splitlines()[-1]
+    assert "Scores: " in sheet.splitlines()[-1]
 
 
 def test_the_rules_are_shown_in_short_sections_and_question_mark_shows_the_drumpf_order(tmp_path, env):
@@ -204,7 +231,7 @@ def test_the_rules_are_shown_in_short_sections_and_question_mark_shows_the_drump
         finally:
             p.kill()
     head = out.split("Your move:", 1)[0]
-    assert "\"Drumpf\" is what 120s (Auction) calls the trump suit" in head
+    assert '"Drumpf" is what 120s (Auction) calls the trump suit' in head
     assert "  Card order:" in head and "  Scoring:" in head
     assert max(len(line) for line in head.splitlines()) < 200, "no 1,700-character paragraph"
     assert "  S: 5S JS AH AS KS QS" in out

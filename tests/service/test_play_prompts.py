@@ -1,5 +1,6 @@
 """The terminal's prompts (fairdeal/client/session.py): the cards one reason refuses are named on one line, not
 one line each ("You must follow clubs." ten times); Enter where there is no suggestion says so; a q asks first."""
+
 from __future__ import annotations
 
 from fairdeal.client import session as session_module

@@ -1,5 +1,6 @@
 """GET /players/me/games: the tables a player sat down at, newest first, with their status and transcript link;
 and the `you` member of a table answer (the caller's seat, host, watching), on both stores."""
+
 from __future__ import annotations
 
 from tests.service.client import Api, play_to_end
@@ -11,12 +12,12 @@ def test_a_players_games_list_their_seat_status_and_transcript_newest_first(app)
     finished = api.table(alice, rule_set="spades", clocks="off")
     api.start(alice, finished["id"])
     play_to_end(api, finished["id"], [alice])
-    hosted_only = api.table(alice, rule_set="spades", seat=None)           # a host who does not play
+    hosted_only = api.table(alice, rule_set="spades", seat=None)  # a host who does not play
     joined = api.table(bob, rule_set="120s-auction")
     assert api.post(f"/tables/{joined['id']}/join", alice, json={"seat": 2}).status_code == 200
 
     games = api.get("/players/me/games", alice).get_json()["games"]
-    assert [g["id"] for g in games] == [joined["id"], finished["id"]]     # newest first; not the table she only hosts
+    assert [g["id"] for g in games] == [joined["id"], finished["id"]]  # newest first; not the table she only hosts
     assert hosted_only["id"] not in [g["id"] for g in games]
     now, done = games
     assert (now["status"], now["seat"], now["is_host"], now["host"]) == ("open", 2, False, "bob")
@@ -54,8 +55,15 @@ def test_a_table_tells_the_caller_their_seat_and_whether_they_host_or_watch(app)
     host, guest, fan = api.player(), api.player(), api.player()
     t = api.table(host, rule_set="spades")
     assert t["you"] == {"seat": 0, "host": True, "watching": False}
-    assert api.post(f"/tables/{t['id']}/join", guest, json={"seat": 3}).get_json()["you"] == \
-        {"seat": 3, "host": False, "watching": False}
-    assert api.post(f"/tables/{t['id']}/watch", fan).get_json()["you"] == {"seat": None, "host": False, "watching": True}
+    assert api.post(f"/tables/{t['id']}/join", guest, json={"seat": 3}).get_json()["you"] == {
+        "seat": 3,
+        "host": False,
+        "watching": False,
+    }
+    assert api.post(f"/tables/{t['id']}/watch", fan).get_json()["you"] == {
+        "seat": None,
+        "host": False,
+        "watching": True,
+    }
     assert api.get(f"/tables/{t['id']}", guest).get_json()["you"]["seat"] == 3
-    assert "you" not in api.get(f"/tables/{t['id']}").get_json()       # no token: nobody in particular
+    assert "you" not in api.get(f"/tables/{t['id']}").get_json()  # no token: nobody in particular

@@ -1,5 +1,6 @@
 """Several processes share one game through the store: each catches up from the log, and compare-and-append
 lets exactly one of two racing writers record a move."""
+
 from __future__ import annotations
 
 import threading
@@ -33,8 +34,9 @@ def test_a_game_played_through_two_processes_in_turn_verifies(tmp_path, redis_ur
         r = apps[(i + 1) % 2].move(p, t["id"], v["seq"], pick(v))
         assert r.status_code == 201, r.get_json()
     check_finished(apps[0].get(f"/games/{t['id']}/transcript").get_json())
-    assert apps[1].get(f"/games/{t['id']}/transcript").get_json() == \
-        apps[0].get(f"/games/{t['id']}/transcript").get_json()
+    assert (
+        apps[1].get(f"/games/{t['id']}/transcript").get_json() == apps[0].get(f"/games/{t['id']}/transcript").get_json()
+    )
 
 
 def test_racing_moves_on_one_seq_record_exactly_one(tmp_path, redis_url):
@@ -49,6 +51,7 @@ def test_racing_moves_on_one_seq_record_exactly_one(tmp_path, redis_url):
 
     def go(i):
         codes.append(apps[i].move(p, t["id"], v["seq"], moves[i]).status_code)
+
     threads = [threading.Thread(target=go, args=(i,)) for i in range(2)]
     for th in threads:
         th.start()
@@ -57,13 +60,17 @@ def test_racing_moves_on_one_seq_record_exactly_one(tmp_path, redis_url):
     assert sorted(codes) == [201, 409]
     a, b = apps[0].view(p, t["id"]), apps[1].view(p, t["id"])
     assert a["seq"] == b["seq"] and a["last_hash"] == b["last_hash"]
-    mine = [r for r in apps[0].get(f"/games/{t['id']}/events?after=0&wait=0", p).get_json()["records"]
-            if r["seq"] == v["seq"] + 1]
+    mine = [
+        r
+        for r in apps[0].get(f"/games/{t['id']}/events?after=0&wait=0", p).get_json()["records"]
+        if r["seq"] == v["seq"] + 1
+    ]
     assert len(mine) == 1 and mine[0]["by"] == "player"
 
 
 def test_games_evicted_from_the_cache_are_replayed_from_the_log(request, tmp_path):
     from tests.service.conftest import make_app
+
     api = Api(make_app(tmp_path, "redis", request, cache_size=1).test_client())
     p = api.player()
     games = []

@@ -6,6 +6,7 @@ each game's transcript verifies with the receipts given before the restart.
 
 With `user default off` alone (the earlier redis.conf) the restart dropped every Lua append: Redis replays a
 script's writes as MULTI/EXEC checked against the `default` user (redis/redis#14541)."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,6 +29,7 @@ def deployed(tmp_path):
 def _app(tmp_path, url: str):
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
+
     return create_app(Config(data_dir=str(tmp_path / "data"), redis_url=url))
 
 
@@ -44,7 +46,7 @@ def _play(api: Api, p: dict, gid: str, moves: int, receipts: dict[int, str]) -> 
 RESTARTS = {
     "kill -9": lambda server: server.kill9(),
     "clean shutdown": lambda server: server.stop_cleanly(),
-    "kill -9 after an AOF rewrite": None,   # rewritten half way through the play, below
+    "kill -9 after an AOF rewrite": None,  # rewritten half way through the play, below
 }
 
 
@@ -60,7 +62,7 @@ def test_every_acknowledged_move_survives_a_redis_restart(deployed, tmp_path, re
         api.start(p, gid)
     _play(api, p, running, 5, receipts[running])
     if restart == "kill -9 after an AOF rewrite":
-        deployed.rewrite_aof()       # what was played so far is now in the rewritten base file
+        deployed.rewrite_aof()  # what was played so far is now in the rewritten base file
     _play(api, p, running, 5, receipts[running])
     play_to_end(api, finished, [p], choose=suggested_or_first, receipts=receipts[finished])
     before = {gid: store.records(gid) for gid in (finished, running)}
@@ -72,7 +74,7 @@ def test_every_acknowledged_move_survives_a_redis_restart(deployed, tmp_path, re
     after = RedisStore(deployed.url)
     for gid in (finished, running):
         assert after.records(gid) == before[gid], f"{gid}: records lost or changed by the restart ({restart})"
-    assert "CRITICAL" not in deployed.log_text()   # no command refused while Redis loaded its files
+    assert "CRITICAL" not in deployed.log_text()  # no command refused while Redis loaded its files
     # the service goes on with the game it was playing (its pool reconnects), and both games verify
     _play(api, p, running, 3, receipts[running])
     assert api.post(f"/tables/{running}/cancel", p).status_code == 200

@@ -1,5 +1,6 @@
 """FAIRDEAL_REDIS_WAIT_REPLICAS: an append is acknowledged only once that many replicas have it (Redis WAIT), on a
 throwaway primary with one replica; too few replicas in time is a 503 that a retry with the same key settles."""
+
 from __future__ import annotations
 
 import json
@@ -8,12 +9,11 @@ import uuid
 import pytest
 import redis
 
-from fairdeal.service.store.base import OK, DUPLICATE, StoreUnavailable
+from fairdeal.service.store.base import DUPLICATE, OK, StoreUnavailable
 from fairdeal.service.store.redis import RedisStore
 from tests.service import redis_servers
-from tests.waiting import wait_for
 from tests.service.client import Api
-from tests.service.conftest import make_app
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -44,11 +44,11 @@ def test_an_append_waits_for_the_replica_and_is_on_it(primary_with_replica):
 
 def test_too_few_replicas_in_time_is_unavailable_and_a_retry_is_acknowledged(primary_with_replica):
     url, _ = primary_with_replica
-    strict = RedisStore(url, wait_replicas=2, wait_timeout=0.05)     # there is only one replica
+    strict = RedisStore(url, wait_replicas=2, wait_timeout=0.05)  # there is only one replica
     g = uuid.uuid4().hex[:16]
     with pytest.raises(StoreUnavailable, match="1 of the 2 replicas"):
         strict.append(g, 0, "r0", 1.0, "k", "h")
-    assert strict.records(g) == ["r0"]          # written on the primary: a retry must not write it twice
+    assert strict.records(g) == ["r0"]  # written on the primary: a retry must not write it twice
     again = RedisStore(url, wait_replicas=1, wait_timeout=5).append(g, 0, "r0", 1.0, "k", "h")
     assert (again.status, again.seq) == (DUPLICATE, 0)
 
@@ -57,6 +57,7 @@ def test_the_service_answers_503_with_retry_after_when_replicas_lag(primary_with
     url, _ = primary_with_replica
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
+
     app = create_app(Config(data_dir=str(tmp_path), redis_url=url, redis_wait_replicas=1, redis_wait_timeout=5))
     api = Api(app.test_client())
     p = api.player()
@@ -64,13 +65,12 @@ def test_the_service_answers_503_with_retry_after_when_replicas_lag(primary_with
     api.start(p, t["id"])
     v = api.view(p, t["id"])
     assert api.move(p, t["id"], v["seq"], v["legal_moves"][0]).status_code == 201
-    strict = create_app(Config(data_dir=str(tmp_path), redis_url=url, redis_wait_replicas=2,
-                               redis_wait_timeout=0.05))
+    strict = create_app(Config(data_dir=str(tmp_path), redis_url=url, redis_wait_replicas=2, redis_wait_timeout=0.05))
     v = api.view(p, t["id"])
     r = Api(strict.test_client()).move(p, t["id"], v["seq"], v["legal_moves"][0], key="retry-me")
     assert r.status_code == 503 and r.headers["Retry-After"] == "5", r.get_json()
     assert r.get_json()["code"] == "store-unavailable"
-    r = api.move(p, t["id"], v["seq"], v["legal_moves"][0], key="retry-me")   # the client's retry
+    r = api.move(p, t["id"], v["seq"], v["legal_moves"][0], key="retry-me")  # the client's retry
     assert r.status_code in (200, 201) and r.get_json()["replayed"] is True, r.get_json()
 
 
@@ -78,8 +78,10 @@ def test_a_commit_or_end_record_written_with_its_log_leaf_waits_for_the_replica_
     url, replica = primary_with_replica
     g = uuid.uuid4().hex[:16]
     leaf = json.dumps({"game_id": g, "type": "commitment"})
-    assert RedisStore(url, wait_replicas=1, wait_timeout=5).append_with_leaf(g, 0, "c", 1.0, "commitment",
-                                                                            leaf).status == OK
+    assert (
+        RedisStore(url, wait_replicas=1, wait_timeout=5).append_with_leaf(g, 0, "c", 1.0, "commitment", leaf).status
+        == OK
+    )
     assert replica.lrange(f"fd:{{{g}}}:log", 0, -1) == ["c"]
     with pytest.raises(StoreUnavailable):
         RedisStore(url, wait_replicas=2, wait_timeout=0.05).append_with_leaf(g, 1, "e", 2.0, "ending", leaf)
@@ -89,8 +91,10 @@ def test_a_commit_or_end_record_written_with_its_log_leaf_waits_for_the_replica_
 # must follow the cluster's redirections (a MovedError answered 500 at a failover). The session's cluster has no
 # replica, so WAIT counts 0 and the append ends in StoreUnavailable (503), once it has been appended where the slot is.
 
+
 def _primaries(store, game_id: str):
     from fairdeal.service.store import keys
+
     cluster = store.r
     slot = cluster.keyslot(keys.log(game_id))
     owner = cluster.nodes_manager.get_node_from_slot(slot)
@@ -102,11 +106,11 @@ def test_on_a_cluster_an_append_that_waits_follows_moved(redis_cluster_url):
     store = RedisStore(redis_cluster_url, wait_replicas=1, wait_timeout=0.05)
     g = uuid.uuid4().hex[:16]
     cluster, slot, owner, other = _primaries(store, g)
-    cluster.nodes_manager.slots_cache[slot] = [other]   # the slot moved (a failover) and this client has not heard
+    cluster.nodes_manager.slots_cache[slot] = [other]  # the slot moved (a failover) and this client has not heard
     with pytest.raises(StoreUnavailable):
         store.append(g, 0, "r0", 1.0)
-    assert store.records(g) == ["r0"]                                  # appended once, where the slot is
-    assert cluster.nodes_manager.get_node_from_slot(slot).name == owner.name   # and the slot map mended
+    assert store.records(g) == ["r0"]  # appended once, where the slot is
+    assert cluster.nodes_manager.get_node_from_slot(slot).name == owner.name  # and the slot map mended
     store.close()
 
 
@@ -124,11 +128,11 @@ def test_on_a_cluster_an_append_that_waits_follows_ask_during_a_migration(redis_
     try:
         with pytest.raises(StoreUnavailable, match="moving"):
             store.append(g, 0, "r0", 1.0)
-    finally:   # the session's cluster as it was
+    finally:  # the session's cluster as it was
         for r in (src, dst):
             r.execute_command("CLUSTER", "SETSLOT", slot, "STABLE")
     assert store.records(g) == []
-    with pytest.raises(StoreUnavailable, match="replicas"):   # appended on the owner; no replica to wait for
+    with pytest.raises(StoreUnavailable, match="replicas"):  # appended on the owner; no replica to wait for
         store.append(g, 0, "r0", 1.0)
     assert store.records(g) == ["r0"]
     store.delete_game(g)

@@ -1,10 +1,11 @@
 """Rules at the table (GET /tables/{id}/rules): the rules line in short sections, every sentence kept, the word
 for trumps with "drumpf" explained at 120s-auction, and each suit's order as trumps (120s: 5, J, A of hearts)."""
+
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier.games import available, make_rules
+from fairdeal.core.games import available, make_rules
 from tests.service.client import Api
 
 

@@ -14,6 +14,7 @@ that, so a schema-valid one may be refused with 400, 403, 404, 409 or 422.
 
 Rate limits are off in this app: schemathesis sends hundreds of requests a second from one address, and the
 limits have their own tests (test_limits.py)."""
+
 from __future__ import annotations
 
 import os
@@ -26,18 +27,24 @@ from fairdeal.service.app import create_app
 from fairdeal.service.config import Config
 from fairdeal.service.store.sqlite import SqliteStore
 
-RULES_DECIDE = {"checks": {"positive_data_acceptance": {
-    "expected-statuses": ["2xx", "401", "403", "404", "409", "422", "429"]}}}
-LOG_DECIDES = {"checks": {"positive_data_acceptance": {
-    "expected-statuses": ["2xx", "400", "403", "404", "409", "422"]}}}
-CONFIG = schemathesis.Config.from_dict({"operations": [
-    dict(LOG_DECIDES, **{"include-path": "/log/cosignatures", "include-method": "POST"}),
-    dict(LOG_DECIDES, **{"include-path": "/log/tile/{tile}", "include-method": "GET"}),
-    dict(RULES_DECIDE, **{"include-path": "/tables", "include-method": "POST"}),
-    dict(RULES_DECIDE, **{"include-path": "/players/me/preferences/{rule_set}", "include-method": "PUT"}),
-    dict(RULES_DECIDE, **{"include-path": "/log/consistency", "include-method": "GET"}),
-    dict(RULES_DECIDE, **{"include-path": "/log/leaves/{index}/proof", "include-method": "GET"}),
-]})
+RULES_DECIDE = {
+    "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "401", "403", "404", "409", "422", "429"]}}
+}
+LOG_DECIDES = {
+    "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400", "403", "404", "409", "422"]}}
+}
+CONFIG = schemathesis.Config.from_dict(
+    {
+        "operations": [
+            dict(LOG_DECIDES, **{"include-path": "/log/cosignatures", "include-method": "POST"}),
+            dict(LOG_DECIDES, **{"include-path": "/log/tile/{tile}", "include-method": "GET"}),
+            dict(RULES_DECIDE, **{"include-path": "/tables", "include-method": "POST"}),
+            dict(RULES_DECIDE, **{"include-path": "/players/me/preferences/{rule_set}", "include-method": "PUT"}),
+            dict(RULES_DECIDE, **{"include-path": "/log/consistency", "include-method": "GET"}),
+            dict(RULES_DECIDE, **{"include-path": "/log/leaves/{index}/proof", "include-method": "GET"}),
+        ]
+    }
+)
 
 
 # The schema is needed when the tests are collected (schemathesis' pytest fixture loader does not run on
@@ -48,8 +55,9 @@ _data = tempfile.TemporaryDirectory(prefix="fairdeal-schemathesis-")
 def served_schema():
     """The schema as the app serves it (on the embedded store), with a fresh player's token for each case:
     some operations end the token they are called with."""
-    app = create_app(Config(data_dir=_data.name, rate_limits=False),
-                     store=SqliteStore(os.path.join(_data.name, "fairdeal.sqlite3")))
+    app = create_app(
+        Config(data_dir=_data.name, rate_limits=False), store=SqliteStore(os.path.join(_data.name, "fairdeal.sqlite3"))
+    )
     client = app.test_client()
     schema = schemathesis.openapi.from_wsgi("/openapi.yaml", app, config=CONFIG)
 
@@ -61,6 +69,7 @@ def served_schema():
         def set(self, case, data, context):
             case.headers = case.headers or {}
             case.headers["Authorization"] = f"Bearer {data}"
+
     return schema
 
 

@@ -1,15 +1,16 @@
 """A game's seed is written once and never replaced (issue 21, §4): a commit for an id already in use leaves the
 seed of the game there alone; ending a game whose seed is missing says so (it raised TypeError); a rule set
 whose engine does not load fails the service's start (it silently left the lobby)."""
+
 from __future__ import annotations
 
 import pytest
 
+from fairdeal.core.games import RULE_SETS, make_rules
 from fairdeal.service.app import create_app
 from fairdeal.service.config import Config
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import SecretMissing
-from fairdeal.verifier.games import RULE_SETS, make_rules
 
 
 @pytest.fixture
@@ -23,14 +24,14 @@ def test_a_commit_for_an_id_in_use_leaves_that_games_seed_alone(api, svc):
     seed = svc.store.get_secret(gid)
     with pytest.raises(RuntimeError, match="already in use"):
         svc.games.append_commit(gid, make_rules("spades", {}, 4).to_json())
-    assert svc.store.get_secret(gid) == seed   # the seed its published commitment binds
+    assert svc.store.get_secret(gid) == seed  # the seed its published commitment binds
 
 
 def test_ending_a_game_whose_seed_is_missing_says_so(api, svc):
     p = api.player()
     gid = api.table(p, rule_set="spades")["id"]
     c = svc.games.get(gid)
-    if hasattr(svc.store, "r"):   # Redis
+    if hasattr(svc.store, "r"):  # Redis
         svc.store.r.delete(keys.secret(gid))
     else:
         svc.store._exec("DELETE FROM secrets WHERE game_id=?", (gid,))
@@ -39,9 +40,9 @@ def test_ending_a_game_whose_seed_is_missing_says_so(api, svc):
 
 
 def test_a_rule_set_whose_engine_does_not_load_fails_the_start(tmp_path, monkeypatch):
-    monkeypatch.setitem(RULE_SETS, "spades", "fairdeal.verifier.games.no_such_engine:SpadesRules")
+    monkeypatch.setitem(RULE_SETS, "spades", "fairdeal.core.games.no_such_engine:SpadesRules")
     with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded"):
         create_app(Config(data_dir=str(tmp_path)))
-    monkeypatch.setitem(RULE_SETS, "spades", "fairdeal.verifier.games.spades:NoSuchClass")
+    monkeypatch.setitem(RULE_SETS, "spades", "fairdeal.core.games.spades:NoSuchClass")
     with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded"):
         create_app(Config(data_dir=str(tmp_path)))

@@ -1,11 +1,12 @@
 """Leaving and coming back (docs/api.md): a seat whose player left, or timed out twice in a row, or (without
 clocks) sat silent past FAIRDEAL_STANDIN_AFTER, is played by the table's bot as "stand-in" moves until the player
 comes back; the host may choose that a leave ends the game instead. The finished game verifies."""
+
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier.checks import verify_transcript
+from fairdeal.core.checks import verify_transcript
 from tests.service.checks import check_ended
 from tests.service.client import Api
 from tests.service.conftest import make_app
@@ -82,7 +83,7 @@ def test_two_clock_outs_in_a_row_put_the_bot_in_until_the_player_comes_back(time
         if v["your_turn"]:
             assert api.move(host, gid, v["seq"], v["legal_moves"][0]).status_code == 201
         else:
-            clock.advance(11)        # the guest (seat 2) never moves
+            clock.advance(11)  # the guest (seat 2) never moves
     mine = [r["by"] for r in records(svc, gid) if r["seat"] == 2]
     assert mine[:3] == ["timeout", "timeout", "stand-in"], mine
     assert api.view(host, gid)["seats"][2]["away"] == "stood-in"
@@ -100,8 +101,10 @@ def test_without_clocks_a_long_silence_puts_the_bot_in(timed):
     assert api.view(host, gid)["seq"] == v["seq"]
     clock.advance(2)
     assert api.view(host, gid)["seq"] > v["seq"]
-    assert records(svc, gid)[-1]["by"] in ("stand-in", "bot") and \
-        [r for r in records(svc, gid) if r["seat"] == 2][-1]["by"] == "stand-in"
+    assert (
+        records(svc, gid)[-1]["by"] in ("stand-in", "bot")
+        and [r for r in records(svc, gid) if r["seat"] == 2][-1]["by"] == "stand-in"
+    )
 
 
 def test_nobody_stands_in_when_every_player_is_away(timed):

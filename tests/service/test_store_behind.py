@@ -1,14 +1,14 @@
 """A store that lost writes (a Redis failover with asynchronous replication, a restored backup) under a process
 whose cached game is ahead of it: the process must notice, rebuild from the store, and never append on top of,
 serve or sign anything but the store's own chain."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from fairdeal.verifier.transcript import record_hash
-
+from fairdeal.core.transcript import record_hash
 from tests.service.checks import check_ended, run_verifier
 from tests.service.client import Api
 from tests.service.conftest import STORES, make_app
@@ -67,13 +67,13 @@ def test_a_stale_cache_never_appends_on_top_of_a_store_that_lost_a_record(two, c
     a, b, store, host, gid, v = game_on_two(two)
     lost = last_record(store, gid)
 
-    drop_last(store, gid)          # the bot's move is lost; A still holds it
+    drop_last(store, gid)  # the bot's move is lost; A still holds it
     clock.advance(1.5)
-    b.view(host, gid)              # B (a fresh cache) re-makes the bot's move, at another time
+    b.view(host, gid)  # B (a fresh cache) re-makes the bot's move, at another time
     remade = last_record(store, gid)
     assert remade["seq"] == lost["seq"] and remade != lost
 
-    r = a.move(host, gid, v["seq"], v["legal_moves"][0])   # A's copy is at the same seq, with the lost record
+    r = a.move(host, gid, v["seq"], v["legal_moves"][0])  # A's copy is at the same seq, with the lost record
     assert r.status_code == 201, r.get_json()
     assert_chain_holds(store, gid)
 
@@ -81,7 +81,7 @@ def test_a_stale_cache_never_appends_on_top_of_a_store_that_lost_a_record(two, c
     assert r.status_code == 200, r.get_json()
     served_a = a.get(f"/games/{gid}/transcript").get_json()
     served_b = b.get(f"/games/{gid}/transcript").get_json()
-    assert served_a == served_b                     # A serves the store's chain, not its own copy
+    assert served_a == served_b  # A serves the store's chain, not its own copy
     check_ended(served_a, "cancelled")
     run_verifier(served_a)
 
@@ -91,7 +91,7 @@ def test_a_stale_cache_rebuilds_when_the_store_is_shorter(two, clock):
     a, b, store, host, gid, v = game_on_two(two)
     drop_last(store, gid, 2)
     clock.advance(1.5)
-    seen = a.view(host, gid)           # A reads the store: it re-makes the lost bot moves on the store's chain
+    seen = a.view(host, gid)  # A reads the store: it re-makes the lost bot moves on the store's chain
     assert seen == b.view(host, gid)
     assert seen["seq"] == v["seq"]
     assert [r["seq"] for r in assert_chain_holds(store, gid)] == list(range(1, v["seq"] + 1))
@@ -109,10 +109,10 @@ def test_a_retry_whose_move_was_lost_and_replayed_by_another_is_not_given_their_
     r = a.move(host, gid, v["seq"], v["legal_moves"][0], key="mine")
     assert r.status_code == 201, r.get_json()
     mine = r.get_json()
-    while last_record(store, gid)["seq"] >= mine["seq"]:    # the host's move and the bots' answers are lost
+    while last_record(store, gid)["seq"] >= mine["seq"]:  # the host's move and the bots' answers are lost
         drop_last(store, gid)
-    clock.advance(60)                                        # past the host's clock
-    b.view(host, gid)                                        # B writes the timeout move (and the bots answer)
+    clock.advance(60)  # past the host's clock
+    b.view(host, gid)  # B writes the timeout move (and the bots answer)
     taken = next(e for e in map(json.loads, store.records(gid)) if e.get("type") == "move" and e["seq"] == mine["seq"])
     assert (taken["seq"], taken["by"]) == (mine["seq"], "timeout")
     r = b.move(host, gid, v["seq"], v["legal_moves"][0], key="mine")
@@ -127,12 +127,12 @@ def test_a_table_marked_over_whose_end_record_the_store_lost_goes_on_from_the_st
     r = a.post(f"/tables/{gid}/cancel", host)
     assert r.status_code == 200, r.get_json()
     assert "end" in last_record(store, gid)
-    drop_last(store, gid)                              # the end is lost; the table document still says over
+    drop_last(store, gid)  # the end is lost; the table document still says over
     assert "end" not in last_record(store, gid)
-    for api in (b, a):                                 # a fresh cache and the one that wrote the end
+    for api in (b, a):  # a fresh cache and the one that wrote the end
         seen = api.view(host, gid)
         assert seen["status"] != "over" and seen["seq"] == v["seq"], seen
     assert services(two[0]).tables.load(gid)[0]["status"] == "playing"
     r = a.move(host, gid, v["seq"], v["legal_moves"][0])
-    assert r.status_code == 201, r.get_json()          # the game goes on, on the store's chain
+    assert r.status_code == 201, r.get_json()  # the game goes on, on the store's chain
     assert_chain_holds(store, gid)

@@ -1,4 +1,5 @@
 """One conformance suite for every store: SQLite (embedded), Redis, and a Redis Cluster of three primaries."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -19,6 +20,7 @@ def store(request, tmp_path):
         s = SqliteStore(str(tmp_path / "s.sqlite3"))
     else:
         from fairdeal.service.store.redis import RedisStore
+
         url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
         s = RedisStore(url)
     yield s
@@ -118,12 +120,12 @@ def test_append_checks_the_last_entry_when_told_it(store):
     assert store.append(g, 0, "r0", 1.0).status == OK
     assert store.append(g, 1, "r1", 2.0, last_digest=entry_digest("r0")).status == OK
     drop_last(store, g)
-    assert store.append(g, 1, "r1 again", 3.0).status == OK           # another writer re-made entry 1
+    assert store.append(g, 1, "r1 again", 3.0).status == OK  # another writer re-made entry 1
     res = store.append(g, 2, "r2", 4.0, last_digest=entry_digest("r1"))
     assert (res.status, res.length) == (CONFLICT, 2)
     assert store.records(g) == ["r0", "r1 again"]
     assert store.append(g, 2, "r2", 4.0, last_digest=entry_digest("r1 again")).status == OK
-    assert store.append(g, 0, "x", 5.0, last_digest=entry_digest("")).status == CONFLICT   # the length still counts
+    assert store.append(g, 0, "x", 5.0, last_digest=entry_digest("")).status == CONFLICT  # the length still counts
 
 
 def test_an_idempotency_key_lost_with_its_record_is_taken_anew(store):
@@ -191,9 +193,12 @@ def test_ping(store):
 
 def test_every_key_of_a_game_is_in_one_cluster_slot():
     from redis.crc import key_slot
+
     g = gid()
-    slots = {key_slot(k.encode()) for k in (keys.log(g), keys.log_meta(g), keys.idem(g), keys.secret(g),
-                                            keys.doc("table", g))}
+    slots = {
+        key_slot(k.encode())
+        for k in (keys.log(g), keys.log_meta(g), keys.idem(g), keys.secret(g), keys.doc("table", g))
+    }
     assert len(slots) == 1
 
 
@@ -226,12 +231,18 @@ def test_sqlite_compare_and_append_is_safe_across_processes(tmp_path):
 
 # ------------------------------------------------------------------ a model of compare-and-append
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
-OPS = st.lists(st.tuples(st.sampled_from([0, -1, 1, None]),           # expected length: current + delta, or -1
-                         st.sampled_from([None, "k1", "k2", "k3"]),     # idempotency key
-                         st.sampled_from(["a", "b"])),                  # body (and its hash)
-               min_size=1, max_size=25)
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from([0, -1, 1, None]),  # expected length: current + delta, or -1
+        st.sampled_from([None, "k1", "k2", "k3"]),  # idempotency key
+        st.sampled_from(["a", "b"]),
+    ),  # body (and its hash)
+    min_size=1,
+    max_size=25,
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

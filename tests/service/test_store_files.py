@@ -1,5 +1,6 @@
 """The embedded store's files hold every running game's seed (so its hidden cards): the owner alone may read
 them, like the signing keys."""
+
 from __future__ import annotations
 
 import os
@@ -44,6 +45,7 @@ def test_files_an_older_version_left_readable_are_made_private(tmp_path):
 def test_a_new_data_dir_is_0700_whatever_the_store(tmp_path):
     """On Redis the data dir holds only the signing keys, and the key ring made it (once 0755 under a 0022 umask)."""
     from fairdeal.service.signing import KeyRing
+
     old = os.umask(0o022)
     try:
         KeyRing(str(tmp_path / "new" / "data"))

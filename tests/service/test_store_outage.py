@@ -1,5 +1,6 @@
 """A store outage answers 503 store-unavailable with Retry-After (problem JSON, nothing changed), is logged as one
 line when it starts and one when the store is back (never a traceback per request), and /readyz says why."""
+
 from __future__ import annotations
 
 import logging
@@ -37,9 +38,25 @@ class Lines(logging.Handler):
 
 def redis_on(port: int, folder: str) -> subprocess.Popen:
     """redis-server on `port` with an append-only file in `folder` (so a restart keeps the data)."""
-    proc = subprocess.Popen([redis_servers.require_redis_server(), "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", folder],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            redis_servers.require_redis_server(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+            "--dir",
+            folder,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     redis_servers._wait_ping(port)
     return proc
 
@@ -92,6 +109,7 @@ def test_a_locked_or_failing_sqlite_is_an_outage_too(tmp_path, request, monkeypa
 
     def locked(*a, **k):
         raise sqlite3.OperationalError("database is locked")
+
     monkeypatch.setattr(store, "get_doc", locked)
     monkeypatch.setattr(store, "ping", locked)
     with Lines() as lines:
@@ -101,13 +119,23 @@ def test_a_locked_or_failing_sqlite_is_an_outage_too(tmp_path, request, monkeypa
 
 
 def test_what_counts_as_the_store_being_away():
-    away = [redis.ConnectionError("refused"), redis.TimeoutError("slow"), redis.exceptions.ReadOnlyError("READONLY"),
-            redis.exceptions.OutOfMemoryError("OOM"), redis.exceptions.BusyLoadingError("LOADING"),
-            redis.exceptions.ClusterDownError("CLUSTERDOWN"), sqlite3.OperationalError("disk I/O error"),
-            sqlite3.OperationalError("database or disk is full")]
+    away = [
+        redis.ConnectionError("refused"),
+        redis.TimeoutError("slow"),
+        redis.exceptions.ReadOnlyError("READONLY"),
+        redis.exceptions.OutOfMemoryError("OOM"),
+        redis.exceptions.BusyLoadingError("LOADING"),
+        redis.exceptions.ClusterDownError("CLUSTERDOWN"),
+        sqlite3.OperationalError("disk I/O error"),
+        sqlite3.OperationalError("database or disk is full"),
+    ]
     assert all(store_unavailable(e) for e in away)
-    bugs = [sqlite3.OperationalError("no such table: docs"), redis.ResponseError("ERR wrong number of arguments"),
-            KeyError("x"), ValueError("y")]
+    bugs = [
+        sqlite3.OperationalError("no such table: docs"),
+        redis.ResponseError("ERR wrong number of arguments"),
+        KeyError("x"),
+        ValueError("y"),
+    ]
     assert not any(store_unavailable(e) for e in bugs)
 
 
@@ -130,5 +158,9 @@ def test_a_long_outage_logs_a_line_a_minute_with_the_count(monkeypatch):
             now[0] += 1.5
         outage.succeeded()
     got = [(x.getMessage(), x.fields.get("refused")) for x in lines.records]
-    assert got == [("store unavailable", 1), ("store still unavailable", 40), ("store still unavailable", 40),
-                   ("store available again", 19)]
+    assert got == [
+        ("store unavailable", 1),
+        ("store still unavailable", 40),
+        ("store still unavailable", 40),
+        ("store available again", 19),
+    ]

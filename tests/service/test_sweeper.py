@@ -1,5 +1,6 @@
 """The sweeper is driven by the schedule index: a sweep reads the entries that are due and touches those games
 only (the others are never read), rewrites what it swept, and backs off a game whose sweep fails."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,8 +8,8 @@ import pytest
 from fairdeal.service import sweeper
 from fairdeal.service.app import build_services, create_app
 from fairdeal.service.config import Config
-from tests.service.client import Api
 from tests.service import redis_servers
+from tests.service.client import Api
 from tests.service.conftest import make_app
 
 
@@ -39,8 +40,10 @@ def own_redis(tmp_path):
 def room(request, tmp_path, clock):
     if request.param == "redis":
         from fairdeal.service.store.redis import RedisStore
-        app = create_app(Config(data_dir=str(tmp_path / "data")), RedisStore(request.getfixturevalue("own_redis")),
-                         now=clock)
+
+        app = create_app(
+            Config(data_dir=str(tmp_path / "data")), RedisStore(request.getfixturevalue("own_redis")), now=clock
+        )
     else:
         app = make_app(tmp_path, "sqlite", request, now=clock)
     svc = app.extensions["fairdeal"]
@@ -54,7 +57,7 @@ def started(api, n):
     ids = []
     for _ in range(n):
         p = api.player()
-        t = api.table(p, rule_set="spades")   # the 30-second clock for the opening bid
+        t = api.table(p, rule_set="spades")  # the 30-second clock for the opening bid
         api.start(p, t["id"])
         ids.append(t["id"])
     return ids
@@ -72,8 +75,9 @@ def test_a_sweep_touches_the_due_games_and_reads_no_other(room):
         assert any(r["by"] == "timeout" for r in swept.games.get(gid).transcript["records"])
     store.touched.clear()
     assert sweeper.sweep_once(swept) == 0 and store.touched == []  # they were rescheduled, not left due
-    assert sweeper.next_due(swept) == pytest.approx(min(s for g, s in svc.store.index_range("schedule", limit=50)
-                                                       if g in early + late))
+    assert sweeper.next_due(swept) == pytest.approx(
+        min(s for g, s in svc.store.index_range("schedule", limit=50) if g in early + late)
+    )
 
 
 def test_a_stale_entry_in_the_past_is_rewritten_by_the_sweep(room):
@@ -81,8 +85,8 @@ def test_a_stale_entry_in_the_past_is_rewritten_by_the_sweep(room):
     [gid] = started(api, 1)
     svc.store.index_set("schedule", gid, clock() - 100)  # written long ago by some process
     assert sweeper.sweep_once(swept) == 1
-    (member, score), = [x for x in svc.store.index_range("schedule", limit=50) if x[0] == gid]
-    assert score > clock()          # the game's real next due time: its bid clock
+    ((member, score),) = [x for x in svc.store.index_range("schedule", limit=50) if x[0] == gid]
+    assert score > clock()  # the game's real next due time: its bid clock
     assert sweeper.sweep_once(swept) == 0
 
 
@@ -93,10 +97,11 @@ def test_a_game_whose_sweep_fails_is_looked_at_again_later_not_at_every_sweep(ro
 
     def broken(game_id):
         raise RuntimeError("replay failed")
+
     monkeypatch.setattr(swept.tables, "touch", broken)
     assert sweeper.sweep_once(swept) == 1
     assert sweeper.sweep_once(swept) == 0
-    (_, score), = [x for x in svc.store.index_range("schedule", limit=50) if x[0] == gid]
+    ((_, score),) = [x for x in svc.store.index_range("schedule", limit=50) if x[0] == gid]
     assert score == pytest.approx(clock() + sweeper.RETRY_FAILED)
 
 
@@ -110,16 +115,17 @@ def test_run_sweeps_batch_after_batch_then_sleeps_until_the_next_due_time(room):
     for _ in range(5):
         ids += started(api, 1)
         clock.advance(1)
-    clock.advance(30)          # all five are due, the first one most overdue
+    clock.advance(30)  # all five are due, the first one most overdue
     sleeps = []
 
     def sleep(seconds):
         sleeps.append(seconds)
         raise Stop  # the loop ends at its first sleep
+
     with pytest.raises(Stop):
         sweeper.run(swept, interval=1.0, limit=2, sleep=sleep)
-    assert store.touched == ids   # in batches of two, earliest first, with no sleep between batches
-    assert sleeps == [1.0]        # nothing is due within the interval
+    assert store.touched == ids  # in batches of two, earliest first, with no sleep between batches
+    assert sleeps == [1.0]  # nothing is due within the interval
     svc.store.index_set("schedule", "not-a-game", clock() + 0.25)
     with pytest.raises(Stop):
         sweeper.run(swept, interval=1.0, limit=2, sleep=sleep)
@@ -134,6 +140,7 @@ class Flaky:
 
     def index_range(self, *args, **kwargs):
         import redis
+
         if self.down > 0:
             self.down -= 1
             raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
@@ -146,7 +153,9 @@ class Flaky:
 def test_a_store_outage_is_one_line_when_it_starts_and_one_when_it_ends(tmp_path, caplog):
     """The sweeper logged a traceback each round while the store was away."""
     import logging
+
     from fairdeal.service.store.sqlite import SqliteStore
+
     store = Flaky(SqliteStore(str(tmp_path / "s.sqlite3")), down=25)
     svc = build_services(Config(data_dir=str(tmp_path / "data")), store)
     rounds = []
@@ -154,7 +163,7 @@ def test_a_store_outage_is_one_line_when_it_starts_and_one_when_it_ends(tmp_path
     def sleep(seconds):
         rounds.append(seconds)
         if len(rounds) >= 30:
-            raise KeyboardInterrupt   # the test's way out of the sweeper's endless loop
+            raise KeyboardInterrupt  # the test's way out of the sweeper's endless loop
 
     caplog.set_level(logging.INFO, logger="fairdeal")
     with pytest.raises(KeyboardInterrupt):
@@ -162,4 +171,4 @@ def test_a_store_outage_is_one_line_when_it_starts_and_one_when_it_ends(tmp_path
     lines = [r for r in caplog.records if r.name.startswith("fairdeal") and r.levelno >= logging.WARNING]
     assert [r.getMessage() for r in lines] == ["store unavailable", "store available again"]
     assert not any(r.exc_info for r in caplog.records)
-    assert lines[1].fields["refused"] == 24      # the rounds refused after the first
+    assert lines[1].fields["refused"] == 24  # the rounds refused after the first

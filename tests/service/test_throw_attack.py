@@ -15,6 +15,7 @@ fairdeal/2 adds records a seat can read before the end; each was thought through
 below finds nothing without it and the seed with it); the start record's seeds and nonces are public once cards
 exist and say nothing without the secret server seed; the end record's deals and reveals come only at the end.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -24,12 +25,12 @@ import random
 
 import pytest
 
-from fairdeal.verifier.cards import PACK_32, PACK_52, card_from_str
-from fairdeal.verifier.games.base import Move
-from fairdeal.verifier.transcript import record_hash
+from fairdeal.core.cards import PACK_32, PACK_52, card_from_str
+from fairdeal.core.games.base import Move
+from fairdeal.core.transcript import record_hash
 from tests.service.client import Api
 
-SEARCH_LIMIT = 20_000   # candidate sets tried per redacted record
+SEARCH_LIMIT = 20_000  # candidate sets tried per redacted record
 
 
 def candidate_pool(pack, known: set[str], truth: list[str], rng: random.Random) -> list[str]:
@@ -44,7 +45,7 @@ def candidate_pool(pack, known: set[str], truth: list[str], rng: random.Random) 
     size = k
     while size < len(pool) and math.comb(size + 1, k) <= SEARCH_LIMIT:
         size += 1
-    return sorted(truth + others[:size - k])
+    return sorted(truth + others[: size - k])
 
 
 def attack(visible: dict, target_hash: str, pool: list[str], count: int) -> list[list[str]]:
@@ -68,8 +69,13 @@ def reachable(api: Api, p: dict, gid: str) -> tuple[list[dict], str, dict]:
     return records, view["last_hash"], view
 
 
-THROW_GAMES = [("120s-auction", {}), ("120s-auction", {"kitty_teaser": True}), ("120s-house", {}),
-               ("120s-traditional", {}), ("twenty-down", {})]
+THROW_GAMES = [
+    ("120s-auction", {}),
+    ("120s-auction", {"kitty_teaser": True}),
+    ("120s-house", {}),
+    ("120s-traditional", {}),
+    ("twenty-down", {}),
+]
 
 
 @pytest.mark.parametrize("rule_set,settings", THROW_GAMES, ids=[f"{r}{'-teaser' if s else ''}" for r, s in THROW_GAMES])
@@ -88,10 +94,11 @@ def test_no_face_down_throw_can_be_recovered_by_brute_force(app, rule_set, setti
         records, head, view = reachable(api, me, gid)
         if view["status"] == "over":
             break
-        full = svc.games.get(gid).transcript["records"]      # the truth, for the test's bookkeeping only
+        full = svc.games.get(gid).transcript["records"]  # the truth, for the test's bookkeeping only
         mine = view["seat"]
-        known = set(view["view"].get("hand") or []) | {r["move"]["card"] for r in records
-                                                       if r["move"].get("kind") == "play"}
+        known = set(view["view"].get("hand") or []) | {
+            r["move"]["card"] for r in records if r["move"].get("kind") == "play"
+        }
         for i, rec in enumerate(records):
             if not rec.get("redacted") or rec["seq"] in attacked:
                 continue
@@ -103,8 +110,9 @@ def test_no_face_down_throw_can_be_recovered_by_brute_force(app, rule_set, setti
             target = records[i + 1]["prev"] if i + 1 < len(records) else head
             assert target == record_hash(full[i])
             pool = candidate_pool(pack, known - set(truth), truth, rng)
-            assert not attack(rec, target, pool, len(truth)), \
+            assert not attack(rec, target, pool, len(truth)), (
                 f"seat {mine} recovered seat {rec['seat']}'s throw at move {rec['seq']}"
+            )
             attacked.add(rec["seq"])
             # the same search with the salt left in (the fairdeal/1 redaction) finds the cards
             if proven < 2:
@@ -121,19 +129,34 @@ def test_no_face_down_throw_can_be_recovered_by_brute_force(app, rule_set, setti
 
 # ------------------------------------------------------------- fairdeal/2's new fields: the seeds' commitments
 
-LOW_ENTROPY = ["my lucky words", "password", "123456", "lucky", "seed", "hello", "qwerty", "letmein", "7", "",
-               "my lucky word", "My lucky words", "fairdeal", "abc"] + [f"seed-{i}" for i in range(2000)]
+LOW_ENTROPY = [
+    "my lucky words",
+    "password",
+    "123456",
+    "lucky",
+    "seed",
+    "hello",
+    "qwerty",
+    "letmein",
+    "7",
+    "",
+    "my lucky word",
+    "My lucky words",
+    "fairdeal",
+    "abc",
+] + [f"seed-{i}" for i in range(2000)]
 
 
 def dictionary_attack(game_id: str, commitment: str, nonce: str | None) -> list[str]:
     """Every word of a dictionary whose client-seed commitment (fairness.md) is `commitment`. Without the seat's
     nonce the attacker must try every nonce too: 2**256 per word. With it (the control), one hash per word."""
-    from fairdeal.verifier import fairness
+    from fairdeal.core import fairness
+
     found = []
     for word in LOW_ENTROPY:
         if not word:
             continue
-        for guess in ([nonce] if nonce else ["00" * 32, "ff" * 32]):   # without it: its best guesses, nothing more
+        for guess in [nonce] if nonce else ["00" * 32, "ff" * 32]:  # without it: its best guesses, nothing more
             if fairness.client_seed_commitment(game_id, word, guess) == commitment:
                 found.append(word)
     return found
@@ -152,8 +175,12 @@ def test_no_seat_finds_another_seats_low_entropy_seed_from_its_commitment(app):
     api.start(victim, gid)
     seating = api.get(f"/games/{gid}/start", attacker).get_json()["seating"]
     commitment = seating["seats"][0]["client_seed_commitment"]
-    reachable = json.dumps([api.get(path, attacker).get_json() for path in
-                            (f"/tables/{gid}", f"/games/{gid}", f"/games/{gid}/start", f"/games/{gid}/transcript")])
+    reachable = json.dumps(
+        [
+            api.get(path, attacker).get_json()
+            for path in (f"/tables/{gid}", f"/games/{gid}", f"/games/{gid}/start", f"/games/{gid}/transcript")
+        ]
+    )
     assert nonce not in reachable and "my lucky words" not in reachable
     assert dictionary_attack(gid, commitment, None) == []
-    assert dictionary_attack(gid, commitment, nonce) == ["my lucky words"]   # the control: the search is real
+    assert dictionary_attack(gid, commitment, nonce) == ["my lucky words"]  # the control: the search is real

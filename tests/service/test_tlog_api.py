@@ -1,13 +1,14 @@
 """The transparency log through the API, on both stores: every commitment and every ending is a leaf, the table
 and the final transcript carry their inclusion proofs, and the log's endpoints answer what docs/log.md says."""
+
 from __future__ import annotations
 
 import pytest
 
+from fairdeal.core import merkle, tlog
+from fairdeal.core.reader import parse_transcript
 from tests.service.client import Api
 from tests.service.conftest import make_app
-from fairdeal.verifier import merkle, tlog
-from fairdeal.verifier.reader import parse_transcript
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
 
 
@@ -26,8 +27,10 @@ def test_the_table_and_the_transcript_carry_their_leaves_and_proofs(api):
     tlog.check_head(head, key=table["key"])
     assert set(table["log"]) == {"head", "checkpoint", "commitment"}
     assert tlog.check_log_member(transcript, key=table["key"]) == {
-        "commitment": table["log"]["commitment"]["index"], "ending": transcript["log"]["ending"]["index"]}
-    parse_transcript(transcript)   # the log member is where the format reserves it
+        "commitment": table["log"]["commitment"]["index"],
+        "ending": transcript["log"]["ending"]["index"],
+    }
+    parse_transcript(transcript)  # the log member is where the format reserves it
     leaf = api.get(f"/log/leaves?start={transcript['log']['ending']['index']}&limit=1").get_json()["leaves"][0]
     assert leaf == tlog.ending_leaf(transcript)
     assert leaf["reason"] == "cancelled" and leaf["dealt"] is False
@@ -50,15 +53,16 @@ def test_head_inclusion_consistency_and_leaves(api):
     assert api.get("/log/head").get_json() == second
     c = api.get(f"/log/consistency?first={first['size']}&second={second['size']}").get_json()
     assert c["first_root"] == first["root"] and c["second_root"] == second["root"]
-    assert merkle.verify_consistency(first["size"], second["size"], tlog.head_root(first), tlog.head_root(second),
-                                     tlog.proof_bytes(c["proof"]))
+    assert merkle.verify_consistency(
+        first["size"], second["size"], tlog.head_root(first), tlog.head_root(second), tlog.proof_bytes(c["proof"])
+    )
     i = table["log"]["commitment"]["index"]
     p = api.get(f"/log/leaves/{i}/proof").get_json()
     assert p["head"] == second and p["leaf"]["game_id"] == table["id"]
     assert tlog.inclusion(p["leaf"], i, second, p["proof"])
     old = api.get(f"/log/leaves/{i}/proof?size={first['size']}").get_json()
     assert old["head"] is None and old["root"] == first["root"] and tlog.inclusion(p["leaf"], i, first, old["proof"])
-    page = api.get(f"/log/leaves?start=0&limit=2").get_json()
+    page = api.get("/log/leaves?start=0&limit=2").get_json()
     assert len(page["leaves"]) == 2 and page["next"] == 2 and page["size"] == second["size"]
     everything = []
     start = 0
@@ -70,16 +74,19 @@ def test_head_inclusion_consistency_and_leaves(api):
     assert len(tree) == second["size"] and tree.root().hex() == second["root"]
 
 
-@pytest.mark.parametrize("path, status, code", [
-    ("/log/leaves/999999/proof", 404, "leaf-not-found"),
-    ("/log/leaves/0/proof?size=999999", 422, "bad-tree-size"),
-    ("/log/consistency?first=2&second=1", 422, "bad-tree-size"),
-    ("/log/consistency?first=0", 400, "bad-request"),
-    ("/log/consistency?first=0&second=999999", 422, "bad-tree-size"),
-    ("/log/leaves?limit=0", 400, "bad-request"),
-    ("/log/leaves?start=-1", 400, "bad-request"),
-    ("/log/games/0123456789abcdef", 404, "game-not-in-log"),
-])
+@pytest.mark.parametrize(
+    "path, status, code",
+    [
+        ("/log/leaves/999999/proof", 404, "leaf-not-found"),
+        ("/log/leaves/0/proof?size=999999", 422, "bad-tree-size"),
+        ("/log/consistency?first=2&second=1", 422, "bad-tree-size"),
+        ("/log/consistency?first=0", 400, "bad-request"),
+        ("/log/consistency?first=0&second=999999", 422, "bad-tree-size"),
+        ("/log/leaves?limit=0", 400, "bad-request"),
+        ("/log/leaves?start=-1", 400, "bad-request"),
+        ("/log/games/0123456789abcdef", 404, "game-not-in-log"),
+    ],
+)
 def test_bad_requests_get_problems(api, path, status, code):
     _cancelled_game(api)
     r = api.get(path)
@@ -97,8 +104,9 @@ def test_switched_off_there_are_no_leaves_and_no_log(tmp_path, request):
 
 
 def test_a_finished_game_verifies_offline_with_its_log_proof(api):
+    from fairdeal.core.checks import verify_transcript
     from tests.service.client import finished_game
-    from fairdeal.verifier.checks import verify_transcript
+
     t, transcript = finished_game(api)
     report = verify_transcript(transcript, key=t["key"])
     assert report.exit_code == 0 and not report.failed, [c.detail for c in report.failed]
@@ -117,7 +125,9 @@ def test_a_finished_game_verifies_offline_with_its_log_proof(api):
 def test_the_export_carries_each_transcripts_log_member(tmp_path, request):
     import io
     import json
+
     from fairdeal.service.export import export
+
     app = make_app(tmp_path, "sqlite", request)
     api = Api(app.test_client())
     table, _ = _cancelled_game(api)
@@ -130,6 +140,7 @@ def test_the_export_carries_each_transcripts_log_member(tmp_path, request):
 @pytest.mark.parametrize("store_kind", ["sqlite", "redis"])
 def test_the_sweepers_round_sequences_and_signs_a_head_at_its_interval(tmp_path, request, clock, store_kind):
     from fairdeal.service import sweeper
+
     app = make_app(tmp_path, store_kind, request, now=clock, log_head_seconds=10)
     api, s = Api(app.test_client()), app.extensions["fairdeal"]
     api.table(api.player(), rule_set="spades")
@@ -138,11 +149,11 @@ def test_the_sweepers_round_sequences_and_signs_a_head_at_its_interval(tmp_path,
     assert first["size"] == s.store.tlog_size() == 1
     api.table(api.player(), rule_set="spades")
     sweeper.log_tick(s)
-    assert s.store.tlog_head() == first          # grown, but the last head is younger than the interval
-    assert s.store.tlog_size() == 2               # ... though the new leaf is sequenced
+    assert s.store.tlog_head() == first  # grown, but the last head is younger than the interval
+    assert s.store.tlog_size() == 2  # ... though the new leaf is sequenced
     clock.advance(10)
     sweeper.log_tick(s)
     assert s.store.tlog_head()["size"] == 2
     clock.advance(60)
     sweeper.log_tick(s)
-    assert s.store.tlog_head()["size"] == 2       # not grown: no new head
+    assert s.store.tlog_head()["size"] == 2  # not grown: no new head

@@ -1,6 +1,7 @@
 """The log in the ecosystem's formats, on both stores (docs/log.md "Checkpoints", "Tiles", "Witnesses"): the
 checkpoint at /log/checkpoint and in the `log` members, the tiles and entry bundles, and witnesses' cosignatures
 taken at POST /log/cosignatures and served with the checkpoint."""
+
 from __future__ import annotations
 
 import struct
@@ -8,9 +9,9 @@ import time
 
 import pytest
 
+from fairdeal.core import checkpoint, keys, merkle, note, tlog, witness
 from fairdeal.service import tiles
 from fairdeal.service.errors import ApiError
-from fairdeal.verifier import checkpoint, keys, merkle, note, tlog, witness
 from tests.service.client import Api
 from tests.service.conftest import STORES, make_app
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
@@ -58,6 +59,7 @@ def _post(api: Api, body: str | bytes, ctype: str = "text/plain; charset=utf-8")
 
 # ------------------------------------------------------------------------------------------------ checkpoints
 
+
 def test_the_checkpoint_is_the_latest_head_signed_as_a_note(wapi):
     transcript = _cancelled(wapi)
     text, cp = _checkpoint(wapi)
@@ -73,6 +75,7 @@ def test_the_checkpoint_is_the_latest_head_signed_as_a_note(wapi):
 
 # ------------------------------------------------------------------------------------------------ tiles
 
+
 def test_tiles_and_entry_bundles_hold_the_leaves(wapi):
     for _ in range(3):
         _cancelled(wapi)
@@ -84,17 +87,22 @@ def test_tiles_and_entry_bundles_hold_the_leaves(wapi):
     assert tile.status_code == 200 and tile.mimetype == "application/octet-stream"
     assert "immutable" in tile.headers["Cache-Control"]
     assert tile.get_data() == b"".join(tlog.leaf_hash_of(leaf) for leaf in leaves)
-    assert merkle.Tree([tile.get_data()[i:i + 32] for i in range(0, 32 * n, 32)]).root() == cp.root
+    assert merkle.Tree([tile.get_data()[i : i + 32] for i in range(0, 32 * n, 32)]).root() == cp.root
     bundle = wapi.get(f"/log/tile/entries/000.p/{n}").get_data()
     entries = []
     while bundle:
         (length,) = struct.unpack(">H", bundle[:2])
-        entries.append(bundle[2:2 + length])
-        bundle = bundle[2 + length:]
+        entries.append(bundle[2 : 2 + length])
+        bundle = bundle[2 + length :]
     assert entries == [tlog.leaf_bytes(leaf) for leaf in leaves]
-    assert wapi.get(f"/log/tile/0/000.p/{n - 1}").get_data() == tile.get_data()[:-32]   # a smaller partial tile
-    for beyond in (f"/log/tile/0/000.p/{n + 1}", "/log/tile/0/" + tiles.index_path(0), "/log/tile/1/000.p/1",
-                   f"/log/tile/entries/000.p/{n + 1}", "/log/tile/entries/001.p/1"):
+    assert wapi.get(f"/log/tile/0/000.p/{n - 1}").get_data() == tile.get_data()[:-32]  # a smaller partial tile
+    for beyond in (
+        f"/log/tile/0/000.p/{n + 1}",
+        "/log/tile/0/" + tiles.index_path(0),
+        "/log/tile/1/000.p/1",
+        f"/log/tile/entries/000.p/{n + 1}",
+        "/log/tile/entries/001.p/1",
+    ):
         resp = wapi.get(beyond)
         assert resp.status_code == 404 and resp.get_json()["code"] == "tile-not-found", beyond
     (v,) = vectors_of("log.md", "tiles")
@@ -112,7 +120,7 @@ class _Log:
     def latest_head(self):
         return {"size": len(self.leaves)}
 
-    def tile_hashes(self, subtrees):     # TransLog's: complete subtrees (height, index), in one read
+    def tile_hashes(self, subtrees):  # TransLog's: complete subtrees (height, index), in one read
         return [self.tree.hash(index << height, (index + 1) << height) for height, index in subtrees]
 
     def leaf_texts(self, start, stop):
@@ -140,19 +148,21 @@ def test_higher_level_tiles_hash_complete_tiles_below():
     assert level1 == log.tree.hash(0, 256) + log.tree.hash(256, 512)
     assert tiles.tile_hashes(log, 0, 1, 256) == b"".join(log.tree.leaves[256:512])
     # level 1's hash 0 is the root of level 0's full tile 0, as the spec's hashes of hashes say
-    assert merkle.Tree([tiles.tile_hashes(log, 0, 0, 256)[i:i + 32] for i in range(0, 8192, 32)]).root() == \
-        level1[:32]
+    assert (
+        merkle.Tree([tiles.tile_hashes(log, 0, 0, 256)[i : i + 32] for i in range(0, 8192, 32)]).root() == level1[:32]
+    )
     with pytest.raises(ApiError):
-        tiles.tile_hashes(log, 1, 0, 3)                   # 768 leaves: beyond the log
+        tiles.tile_hashes(log, 1, 0, 3)  # 768 leaves: beyond the log
 
 
 # ------------------------------------------------------------------------------------------------ witnesses
+
 
 def test_a_configured_witnesss_cosignature_is_kept_and_served(wapi, witness_keys):
     (skey, vkey), (other_skey, other_vkey) = witness_keys
     transcript = _cancelled(wapi)
     text, cp = _checkpoint(wapi)
-    body = text + _cosign(skey, cp.text) + _cosign(other_skey, cp.text)   # a stranger's line is ignored
+    body = text + _cosign(skey, cp.text) + _cosign(other_skey, cp.text)  # a stranger's line is ignored
     resp = _post(wapi, body)
     assert resp.status_code == 200, resp.get_json()
     got = resp.get_json()
@@ -181,8 +191,11 @@ def test_a_bad_cosigned_checkpoint_is_refused_and_changes_nothing(wapi, witness_
     bigger = checkpoint.text_of(ORIGIN, cp.size + 1, cp.root)
     wrong_root = checkpoint.text_of(ORIGIN, cp.size, merkle.EMPTY_ROOT)
     other_origin = checkpoint.text_of("other.example/log", cp.size, cp.root)
-    forged = note.Signature(name, note.key_id(name, note.COSIGNATURE_V1, note.raw_public(wpriv)),
-                            struct.pack(">Q", int(time.time())) + bytes(64))
+    forged = note.Signature(
+        name,
+        note.key_id(name, note.COSIGNATURE_V1, note.raw_public(wpriv)),
+        struct.pack(">Q", int(time.time())) + bytes(64),
+    )
     cases = [
         ("not a note", 400, "bad-checkpoint"),
         (other_origin + "\n" + _cosign(skey, other_origin), 404, "unknown-origin"),
@@ -191,8 +204,7 @@ def test_a_bad_cosigned_checkpoint_is_refused_and_changes_nothing(wapi, witness_
         (text + _cosign(other_skey, cp.text), 403, "no-known-cosignature"),
         (text, 403, "no-known-cosignature"),
         (text + forged.line(), 403, "bad-cosignature"),
-        (cp.text + "\n" + note.cosign(cp.text, name, stranger, int(time.time())).line(), 403,
-         "no-known-cosignature"),
+        (cp.text + "\n" + note.cosign(cp.text, name, stranger, int(time.time())).line(), 403, "no-known-cosignature"),
         (text + _cosign(skey, cp.text, int(time.time()) + 3600), 422, "cosignature-in-future"),
     ]
     for body, status, code in cases:
@@ -211,7 +223,7 @@ def test_an_older_cosignature_does_not_replace_a_newer_one(wapi, witness_keys):
     _cancelled(wapi)
     old_text, old = _checkpoint(wapi)
     _cancelled(wapi)
-    wapi.get(f"/log/leaves/{old.size}/proof")                # signs a head covering the new leaves
+    wapi.get(f"/log/leaves/{old.size}/proof")  # signs a head covering the new leaves
     new_text, new = _checkpoint(wapi)
     assert new.size > old.size
     assert _post(wapi, new_text + _cosign(skey, new.text)).get_json()["cosignatures"][0]["kept"] is True

@@ -1,7 +1,8 @@
-"""The log's tree kept as stored hashes (fairdeal.verifier.storedhash) on every store (SQLite, Redis, a Redis
+"""The log's tree kept as stored hashes (fairdeal.core.storedhash) on every store (SQLite, Redis, a Redis
 Cluster): the tree they make is RFC 9162's (merkle.py's reference) at every size, proofs included; a process
 answers from O(log n) of them in one read, reading no leaf but the one it proves; a log written before the hashes
 were stored is filled once."""
+
 from __future__ import annotations
 
 import json
@@ -11,11 +12,11 @@ import uuid
 
 import pytest
 
+from fairdeal.core import merkle, storedhash
 from fairdeal.service.config import Config
 from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import keys
 from fairdeal.service.translog import TransLog
-from fairdeal.verifier import merkle, storedhash
 from tests.service.tlog_isolation import redis_url, tlog_store  # noqa: F401 - a database of its own
 
 
@@ -47,7 +48,7 @@ def test_the_stored_tree_is_the_reference_tree_at_every_size(tlog_store):
         sizes.append(store.tlog_size())
     ref = reference(store)
     assert store.tlog_hashed_size() == len(ref) == sizes[-1]
-    every = range(before, len(ref) + 1) if before < 2000 else sizes   # a cluster's shared log may be long
+    every = range(before, len(ref) + 1) if before < 2000 else sizes  # a cluster's shared log may be long
     for n in every:
         assert storedhash.tree_hash(n, read(store)) == ref.root(n), n
     for _ in range(200):
@@ -66,7 +67,7 @@ def test_a_batch_sequenced_at_once_and_racing_sequencers_store_the_reference_tre
     store = tlog_store
     before = store.tlog_sequence()
     games = [uuid.uuid4().hex[:16] for _ in range(60)]
-    for g in games:   # queued on Redis: the sweeper's round places them all in one script
+    for g in games:  # queued on Redis: the sweeper's round places them all in one script
         assert store.append_with_leaf(g, 0, "c", 1.0, "commitment", leaf(g, "commitment")).status == "ok"
     threads = [threading.Thread(target=store.tlog_sequence) for _ in range(4)]
     for t in threads:
@@ -114,8 +115,8 @@ def test_a_fresh_process_answers_proofs_from_a_few_hashes_reading_no_other_leaf(
     ref = reference(tlog_store)
     counting = Counting(tlog_store)
     fresh = TransLog(counting, KeyRing(str(tmp_path)), Config(data_dir=str(tmp_path)), lambda: 1.8e9)
-    bound = 3 * n.bit_length() + 1   # a proof's subtrees (at most 2 log2 n) and the root's (one per set bit)
-    fresh.check_head()   # once a process, before it serves: the head's root and its last leaf, one read of each
+    bound = 3 * n.bit_length() + 1  # a proof's subtrees (at most 2 log2 n) and the root's (one per set bit)
+    fresh.check_head()  # once a process, before it serves: the head's root and its last leaf, one read of each
     assert counting.leaves_read == 1 and counting.hash_reads == 1 and counting.hashes_read <= bound
     for index in (0, n // 3, n - 1):
         counting.hash_reads = counting.hashes_read = counting.leaves_read = 0
@@ -150,7 +151,7 @@ def test_a_log_older_than_its_stored_hashes_is_filled_once_then_grows(tlog_store
     assert tlog_store.tlog_fill_hashes(page=16) == size == tlog_store.tlog_hashed_size()
     assert tlog_store.tlog_fill_hashes() == 0
     forget_hashes(tlog_store)
-    add(tlog_store, 3)   # the next append (Redis: the sequencer) fills what is missing first
+    add(tlog_store, 3)  # the next append (Redis: the sequencer) fills what is missing first
     ref = reference(tlog_store)
     assert tlog_store.tlog_hashed_size() == size + 3 == len(ref)
     for n in range(max(0, size - 60), size + 4):
@@ -172,7 +173,7 @@ def test_a_start_check_compares_the_head_with_the_stored_hashes_and_the_last_lea
         tlog_store._conn().execute("UPDATE tlog SET leaf=? WHERE idx=?", (forged, n - 1))
     try:
         assert translog.check_stored() == [f"leaf {n - 1} is not the leaf whose hash is stored"]
-    finally:   # the cluster's log is the session's
+    finally:  # the cluster's log is the session's
         if hasattr(tlog_store, "r"):
             tlog_store.r.lset(keys.tlog_leaves(), n - 1, original)
         else:

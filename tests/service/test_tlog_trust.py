@@ -2,6 +2,7 @@
 serves or signs (an edited leaf: no head signed, no proof served, a log line and a metric); a proof asked for a
 leaf past the head signs a head on demand; a reveal-phase abort's ending leaf names the seats that walked away; a
 watcher pointed at the service restored from a backup reports the rollback."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,8 @@ import shutil
 
 import pytest
 
-from fairdeal.verifier import logwatch, tlog
-from fairdeal.verifier.checks import verify_transcript
+from fairdeal.core import logwatch, tlog
+from fairdeal.core.checks import verify_transcript
 from tests.service.client import Api
 from tests.service.conftest import make_app
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
@@ -21,7 +22,7 @@ def cancelled(api: Api) -> str:
     p = api.player()
     t = api.table(p, rule_set="spades")
     api.post(f"/tables/{t['id']}/cancel", p)
-    assert api.get(f"/log/games/{t['id']}").status_code == 200      # sequenced, and a head covering it signed
+    assert api.get(f"/log/games/{t['id']}").status_code == 200  # sequenced, and a head covering it signed
     return t["id"]
 
 
@@ -32,6 +33,7 @@ def getter(app):
         r = client.get(url.replace("http://fairdeal.test", ""))
         assert r.status_code == 200, (url, r.get_json())
         return r.get_json()
+
     return get
 
 
@@ -40,6 +42,7 @@ def edit_leaf(store, index: int, leaf: dict) -> None:
     text = tlog.leaf_bytes(leaf).decode()
     if hasattr(store, "r"):
         from fairdeal.service.store import keys as rkeys
+
         store.r.lset(rkeys.tlog_leaves(), index, text)
     else:
         store._conn().execute("UPDATE tlog SET leaf=? WHERE idx=?", (text, index))
@@ -59,9 +62,9 @@ def store_kind(request):
     return request.param
 
 
-def test_a_process_whose_stored_leaves_no_longer_match_its_head_signs_nothing(tmp_path, request, store_kind,
-                                                                               clock):
+def test_a_process_whose_stored_leaves_no_longer_match_its_head_signs_nothing(tmp_path, request, store_kind, clock):
     from fairdeal.service import sweeper
+
     app = make_app(tmp_path, store_kind, request)
     api = Api(app.test_client())
     games = [cancelled(api) for _ in range(2)]
@@ -71,7 +74,7 @@ def test_a_process_whose_stored_leaves_no_longer_match_its_head_signs_nothing(tm
     victim = next(i for i, leaf in enumerate(leaves) if leaf["type"] == "ending")
     edit_leaf(s.store, victim, dict(leaves[victim], reason="finished"))
     # the process starts again on the same store (a restart, another worker, the sweeper)
-    restarted = make_app(tmp_path, store_kind, request, now=clock)    # its clock past the head's interval
+    restarted = make_app(tmp_path, store_kind, request, now=clock)  # its clock past the head's interval
     api2, s2 = Api(restarted.test_client()), restarted.extensions["fairdeal"]
     said = Said()
     logging.getLogger("fairdeal.translog").addHandler(said)
@@ -88,12 +91,16 @@ def test_a_process_whose_stored_leaves_no_longer_match_its_head_signs_nothing(tm
     assert r.headers["Content-Type"].startswith("application/problem+json")
     assert f"leaf {victim} in the store does not hash to its stored hash" in r.get_json()["detail"]
     assert [(rec.levelname, rec.getMessage()) for rec in said.records] == [
-        ("ERROR", "transparency log damaged: signing no head")]                   # once, not at every request
+        ("ERROR", "transparency log damaged: signing no head")
+    ]  # once, not at every request
     assert said.records[0].fields["reason"] == s2.translog.damaged
-    for path in ("/log/leaves/0/proof", f"/log/consistency?first=1&second={head['size']}",
-                 f"/log/tile/0/000.p/{head['size']}"):           # a hash tile is proof material too
+    for path in (
+        "/log/leaves/0/proof",
+        f"/log/consistency?first=1&second={head['size']}",
+        f"/log/tile/0/000.p/{head['size']}",
+    ):  # a hash tile is proof material too
         assert api2.get(path).get_json()["code"] == "log-damaged", path
-    for path in (f"/log/tile/entries/000.p/{head['size']}", "/log/checkpoint"):   # the leaves, the signed head
+    for path in (f"/log/tile/entries/000.p/{head['size']}", "/log/checkpoint"):  # the leaves, the signed head
         assert api2.get(path).status_code == 200, path
     # the signed head stays served (watchers compare it with the leaves), no new head is signed over the edit
     assert api2.get("/log/head").get_json() == head
@@ -114,15 +121,15 @@ def test_a_proof_for_a_leaf_past_the_head_signs_a_head_on_demand(tmp_path, reque
     api, s = Api(app.test_client()), app.extensions["fairdeal"]
     cancelled(api)
     first = api.get("/log/head").get_json()
-    api.table(api.player(), rule_set="spades")       # a new commitment leaf; no head covers it yet
-    s.store.tlog_sequence()                           # (Redis: the sweeper's round gives it its index)
+    api.table(api.player(), rule_set="spades")  # a new commitment leaf; no head covers it yet
+    s.store.tlog_sequence()  # (Redis: the sweeper's round gives it its index)
     assert s.store.tlog_size() == first["size"] + 1 and s.store.tlog_head() == first
     r = api.get(f"/log/leaves/{first['size']}/proof")
     assert r.status_code == 200, r.get_json()
     p = r.get_json()
     assert p["head"]["size"] == first["size"] + 1 and p["leaf"]["type"] == "commitment"
     assert tlog.inclusion(p["leaf"], first["size"], tlog.check_head(p["head"]), p["proof"])
-    assert api.get(f"/log/leaves/{first['size'] + 1}/proof").status_code == 404     # no such leaf yet
+    assert api.get(f"/log/leaves/{first['size'] + 1}/proof").status_code == 404  # no such leaf yet
 
 
 def test_a_reveal_phase_abort_is_logged_with_the_seats_that_walked_away(tmp_path, request, store_kind):
@@ -136,8 +143,10 @@ def test_a_reveal_phase_abort_is_logged_with_the_seats_that_walked_away(tmp_path
     assert api.post(f"/tables/{t['id']}/leave", guest).get_json()["end_reason"] == "not-revealed"
     transcript = api.get(f"/games/{t['id']}/transcript").get_json()
     leaf = api.get(f"/log/leaves/{transcript['log']['ending']['index']}/proof").get_json()["leaf"]
-    assert leaf["dealt"] is False and leaf["unrevealed"] == [{"seat": 0, "name": host["name"]},
-                                                              {"seat": 2, "name": guest["name"]}]
+    assert leaf["dealt"] is False and leaf["unrevealed"] == [
+        {"seat": 0, "name": host["name"]},
+        {"seat": 2, "name": guest["name"]},
+    ]
     report = verify_transcript(transcript, key=t["key"])
     assert {c.id: c.status for c in report.checks}["log-inclusion"] == "pass" and report.exit_code == 0
     watched = logwatch.watch_source("http://fairdeal.test", logwatch.LogCopy(), key=t["key"], get=getter(app))
@@ -165,8 +174,9 @@ def test_a_watcher_reports_the_service_restored_from_an_older_backup(tmp_path, r
     shutil.copytree(tmp_path / "backup", tmp_path / "data")
     restored = make_app(tmp_path, "sqlite", request)
     assert Api(restored.test_client()).get("/log/head").get_json()["size"] == 2
-    report = logwatch.watch_source("http://fairdeal.test", logwatch.load_state(str(state)), key=key,
-                                   get=getter(restored))
+    report = logwatch.watch_source(
+        "http://fairdeal.test", logwatch.load_state(str(state)), key=key, get=getter(restored)
+    )
     assert [f.code for f in report.findings] == ["rollback"] and not report.ok
     assert "LOG OK" not in report.text()
     assert json.loads(state.read_text())["heads"][-1]["size"] == 6
@@ -180,6 +190,7 @@ def test_a_process_whose_store_lost_leaves_its_head_signs_signs_nothing(tmp_path
     head = s.store.tlog_head()
     if hasattr(s.store, "r"):
         from fairdeal.service.store import keys as rkeys
+
         s.store.r.rpop(rkeys.tlog_leaves())
     else:
         s.store._conn().execute("DELETE FROM tlog WHERE idx=(SELECT MAX(idx) FROM tlog)")
@@ -193,6 +204,7 @@ def test_the_sweepers_round_finds_a_leaf_edited_under_a_running_process(tmp_path
     """The running process read the leaves before the edit: its rounds read them again (a scrub) and it stops
     signing heads rather than sign new ones over its old copy."""
     from fairdeal.service import sweeper
+
     app = make_app(tmp_path, store_kind, request, now=clock)
     api, s = Api(app.test_client()), app.extensions["fairdeal"]
     cancelled(api)

@@ -1,15 +1,16 @@
 """`fairdeal-verify log` and `audit --log` against a running service (both stores): the log only grew; a fork
 (two heads of one size) and a rewritten leaf are detected; commitments with no ending are listed; a game dropped
 from an export is reported, with the share of dealt games cancelled or abandoned."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
+from fairdeal.core import keys, logwatch, merkle, tlog
+from fairdeal.verify.audit import Outcome
 from tests.service.client import Api
-from fairdeal.verifier import keys, logwatch, merkle, tlog
-from fairdeal.verifier.audit import Outcome
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
 
 
@@ -20,6 +21,7 @@ def getter(app):
         r = client.get(url.replace("http://fairdeal.test", ""))
         assert r.status_code == 200, (url, r.get_json())
         return r.get_json()
+
     return get
 
 
@@ -34,7 +36,7 @@ def games(api: Api, n: int, end: bool = True) -> list[str]:
         api.get(f"/tables/{t['id']}")
         if end:
             api.post(f"/tables/{t['id']}/cancel", p)
-            api.get(f"/log/games/{t['id']}")    # sequenced, and a head covering it signed
+            api.get(f"/log/games/{t['id']}")  # sequenced, and a head covering it signed
         out.append(t["id"])
     return out
 
@@ -53,7 +55,7 @@ def test_the_log_grows_and_holds_together_run_after_run(app):
     second = watch(app, first.state)
     assert second.ok, second.findings
     assert second.new_leaves >= 6 and second.heads == 2
-    third = watch(app, second.state)   # nothing new: still fine
+    third = watch(app, second.state)  # nothing new: still fine
     assert third.ok and third.new_leaves == 0
 
 
@@ -69,6 +71,7 @@ def test_a_rewritten_leaf_is_detected(app):
     # ... and the tree's stored hashes with it (the store's own fill, as for a log older than its hashes)
     if hasattr(store, "r"):
         from fairdeal.service.store import keys as rkeys
+
         store.r.lset(rkeys.tlog_leaves(), victim, text)
         store.r.delete(rkeys.tlog_head(), rkeys.tlog_hashed(), rkeys.tlog_hashes(0))
     else:
@@ -119,7 +122,7 @@ def test_commitments_with_no_ending_are_listed_after_the_age(app, tmp_path):
     report = watch(app, logwatch.LogCopy(), pending_after=0)
     assert report.ok
     assert set(open_ids) <= {p["game_id"] for p in report.pending}
-    assert not watch(app, logwatch.LogCopy(), pending_after=10 ** 9).pending
+    assert not watch(app, logwatch.LogCopy(), pending_after=10**9).pending
 
 
 def test_audit_reports_a_game_dropped_from_the_export_and_the_share_cut_short(app, tmp_path):
@@ -128,13 +131,14 @@ def test_audit_reports_a_game_dropped_from_the_export_and_the_share_cut_short(ap
     report = watch(app, logwatch.LogCopy())
     path = tmp_path / "log.json"
     logwatch.save_copy(str(path), report.copy)
-    exported = [Outcome("x", "passed", g) for g in ended[:2]]           # the third is dropped
-    findings = logwatch.against_export(logwatch.watch(logwatch.LogState(), source=logwatch.load_copy(str(path))),
-                                       [o.game_id for o in exported])
+    exported = [Outcome("x", "passed", g) for g in ended[:2]]  # the third is dropped
+    findings = logwatch.against_export(
+        logwatch.watch(logwatch.LogState(), source=logwatch.load_copy(str(path))), [o.game_id for o in exported]
+    )
     assert ended[2] in {m["game_id"] for m in findings.missing}
     assert ended[0] not in {m["game_id"] for m in findings.missing}
     assert not findings.ok and "MISSING game " + ended[2] in findings.text()
-    assert findings.to_json()["dealt"] == 0    # cancelled before any deal: not the share's business
+    assert findings.to_json()["dealt"] == 0  # cancelled before any deal: not the share's business
 
 
 def test_the_cli_watches_a_saved_copy_and_keeps_its_state(app, tmp_path, capsys):
@@ -142,6 +146,7 @@ def test_the_cli_watches_a_saved_copy_and_keeps_its_state(app, tmp_path, capsys)
 
     def run_cli(argv):
         return run(argv, capsys)
+
     api = Api(app.test_client())
     games(api, 2)
     copy = tmp_path / "copy.json"
@@ -161,6 +166,7 @@ def test_the_cli_watches_a_saved_copy_and_keeps_its_state(app, tmp_path, capsys)
 
 def test_the_audit_command_holds_an_export_against_the_log(app, tmp_path, capsys):
     from tests.verifier.cli_run import run
+
     api = Api(app.test_client())
     ended = games(api, 3)
     export = tmp_path / "export.jsonl"
@@ -172,7 +178,7 @@ def test_the_audit_command_holds_an_export_against_the_log(app, tmp_path, capsys
     report = json.loads(out)
     assert report["passed"] == 2 and report["log"]["missing_from_export"][0]["game_id"] == ended[2]
     assert [m["game_id"] for m in report["log"]["missing_from_export"]] == [ended[2]]
-    assert (report["ok"], report["exit_code"]) == (False, 1)     # the process's verdict, the log's included
+    assert (report["ok"], report["exit_code"]) == (False, 1)  # the process's verdict, the log's included
     export.write_text(export.read_text() + json.dumps(api.get(f"/games/{ended[2]}/transcript").get_json()) + "\n")
     code, out, err = run(["audit", str(export), "--log", str(copy), "--jobs", "1"], capsys)
     assert code == 0, out + err
@@ -185,6 +191,7 @@ def test_fairdeal_verify_log_watches_a_served_log_across_two_workers(request, tm
     fetches it over HTTP run after run."""
     from tests.service.http import Http, serving
     from tests.verifier.cli_run import run
+
     url = request.getfixturevalue("redis_url") if store_kind == "redis" else None
     state = tmp_path / "state.json"
     with serving(tmp_path / "data", url, workers=2) as base:
@@ -195,7 +202,7 @@ def test_fairdeal_verify_log_watches_a_served_log_across_two_workers(request, tm
             assert code == 0, out + err
             report = json.loads(out)
             assert report["ok"] and report["committed"] >= 3 and report["pending"] == []
-    kept = json.loads(state.read_text())   # a checkpoint and a compact range, not the leaves
+    kept = json.loads(state.read_text())  # a checkpoint and a compact range, not the leaves
     assert kept["format"] == "fairdeal-log-state/2" and "leaves" not in kept
     assert kept["range"]["size"] == kept["head"]["size"] == report["size"] >= 12
     assert len(kept["range"]["hashes"]) == bin(report["size"]).count("1")
@@ -207,6 +214,7 @@ def counting_getter(app, asked: list[str]):
     def counted(url: str):
         asked.append(url)
         return get(url)
+
     return counted
 
 
@@ -224,7 +232,7 @@ def test_a_run_fetches_only_the_new_leaves_and_equals_a_full_recomputation(app):
     last = logwatch.watch_source(URL, state, get=counting_getter(app, asked), pending_after=0)
     leaf_pages = [u for u in asked if "/log/leaves?" in u]
     assert leaf_pages == [f"{URL}/log/leaves?start={state.size}&limit={logwatch.PAGE}"]
-    full = watch(app, logwatch.LogState(), pending_after=0)    # every leaf, from 0
+    full = watch(app, logwatch.LogState(), pending_after=0)  # every leaf, from 0
     assert last.ok and full.ok
     assert last.state.range == full.state.range and last.state.head["root"] == full.state.head["root"]
     for member in ("size", "committed", "endings", "dealt", "dealt_cut_short"):
@@ -236,16 +244,17 @@ def test_a_run_fetches_only_the_new_leaves_and_equals_a_full_recomputation(app):
 
 def test_a_state_of_the_first_format_is_read_and_converted(app, tmp_path, capsys):
     from tests.verifier.cli_run import run
+
     api = Api(app.test_client())
     games(api, 2)
     old = watch(app, logwatch.LogState())
     path = tmp_path / "state.json"
-    logwatch.save_copy(str(path), old.copy)          # what the watcher kept before: every head, every leaf
+    logwatch.save_copy(str(path), old.copy)  # what the watcher kept before: every head, every leaf
     state = logwatch.load_state(str(path))
     assert state.size == old.size and state.head == old.copy.latest and state.committed == old.committed
     games(api, 1)
     assert watch(app, state).ok
-    code, out, err = run(["log", str(path), "--state", str(path)], capsys)   # the old state, its own source
+    code, out, err = run(["log", str(path), "--state", str(path)], capsys)  # the old state, its own source
     assert code == 0, out + err
     assert json.loads(path.read_text())["format"] == "fairdeal-log-state/2"
 
@@ -264,6 +273,7 @@ def test_an_altered_state_is_refused(app, tmp_path):
 
 def test_a_copy_of_the_whole_log_is_kept_on_request_and_a_state_is_no_copy(app, tmp_path, capsys):
     from tests.verifier.cli_run import run
+
     api = Api(app.test_client())
     ended = games(api, 2)
     first = watch(app, logwatch.LogState())
@@ -280,7 +290,7 @@ def test_a_copy_of_the_whole_log_is_kept_on_request_and_a_state_is_no_copy(app, 
     code, out, err = run(["audit", str(export), "--log", str(state), "--jobs", "1"], capsys)
     assert code == 2 and "a log watcher's state" in err
     code, out, err = run(["audit", str(export), "--log", str(copy), "--jobs", "1"], capsys)
-    assert "MISSING" in out and code == 1     # the third game's transcript is not in the export
+    assert "MISSING" in out and code == 1  # the third game's transcript is not in the export
 
 
 def test_another_watchers_state_shows_a_fork(app, tmp_path):
@@ -290,13 +300,24 @@ def test_another_watchers_state_shows_a_fork(app, tmp_path):
     s = app.extensions["fairdeal"]
     head = seen.state.head
     other = list(seen.copy.leaves[:-1]) + [dict(seen.copy.leaves[-1], time="2000-01-01T00:00:00Z")]
-    theirs = logwatch.watch(logwatch.LogState(), source=logwatch.LogCopy([tlog.sign_head(
-        s.keyring.private_for(head["key"]), tlog.make_head(head["size"], merkle.Tree(
-            tlog.leaf_hash_of(x) for x in other).root(), head["time"], head["key"]))], other))
+    theirs = logwatch.watch(
+        logwatch.LogState(),
+        source=logwatch.LogCopy(
+            [
+                tlog.sign_head(
+                    s.keyring.private_for(head["key"]),
+                    tlog.make_head(
+                        head["size"], merkle.Tree(tlog.leaf_hash_of(x) for x in other).root(), head["time"], head["key"]
+                    ),
+                )
+            ],
+            other,
+        ),
+    )
     assert theirs.ok
     path = tmp_path / "theirs.json"
     logwatch.save_state(str(path), theirs.state)
     mine = logwatch.watch_source(str(path), seen.state)
     assert [f.code for f in mine.findings] == ["fork"]
     logwatch.save_state(str(path), seen.state)
-    assert logwatch.watch_source(str(path), seen.state).ok      # the same view: nothing to say
+    assert logwatch.watch_source(str(path), seen.state).ok  # the same view: nothing to say

@@ -1,6 +1,7 @@
 """`fairdeal-verify log --witness` against the service, on both stores (docs/log.md "Witnesses"): the witness
 cosigns the checkpoint and the service serves it; it cosigns growth again, and refuses, keeping its state, a log
 that went back or that is not the one it cosigned."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,9 @@ import time
 
 import pytest
 
-from fairdeal.verifier import checkpoint, note, witness
-from fairdeal.verifier.fetch import InputError
-from fairdeal.verifier.witnesscli import act_as_witness
+from fairdeal.core import checkpoint, note, witness
+from fairdeal.core.fetch import InputError
+from fairdeal.verify.witnesscli import act_as_witness
 from tests.service.client import Api
 from tests.service.conftest import STORES, make_app
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
@@ -37,6 +38,7 @@ def served(request, tmp_path, wkey):
     def post(url, text):
         r = client.post(url.replace(URL, ""), data=text.encode(), headers={"Content-Type": "text/plain"})
         return r.status_code, r.get_data(as_text=True)
+
     return Api(client), get, post
 
 
@@ -45,7 +47,7 @@ def _grow(api: Api, n: int = 1) -> None:
         p = api.player()
         t = api.table(p, rule_set="spades")
         api.post(f"/tables/{t['id']}/cancel", p)
-        api.get(f"/log/games/{t['id']}")            # sequenced, and a head covering it signed
+        api.get(f"/log/games/{t['id']}")  # sequenced, and a head covering it signed
 
 
 def test_the_witness_cosigns_growth_and_refuses_a_rollback_or_a_fork(served, wkey, tmp_path):

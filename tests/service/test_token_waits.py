@@ -3,6 +3,7 @@
 with 401 (a stream: a `token-ended` event, then it closes), on the embedded store, Redis and Redis Cluster; a
 wait also ends when its token expires; another token's waits go on. Before the fix the token was resolved once,
 at the wait's start, and the seat's view kept coming for up to the wait's whole length."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,8 @@ from tests.service.problems import problem
 from tests.waiting import scaled, wait_for
 
 WAITING = re.compile(r"^fairdeal_waiting_clients(\{[^}]*\})? 1(\.0)?$", re.M)
-WAIT = 30          # the waits' own length: far longer than the second they must end in
-PROMPT = 8.0       # "within a second" (docs/api.md), with room for a busy machine; the old code took WAIT
+WAIT = 30  # the waits' own length: far longer than the second they must end in
+PROMPT = 8.0  # "within a second" (docs/api.md), with room for a busy machine; the old code took WAIT
 
 
 def prompt() -> float:
@@ -64,6 +65,7 @@ def in_thread(fn):
             out["value"] = fn()
         finally:
             out["seconds"] = time.monotonic() - t0
+
     th = threading.Thread(target=run, daemon=True)
     th.start()
     return th, out
@@ -80,7 +82,7 @@ def sse(api: Api, path: str, headers: dict, started: threading.Event):
     lines: list[str] = []
     try:
         for chunk in r.response:
-            started.set()   # the stream runs: its token was checked with its watch on
+            started.set()  # the stream runs: its token was checked with its watch on
             lines.extend((chunk.decode() if isinstance(chunk, bytes) else chunk).split("\n"))
     finally:
         r.close()
@@ -113,8 +115,8 @@ def test_revoking_ends_a_stream_on_the_other_instance_at_once(two_instances):
     th.join(WAIT)
     assert not th.is_alive() and time.monotonic() - t0 < prompt()
     lines = [x for x in out["value"] if x]
-    assert lines[-2] == "event: token-ended", lines[-3:]   # the last event; then the stream closed
-    body = json.loads(lines[-1][len("data: "):])
+    assert lines[-2] == "event: token-ended", lines[-3:]  # the last event; then the stream closed
+    body = json.loads(lines[-1][len("data: ") :])
     assert body["status"] == 401 and body["code"] == "unauthorized"
     # and the stream does not come back with that token
     problem(b.c.get(f"/games/{gid}/stream", headers=p["h"]), 401, "unauthorized")
@@ -132,9 +134,13 @@ def test_logging_out_ends_that_tokens_waits_only(two_instances):
     assert a.c.delete("/players/me/token", headers=p["h"]).status_code == 204
     th_p.join(WAIT)
     problem(out_p["value"], 401, "unauthorized")
-    assert th_q.is_alive()   # the other token's wait goes on, and answers the next move
-    assert a.move(q, gid, v["seq"], v["suggested"] if v["suggested"] in v["legal_moves"]
-                  else v["legal_moves"][0]).status_code == 201
+    assert th_q.is_alive()  # the other token's wait goes on, and answers the next move
+    assert (
+        a.move(
+            q, gid, v["seq"], v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
+        ).status_code
+        == 201
+    )
     th_q.join(WAIT)
     assert out_q["value"].status_code == 200 and out_q["value"].get_json()["records"]
 
@@ -146,7 +152,7 @@ def test_a_wait_ends_when_its_token_expires(app):
     store = app.extensions["fairdeal"].store
     h = auth.token_hash(p["token"])
     doc, version = store.get_doc("token", h)
-    doc["expires"] = time.time() + 1.0   # (the shortest lifetime the settings allow is a minute)
+    doc["expires"] = time.time() + 1.0  # (the shortest lifetime the settings allow is a minute)
     assert store.put_doc("token", h, doc, version)
     auth.forget_all(app)
     v = api.view(p, gid)
@@ -164,7 +170,7 @@ def test_a_token_ended_between_its_lookup_and_the_watch_is_seen(app, monkeypatch
     store = app.extensions["fairdeal"].store
     h = auth.token_hash(p["token"])
     doc, version = store.get_doc("token", h)
-    assert store.put_doc("token", h, dict(doc, ended=time.time()), version)   # ended, unannounced, still cached
+    assert store.put_doc("token", h, dict(doc, ended=time.time()), version)  # ended, unannounced, still cached
     r = api.get(f"/games/{gid}/events?after={v['seq']}&wait={WAIT}", p)
     problem(r, 401, "unauthorized")
 
@@ -173,14 +179,19 @@ def test_a_token_ended_between_its_lookup_and_the_watch_is_seen(app, monkeypatch
 def test_revoking_through_one_server_ends_a_wait_on_another(request, tmp_path, kind):
     """Two `fairdeal serve` processes on one store (on the embedded store: one data dir, the doorbell)."""
     url = request.getfixturevalue("redis_url") if kind == "redis" else None
-    with serving(tmp_path, url, workers=1, log_name="a.log") as base_a, \
-            serving(tmp_path, url, workers=1, log_name="b.log") as base_b:
+    with (
+        serving(tmp_path, url, workers=1, log_name="a.log") as base_a,
+        serving(tmp_path, url, workers=1, log_name="b.log") as base_b,
+    ):
         a, b = Api(Http(base_a)), Api(Http(base_b))
         p, gid = seated_game(a)
         v = a.view(p, gid)
         th, out = in_thread(lambda: b.get(f"/games/{gid}/events?after={v['seq']}&wait={WAIT}", p))
-        wait_for(lambda: WAITING.search(b.c.get("/metrics").get_data(as_text=True)),
-                 what="the long-poll is waiting", interval=0.1)
+        wait_for(
+            lambda: WAITING.search(b.c.get("/metrics").get_data(as_text=True)),
+            what="the long-poll is waiting",
+            interval=0.1,
+        )
         t0 = time.monotonic()
         assert a.post("/players/me/tokens/revoke", p).status_code == 200
         th.join(WAIT)

@@ -1,5 +1,6 @@
 """Tokens expire and can be ended: a player gets a fresh one, ends the one in hand, or ends all (a stolen copy
 stops working); an ended or expired token is refused with a bearer challenge that says invalid_token."""
+
 from __future__ import annotations
 
 import time

@@ -1,6 +1,7 @@
 """`fairdeal tournament`, the terminal command, against a real `fairdeal serve` (the `served` fixture): it
 registers the teams with committed seeds, fills with bots, runs the tournament, saves the export and verifies it;
 the export verifies with `fairdeal-verify tournament` under the service's published key."""
+
 import json
 import subprocess
 import sys
@@ -9,14 +10,30 @@ import urllib.request
 from click.testing import CliRunner
 
 from fairdeal.cli import main
-from fairdeal.verifier.tournament.check import verify_tournament
+from fairdeal.core.tournament.check import verify_tournament
 from tests.service.served import served  # noqa: F401 - the live-server fixture
 
 
 def test_a_tournament_run_from_the_terminal_verifies(served, tmp_path):
     out = tmp_path / "t.json"
-    r = CliRunner().invoke(main, ["tournament", "--server", served, "--team", "Us=ann,bob", "--team",
-                                  "Them=cy,di", "--bots", "2", "--rounds", "2", "--out", str(out)])
+    r = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "--server",
+            served,
+            "--team",
+            "Us=ann,bob",
+            "--team",
+            "Them=cy,di",
+            "--bots",
+            "2",
+            "--rounds",
+            "2",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "every check passed" in r.output and "Us" in r.output and "bots 2 (bot)" in r.output
     export = json.loads(out.read_text())
@@ -27,12 +44,15 @@ def test_a_tournament_run_from_the_terminal_verifies(served, tmp_path):
     report = verify_tournament(export, key=key)
     assert report.exit_code == 0 and not report.failed
     assert [e["name"] for e in export["registration"]["entries"]] == ["Us", "Them", "bots 1", "bots 2"]
-    assert all(s["client_seed"] for s in export["start"]["seeds"][:2])        # the teams' seeds were revealed
+    assert all(s["client_seed"] for s in export["start"]["seeds"][:2])  # the teams' seeds were revealed
     tid = export["tournament"]["tournament_id"]
     # fairdeal-verify tournament URL: the export fetched from the service, checked under its key
-    by_url = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", "tournament",
-                             f"{served}/tournaments/{tid}/export", "--key", key], capture_output=True, text=True,
-                            timeout=300)
+    by_url = subprocess.run(
+        [sys.executable, "-m", "fairdeal.verify.cli", "tournament", f"{served}/tournaments/{tid}/export", "--key", key],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert by_url.returncode == 0, by_url.stdout + by_url.stderr
     assert "every check passed" in by_url.stdout
     shown = CliRunner().invoke(main, ["tournament", "--server", served, "--show", tid])
@@ -40,6 +60,20 @@ def test_a_tournament_run_from_the_terminal_verifies(served, tmp_path):
 
 
 def test_a_refused_request_says_why(served):
-    r = CliRunner().invoke(main, ["tournament", "--server", served, "--rules", "spades", "--format",
-                                  "round-robin", "--rounds", "9", "--bots", "2"])
+    r = CliRunner().invoke(
+        main,
+        [
+            "tournament",
+            "--server",
+            served,
+            "--rules",
+            "spades",
+            "--format",
+            "round-robin",
+            "--rounds",
+            "9",
+            "--bots",
+            "2",
+        ],
+    )
     assert r.exit_code == 1 and "the service refused" in r.output

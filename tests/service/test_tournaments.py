@@ -1,9 +1,10 @@
 """Tournaments through the API (docs/api.md, "Tournaments"): created, registered with committed seeds, revealed,
 started and played by the policies; the export verifies with `fairdeal-verify tournament`; bad input gets a
 problem and changes nothing."""
-from fairdeal.verifier.fairness import new_nonce
-from fairdeal.verifier.tournament.check import CHECKS, verify_tournament
-from fairdeal.verifier.tournament.seeds import entry_commitment
+
+from fairdeal.core.fairness import new_nonce
+from fairdeal.core.tournament.check import CHECKS, verify_tournament
+from fairdeal.core.tournament.seeds import entry_commitment
 
 
 def _create(api, organiser, **body):
@@ -15,34 +16,43 @@ def _create(api, organiser, **body):
 def _sweep_until_over(app, api, tid, rounds):
     """The sweeper's passes, in process: one round each; the standings after every round are published."""
     from fairdeal.service.sweeper import sweep_once
+
     for r in range(1, rounds + 1):
         sweep_once(app.extensions["fairdeal"])
         t = api.get(f"/tournaments/{tid}").get_json()
         assert t["round"] == r and len(t["played"]) == r and t["standings"] == t["played"][-1]["standings"]
         assert t["status"] == ("over" if r == rounds else "playing")
-        if r < rounds:     # no export, and no later board seed, while it is played
+        if r < rounds:  # no export, and no later board seed, while it is played
             assert api.get(f"/tournaments/{tid}/export").status_code == 409
     return t
 
 
 def test_a_tournament_through_the_api_verifies(app):
     from tests.service.client import Api
+
     api = Api(app.test_client())
     org, alice = api.player(), api.player()
     t = _create(api, org)
     tid = t["id"]
     assert t["status"] == "registering" and len(t["commitment"]) == 64
     seed, nonce = "alice picks these words", new_nonce()
-    r = api.post(f"/tournaments/{tid}/entries", alice,
-                 json={"name": "Alice's team", "members": ["alice", "alice's partner"],
-                       "client_seed_commitment": entry_commitment(tid, seed, nonce)})
+    r = api.post(
+        f"/tournaments/{tid}/entries",
+        alice,
+        json={
+            "name": "Alice's team",
+            "members": ["alice", "alice's partner"],
+            "client_seed_commitment": entry_commitment(tid, seed, nonce),
+        },
+    )
     assert r.status_code == 201, r.get_json()
     mine = r.get_json()["you"]["entry"]
     for i in range(4):
-        r = api.post(f"/tournaments/{tid}/entries", org, json={"name": f"bots {i}", "members": [f"b{i}n", f"b{i}s"],
-                                                               "bot": True})
+        r = api.post(
+            f"/tournaments/{tid}/entries", org, json={"name": f"bots {i}", "members": [f"b{i}n", f"b{i}s"], "bot": True}
+        )
         assert r.status_code == 201, r.get_json()
-    assert api.get(f"/tournaments/{tid}/export").status_code == 409         # no seeds before the end
+    assert api.get(f"/tournaments/{tid}/export").status_code == 409  # no seeds before the end
     assert api.post(f"/tournaments/{tid}/close", org).status_code == 200
     assert api.post(f"/tournaments/{tid}/start", org).get_json()["type"].endswith("reveals-missing")
     bad = api.post(f"/tournaments/{tid}/entries/{mine}/reveal", alice, json={"client_seed": "other", "nonce": nonce})
@@ -67,18 +77,23 @@ def test_a_tournament_through_the_api_verifies(app):
 
 def test_bad_input_gets_a_problem_and_changes_nothing(api):
     org, other = api.player(), api.player()
-    for body, code in [({"format": "knockout"}, "bad-tournament"), ({"rounds": 0}, "bad-tournament"),
-                       ({"players": 5}, "bad-settings"), ({"colour": "red"}, "unknown-field"),
-                       ({"rule_set": "twenty-down", "format": "round-robin"}, "bad-tournament")]:
+    for body, code in [
+        ({"format": "knockout"}, "bad-tournament"),
+        ({"rounds": 0}, "bad-tournament"),
+        ({"players": 5}, "bad-settings"),
+        ({"colour": "red"}, "unknown-field"),
+        ({"rule_set": "twenty-down", "format": "round-robin"}, "bad-tournament"),
+    ]:
         r = api.post("/tournaments", org, json={"rule_set": "spades", **body})
         assert r.status_code in (400, 422) and r.get_json()["type"].endswith(code), (body, r.get_json())
     tid = _create(api, org)["id"]
     before = api.get(f"/tournaments/{tid}").get_json()
-    for who, body, code in [(org, {"name": "x", "members": ["only one"]}, "bad-entry"),
-                            (other, {"name": "x", "members": ["a", "b"], "bot": True}, "bad-entry"),
-                            (org, {"name": "", "members": ["a", "b"]}, "bad-name"),
-                            (org, {"name": "x", "members": ["a", "b"], "client_seed_commitment": "zz"},
-                             "bad-client-seed-commitment")]:
+    for who, body, code in [
+        (org, {"name": "x", "members": ["only one"]}, "bad-entry"),
+        (other, {"name": "x", "members": ["a", "b"], "bot": True}, "bad-entry"),
+        (org, {"name": "", "members": ["a", "b"]}, "bad-name"),
+        (org, {"name": "x", "members": ["a", "b"], "client_seed_commitment": "zz"}, "bad-client-seed-commitment"),
+    ]:
         r = api.post(f"/tournaments/{tid}/entries", who, json=body)
         assert r.status_code == 422 and r.get_json()["type"].endswith(code), (body, r.get_json())
     assert api.post(f"/tournaments/{tid}/close", other).status_code == 403
@@ -90,8 +105,10 @@ def test_bad_input_gets_a_problem_and_changes_nothing(api):
 
 def test_the_commitment_is_in_the_transparency_log_before_any_entry_and_the_ending_after(app):
     import json
-    from fairdeal.verifier.transcript import record_hash
+
+    from fairdeal.core.transcript import record_hash
     from tests.service.client import Api
+
     api = Api(app.test_client())
     store = app.extensions["fairdeal"].store
     org = api.player()
@@ -99,17 +116,18 @@ def test_the_commitment_is_in_the_transparency_log_before_any_entry_and_the_endi
 
     def leaves():
         store.tlog_sequence()
-        return [json.loads(x) for x in store.tlog_leaves(0, store.tlog_size())
-                if json.loads(x)["game_id"] == t["id"]]
+        return [json.loads(x) for x in store.tlog_leaves(0, store.tlog_size()) if json.loads(x)["game_id"] == t["id"]]
+
     record = api.get(f"/tournaments/{t['id']}").get_json()
     (commit,) = leaves()
     assert commit["type"] == "commitment" and commit["commitment"] == t["commitment"] == record["commitment"]
     for i in range(2):
-        api.post(f"/tournaments/{t['id']}/entries", org, json={"name": f"b{i}", "members": [f"{i}n", f"{i}s"],
-                                                               "bot": True})
+        api.post(
+            f"/tournaments/{t['id']}/entries", org, json={"name": f"b{i}", "members": [f"{i}n", f"{i}s"], "bot": True}
+        )
     api.post(f"/tournaments/{t['id']}/close", org)
     assert api.post(f"/tournaments/{t['id']}/start", org).status_code == 200
-    assert len(leaves()) == 1                                  # no ending while it is played
+    assert len(leaves()) == 1  # no ending while it is played
     _sweep_until_over(app, api, t["id"], 1)
     export = api.get(f"/tournaments/{t['id']}/export").get_json()
     first, ending = leaves()

@@ -1,10 +1,11 @@
 """Running fairdeal-verify in-process for the verifier's command-line tests."""
+
 import io
 import sys
 
 import pytest
 
-from fairdeal.verifier.cli import main
+from fairdeal.verify.cli import main
 
 
 def run(argv, capsys, stdin=None, monkeypatch=None):

@@ -11,50 +11,66 @@ transcript (the verifier keeps checking both). Three kinds of attacker:
 Run `python -m tests.verifier.tamper_kit` for the summary line (changes tried, changes detected).
 This module holds the catalogue; tests/verifier/test_tamper.py runs it.
 """
+
 from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Callable, Iterator
+from functools import cache
+from typing import Any
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.fairness import PROTOCOL, client_seed_commitment, commitment, record_salt
-from fairdeal.verifier.games import available, rules_class
-from fairdeal.verifier.games.base import Move
-from fairdeal.verifier.integrity import game_seed_of
-from fairdeal.verifier.keys import private_key_from_hex, public_key_text
-from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.selfplay import selfplay, unrevealed_table
-from fairdeal.verifier.transcript import HEADERS, anchor_name, record_hash
-from fairdeal.verifier.writer import sign_record, sign_transcript
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.fairness import PROTOCOL, client_seed_commitment, commitment, record_salt
+from fairdeal.core.games import available, rules_class
+from fairdeal.core.games.base import Move
+from fairdeal.core.integrity import game_seed_of
+from fairdeal.core.keys import private_key_from_hex, public_key_text
+from fairdeal.core.replay import LiveGame
+from fairdeal.core.selfplay import selfplay, unrevealed_table
+from fairdeal.core.transcript import HEADERS, anchor_name, record_hash
+from fairdeal.core.writer import sign_record, sign_transcript
 
 SERVER_KEY = private_key_from_hex("a1" * 32)
 ATTACKER_KEY = private_key_from_hex("b2" * 32)
 SERVER_PUBLIC = public_key_text(SERVER_KEY)
 SERVER_SEED = bytes(range(32))
-CLIENT_SEEDS = ["north's seed", None, None, None]   # seat 2 is a human who gave no client seed
+CLIENT_SEEDS = ["north's seed", None, None, None]  # seat 2 is a human who gave no client seed
 PROTOCOLS = ("fairdeal/2", "fairdeal/1")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _valid_json(rule_set: str, protocol: str = PROTOCOL) -> dict:
     # Seats 1 and 3 are bots; human moves are mostly the timeout policy's, some recorded as timeouts, some
     # other legal moves: every kind of record is in the game.
-    return selfplay(rule_set, SERVER_KEY, SERVER_SEED, bots=(1, 3), client_seeds=CLIENT_SEEDS,
-                    timeout_every=4, variety_every=3, protocol=protocol)
+    return selfplay(
+        rule_set,
+        SERVER_KEY,
+        SERVER_SEED,
+        bots=(1, 3),
+        client_seeds=CLIENT_SEEDS,
+        timeout_every=4,
+        variety_every=3,
+        protocol=protocol,
+    )
 
 
 def valid_transcript(rule_set: str, protocol: str = PROTOCOL) -> dict:
     return copy.deepcopy(_valid_json(rule_set, protocol))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aborted_json(rule_set: str) -> dict:
     # fairdeal/2: seats 0 and 2 committed; seat 0 revealed, seat 2 did not: the table is cancelled
-    return unrevealed_table(rule_set, SERVER_KEY, SERVER_SEED, bots=(1, 3), revealed=(0,),
-                            client_seeds=["north's seed", None, "south's seed", None])
+    return unrevealed_table(
+        rule_set,
+        SERVER_KEY,
+        SERVER_SEED,
+        bots=(1, 3),
+        revealed=(0,),
+        client_seeds=["north's seed", None, "south's seed", None],
+    )
 
 
 def aborted_transcript(rule_set: str) -> dict:
@@ -62,6 +78,7 @@ def aborted_transcript(rule_set: str) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------- re-signing
+
 
 def _salt_of(t: dict):
     """The record salt function of the transcript's own seeds, or None when there is nothing to salt."""
@@ -119,6 +136,7 @@ def seat_records(t: dict) -> list[dict]:
 
 # ------------------------------------------------------------------------------------------ finding records
 
+
 def states(t: dict) -> Iterator[tuple[int, dict, LiveGame]]:
     """(index, record, the game just before it) for every move record of a valid transcript."""
     game = LiveGame(t["start"], game_seed_of(t))
@@ -141,16 +159,19 @@ def _other_legal(by: str):
             return None
         others = [m for m in game.state.legal_moves(rec["seat"]) if m.to_json() != rec["move"]]
         return others[0].to_json() if others else None
+
     return want
 
 
 def _bot_as_timeout(t):
     """A bot's move replaced by the timeout policy's (different) choice, recorded as a timeout."""
+
     def want(i, rec, game):
         if rec["by"] != "bot":
             return None
         other = game.timeout_move(rec["seat"]).to_json()
         return other if other != rec["move"] else None
+
     found = _first(t, want)
     if found is None:
         return None
@@ -194,6 +215,7 @@ def _replace_move(find) -> Callable[[dict], dict | None]:
         i, move = found
         t["records"][i]["move"] = move
         return t
+
     return apply
 
 
@@ -223,8 +245,9 @@ def _duplicate(t):
 
 
 def _wrong_kind(t):
-    found = _first(t, lambda i, rec, g: rec["move"] if rec["move"]["kind"] == "play" and rec["by"] == "player"
-                   else None)
+    found = _first(
+        t, lambda i, rec, g: rec["move"] if rec["move"]["kind"] == "play" and rec["by"] == "player" else None
+    )
     if found is None:
         return None
     t["records"][found[0]]["move"] = {"kind": "bid", "value": 99}
@@ -240,7 +263,7 @@ def _winner(t):
     result = t["end"]["result"]
     everyone = set(range(t["start"]["rules"]["players"]))
     losers = sorted(everyone - set(result["winners"]))
-    result["winners"] = losers[:len(result["winners"])] or [0]
+    result["winners"] = losers[: len(result["winners"])] or [0]
     return t
 
 
@@ -302,6 +325,7 @@ def _clocks_off(t):
 
 def _noncanonical(change):
     """fairdeal/2: a move written another way than its one form (same move, another record)."""
+
     def apply(t):
         if t["protocol"] == "fairdeal/1":
             return None
@@ -311,6 +335,7 @@ def _noncanonical(change):
                 rec["move"] = moved
                 return t
         return None
+
     return apply
 
 
@@ -319,8 +344,9 @@ def _extra_member(move):
 
 
 def _ten_as_t(move):
-    return {**move, "card": "T" + move["card"][2:]} if move["kind"] == "play" and move["card"].startswith("10") \
-        else None
+    return (
+        {**move, "card": "T" + move["card"][2:]} if move["kind"] == "play" and move["card"].startswith("10") else None
+    )
 
 
 def _lower_case(move):
@@ -403,18 +429,18 @@ def _bot_flag(t):
 
 def _human_flag(t):
     for seats in seat_records(t):
-        seats[2]["bot"] = True              # seat 2 gave no client seed, so the game seed is unchanged
+        seats[2]["bot"] = True  # seat 2 gave no client seed, so the game seed is unchanged
     return t
 
 
 def _rewrite_record(t):
-    t["records"][9]["at"] = "2026-01-01T00:00:09Z"   # any change to record 10 changes its hash
+    t["records"][9]["at"] = "2026-01-01T00:00:09Z"  # any change to record 10 changes its hash
     return t
 
 
 def _salt(t):
     if "salt" not in t["records"][6]:
-        return None                      # a transcript format without record salts
+        return None  # a transcript format without record salts
     t["records"][6]["salt"] = hashlib.sha256(b"a salt the seed does not derive").hexdigest()
     return t
 
@@ -467,14 +493,15 @@ def _protocol(t):
 
 # ------------------------------------------------------------------- a table whose seats did not all reveal
 
+
 def _abort_names_another_seat(t):
     t["end"]["unrevealed"] = [0]
     return t
 
 
 def _abort_hides_a_reveal(t):
-    t["end"]["reveals"] = []             # seat 0 did reveal; the server says it did not...
-    t["end"]["unrevealed"] = [0, 2]      # ...and names it: but a seat cannot be shown to have revealed or not
+    t["end"]["reveals"] = []  # seat 0 did reveal; the server says it did not...
+    t["end"]["unrevealed"] = [0, 2]  # ...and names it: but a seat cannot be shown to have revealed or not
     return t
 
 
@@ -501,39 +528,43 @@ def _abort_everyone_revealed(t):
 @dataclass(frozen=True)
 class Tamper:
     name: str
-    expected: str | None                  # the check id that must fail (None: no check may fail)
-    mode: str                             # "server" (re-signed with the real key), "raw", "attacker"
+    expected: str | None  # the check id that must fail (None: no check may fail)
+    mode: str  # "server" (re-signed with the real key), "raw", "attacker"
     change: Callable[[dict], dict | None]  # None: this change does not apply to this game
-    options: tuple = ()                   # extra verify_transcript options as (name, value) pairs
-    keep_salts: bool = False              # "server": re-chain without deriving the salts again
-    v1_expected: str | None = "same"      # fairdeal/1's check when it differs ("same": as `expected`)
-    aborted: bool = False                 # tried on a table whose seats did not all reveal (fairdeal/2)
+    options: tuple = ()  # extra verify_transcript options as (name, value) pairs
+    keep_salts: bool = False  # "server": re-chain without deriving the salts again
+    v1_expected: str | None = "same"  # fairdeal/1's check when it differs ("same": as `expected`)
+    aborted: bool = False  # tried on a table whose seats did not all reveal (fairdeal/2)
 
     def expected_for(self, protocol: str) -> str | None:
         return self.expected if protocol != "fairdeal/1" or self.v1_expected == "same" else self.v1_expected
 
 
-RECEIPT = "receipt"   # marker: give the player's receipt of record 10 from the valid transcript
+RECEIPT = "receipt"  # marker: give the player's receipt of record 10 from the valid transcript
 
 TAMPERS: tuple[Tamper, ...] = (
     # cards and seeds
     Tamper("a played card the deal did not give", "deals", "server", _replace_move(_not_held)),
     Tamper("another server seed, committed consistently", "deals", "server", _other_seed),
     Tamper("a client seed changed (and its commitment)", "deals", "server", _client_seed),
-    Tamper("a client seed changed, the player checks theirs", "client-seeds", "server", _client_seed,
-           (("client_seeds", ((0, CLIENT_SEEDS[0]),)),)),
+    Tamper(
+        "a client seed changed, the player checks theirs",
+        "client-seeds",
+        "server",
+        _client_seed,
+        (("client_seeds", ((0, CLIENT_SEEDS[0]),)),),
+    ),
     Tamper("a revealed seed that does not open its commitment", "client-seeds", "server", _revealed_seed_only),
     Tamper("the seating's commitment is not the one revealed against", "header", "server", _commitment_in_seating),
     Tamper("the revealed seed is not the committed one", "commitment", "server", _revealed_seed),
     # moves
-    Tamper("a move's card: a held card that may not be played", "moves-legal", "server",
-           _replace_move(_held_illegal)),
+    Tamper("a move's card: a held card that may not be played", "moves-legal", "server", _replace_move(_held_illegal)),
     Tamper("a move of the wrong kind", "moves-legal", "server", _wrong_kind),
     Tamper("a bot's card: another legal card", "bot-moves", "server", _replace_move(_other_legal("bot"))),
-    Tamper("a bot's move swapped for the timeout policy's, recorded as a timeout", "bot-moves", "server",
-           _bot_as_timeout),
-    Tamper("a timeout's card: another legal card", "timeout-moves", "server",
-           _replace_move(_other_legal("timeout"))),
+    Tamper(
+        "a bot's move swapped for the timeout policy's, recorded as a timeout", "bot-moves", "server", _bot_as_timeout
+    ),
+    Tamper("a timeout's card: another legal card", "timeout-moves", "server", _replace_move(_other_legal("timeout"))),
     Tamper("a timeout move at a table without clocks", "timeout-moves", "server", _clocks_off),
     Tamper("a bid with a member bids do not have", "moves-legal", "server", _noncanonical(_extra_member)),
     Tamper("a ten written T", "moves-legal", "server", _noncanonical(_ten_as_t)),
@@ -567,20 +598,29 @@ TAMPERS: tuple[Tamper, ...] = (
     Tamper("the seating signature", "signature-start", "raw", _seating_sig),
     Tamper("the commit signature", "signature-start", "raw", _commit_sig),
     Tamper("the key named, not re-signed", "signature-start", "raw", _key_swapped),
-    Tamper("re-signed by another key (--key given)", "signature-start", "attacker", lambda t: t,
-           (("key", SERVER_PUBLIC),)),
-    Tamper("re-signed by another key (the key pinned)", "signature-start", "attacker", lambda t: t,
-           (("pins", {"the service": SERVER_PUBLIC}),)),
+    Tamper(
+        "re-signed by another key (--key given)", "signature-start", "attacker", lambda t: t, (("key", SERVER_PUBLIC),)
+    ),
+    Tamper(
+        "re-signed by another key (the key pinned)",
+        "signature-start",
+        "attacker",
+        lambda t: t,
+        (("pins", {"the service": SERVER_PUBLIC}),),
+    ),
     Tamper("the protocol version", "protocol", "raw", _protocol),
     # a table cancelled because a committed seat did not reveal
-    Tamper("an abort naming a seat that revealed", "client-seeds", "server", _abort_names_another_seat,
-           aborted=True),
+    Tamper("an abort naming a seat that revealed", "client-seeds", "server", _abort_names_another_seat, aborted=True),
     Tamper("an abort hiding a reveal and naming its seat", None, "server", _abort_hides_a_reveal, aborted=True),
-    Tamper("an abort with a reveal that does not open its commitment", "client-seeds", "server", _abort_bad_reveal,
-           aborted=True),
+    Tamper(
+        "an abort with a reveal that does not open its commitment",
+        "client-seeds",
+        "server",
+        _abort_bad_reveal,
+        aborted=True,
+    ),
     Tamper("an abort called finished", "result", "server", _abort_as_finished, aborted=True),
-    Tamper("an abort for seats that committed to nothing", "result", "server", _abort_everyone_revealed,
-           aborted=True),
+    Tamper("an abort for seats that committed to nothing", "result", "server", _abort_everyone_revealed, aborted=True),
 )
 
 
@@ -639,8 +679,12 @@ def run_tamper(rule_set: str, tamper: Tamper, protocol: str = PROTOCOL) -> Outco
 
 
 def run_all(rule_sets: list[str] | None = None, protocols: tuple[str, ...] = PROTOCOLS) -> list[Outcome]:
-    return [run_tamper(rs, tamper, protocol) for protocol in protocols for rs in (rule_sets or available())
-            for tamper in TAMPERS]
+    return [
+        run_tamper(rs, tamper, protocol)
+        for protocol in protocols
+        for rs in (rule_sets or available())
+        for tamper in TAMPERS
+    ]
 
 
 def summary(outcomes: list[Outcome]) -> str:
@@ -649,8 +693,10 @@ def summary(outcomes: list[Outcome]) -> str:
     named = [o for o in tried if o.named]
     rule_sets = sorted({o.rule_set for o in outcomes})
     protocols = sorted({o.protocol for o in tried})
-    return (f"tamper suite: {len(tried)} changes tried over {len(rule_sets)} rule sets and {len(protocols)} "
-            f"protocols, {len(detected)} detected, {len(named)} named by the expected check")
+    return (
+        f"tamper suite: {len(tried)} changes tried over {len(rule_sets)} rule sets and {len(protocols)} "
+        f"protocols, {len(detected)} detected, {len(named)} named by the expected check"
+    )
 
 
 if __name__ == "__main__":

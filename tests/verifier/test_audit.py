@@ -1,15 +1,15 @@
 """`fairdeal-verify audit`: files, folders and JSON Lines; every core; the summary; broken input goes on."""
+
 import io
 import json
 import sys
 
 import pytest
 
-from fairdeal.verifier.audit import audit, find_items
+from fairdeal.core.selfplay import selfplay
+from fairdeal.verify.audit import audit, find_items
 from tests.verifier.cli_run import run
-
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
-from fairdeal.verifier.selfplay import selfplay
 
 
 def _bad_score(rule_set):
@@ -27,7 +27,7 @@ def archive(tmp_path):
     (root / "a.json").write_text(json.dumps(valid_transcript("spades")))
     (root / "b.json").write_text(json.dumps(valid_transcript("120s-house")))
     (root / "c.json").write_text(json.dumps(_bad_score("twenty-down")))
-    (root / "broken.json").write_text("{\"protocol\": \"fairdeal/1\", ")
+    (root / "broken.json").write_text('{"protocol": "fairdeal/1", ')
     (root / "notes.txt").write_text("not a transcript, not looked at")
     good = [selfplay("120s-auction", SERVER_KEY, bytes([i]) * 32) for i in range(2)]
     lines = [json.dumps(good[0]), json.dumps(good[1])[:500], json.dumps(good[1])]
@@ -65,6 +65,7 @@ def test_two_processes_give_the_same_outcomes_as_one(archive):
 
 def test_an_audit_on_two_processes_leaves_the_garbage_collector_as_it_found_it(archive):
     import gc
+
     assert gc.get_freeze_count() == 0
     audit([str(archive)], key=SERVER_PUBLIC, jobs=2, progress=False)
     assert gc.get_freeze_count() == 0 and gc.isenabled()
@@ -118,11 +119,13 @@ def test_a_json_list_file_is_broken_not_a_crash(tmp_path, capsys):
 
 def test_find_items_reads_json_lines_by_byte_range(tmp_path):
     export = tmp_path / "x.ndjson"
-    export.write_bytes(b"{\"a\": 1}\n\n  \n{\"b\": \"\xc3\xa9\"}\n")
+    export.write_bytes(b'{"a": 1}\n\n  \n{"b": "\xc3\xa9"}\n')
     problems = []
     items = find_items([str(export)], problems)
-    assert [(i.line, export.read_bytes()[i.offset:i.offset + i.length]) for i in items] == \
-        [(1, b"{\"a\": 1}"), (4, b"{\"b\": \"\xc3\xa9\"}")]
+    assert [(i.line, export.read_bytes()[i.offset : i.offset + i.length]) for i in items] == [
+        (1, b'{"a": 1}'),
+        (4, b'{"b": "\xc3\xa9"}'),
+    ]
     assert problems == []
 
 
@@ -133,12 +136,15 @@ def test_bad_jobs_value_exits_2(tmp_path, capsys):
 
 def test_a_json_file_that_holds_json_lines_is_split_into_games(tmp_path, capsys):
     games = [valid_transcript("spades"), valid_transcript("twenty-down")]
-    export = tmp_path / "export.json"           # an export saved under the wrong suffix
+    export = tmp_path / "export.json"  # an export saved under the wrong suffix
     export.write_text("\n".join(json.dumps(t) for t in games) + "\n")
-    pretty = tmp_path / "one.json"              # a pretty-printed single transcript stays one game
+    pretty = tmp_path / "one.json"  # a pretty-printed single transcript stays one game
     pretty.write_text(json.dumps(games[0], indent=1))
     problems = []
-    assert [(i.path, i.line) for i in find_items([str(export), str(pretty)], problems)] == \
-        [(str(export), 1), (str(export), 2), (str(pretty), None)]
+    assert [(i.path, i.line) for i in find_items([str(export), str(pretty)], problems)] == [
+        (str(export), 1),
+        (str(export), 2),
+        (str(pretty), None),
+    ]
     code, out, _ = run(["audit", str(export), str(pretty)], capsys)
     assert code == 0, out

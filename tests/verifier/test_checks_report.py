@@ -1,18 +1,19 @@
-"""fairdeal.verifier.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
+"""fairdeal.core.checks: the check list, the key choice, the replay's verdicts, and the documented examples."""
+
 import copy
 import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier import checks, integrity
-from fairdeal.verifier.checks import (CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript)
-from fairdeal.verifier.messages import MESSAGES
-from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.writer import finish, make_commit, new_transcript
-from fairdeal.verifier.fairness import commitment
-
+from fairdeal.core import checks, integrity
+from fairdeal.core.checks import CHECK_IDS, choose_key, parse_client_seed, parse_receipt, verify_transcript
+from fairdeal.core.fairness import commitment
+from fairdeal.core.messages import MESSAGES
+from fairdeal.core.selfplay import selfplay
+from fairdeal.core.writer import finish, make_commit, new_transcript
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,9 +25,23 @@ def statuses(report):
 
 
 def test_check_ids_are_stable_and_documented():
-    assert CHECK_IDS == ("protocol", "signature-start", "signature-transcript", "header", "commitment",
-                         "client-seeds", "hash-chain", "deals", "moves-legal", "bot-moves", "timeout-moves",
-                         "result", "receipts", "log-inclusion", "commitment-noted")
+    assert CHECK_IDS == (
+        "protocol",
+        "signature-start",
+        "signature-transcript",
+        "header",
+        "commitment",
+        "client-seeds",
+        "hash-chain",
+        "deals",
+        "moves-legal",
+        "bot-moves",
+        "timeout-moves",
+        "result",
+        "receipts",
+        "log-inclusion",
+        "commitment-noted",
+    )
     text = (DOCS / "verify.md").read_text()
     for cid in CHECK_IDS:
         assert f"`{cid}`" in text, f"docs/verify.md does not describe {cid}"
@@ -34,8 +49,9 @@ def test_check_ids_are_stable_and_documented():
 
 def test_the_checks_use_the_protocol_functions_the_test_vectors_check():
     # One implementation: the report is made by the very functions test_vectors.py checks the documents' vectors
-    # with (fairdeal.verifier.integrity), and there is one signature check, not two.
-    from fairdeal.verifier import reader, transcript
+    # with (fairdeal.core.integrity), and there is one signature check, not two.
+    from fairdeal.core import reader, transcript
+
     assert checks.integrity is integrity
     assert checks.parse_transcript is reader.parse_transcript
     assert checks.record_hash is transcript.record_hash
@@ -46,7 +62,9 @@ def test_every_result_code_has_its_sentence():
     # every code a check can give is one MESSAGES renders; none falls back to the raw "code {fields}" form
     import inspect
     import re as _re
-    from fairdeal.verifier import replay
+
+    from fairdeal.core import replay
+
     codes = set()
     for module in (checks, integrity, replay):
         src = inspect.getsource(module)
@@ -56,6 +74,7 @@ def test_every_result_code_has_its_sentence():
 
 
 # ------------------------------------------------------------------------------------------ the key choice
+
 
 def test_given_key_wins_over_pins():
     assert choose_key("ed25519:T", "ed25519:G", {"s": "ed25519:P"}) == ("ed25519:G", "given", None)
@@ -76,6 +95,7 @@ def test_with_no_key_and_no_pins_only_the_transcripts_own_key():
 
 # -------------------------------------------------------------------------------------------- option texts
 
+
 def test_parse_receipt():
     assert parse_receipt(f"12:{'AB' * 32}") == (12, "ab" * 32)
     for bad in ("12", "x:" + "a" * 64, "3:" + "a" * 63, "3:" + "g" * 64):
@@ -91,10 +111,12 @@ def test_parse_client_seed_keeps_colons_in_the_seed():
 
 # ---------------------------------------------------------------------------------------------- verdicts
 
+
 def test_bot_card_not_the_policys_choice_fails_bot_moves_not_deals():
     # A bot's card replaced by another legal card: not the bot's choice. The deal is still the seed's (the
     # card played twice later on is an illegal move, not a different deal).
     from tests.verifier.tamper_kit import TAMPERS, run_tamper
+
     tamper = next(t for t in TAMPERS if t.name.startswith("a bot's card"))
     for rule_set in ("spades", "120s-auction", "twenty-down"):
         outcome = run_tamper(rule_set, tamper)
@@ -114,9 +136,10 @@ def test_first_move_by_another_seat_than_the_seeds_dealer_fails_deals():
 
 def _still_legal(t) -> bool:
     """Every move of `t` is legal in turn (the engine alone, no policy): the changed bid kept the game going."""
-    from fairdeal.verifier.games.base import GameError, Move
-    from fairdeal.verifier.integrity import game_seed_of
-    from fairdeal.verifier.replay import LiveGame
+    from fairdeal.core.games.base import GameError, Move
+    from fairdeal.core.integrity import game_seed_of
+    from fairdeal.core.replay import LiveGame
+
     game = LiveGame(t["start"], game_seed_of(t))
     try:
         for r in t["records"]:
@@ -171,8 +194,15 @@ def test_an_abandoned_game_claiming_a_result_fails():
 def test_a_game_cancelled_before_it_started_passes(protocol):
     rules = {"id": "spades", "players": 4, "settings": {}, "version": 1}
     seed = bytes(range(32))
-    commit = make_commit("g-cancelled", rules, commitment(seed, "g-cancelled", rules, protocol), SERVER_PUBLIC,
-                         "2026-01-01T00:00:00Z", protocol=protocol, deal_layout="spades-4")
+    commit = make_commit(
+        "g-cancelled",
+        rules,
+        commitment(seed, "g-cancelled", rules, protocol),
+        SERVER_PUBLIC,
+        "2026-01-01T00:00:00Z",
+        protocol=protocol,
+        deal_layout="spades-4",
+    )
     t = finish(SERVER_KEY, new_transcript(SERVER_KEY, commit), "cancelled", seed, None, "2026-01-01T00:05:00Z")
     report = verify_transcript(t, key=SERVER_PUBLIC)
     assert report.exit_code == 0 and report.protocol == protocol
@@ -181,6 +211,7 @@ def test_a_game_cancelled_before_it_started_passes(protocol):
 
 def test_a_table_whose_seat_did_not_reveal_names_it_and_passes():
     from tests.verifier.tamper_kit import aborted_transcript
+
     report = verify_transcript(aborted_transcript("spades"), key=SERVER_PUBLIC, client_seeds=[(0, "north's seed")])
     assert report.exit_code == 0, [c.to_json() for c in report.failed]
     seeds, result = report.check("client-seeds"), report.check("result")
@@ -221,6 +252,7 @@ def test_report_json_round_trips():
 
 # -------------------------------------------------------------------------------------- robustness property
 
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_single_byte_change_is_reported_and_never_crashes(data):
@@ -233,19 +265,24 @@ def test_any_single_byte_change_is_reported_and_never_crashes(data):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["120s-auction", "120s-house", "120s-traditional", "spades", "twenty-down"]),
-       st.binary(min_size=32, max_size=32), st.data())
+@given(
+    st.sampled_from(["120s-auction", "120s-house", "120s-traditional", "spades", "twenty-down"]),
+    st.binary(min_size=32, max_size=32),
+    st.data(),
+)
 def test_every_selfplayed_game_verifies_whatever_the_table(rule_set, seed, data):
     # Any table of any rule set: its settings, its size, its bots; humans sometimes leave the policy's move.
-    from fairdeal.verifier.games import rules_class
+    from fairdeal.core.games import rules_class
+
     cls = rules_class(rule_set)
     settings = {s.name: data.draw(st.sampled_from(s.choices), label=s.name) for s in cls.SETTINGS}
     players = data.draw(st.sampled_from(cls.table_sizes), label="players")
     bots = data.draw(st.sets(st.integers(0, players - 1)), label="bots")
     # Every game ends by its rules (Twenty Down since rules version 2, whose last deals end any game; selfplay
     # raises if one runs past 50,000 moves), so no game is cut short here.
-    t = selfplay(rule_set, SERVER_KEY, seed, settings=settings, players=players, bots=tuple(sorted(bots)),
-                 variety_every=3)
+    t = selfplay(
+        rule_set, SERVER_KEY, seed, settings=settings, players=players, bots=tuple(sorted(bots)), variety_every=3
+    )
     assert t["end"]["reason"] == "finished"
     report = verify_transcript(t, key=SERVER_PUBLIC)
     assert report.exit_code == 0, [c.to_json() for c in report.failed]
@@ -253,8 +290,10 @@ def test_every_selfplayed_game_verifies_whatever_the_table(rule_set, seed, data)
 
 # ---------------------------------------------------------------------------------- the documented examples
 
-@pytest.mark.parametrize("name, protocol", [("120s-auction-game.json", "fairdeal/1"),
-                                            ("120s-auction-game-fairdeal-2.json", "fairdeal/2")])
+
+@pytest.mark.parametrize(
+    "name, protocol", [("120s-auction-game.json", "fairdeal/1"), ("120s-auction-game-fairdeal-2.json", "fairdeal/2")]
+)
 def test_the_example_games_in_docs_examples_verify_with_the_example_key(name, protocol):
     key = (DOCS / "examples" / "example-key.txt").read_text().strip()
     data = (DOCS / "examples" / name).read_bytes()
@@ -266,6 +305,7 @@ def test_the_example_games_in_docs_examples_verify_with_the_example_key(name, pr
 def test_the_fairdeal_1_example_is_the_one_its_script_made_byte_for_byte():
     # fairdeal/1 transcripts keep verifying as they are: the writer still makes exactly the bytes it made then
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("make_example_game", ROOT / "scripts" / "make_example_game.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
@@ -283,11 +323,15 @@ def _paths(obj, path=()):
             yield from _paths(v, path + (i,))
 
 
-JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**60, 2**60) | st.text(max_size=8)
-                           | st.sampled_from(["AS", "10H", "ed25519:x", "0" * 64, "fairdeal/1", "play", "bot"]),
-                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                                      max_size=3),
-                           max_leaves=6)
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**60), 2**60)
+    | st.text(max_size=8)
+    | st.sampled_from(["AS", "10H", "ed25519:x", "0" * 64, "fairdeal/1", "play", "bot"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
 _SHAPES = {rs: valid_transcript(rs) for rs in ("spades", "120s-auction")}
 _PATHS = {rs: [p for p in _paths(t) if p] for rs, t in _SHAPES.items()}
 
@@ -305,7 +349,7 @@ def test_any_changed_field_fails_or_is_refused_and_never_hits_an_internal_error(
     else:
         parent[path[-1]] = value
     if json.dumps(t, sort_keys=True) == json.dumps(_SHAPES[rule_set], sort_keys=True):
-        return   # the value drawn was the one already there
+        return  # the value drawn was the one already there
     report = verify_transcript(t, key=SERVER_PUBLIC)
     assert report.exit_code in (1, 2)
     assert not (report.unusable or "").startswith("The transcript could not be checked"), report.unusable

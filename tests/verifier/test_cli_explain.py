@@ -1,14 +1,14 @@
 """`--explain` / `--seat`: the story is complete (every card in one trick line, every hand, the result) and
 uses each rule set's words."""
+
 import re
 
 import pytest
 
-from fairdeal.verifier.explain import explain_game
-from fairdeal.verifier.games import available
-from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.fairness import game_seed, server_seed_from_hex
-
+from fairdeal.core.fairness import game_seed, server_seed_from_hex
+from fairdeal.core.games import available
+from fairdeal.core.replay import LiveGame
+from fairdeal.verify.explain import explain_game
 from tests.verifier.tamper_kit import valid_transcript
 
 TRICK = re.compile(r"^  Trick (\d+): (.*?)(?: — (.+) wins it with (.+?)(?:, (.*))?\.)?$")
@@ -26,8 +26,11 @@ def test_every_card_played_is_told_once_in_order_and_every_trick_has_a_winner(ru
     for m in trick_lines(story):
         assert m is not None and m.group(3), "each trick line names who won it"
         told += [tuple(p.rsplit(" ", 1)) for p in m.group(2).split(", ")]
-    played = [(t["start"]["seats"][r["seat"]]["name"].split(" (")[0], r["move"]["card"])
-              for r in t["records"] if r["move"]["kind"] == "play"]
+    played = [
+        (t["start"]["seats"][r["seat"]]["name"].split(" (")[0], r["move"]["card"])
+        for r in t["records"]
+        if r["move"]["kind"] == "play"
+    ]
     assert [card for _, card in told] == [card for _, card in played]
     assert [who.rsplit(" ", 1)[0] for who, _ in told] == [who for who, _ in played]
 
@@ -80,8 +83,9 @@ def test_twenty_down_tells_who_dropped_out_or_stayed():
 
 
 def test_the_story_tells_each_failed_check_where_it_happened_from_the_structured_result():
-    from fairdeal.verifier.checks import verify_transcript
+    from fairdeal.core.checks import verify_transcript
     from tests.verifier.tamper_kit import SERVER_PUBLIC, resign
+
     t = valid_transcript("spades")
     i = next(i for i, r in enumerate(t["records"]) if r["by"] == "bot" and r["move"]["kind"] == "bid")
     t["records"][i]["move"]["value"] = (t["records"][i]["move"]["value"] + 1) % 14
@@ -101,5 +105,6 @@ def test_the_story_tells_each_failed_check_where_it_happened_from_the_structured
 
 def test_a_table_that_never_started_tells_who_did_not_reveal():
     from tests.verifier.tamper_kit import aborted_transcript
+
     story = explain_game(aborted_transcript("spades"))
     assert story.startswith("The table never started: player 2 (seat 2) did not reveal the client seed committed to")

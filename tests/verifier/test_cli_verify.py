@@ -1,4 +1,5 @@
 """`fairdeal-verify TRANSCRIPT`: the report, exit statuses, keys and pins, receipts, --json, --explain, URLs."""
+
 import http.server
 import json
 import subprocess
@@ -8,12 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.verifier.checks import CHECK_IDS
+from fairdeal.core.checks import CHECK_IDS
+from fairdeal.core.keys import public_key_text
+from fairdeal.core.transcript import record_hash
 from tests.verifier.cli_run import run
-from fairdeal.verifier.cli import main
-from fairdeal.verifier.keys import public_key_text
-from fairdeal.verifier.transcript import record_hash
-
 from tests.verifier.tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +44,7 @@ def test_each_check_is_printed_with_pass_or_fail_and_its_reason(game_file, capsy
     code, out, _ = run(["--key", SERVER_PUBLIC, str(game_file)], capsys)
     lines = [line for line in out.splitlines() if line.split()[:1] in (["PASS"], ["FAIL"], ["skip"])]
     assert [line.split()[1] for line in lines] == list(CHECK_IDS)
-    assert all(len(line.split()) > 2 for line in lines)   # every line says why
+    assert all(len(line.split()) > 2 for line in lines)  # every line says why
 
 
 def test_a_changed_score_fails_with_exit_1_and_names_the_check(tmp_path, capsys):
@@ -68,9 +67,16 @@ def test_json_report_for_programs(game_file, capsys):
     assert code == 0 and report["ok"] is True and report["exit_code"] == 0 and report["error"] is None
     assert [c["id"] for c in report["checks"]] == list(CHECK_IDS)
     assert {c["status"] for c in report["checks"]} <= {"pass", "skip"}
-    assert report["key"] == {"key": SERVER_PUBLIC, "key_id": report["key"]["key_id"], "source": "given",
-                             "origin": "--key", "created": None, "retired": None, "status": "unknown",
-                             "game_time": "2026-01-01T00:00:00Z"}
+    assert report["key"] == {
+        "key": SERVER_PUBLIC,
+        "key_id": report["key"]["key_id"],
+        "source": "given",
+        "origin": "--key",
+        "created": None,
+        "retired": None,
+        "status": "unknown",
+        "game_time": "2026-01-01T00:00:00Z",
+    }
     assert report["game"]["rule_set"] == "120s-auction" and report["game"]["moves"] > 0
     assert report["failed"] == []
 
@@ -89,11 +95,11 @@ GARBAGE = {
     "empty": b"",
     "spaces": b"   \n",
     "binary": bytes(range(256)),
-    "not utf-8": b"\xff\xfe{\"protocol\": 1}",
+    "not utf-8": b'\xff\xfe{"protocol": 1}',
     "truncated": json.dumps(valid_transcript("spades")).encode()[:2000],
     "a list": b"[1, 2, 3]",
     "a number": b"42",
-    "a string": b"\"fairdeal\"",
+    "a string": b'"fairdeal"',
     "null": b"null",
     "deep nesting": b"[" * 100000 + b"]" * 100000,
     "unknown protocol": json.dumps({"protocol": "fairdeal/99", "records": []}).encode(),
@@ -101,8 +107,7 @@ GARBAGE = {
     "a float": json.dumps({**valid_transcript("spades"), "records": 1.5}).encode(),
     "records not a list": json.dumps({**valid_transcript("spades"), "records": {"a": 1}}).encode(),
     "a record not an object": json.dumps({**valid_transcript("spades"), "records": [7]}).encode(),
-    "the end missing a field": json.dumps({**valid_transcript("spades"),
-                                          "end": {"type": "end"}}).encode(),
+    "the end missing a field": json.dumps({**valid_transcript("spades"), "end": {"type": "end"}}).encode(),
 }
 
 
@@ -117,17 +122,27 @@ def test_garbage_input_exits_2_without_a_traceback(name, tmp_path, capsys):
 
 def test_garbage_through_the_console_script_never_shows_a_traceback(tmp_path):
     path = tmp_path / "bad.json"
-    path.write_bytes(b"{\"protocol\": \"fairdeal/1\", \"commit\": [")
-    proc = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", str(path)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    path.write_bytes(b'{"protocol": "fairdeal/1", "commit": [')
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairdeal.verify.cli", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "cannot verify" in proc.stderr
 
 
-@pytest.mark.parametrize("args", [["/no/such/file.json"], ["--receipt", "nonsense", "x.json"],
-                                  ["--key", "ed25519:short", "x.json"], ["--key", "/no/such/key", "x.json"],
-                                  ["--client-seed", "x", "x.json"], ["--no-such-option", "x.json"],
-                                  ["audit"], ["--seat", "two", "x.json"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["/no/such/file.json"],
+        ["--receipt", "nonsense", "x.json"],
+        ["--key", "ed25519:short", "x.json"],
+        ["--key", "/no/such/key", "x.json"],
+        ["--client-seed", "x", "x.json"],
+        ["--no-such-option", "x.json"],
+        ["audit"],
+        ["--seat", "two", "x.json"],
+    ],
+)
 def test_bad_arguments_exit_2(args, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.json").write_text(json.dumps(valid_transcript("spades")))
@@ -148,6 +163,7 @@ def test_a_game_still_running_cannot_be_verified_yet(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------------------- keys and pins
+
 
 def test_without_a_key_the_report_warns_it_used_the_transcripts_own(game_file, capsys):
     code, out, err = run([str(game_file)], capsys)
@@ -203,6 +219,7 @@ def test_a_damaged_pin_file_is_a_clear_error(game_file, capsys, no_pins):
 
 # ------------------------------------------------------------------------------------- receipts and seeds
 
+
 def test_receipts_match_the_chain(tmp_path, capsys):
     t = valid_transcript("spades")
     path = write(tmp_path, t)
@@ -228,6 +245,7 @@ def test_a_player_checks_their_own_client_seed(tmp_path, capsys):
 
 # ------------------------------------------------------------------------------------------------- explain
 
+
 def test_explain_tells_the_120s_auction_game_in_drumpfs(game_file, capsys):
     code, out, _ = run(["--explain", str(game_file)], capsys)
     assert code == 0
@@ -243,10 +261,11 @@ def test_seat_shows_that_seats_cards_each_hand(game_file, capsys):
     name = t["start"]["seats"][2]["name"]
     holds = [line for line in out.splitlines() if line.strip().startswith(f"{name} holds:")]
     assert code == 0 and holds
-    assert all(len(line.split(":", 1)[1].split()) == 5 for line in holds)   # 120s: five cards each
+    assert all(len(line.split(":", 1)[1].split()) == 5 for line in holds)  # 120s: five cards each
 
 
 # ------------------------------------------------------------------------------------------------- URLs
+
 
 class _Server:
     def __init__(self, routes):
@@ -298,8 +317,12 @@ def test_pinning_from_a_url_names_the_service(capsys, no_pins):
 def test_a_reader_that_stops_early_gets_no_traceback_and_the_verdict_stands(game_file):
     # `fairdeal-verify --explain game.json | head -0`: the reader is gone before the first line is written
     # (the interpreter needs far longer to start than this test needs to close the pipe).
-    proc = subprocess.Popen([sys.executable, "-m", "fairdeal.verifier.cli", "--explain", "--key", SERVER_PUBLIC,
-                             str(game_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fairdeal.verify.cli", "--explain", "--key", SERVER_PUBLIC, str(game_file)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)

@@ -1,21 +1,22 @@
 """fairdeal/2 clocks by decision kind (docs/transcript.md, "start"): `card` times the decisions whose moves are cards
 to play, `other` every other one. At a table with one kind's clock off a timeout there is a player's move the
 server relabelled: the verifier fails it, even re-signed by the server itself."""
+
 import copy
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.selfplay import selfplay
-
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.selfplay import selfplay
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, SERVER_SEED, resign
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game(card, other):
-    return selfplay("spades", SERVER_KEY, SERVER_SEED, bots=(1, 3), clocks={"card": card, "other": other},
-                    timeout_every=3)
+    return selfplay(
+        "spades", SERVER_KEY, SERVER_SEED, bots=(1, 3), clocks={"card": card, "other": other}, timeout_every=3
+    )
 
 
 def game(card, other):
@@ -53,9 +54,10 @@ def test_a_timeout_where_that_kind_has_a_clock_passes():
 
 
 def test_the_clock_keys_and_the_older_all_or_nothing_reading():
-    from fairdeal.verifier.transcript import clocked_kinds
+    from fairdeal.core.transcript import clocked_kinds
+
     assert clocked_kinds({"card": None, "other": 30}) == {"other"}
-    assert clocked_kinds({"card": 25}) == {"card"}                       # a kind not named has no clock
+    assert clocked_kinds({"card": 25}) == {"card"}  # a kind not named has no clock
     assert clocked_kinds({"card": None, "other": None}) == set()
     # clocks naming neither key (docs/examples: play_seconds, decide_seconds): every kind or none
     assert clocked_kinds({"play_seconds": 25, "decide_seconds": 30}) == {"card", "other"}

@@ -1,9 +1,10 @@
 """--commitment: the commitment a player noted at the start, checked against the transcript by its own check."""
+
 import json
 
 import pytest
 
-from fairdeal.verifier.checks import parse_commitment, verify_transcript
+from fairdeal.core.checks import parse_commitment, verify_transcript
 from tests.verifier.cli_run import run
 from tests.verifier.tamper_kit import SERVER_PUBLIC, valid_transcript
 
@@ -22,7 +23,7 @@ def test_the_noted_commitment_passes_whole_or_as_a_prefix(game, digits, capsys):
     noted = commitment[:digits].upper()
     code, out, _ = run(["--key", SERVER_PUBLIC, "--commitment", noted, str(path)], capsys)
     assert code == 0
-    assert f"PASS  commitment-noted" in out and f"first {digits} hex digits are the {noted.lower()} you noted" in out
+    assert "PASS  commitment-noted" in out and f"first {digits} hex digits are the {noted.lower()} you noted" in out
 
 
 def test_another_games_commitment_fails_its_own_check_in_text_json_and_explain(game, capsys):
@@ -36,7 +37,10 @@ def test_another_games_commitment_fails_its_own_check_in_text_json_and_explain(g
     assert report["failed"] == ["commitment-noted"]
     check = next(c for c in report["checks"] if c["id"] == "commitment-noted")
     assert (check["code"], check["fields"]["noted"], check["fields"]["commitment"]) == (
-        "commitment-noted-differs", other, commitment)
+        "commitment-noted-differs",
+        other,
+        commitment,
+    )
     code, out, _ = run(["--explain", "--key", SERVER_PUBLIC, "--commitment", other, str(path)], capsys)
     assert code == 1 and "commitment-noted fails: the transcript commits to" in out
 

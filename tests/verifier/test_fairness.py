@@ -1,13 +1,26 @@
-"""fairdeal.verifier.fairness: seeds, commitment, derivation, randbelow, shuffles, SeedChance (properties and edges)."""
+"""fairdeal.core.fairness: seeds, commitment, derivation, randbelow, shuffles, SeedChance (properties and edges)."""
+
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str
-from fairdeal.verifier.fairness import (CLIENT_SEED_MAX, DerivedRng, SeedChance, commitment, derive_bytes,
-                               game_seed, new_server_seed, seed_chance, server_seed_from_hex, shuffle,
-                               shuffle_keyed, validate_client_seed)
+from fairdeal.core.cards import PACK_32, PACK_52, cards_from_str
+from fairdeal.core.fairness import (
+    CLIENT_SEED_MAX,
+    DerivedRng,
+    SeedChance,
+    commitment,
+    derive_bytes,
+    game_seed,
+    new_server_seed,
+    seed_chance,
+    server_seed_from_hex,
+    shuffle,
+    shuffle_keyed,
+    validate_client_seed,
+)
 
 SEED = bytes(range(32))
 RULES = {"id": "spades", "players": 4, "settings": {"nil": True}, "version": 1}
@@ -30,6 +43,7 @@ def generic_shuffle(seed, label, cards):
 
 # ------------------------------------------------------------------------------------------ seeds
 
+
 def test_server_seeds_are_32_fresh_bytes():
     a, b = new_server_seed(), new_server_seed()
     assert len(a) == len(b) == 32 and a != b
@@ -47,14 +61,17 @@ def test_client_seed_accepted(seed):
     assert validate_client_seed(seed) == seed
 
 
-@pytest.mark.parametrize("seed, message", [
-    ("", "1 to 128 characters"),
-    ("A" * (CLIENT_SEED_MAX + 1), "1 to 128 characters long, not 129"),
-    ("caf\u00e9", "printable ASCII"),
-    ("tab\there", "printable ASCII"),
-    (None, "text"),
-    (42, "text"),
-])
+@pytest.mark.parametrize(
+    "seed, message",
+    [
+        ("", "1 to 128 characters"),
+        ("A" * (CLIENT_SEED_MAX + 1), "1 to 128 characters long, not 129"),
+        ("caf\u00e9", "printable ASCII"),
+        ("tab\there", "printable ASCII"),
+        (None, "text"),
+        (42, "text"),
+    ],
+)
 def test_client_seed_refused_with_a_clear_message(seed, message):
     with pytest.raises(ValueError, match=message):
         validate_client_seed(seed)
@@ -70,6 +87,7 @@ def test_game_seed_refuses_bad_client_seeds_and_bad_server_seeds():
 
 
 # ------------------------------------------------------------------------------------ commitment
+
 
 def test_commitment_is_64_lowercase_hex_and_deterministic():
     c = commitment(SEED, "g1", RULES)
@@ -90,10 +108,16 @@ def test_commitment_changes_with_the_game_id(game_id):
         assert commitment(SEED, game_id, RULES) != commitment(SEED, "g1", RULES)
 
 
-@pytest.mark.parametrize("change", [
-    {"id": "120s-house"}, {"players": 3}, {"settings": {"nil": False}}, {"settings": {"nil": True, "x": 1}},
-    {"version": 2},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"id": "120s-house"},
+        {"players": 3},
+        {"settings": {"nil": False}},
+        {"settings": {"nil": True, "x": 1}},
+        {"version": 2},
+    ],
+)
 def test_commitment_binds_rules_and_settings(change):
     assert commitment(SEED, "g1", {**RULES, **change}) != commitment(SEED, "g1", RULES)
 
@@ -107,16 +131,18 @@ def test_commitment_refuses_rules_that_are_not_the_rules_object():
 
 # ------------------------------------------------------------------------------------ game seed
 
+
 @settings(max_examples=50, deadline=None)
 @given(seeds=client_seeds, data=st.data())
 def test_any_change_of_a_client_seed_changes_the_game_seed_and_the_deck(seeds, data):
     i = data.draw(st.integers(0, len(seeds) - 1))
     other = data.draw(st.none() | client_seed)
-    changed = seeds[:i] + [other] + seeds[i + 1:]
+    changed = seeds[:i] + [other] + seeds[i + 1 :]
     if changed != seeds:
         assert game_seed(SEED, changed) != game_seed(SEED, seeds)
-        assert shuffle(game_seed(SEED, changed), "deal/0", PACK_52) != shuffle(game_seed(SEED, seeds), "deal/0",
-                                                                               PACK_52)
+        assert shuffle(game_seed(SEED, changed), "deal/0", PACK_52) != shuffle(
+            game_seed(SEED, seeds), "deal/0", PACK_52
+        )
 
 
 def test_game_seed_binds_seat_order_and_seat_count():
@@ -129,11 +155,13 @@ def test_game_seed_binds_seat_order_and_seat_count():
 @given(server=seeds32)
 def test_any_change_of_the_server_seed_changes_the_deck(server):
     if server != SEED:
-        assert shuffle(game_seed(server, ["a"]), "deal/0", PACK_52) != shuffle(game_seed(SEED, ["a"]), "deal/0",
-                                                                               PACK_52)
+        assert shuffle(game_seed(server, ["a"]), "deal/0", PACK_52) != shuffle(
+            game_seed(SEED, ["a"]), "deal/0", PACK_52
+        )
 
 
 # ------------------------------------------------------------------------------------ derivation
+
 
 @settings(max_examples=50, deadline=None)
 @given(seed=seeds32, label=labels, n=st.integers(0, 200))
@@ -174,7 +202,7 @@ def test_randbelow_rejects_values_above_the_limit():
     first = next(b for b in stream if b < 200)
     assert DerivedRng(GS, "bot/9").randbelow(200) == first
     # with two-byte values (n = 40000, limit 40000) the same rule applies to big-endian pairs
-    pairs = [int.from_bytes(stream[i:i + 2], "big") for i in range(0, 64, 2)]
+    pairs = [int.from_bytes(stream[i : i + 2], "big") for i in range(0, 64, 2)]
     assert DerivedRng(GS, "bot/9").randbelow(40000) == next(p for p in pairs if p < 40000)
 
 
@@ -191,6 +219,7 @@ def test_choice_uses_randbelow():
 
 
 # ---------------------------------------------------------------------------------------- shuffles
+
 
 @settings(max_examples=60, deadline=None)
 @given(seed=seeds32, label=labels, m=st.integers(0, 300))
@@ -219,6 +248,7 @@ def test_the_keyed_shuffle_of_the_deals_is_the_shuffle(seed, label, m):
 def test_a_seed_chance_copied_or_pickled_deals_alike():
     import copy
     import pickle
+
     chance = SeedChance(GS)
     for other in (copy.copy(chance), copy.deepcopy(chance), pickle.loads(pickle.dumps(chance))):
         assert other.deck(5, PACK_52) == chance.deck(5, PACK_52) == shuffle(GS, "deal/5", PACK_52)
@@ -249,6 +279,7 @@ def test_a_different_label_gives_a_different_deck(seed, a, b):
 
 # -------------------------------------------------------------------------------------- SeedChance
 
+
 def test_seed_chance_uses_the_documented_labels():
     chance = SeedChance(GS)
     assert chance.deck(3, PACK_32) == shuffle(GS, "deal/3", PACK_32)
@@ -272,10 +303,16 @@ def test_every_deal_of_a_game_is_a_different_shuffle():
     assert len(decks) == 50
 
 
-@pytest.mark.parametrize("call", [
-    lambda c: c.deck(-1, PACK_52), lambda c: c.deck("1", PACK_52), lambda c: c.reshuffle(0, -2, []),
-    lambda c: c.bot_rng(1.0), lambda c: c.first_dealer(0),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c: c.deck(-1, PACK_52),
+        lambda c: c.deck("1", PACK_52),
+        lambda c: c.reshuffle(0, -2, []),
+        lambda c: c.bot_rng(1.0),
+        lambda c: c.first_dealer(0),
+    ],
+)
 def test_seed_chance_refuses_bad_numbers(call):
     with pytest.raises(ValueError):
         call(SeedChance(GS))

@@ -1,6 +1,7 @@
 """The audit's shortcuts give exactly what the general code gives: parsing JSON bytes without the canonical walk,
 hashing a parsed transcript without validating it again, one quick test for a plain move record, card texts
 precomputed, a complete trick's JSON made once."""
+
 from __future__ import annotations
 
 import copy
@@ -10,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.verifier import keys
-from fairdeal.verifier.canonical import canonical_json, canonical_json_of_parsed
-from fairdeal.verifier.cards import PACK_52, RANK_TEXT, Card, card_from_str, cards_to_str
-from fairdeal.verifier.games import available
-from fairdeal.verifier.games.tricks import Trick, TrickPlay
-from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.integrity import check_chain
-from fairdeal.verifier.reader import TranscriptError, parse_transcript
-from fairdeal.verifier.transcript import record_hash, transcript_body
+from fairdeal.core import keys
+from fairdeal.core.canonical import canonical_json, canonical_json_of_parsed
+from fairdeal.core.cards import PACK_52, RANK_TEXT, Card, card_from_str, cards_to_str
+from fairdeal.core.games import available
+from fairdeal.core.games.tricks import Trick, TrickPlay
+from fairdeal.core.integrity import check_chain
+from fairdeal.core.reader import TranscriptError, parse_transcript
+from fairdeal.core.selfplay import selfplay
+from fairdeal.core.transcript import record_hash, transcript_body
 
 KEY = keys.private_key_from_hex("3c" * 32)
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,8 +27,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def games() -> list[dict]:
-    return [selfplay(rule_set, KEY, bytes([i + 1]) * 32, bots=(1, 3), timeout_every=3)
-            for i, rule_set in enumerate(available())]
+    return [
+        selfplay(rule_set, KEY, bytes([i + 1]) * 32, bots=(1, 3), timeout_every=3)
+        for i, rule_set in enumerate(available())
+    ]
 
 
 def _outcome(data):
@@ -46,15 +49,15 @@ def _hostile(text: str) -> list[str]:
     """Texts that the canonical walk refuses (or must not refuse), at several places of a real transcript."""
     seq = '"seq":1,'
     return [
-        _swap_first(text, seq, '"seq":9007199254740992,'),                 # 2**53: out of range
+        _swap_first(text, seq, '"seq":9007199254740992,'),  # 2**53: out of range
         _swap_first(text, seq, '"seq":-9007199254740992,'),
-        _swap_first(text, seq, '"seq":9007199254740991,'),                 # 2**53 - 1: in range
+        _swap_first(text, seq, '"seq":9007199254740991,'),  # 2**53 - 1: in range
         _swap_first(text, seq, '"seq":100000000000000000000,'),
         _swap_first(text, '"settings":{', '"settings":{"x":[1,[12345678901234567890]],'),
-        _swap_first(text, '"name":"', '"name":"\\ud800'),                # a lone surrogate
+        _swap_first(text, '"name":"', '"name":"\\ud800'),  # a lone surrogate
         _swap_first(text, '"name":"', '"name":"\\uDFFF'),
-        _swap_first(text, '"name":"', '"name":"\\ud83d\\ude00'),         # a pair: one character, fine
-        _swap_first(text, '"name":"', '"name":"\\\\ud800'),              # an escaped backslash: plain text
+        _swap_first(text, '"name":"', '"name":"\\ud83d\\ude00'),  # a pair: one character, fine
+        _swap_first(text, '"name":"', '"name":"\\\\ud800'),  # an escaped backslash: plain text
         _swap_first(text, '"name":"', '"name":"\\u00e9 1234567890123456 '),
     ]
 
@@ -63,16 +66,19 @@ def test_parsing_bytes_refuses_and_accepts_exactly_what_the_canonical_walk_does(
     for t in games:
         text = json.dumps(t, separators=(",", ":"), ensure_ascii=False)
         for hostile in _hostile(text):
-            walked = _outcome(hostile)                    # text input always takes the walk
-            fast = _outcome(hostile.encode("utf-8"))      # bytes skip it unless it can find something
+            walked = _outcome(hostile)  # text input always takes the walk
+            fast = _outcome(hostile.encode("utf-8"))  # bytes skip it unless it can find something
             assert fast == walked
 
 
 def test_an_out_of_range_integer_in_bytes_is_refused_with_the_walks_sentence(games):
     text = json.dumps(games[0], separators=(",", ":"))
     data = _swap_first(text, '"seq":2,', '"seq":9007199254740992,').encode()
-    with pytest.raises(TranscriptError, match=r"no canonical JSON form: \$\.records\[1\]\.seq: integer "
-                                              r"9007199254740992 is outside"):
+    with pytest.raises(
+        TranscriptError,
+        match=r"no canonical JSON form: \$\.records\[1\]\.seq: integer "
+        r"9007199254740992 is outside",
+    ):
         parse_transcript(data)
 
 
@@ -97,10 +103,15 @@ def test_a_broken_chain_is_reported_alike_on_the_quick_path(games):
 def test_move_records_that_fail_the_quick_test_get_the_full_sentences(games):
     t = copy.deepcopy(games[0])
     rec = t["records"][3]
-    cases = [("seq", True, r"records\[3\]\.seq should be integer"), ("by", "ghost", "by should be one of"),
-             ("move", [], r"records\[3\]\.move should be object"), ("salt", "ab", "salt should be 64 hex"),
-             ("at", 5, r"records\[3\]\.at should be text"), ("extra", 1, "unknown field 'extra'"),
-             ("type", "end", "type should be 'move'")]
+    cases = [
+        ("seq", True, r"records\[3\]\.seq should be integer"),
+        ("by", "ghost", "by should be one of"),
+        ("move", [], r"records\[3\]\.move should be object"),
+        ("salt", "ab", "salt should be 64 hex"),
+        ("at", 5, r"records\[3\]\.at should be text"),
+        ("extra", 1, "unknown field 'extra'"),
+        ("type", "end", "type should be 'move'"),
+    ]
     for key, value, message in cases:
         bad = copy.deepcopy(t)
         bad["records"][3][key] = value
@@ -130,17 +141,20 @@ def test_a_complete_tricks_json_is_made_once_and_stays_right():
     done = play.done[0]
     first = done.to_json()
     assert first == {"leader": 0, "plays": [[0, "2H"], [1, "9H"]], "winner": 1, "winning_card": "9H"}
-    assert done.to_json() is first                      # not made again
+    assert done.to_json() is first  # not made again
     fresh = Trick(done.leader, list(done.plays), done.winner, done.winning_card)
-    assert fresh == done and fresh.to_json() == first   # the cache is no field: == ignores it
-    done.plays.append((0, card_from_str("3H")))         # a changed trick is never served from the cache
+    assert fresh == done and fresh.to_json() == first  # the cache is no field: == ignores it
+    done.plays.append((0, card_from_str("3H")))  # a changed trick is never served from the cache
     assert done.to_json()["plays"][-1] == [0, "3H"]
 
 
 def test_the_one_form_check_of_a_played_card_agrees_with_the_general_one():
-    from hypothesis import given, settings, strategies as st
-    from fairdeal.verifier.games.base import GameError, Move
-    from fairdeal.verifier.replay import is_canonical
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from fairdeal.core.games.base import GameError, Move
+    from fairdeal.core.replay import is_canonical
+
     texts = [str(c) for c in PACK_52] + ["TH", "th", "10h", "ah", " AS", "10S "]
     extra = st.dictionaries(st.sampled_from(["value", "cards", "seat", "x"]), st.integers(0, 3), max_size=2)
 
@@ -152,20 +166,24 @@ def test_the_one_form_check_of_a_played_card_agrees_with_the_general_one():
             move = Move.from_json(data)
         except GameError:
             return
-        if more:   # a member a play does not have: never its one form (transcript.md, "Moves")
+        if more:  # a member a play does not have: never its one form (transcript.md, "Moves")
             assert not is_canonical(move, data)
         else:
             assert is_canonical(move, data) == (move.to_json() == data) == (card in [str(c) for c in PACK_52])
+
     check()
 
 
 # ----------------------------------------------------------------- the audit's fast paths, against the general code
 
+
 def test_a_keyed_hmac_is_hmac_sha256():
     import hashlib
     import hmac
     import random
-    from fairdeal.verifier.fairness import KeyedHmac
+
+    from fairdeal.core.fairness import KeyedHmac
+
     rng = random.Random(5)
     for size in (0, 1, 31, 32, 33, 63, 64, 65, 100, 200):
         key = rng.randbytes(size)
@@ -176,7 +194,8 @@ def test_a_keyed_hmac_is_hmac_sha256():
 
 
 def test_record_salts_are_record_salt_one_by_one():
-    from fairdeal.verifier.fairness import record_salt, record_salts
+    from fairdeal.core.fairness import record_salt, record_salts
+
     for seed in (bytes(32), bytes(range(32)), b"\xff" * 32):
         assert record_salts(seed, 300) == [record_salt(seed, seq) for seq in range(1, 301)]
     assert record_salts(bytes(32), 0) == []
@@ -185,7 +204,8 @@ def test_record_salts_are_record_salt_one_by_one():
 
 
 def test_a_bot_rng_made_fast_draws_what_bot_rng_draws():
-    from fairdeal.verifier.fairness import SeedChance
+    from fairdeal.core.fairness import SeedChance
+
     for seed in (bytes(32), bytes(range(32))):
         chance = SeedChance(seed)
         for seq in (1, 2, 9, 10, 255, 256, 1000, 123456):
@@ -196,13 +216,15 @@ def test_a_bot_rng_made_fast_draws_what_bot_rng_draws():
 
 
 def _general_body_and_hashes(t):
-    from fairdeal.verifier.transcript import parsed_record_hash
+    from fairdeal.core.transcript import parsed_record_hash
+
     chained = t["records"] + ([t["end"]] if t.get("end") is not None else [])
     return transcript_body(t, parsed=True), [parsed_record_hash(r) for r in chained]
 
 
 def test_the_body_and_hashes_made_together_are_the_general_ones(games):
-    from fairdeal.verifier.transcript import parsed_body_and_hashes
+    from fairdeal.core.transcript import parsed_body_and_hashes
+
     examples = [json.loads(p.read_text()) for p in (ROOT / "docs" / "examples").glob("*.json")]
     unended = copy.deepcopy(games[0])
     del unended["end"], unended["signature"]
@@ -214,39 +236,76 @@ def test_the_body_and_hashes_made_together_are_the_general_ones(games):
 
 
 def test_reading_a_played_card_fast_is_reading_it_in_full(games):
-    from fairdeal.verifier.replay import ReplayError, read_move, read_move_fast
+    from fairdeal.core.replay import ReplayError, read_move, read_move_fast
 
     def outcome(read, record, protocol):
         try:
             return read(record, protocol)
         except ReplayError as exc:
             return exc.code, exc.fields
+
     odd = [{"kind": "play", "card": c} for c in ("TH", "10h", "1H", "", None, 10)]
-    odd += [{"kind": "play", "card": "10H", "cards": []}, {"card": "10H", "kind": "play"}, ["play", "10H"],
-            {"kind": "bid", "value": 15}, {"kind": "play"}]
+    odd += [
+        {"kind": "play", "card": "10H", "cards": []},
+        {"card": "10H", "kind": "play"},
+        ["play", "10H"],
+        {"kind": "bid", "value": 15},
+        {"kind": "play"},
+    ]
     # the other moves kept once read: a bool is not the number it equals, members in any order, a member too many
-    odd += [{"kind": "bid", "value": True}, {"kind": "bid", "value": 1}, {"kind": "bid", "value": False},
-            {"kind": "bid", "value": 0}, {"value": 15, "kind": "bid"}, {"kind": "bid", "value": [15]},
-            {"kind": "pass"}, {"kind": "pass", "value": None}, {"kind": "trump", "value": "H"},
-            {"kind": "trump", "value": "h"}, {"kind": "throw", "cards": ["5H"]}, {"kind": "bid", "value": {"n": 1}}]
+    odd += [
+        {"kind": "bid", "value": True},
+        {"kind": "bid", "value": 1},
+        {"kind": "bid", "value": False},
+        {"kind": "bid", "value": 0},
+        {"value": 15, "kind": "bid"},
+        {"kind": "bid", "value": [15]},
+        {"kind": "pass"},
+        {"kind": "pass", "value": None},
+        {"kind": "trump", "value": "H"},
+        {"kind": "trump", "value": "h"},
+        {"kind": "throw", "cards": ["5H"]},
+        {"kind": "bid", "value": {"n": 1}},
+    ]
     # throws, read fast only in their one form: card texts in canonical order (C D H S, 2 up to A), no repeat
-    odd += [{"kind": "throw", "cards": c} for c in (
-        [], ["2C", "10D", "AS"], ["10D", "2C"], ["2C", "2C"], ["TD"], ["10d"], ["2C", 5], ["2C", ["3C"]], [None],
-        ("2C",), "2C", None, {"2C": 1}, ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"], ["AS", "KS"])]
-    odd += [{"kind": "throw"}, {"kind": "throw", "cards": ["5H"], "card": "5H"},
-            {"cards": ["5H", "6H"], "kind": "throw"}]
+    odd += [
+        {"kind": "throw", "cards": c}
+        for c in (
+            [],
+            ["2C", "10D", "AS"],
+            ["10D", "2C"],
+            ["2C", "2C"],
+            ["TD"],
+            ["10d"],
+            ["2C", 5],
+            ["2C", ["3C"]],
+            [None],
+            ("2C",),
+            "2C",
+            None,
+            {"2C": 1},
+            ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"],
+            ["AS", "KS"],
+        )
+    ]
+    odd += [
+        {"kind": "throw"},
+        {"kind": "throw", "cards": ["5H"], "card": "5H"},
+        {"cards": ["5H", "6H"], "kind": "throw"},
+    ]
     moves = [r["move"] for t in games for r in t["records"]] + odd
     for protocol in ("fairdeal/2", "fairdeal/1"):
-        for _ in range(2):          # the second time, from what the first kept
+        for _ in range(2):  # the second time, from what the first kept
             for move in moves:
                 record = {"seq": 7, "move": move}
                 assert outcome(read_move_fast, record, protocol) == outcome(read_move, record, protocol), move
 
 
 def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
-    from fairdeal.verifier.integrity import game_seed_of
-    from fairdeal.verifier.replay import LiveGame
-    from fairdeal.verifier.games.base import LazyView
+    from fairdeal.core.games.base import LazyView
+    from fairdeal.core.integrity import game_seed_of
+    from fairdeal.core.replay import LiveGame
+
     positions = 0
     for i, rule_set in enumerate(available()):
         for n in range(3):
@@ -269,35 +328,45 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
 
 def _general_paths(monkeypatch):
     """Every fast path of the audit replaced by the general code it stands for."""
-    from fairdeal.verifier import checks, fairness, integrity, replay
-    from fairdeal.verifier.cards import SUITS
-    from fairdeal.verifier.fairness import SeedChance, record_salt
-    from fairdeal.verifier.games import spades, twenty_down
-    from fairdeal.verifier.games.base import GameState, Move
-    from fairdeal.verifier.games.onetwenty import bots
-    from fairdeal.verifier.games.onetwenty.bidding import Bidding
-    from fairdeal.verifier.games.onetwenty.state import OneTwentyState
-    from fairdeal.verifier.games.tricks import trick_winner
+    from fairdeal.core import checks, fairness, integrity, replay
+    from fairdeal.core.cards import SUITS
+    from fairdeal.core.fairness import SeedChance, record_salt
+    from fairdeal.core.games import spades, twenty_down
+    from fairdeal.core.games.base import GameState, Move
+    from fairdeal.core.games.onetwenty import bots
+    from fairdeal.core.games.onetwenty.bidding import Bidding
+    from fairdeal.core.games.onetwenty.state import OneTwentyState
+    from fairdeal.core.games.tricks import trick_winner
     from tests.games.onetwenty.general import general_beaters
+
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
-    monkeypatch.setattr(spades, "may_play", lambda hand, card, plays, broken:
-                        spades.why_not_card(hand, card, [c for _, c in plays], broken) is None)
+    monkeypatch.setattr(
+        spades,
+        "may_play",
+        lambda hand, card, plays, broken: spades.why_not_card(hand, card, [c for _, c in plays], broken) is None,
+    )
     monkeypatch.setattr(spades, "winner_of", lambda plays: trick_winner(plays, spades.strength))
-    monkeypatch.setattr(twenty_down, "may_play", lambda hand, plays, trump, card:
-                        twenty_down.play_refusal(hand, plays, trump, card) is None)
+    monkeypatch.setattr(
+        twenty_down,
+        "may_play",
+        lambda hand, plays, trump, card: twenty_down.play_refusal(hand, plays, trump, card) is None,
+    )
     for engine in (OneTwentyState, spades.SpadesState, twenty_down.TwentyDownState):
         monkeypatch.setattr(engine, "_bot_move", GameState._bot_move)
         monkeypatch.setattr(engine, "_timeout_move", GameState._timeout_move)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
-    monkeypatch.setattr(SeedChance, "_shuffle",
-                        lambda self, label, cards: fairness.shuffle(self.game_seed, label, cards))
+    monkeypatch.setattr(
+        SeedChance, "_shuffle", lambda self, label, cards: fairness.shuffle(self.game_seed, label, cards)
+    )
     monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
-    monkeypatch.setattr(bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low)
-                                                                       for c in PACK_52})
-    monkeypatch.setattr(bots, "_suit_sums", lambda hand, v: [sum(bots.card_value(c, s, v.aces_low) for c in hand)
-                                                              for s in SUITS])
+    monkeypatch.setattr(
+        bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low) for c in PACK_52}
+    )
+    monkeypatch.setattr(
+        bots, "_suit_sums", lambda hand, v: [sum(bots.card_value(c, s, v.aces_low) for c in hand) for s in SUITS]
+    )
     monkeypatch.setattr(Bidding, "options", Bidding.options_now)
     monkeypatch.setattr(bots, "make_beaters", general_beaters)
     monkeypatch.setattr(bots, "play_tables", functools.lru_cache(maxsize=None)(bots.play_tables.__wrapped__))
@@ -308,8 +377,9 @@ def _general_paths(monkeypatch):
 def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
     """Over the tamper suite (every rule set, both protocols, every change) and many played games: the same
     report, check by check, sentence by sentence."""
-    from fairdeal.verifier.checks import verify_transcript
+    from fairdeal.core.checks import verify_transcript
     from tests.verifier.tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
+
     cases = []
     for protocol in PROTOCOLS:
         for rule_set in available():
@@ -331,7 +401,7 @@ def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
 
 
 def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
-    from fairdeal.verifier.cards import BadCard, cards_of_texts
+    from fairdeal.core.cards import BadCard, cards_of_texts
 
     def general(texts):
         try:
@@ -344,6 +414,7 @@ def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
             return cards_of_texts(texts)
         except BadCard as exc:
             return str(exc)
+
     every = [str(c) for c in PACK_52]
     for texts in (every, every[::-1], [], ["TH", "10h", " as "], ["10H", "1H"], ["AS", 10], ["AS", ["AS"]], [None]):
         assert fast(texts) == general(texts), texts
@@ -351,22 +422,25 @@ def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
 
 def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
     import random
-    from fairdeal.verifier.cards import SUITS
-    from fairdeal.verifier.games import rules_from_json
-    from fairdeal.verifier.games.onetwenty import bots
+
+    from fairdeal.core.cards import SUITS
+    from fairdeal.core.games import rules_from_json
+    from fairdeal.core.games.onetwenty import bots
+
     variants = [rules_from_json(t["start"]["rules"]).variant for t in games if t["start"]["rules"]["id"][:4] == "120s"]
     assert len(variants) == 3
     for trump in SUITS:
         for aces_low in (False, True):
             assert bots.card_values(trump, aces_low) == {c: bots.card_value(c, trump, aces_low) for c in PACK_52}
 
-    def general_ceiling(hand, v):        # hand_ceiling as it reads without the table and the ace-of-hearts test
+    def general_ceiling(hand, v):  # hand_ceiling as it reads without the table and the ace-of-hearts test
         extra = bots.PARTNER_AND_KITTY if v.sides.partners else bots.ALONE_AND_KITTY
         value = max(extra + sum(bots.card_value(c, s, v.aces_low) for c in hand) for s in SUITS)
         if any(bots.sees_every_trick(hand, s) for s in SUITS):
             return 30
         fits = [b for b in v.bids if b <= value and b < 30]
         return fits[-1] if fits else 0
+
     rng = random.Random(15)
     thirty = [card_from_str(t) for t in "5H JH AH KH QH".split()]
     for v in variants:
@@ -382,13 +456,14 @@ def test_the_120s_hand_values_from_the_table_are_card_value_one_by_one(games):
 
 
 def test_the_play_of_a_pack_card_made_once_is_the_move_made_anew():
-    from fairdeal.verifier.games.base import GameError, Move
+    from fairdeal.core.games.base import GameError, Move
 
     def outcome(make, card):
         try:
             return make(card)
         except GameError as exc:
             return type(exc).__name__, exc.message
+
     for c in PACK_52:
         assert Move.play(c) == Move("play", card=c) and Move.play(c) is Move.play(c) and Move.play(c).card == c
         assert Move.play(Card(c.rank, c.suit)) == Move("play", card=c)
@@ -397,14 +472,15 @@ def test_the_play_of_a_pack_card_made_once_is_the_move_made_anew():
 
 
 def test_a_live_game_hashes_its_start_when_first_asked_and_chains_from_it(games):
-    from fairdeal.verifier.integrity import game_seed_of
-    from fairdeal.verifier.replay import LiveGame
+    from fairdeal.core.integrity import game_seed_of
+    from fairdeal.core.replay import LiveGame
+
     for t in games:
         seed = game_seed_of(t)
         game = LiveGame(t["start"], seed)
         assert game.last_hash == record_hash(dict(t["start"])) == t["records"][0]["prev"]
         for record in t["records"]:
-            game.apply_record(record)           # chain=True: each record's prev is the hash before it
+            game.apply_record(record)  # chain=True: each record's prev is the hash before it
         assert game.last_hash == record_hash(dict(t["records"][-1]))
         unhashed = LiveGame(t["start"], seed)
         for record in t["records"][:5]:

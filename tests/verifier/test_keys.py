@@ -1,10 +1,12 @@
-"""fairdeal.verifier.keys: Ed25519 key forms, signatures, and a verify() that never raises."""
+"""fairdeal.core.keys: Ed25519 key forms, signatures, and a verify() that never raises."""
+
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier import keys
+from fairdeal.core import keys
 
 KEY = keys.private_key_from_hex("11" * 32)
 PUB = keys.public_key_text(KEY)
@@ -21,13 +23,27 @@ def test_private_key_round_trips():
     pub = keys.public_key_text(fresh)
     assert keys.public_key_text(keys.private_key_from_pem(keys.private_key_to_pem(fresh))) == pub
     assert keys.public_key_text(keys.private_key_from_pem(keys.private_key_to_pem(fresh).decode())) == pub
-    assert keys.private_key_to_hex(keys.private_key_from_hex(keys.private_key_to_hex(fresh))) == \
-        keys.private_key_to_hex(fresh)
+    assert keys.private_key_to_hex(
+        keys.private_key_from_hex(keys.private_key_to_hex(fresh))
+    ) == keys.private_key_to_hex(fresh)
     assert keys.public_key_text(fresh) != PUB
 
 
-@pytest.mark.parametrize("text", ["", "ed25519:", "ED25519:" + PUB[8:], PUB + "A", PUB[:-1], PUB + "=",
-                                  "ed25519:" + "!" * 43, "rsa:" + PUB[8:], None, 5])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "ed25519:",
+        "ED25519:" + PUB[8:],
+        PUB + "A",
+        PUB[:-1],
+        PUB + "=",
+        "ed25519:" + "!" * 43,
+        "rsa:" + PUB[8:],
+        None,
+        5,
+    ],
+)
 def test_load_public_key_refuses_with_a_clear_message(text):
     with pytest.raises(ValueError, match="ed25519:"):
         keys.load_public_key(text)
@@ -63,14 +79,24 @@ def test_sign_and_verify():
 @given(position=st.integers(0, 85), char=st.sampled_from("AQgw_-9z"))
 def test_any_changed_signature_character_fails(position, char):
     sig = keys.sign(KEY, b"message")
-    changed = sig[:position] + char + sig[position + 1:]
+    changed = sig[:position] + char + sig[position + 1 :]
     if changed != sig:
         assert not keys.verify(PUB, b"message", changed)
 
 
-@pytest.mark.parametrize("public, data, sig", [
-    ("garbage", b"m", "x"), (PUB, b"m", ""), (PUB, b"m", None), (None, b"m", "x"), (PUB, None, "x"),
-    (PUB, b"m", "A" * 86), (PUB, b"m", "A" * 85 + "="), (PUB, b"m", 12), (PUB, b"m", "\u00e9" * 86),
-])
+@pytest.mark.parametrize(
+    "public, data, sig",
+    [
+        ("garbage", b"m", "x"),
+        (PUB, b"m", ""),
+        (PUB, b"m", None),
+        (None, b"m", "x"),
+        (PUB, None, "x"),
+        (PUB, b"m", "A" * 86),
+        (PUB, b"m", "A" * 85 + "="),
+        (PUB, b"m", 12),
+        (PUB, b"m", "\u00e9" * 86),
+    ],
+)
 def test_verify_never_raises(public, data, sig):
     assert keys.verify(public, data, sig) is False

@@ -1,12 +1,12 @@
 """Key sets: reading keys, files of keys and the /keys JSON; which key signed a game and whether it was current."""
+
 import json
 
 import pytest
 
-from fairdeal.verifier.checks import choose_key, verify_transcript
-from fairdeal.verifier.keys import key_id, public_key_text
-from fairdeal.verifier.keysets import (KeySet, KeySetError, TrustedKey, keys_from_text, read_key_option,
-                                       read_key_options)
+from fairdeal.core.checks import choose_key, verify_transcript
+from fairdeal.core.keys import key_id, public_key_text
+from fairdeal.core.keysets import KeySet, KeySetError, TrustedKey, keys_from_text, read_key_option, read_key_options
 from tests.verifier.cli_run import run
 from tests.verifier.tamper_kit import ATTACKER_KEY, SERVER_PUBLIC, valid_transcript
 
@@ -15,17 +15,34 @@ OTHER = public_key_text(ATTACKER_KEY)
 
 def _published(created_a="2026-01-01T00:00:00Z", retired_a="2026-03-01T00:00:00Z"):
     """A /keys answer: SERVER_PUBLIC retired at retired_a, OTHER current since then."""
-    return {"current": OTHER, "keys": [
-        {"key": SERVER_PUBLIC, "key_id": key_id(SERVER_PUBLIC), "created": created_a, "retired": retired_a,
-         "current": False},
-        {"key": OTHER, "key_id": key_id(OTHER), "created": retired_a, "retired": None, "current": True}]}
+    return {
+        "current": OTHER,
+        "keys": [
+            {
+                "key": SERVER_PUBLIC,
+                "key_id": key_id(SERVER_PUBLIC),
+                "created": created_a,
+                "retired": retired_a,
+                "current": False,
+            },
+            {"key": OTHER, "key_id": key_id(OTHER), "created": retired_a, "retired": None, "current": True},
+        ],
+    }
 
 
-@pytest.mark.parametrize("when, status", [
-    ("2025-12-31T23:59:59Z", "not-yet-created"), ("2026-01-01T00:00:00Z", "current"),
-    ("2026-02-01T12:00:00Z", "current"), ("2026-03-01T00:00:00Z", "current"),
-    ("2026-03-01T00:00:00.999Z", "current"), ("2026-03-01T00:00:01Z", "retired"), (None, "unknown"),
-    ("not a time", "unknown")])
+@pytest.mark.parametrize(
+    "when, status",
+    [
+        ("2025-12-31T23:59:59Z", "not-yet-created"),
+        ("2026-01-01T00:00:00Z", "current"),
+        ("2026-02-01T12:00:00Z", "current"),
+        ("2026-03-01T00:00:00Z", "current"),
+        ("2026-03-01T00:00:00.999Z", "current"),
+        ("2026-03-01T00:00:01Z", "retired"),
+        (None, "unknown"),
+        ("not a time", "unknown"),
+    ],
+)
 def test_status_at_the_games_time(when, status):
     key = TrustedKey(SERVER_PUBLIC, "k", "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z")
     assert key.status_at(when) == status
@@ -34,7 +51,11 @@ def test_status_at_the_games_time(when, status):
 def test_key_times_to_the_millisecond():
     key = TrustedKey(SERVER_PUBLIC, "k", "2026-01-01T00:00:00.500Z", "2026-01-01T00:00:01.250Z")
     assert [key.status_at(f"2026-01-01T00:00:0{t}Z") for t in ("0.499", "0.500", "1.250", "1.251")] == [
-        "not-yet-created", "current", "current", "retired"]
+        "not-yet-created",
+        "current",
+        "current",
+        "retired",
+    ]
 
 
 def test_a_key_without_times_is_unknown_and_a_current_key_is_current_after_its_creation():
@@ -45,7 +66,9 @@ def test_a_key_without_times_is_unknown_and_a_current_key_is_current_after_its_c
 def test_the_keys_json_gives_every_key_with_its_times():
     found = keys_from_text(json.dumps(_published()), "keys.json")
     assert [(k.key, k.created, k.retired) for k in found] == [
-        (SERVER_PUBLIC, "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z"), (OTHER, "2026-03-01T00:00:00Z", None)]
+        (SERVER_PUBLIC, "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+        (OTHER, "2026-03-01T00:00:00Z", None),
+    ]
     assert {k.origin for k in found} == {"keys.json"}
 
 
@@ -55,11 +78,18 @@ def test_a_file_of_key_lines_and_comments(tmp_path):
     assert [k.key for k in read_key_option(str(f))] == [SERVER_PUBLIC, OTHER]
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "holds no key"), ("ed25519:short\n", "line 1"), ("{\"keys\": []}", "holds no key"),
-    ("{\"keys\": [{\"key\": \"ed25519:x\"}]}", "key 1"), ("{\"other\": 1}", "neither"),
-    ("[{\"key\": \"%s\", \"created\": \"yesterday\"}]" % SERVER_PUBLIC, "not an ISO 8601 time"),
-    ("{\"keys\": [", "not valid JSON")])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "holds no key"),
+        ("ed25519:short\n", "line 1"),
+        ('{"keys": []}', "holds no key"),
+        ('{"keys": [{"key": "ed25519:x"}]}', "key 1"),
+        ('{"other": 1}', "neither"),
+        ('[{"key": "%s", "created": "yesterday"}]' % SERVER_PUBLIC, "not an ISO 8601 time"),
+        ('{"keys": [', "not valid JSON"),
+    ],
+)
 def test_bad_key_files_are_refused_with_the_place(text, words):
     with pytest.raises(KeySetError, match=words):
         keys_from_text(text, "keys.json")
@@ -82,8 +112,9 @@ def test_a_key_set_accepts_any_of_its_keys_and_names_them_when_none_fits():
 
 
 def test_a_game_outside_the_key_set_fails_both_signatures_saying_so():
-    report = verify_transcript(valid_transcript("spades"), key=KeySet([TrustedKey(OTHER, "a"),
-                                                                       TrustedKey(OTHER[:-1] + "A", "b")]))
+    report = verify_transcript(
+        valid_transcript("spades"), key=KeySet([TrustedKey(OTHER, "a"), TrustedKey(OTHER[:-1] + "A", "b")])
+    )
     start = report.check("signature-start")
     assert start.status == "fail" and start.code == "key-not-given" and "not one of the keys you gave" in start.detail
     assert report.check("signature-transcript").status == "fail"
@@ -116,8 +147,9 @@ def test_the_keys_may_come_from_the_environment(tmp_path, capsys, monkeypatch):
     game.write_text(json.dumps(valid_transcript("spades")))
     monkeypatch.setenv("FAIRDEAL_VERIFY_KEYS", f"{OTHER} {SERVER_PUBLIC}")
     code, out, _ = run(["audit", "--json", str(game)], capsys)
-    assert code == 0 and json.loads(out)["signed_by"] == [{"key_id": key_id(SERVER_PUBLIC), "status": "unknown",
-                                                            "games": 1}]
+    assert code == 0 and json.loads(out)["signed_by"] == [
+        {"key_id": key_id(SERVER_PUBLIC), "status": "unknown", "games": 1}
+    ]
     monkeypatch.setenv("FAIRDEAL_VERIFY_KEYS", OTHER)
     code, _, _ = run(["audit", str(game)], capsys)
     assert code == 1

@@ -1,12 +1,13 @@
 """The audit finds an export's lines a chunk at a time: the same lines as splitting the whole file, without
 holding the file."""
+
 import io
 import tracemalloc
 
 import pytest
 
-from fairdeal.verifier import lines
-from fairdeal.verifier.audit import find_items
+from fairdeal.verify import lines
+from fairdeal.verify.audit import find_items
 
 
 def _split(data: bytes):
@@ -19,7 +20,7 @@ def _split(data: bytes):
     return out
 
 
-CASES = [b"", b"\n\n", b"{}", b"{}\n", b"  \n{\"a\": 1}\r\n\t\n{\"b\": 2}", b"x\n\n\ny \n   z", b"\n" * 9 + b"q"]
+CASES = [b"", b"\n\n", b"{}", b"{}\n", b'  \n{"a": 1}\r\n\t\n{"b": 2}', b"x\n\n\ny \n   z", b"\n" * 9 + b"q"]
 
 
 @pytest.mark.parametrize("data", CASES)
@@ -33,13 +34,16 @@ def test_a_line_across_many_chunks_is_one_line():
     assert list(lines.line_ranges(io.BytesIO(data), 64)) == [(1, 0, 1000), (3, 2001, 1)]
 
 
-@pytest.mark.parametrize("data, expected", [
-    (b'{"a": 1}\n{"b": 2}\n', True),
-    (b'\n  {"a": 1}\n\n  \n{"b": 2}', True),
-    (b'{"a": 1}\n   \n', False),            # one value: a transcript, not lines
-    (b'{\n "a": 1\n}\n', False),             # pretty-printed: the first line is not a value
-    (b'', False),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (b'{"a": 1}\n{"b": 2}\n', True),
+        (b'\n  {"a": 1}\n\n  \n{"b": 2}', True),
+        (b'{"a": 1}\n   \n', False),  # one value: a transcript, not lines
+        (b'{\n "a": 1\n}\n', False),  # pretty-printed: the first line is not a value
+        (b"", False),
+    ],
+)
 def test_holds_lines_reads_the_first_line_and_what_follows(data, expected):
     assert lines.holds_lines(io.BytesIO(data), 4) is expected
 
@@ -64,7 +68,9 @@ def test_finding_the_items_of_a_large_export_does_not_hold_it(tmp_path):
 
 def test_an_export_larger_than_one_transcript_may_be_is_still_audited(tmp_path, monkeypatch):
     """The export as a whole is not held to the size limit of one transcript (only each line is)."""
-    from fairdeal.verifier import audit, fetch
+    from fairdeal.core import fetch
+    from fairdeal.verify import audit
+
     monkeypatch.setattr(fetch, "MAX_BYTES", 1000)
     monkeypatch.setattr(audit, "MAX_BYTES", 1000)
     export = tmp_path / "x.jsonl"

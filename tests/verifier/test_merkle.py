@@ -1,17 +1,18 @@
 """The transparency log's tree (RFC 9162): against the vectors of docs/log.md and against a tree built here from
-the RFC's recursive definitions, written independently of fairdeal.verifier.merkle."""
+the RFC's recursive definitions, written independently of fairdeal.core.merkle."""
+
 from __future__ import annotations
 
 import hashlib
 
 import pytest
 
+from fairdeal.core import keys, merkle, tlog
+from fairdeal.core.canonical import canonical_json
 from tests.verifier.vectors import vectors_of
-from fairdeal.verifier import keys, merkle, tlog
-from fairdeal.verifier.canonical import canonical_json
-
 
 # ----------------------------------------------------------------- the RFC's definitions, naively, as written
+
 
 def h(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
@@ -86,8 +87,8 @@ def test_consistency_proofs_match_and_verify():
             first = mth(DATA[:m])
             assert merkle.verify_consistency(m, n, first, second, proof), (m, n)
             if 0 < m < n:
-                assert not merkle.verify_consistency(m, n, mth(DATA[:m - 1] + [b"rewritten"]), second, proof)
-                assert not merkle.verify_consistency(m, n, first, mth(DATA[:n - 1] + [b"x"]), proof)
+                assert not merkle.verify_consistency(m, n, mth(DATA[: m - 1] + [b"rewritten"]), second, proof)
+                assert not merkle.verify_consistency(m, n, first, mth(DATA[: n - 1] + [b"x"]), proof)
                 assert not merkle.verify_consistency(m, n, first, second, proof[:-1])
 
 
@@ -126,8 +127,9 @@ def test_inclusion_vectors():
     tree = _vector_tree(v)
     for p in v["proofs"]:
         assert tlog.proof_hex(tree.inclusion_proof(p["index"], p["size"])) == p["proof"]
-        assert merkle.verify_inclusion(tree.leaves[p["index"]], p["index"], p["size"], tlog.proof_bytes(p["proof"]),
-                                       tree.root(p["size"]))
+        assert merkle.verify_inclusion(
+            tree.leaves[p["index"]], p["index"], p["size"], tlog.proof_bytes(p["proof"]), tree.root(p["size"])
+        )
 
 
 def test_consistency_vectors():
@@ -135,8 +137,9 @@ def test_consistency_vectors():
     tree = _vector_tree(v)
     for p in v["proofs"]:
         assert tlog.proof_hex(tree.consistency_proof(p["first"], p["second"])) == p["proof"]
-        assert merkle.verify_consistency(p["first"], p["second"], tree.root(p["first"]), tree.root(p["second"]),
-                                         tlog.proof_bytes(p["proof"]))
+        assert merkle.verify_consistency(
+            p["first"], p["second"], tree.root(p["first"]), tree.root(p["second"]), tlog.proof_bytes(p["proof"])
+        )
 
 
 def test_leaf_vectors_are_the_transcript_vectors_leaves():
@@ -166,14 +169,19 @@ def test_head_vector():
 
 def test_leaf_forms_are_strict():
     (v, _) = vectors_of("log.md", "log-leaf")
-    for bad in (dict(v["leaf"], extra=1), dict(v["leaf"], commit="XX"), {**v["leaf"], "type": "other"},
-                {k: x for k, x in v["leaf"].items() if k != "time"}):
+    for bad in (
+        dict(v["leaf"], extra=1),
+        dict(v["leaf"], commit="XX"),
+        {**v["leaf"], "type": "other"},
+        {k: x for k, x in v["leaf"].items() if k != "time"},
+    ):
         with pytest.raises(tlog.LogError):
             tlog.check_leaf(bad)
 
 
 def test_the_transcript_vector_with_its_log_member_verifies_offline():
-    from fairdeal.verifier.checks import verify_transcript
+    from fairdeal.core.checks import verify_transcript
+
     (v,) = vectors_of("log.md", "transcript-log")
     t = [x for x in vectors_of("transcript.md", "transcript") if x["protocol"] == "fairdeal/2"][0]
     with_log = dict(t["transcript"], log=v["log"])
@@ -191,8 +199,11 @@ def test_the_transcript_vector_with_its_log_member_verifies_offline():
 
 
 def test_the_reveal_phase_ending_leaf_vector_has_both_forms():
-    (t,) = [v["transcript"] for v in vectors_of("transcript.md", "transcript")
-            if v["protocol"] == "fairdeal/2" and "reveals" in v["transcript"]["end"]]
+    (t,) = [
+        v["transcript"]
+        for v in vectors_of("transcript.md", "transcript")
+        if v["protocol"] == "fairdeal/2" and "reveals" in v["transcript"]["end"]
+    ]
     (v,) = vectors_of("log.md", "log-leaf-forms")
     assert [f["leaf"] for f in v["forms"]] == tlog.ending_leaf_forms(t)
     assert v["forms"][0]["leaf"]["unrevealed"] == [{"seat": 2, "name": "bob"}]

@@ -1,6 +1,7 @@
 """Signed notes, checkpoints and cosignatures (C2SP signed-note, tlog-checkpoint, tlog-cosignature): the vectors
 of docs/log.md and the signed-note specification's own example, the strict reading of a note, and a transcript's
 `log` member carrying a checkpoint, with and without the witnesses a verifier asks for."""
+
 from __future__ import annotations
 
 import struct
@@ -8,13 +9,15 @@ import struct
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal.verifier import checkpoint, keys, merkle, note, tlog
-from fairdeal.verifier.checks import verify_transcript
+from fairdeal.core import checkpoint, keys, merkle, note, tlog
+from fairdeal.core.checks import verify_transcript
 from tests.verifier.vectors import vectors_of
 
 SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"
-SPEC_NOTE = ("This is an example message.\n\n\u2014 example.com/foo "
-             "Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n")
+SPEC_NOTE = (
+    "This is an example message.\n\n\u2014 example.com/foo "
+    "Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n"
+)
 
 
 def _private(hex_text: str) -> Ed25519PrivateKey:
@@ -70,28 +73,36 @@ def test_the_cosignature_vector():
     assert checkpoint.open_checkpoint(v["note"], [v["key"]], [w]).cosigners == []
 
 
-@pytest.mark.parametrize("bad", [
-    "no blank line\n\u2014 a/b AAAA\n",                                    # no separating blank line
-    "text\n\n",                                                             # no signature line
-    "text\n\n\u2014 a/b QUFBQUFB\nmore",                                   # not ending in a newline
-    "te\x01xt\n\n\u2014 a/b QUFBQUFB\n",                                   # a control character
-    "text\n\n- a/b QUFBQUFB\n",                                            # a hyphen for the em dash
-    "text\n\n\u2014 a+b QUFBQUFB\n",                                       # '+' in a key name
-    "text\n\n\u2014 a/b QUFBQUF\n",                                        # base64 not padded
-    "text\n\n\u2014 a/b QUFBQQ==\n",                                       # 4 bytes: no room for a signature
-    "text\n\n\u2014 a/b QUFBQUFB \n",                                      # a trailing space
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "no blank line\n\u2014 a/b AAAA\n",  # no separating blank line
+        "text\n\n",  # no signature line
+        "text\n\n\u2014 a/b QUFBQUFB\nmore",  # not ending in a newline
+        "te\x01xt\n\n\u2014 a/b QUFBQUFB\n",  # a control character
+        "text\n\n- a/b QUFBQUFB\n",  # a hyphen for the em dash
+        "text\n\n\u2014 a+b QUFBQUFB\n",  # '+' in a key name
+        "text\n\n\u2014 a/b QUFBQUF\n",  # base64 not padded
+        "text\n\n\u2014 a/b QUFBQQ==\n",  # 4 bytes: no room for a signature
+        "text\n\n\u2014 a/b QUFBQUFB \n",  # a trailing space
+    ],
+)
 def test_a_malformed_note_is_refused(bad):
     with pytest.raises(note.NoteError):
         note.parse(bad)
 
 
-@pytest.mark.parametrize("text", ["o/x\n02\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",       # leading zero
-                                  "o/x\n-1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",
-                                  "o/x\n2\nAAAA\n",                                               # not 32 bytes
-                                  "o/x\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\next\n",  # an extension
-                                  "o x\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",       # a space
-                                  "o/x\n2\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "o/x\n02\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",  # leading zero
+        "o/x\n-1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",
+        "o/x\n2\nAAAA\n",  # not 32 bytes
+        "o/x\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\next\n",  # an extension
+        "o x\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",  # a space
+        "o/x\n2\n",
+    ],
+)
 def test_a_malformed_checkpoint_text_is_refused(text):
     with pytest.raises(note.NoteError):
         checkpoint.parse_text(text)
@@ -112,6 +123,7 @@ def test_vkeys_and_skeys_are_checked_and_round_trip():
 
 
 # ------------------------------------------------------------------------------------------------ transcripts
+
 
 def _transcript_with(log_extra: dict, drop_head: bool = False) -> tuple[dict, str]:
     (v,) = vectors_of("log.md", "transcript-log")
@@ -156,7 +168,7 @@ def test_the_verifier_requires_the_cosignatures_it_is_asked_for():
     w2 = note.Verifier("w.example/2", note.COSIGNATURE_V1, note.raw_public(keys.generate_private_key()))
     cosigned, key = _transcript_with({"checkpoint": cv["cosigned"]})
     bare, _ = _transcript_with({"checkpoint": v["note"]})
-    old, _ = _transcript_with({})                               # a log member from before checkpoints
+    old, _ = _transcript_with({})  # a log member from before checkpoints
     one = checkpoint.CosignerPolicy.of([cv["vkey"]])
     both = checkpoint.CosignerPolicy.of([cv["vkey"], w2.vkey])
     either = checkpoint.CosignerPolicy.of([cv["vkey"], w2.vkey], 1)
@@ -176,7 +188,9 @@ def test_the_verifier_requires_the_cosignatures_it_is_asked_for():
 
 def test_verify_and_audit_take_cosigners_on_the_command_line(tmp_path, capsys):
     import json
+
     from tests.verifier.cli_run import run
+
     (cv,) = vectors_of("log.md", "cosignature")
     t, key = _transcript_with({"checkpoint": cv["cosigned"]})
     path = tmp_path / "game.json"
@@ -186,8 +200,10 @@ def test_verify_and_audit_take_cosigners_on_the_command_line(tmp_path, capsys):
     assert code == 0 and "cosigned by witness.example/w1" in out
     code, out, _ = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosigner", other], capsys)
     assert code == 1 and "log-inclusion" in out and "2 are required" in out
-    code, _, _ = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosigner", other,
-                      "--cosignatures", "1"], capsys)
+    code, _, _ = run(
+        ["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosigner", other, "--cosignatures", "1"],
+        capsys,
+    )
     assert code == 0
     code, _, err = run(["verify", str(path), "--key", key, "--cosigner", cv["vkey"], "--cosignatures", "2"], capsys)
     assert code == 2 and "--cosignatures" in err

@@ -1,5 +1,6 @@
 """The audit's progress line: on a terminal (a real pty) a click bar with games/s and the time left, wiped at the
 end so only the summary stays; off a terminal nothing but the summary."""
+
 import json
 import os
 import re
@@ -8,10 +9,9 @@ import sys
 
 import pytest
 
-from fairdeal.verifier.progress import CLEAR_LINE, Progress, eta_text
-from fairdeal.verifier.selfplay import selfplay
+from fairdeal.core.selfplay import selfplay
+from fairdeal.verify.progress import CLEAR_LINE, Progress, eta_text
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC
-
 
 
 def _read_all(fd: int) -> str:
@@ -19,7 +19,7 @@ def _read_all(fd: int) -> str:
     while True:
         try:
             data = os.read(fd, 65536)
-        except OSError:        # the slave side closed (EIO on Linux)
+        except OSError:  # the slave side closed (EIO on Linux)
             break
         if not data:
             break
@@ -51,8 +51,14 @@ def test_on_a_terminal_the_bar_shows_position_rate_and_eta_then_wipes_its_line(p
 
 
 def test_eta_text():
-    assert [eta_text(s) for s in (0, 59.4, 61, 3599, 3600, 7322)] == ["0:00", "0:59", "1:01", "59:59", "1:00:00",
-                                                                     "2:02:02"]
+    assert [eta_text(s) for s in (0, 59.4, 61, 3599, 3600, 7322)] == [
+        "0:00",
+        "0:59",
+        "1:01",
+        "59:59",
+        "1:00:00",
+        "2:02:02",
+    ]
 
 
 def test_off_a_terminal_nothing_is_written(tmp_path):
@@ -72,8 +78,16 @@ def export(tmp_path_factory):
     return path
 
 
-COMMAND = [sys.executable, "-c", "from fairdeal.verifier.cli import main; main()", "audit", "--jobs", "1", "--key",
-           SERVER_PUBLIC]
+COMMAND = [
+    sys.executable,
+    "-c",
+    "from fairdeal.verify.cli import main; main()",
+    "audit",
+    "--jobs",
+    "1",
+    "--key",
+    SERVER_PUBLIC,
+]
 
 
 def test_audit_on_a_terminal_draws_the_bar_and_leaves_only_the_summary(export):
@@ -85,7 +99,7 @@ def test_audit_on_a_terminal_draws_the_bar_and_leaves_only_the_summary(export):
     assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b""
     assert "auditing" in shown and "6/6" in shown and "games/s" in shown
     bar, _, after = shown.rpartition(CLEAR_LINE)
-    assert bar and after.startswith("audited 6 game(s) on 1 process(es)")      # the bar's line is wiped first
+    assert bar and after.startswith("audited 6 game(s) on 1 process(es)")  # the bar's line is wiped first
     assert "auditing" not in after and "\r" not in after.replace("\r\n", "\n")
 
 

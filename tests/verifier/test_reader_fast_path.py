@@ -2,18 +2,47 @@
 list of records exactly when check_move_record refuses none of them, for well-formed records and for every kind of
 damage a hostile transcript could carry (a member missing, added or of another kind, a bool for an integer, hex
 digits in upper case or of another length, an unknown mover, a record that is not an object)."""
+
 import copy
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.reader import TranscriptError, check_move_record, plain_move_records
+from fairdeal.core.reader import TranscriptError, check_move_record, plain_move_records
 
-GOOD = {"type": "move", "seq": 3, "prev": "ab" * 32, "seat": 1, "by": "bot", "move": {"kind": "play", "card": "5H"},
-        "salt": "0f" * 32, "at": "2026-12-01T10:00:00.000Z"}
+GOOD = {
+    "type": "move",
+    "seq": 3,
+    "prev": "ab" * 32,
+    "seat": 1,
+    "by": "bot",
+    "move": {"kind": "play", "card": "5H"},
+    "salt": "0f" * 32,
+    "at": "2026-12-01T10:00:00.000Z",
+}
 
-ODD_VALUES = [None, True, False, 0, -1, 2**60, "", "move", "MOVE", "AB" * 32, "ab" * 31, "ab" * 32 + "0",
-              "zz" * 32, ["ab" * 32], {"kind": "play"}, [], "player", "timeout", "nobody"]
+ODD_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    2**60,
+    "",
+    "move",
+    "MOVE",
+    "AB" * 32,
+    "ab" * 31,
+    "ab" * 32 + "0",
+    "zz" * 32,
+    ["ab" * 32],
+    {"kind": "play"},
+    [],
+    "player",
+    "timeout",
+    "nobody",
+]
 
 
 def full_checks_pass(records) -> bool:
@@ -61,9 +90,11 @@ def test_one_bad_record_among_good_ones_leaves_the_fast_path():
 
 # ------------------------------------------------------------------- a key given twice, found by counting
 
+
 def _game(names=None) -> dict:
-    from fairdeal.verifier.keys import private_key_from_hex
-    from fairdeal.verifier.selfplay import selfplay
+    from fairdeal.core.keys import private_key_from_hex
+    from fairdeal.core.selfplay import selfplay
+
     return selfplay("120s-house", private_key_from_hex("3c" * 32), bytes(range(32)), stop_after=40, names=names)
 
 
@@ -71,9 +102,10 @@ def _general_report(data: bytes):
     """The report with every object read through the parser's hook (the general path)."""
     from unittest import mock
 
-    from fairdeal.verifier import checks
-    from fairdeal.verifier.checks import verify_transcript
-    from fairdeal.verifier.reader import parse_transcript
+    from fairdeal.core import checks
+    from fairdeal.core.checks import verify_transcript
+    from fairdeal.core.reader import parse_transcript
+
     with mock.patch.object(checks, "read_transcript", lambda d: (parse_transcript(d), None)):
         return verify_transcript(data)
 
@@ -83,8 +115,9 @@ def _same(a, b) -> bool:
 
 
 def test_the_count_of_keys_matches_a_transcript_read_with_the_hook():
-    from fairdeal.verifier.reader import keys_written, read_transcript
-    from fairdeal.verifier.transcript import parsed_body_and_hashes
+    from fairdeal.core.reader import keys_written, read_transcript
+    from fairdeal.core.transcript import parsed_body_and_hashes
+
     game = _game()
     for data in (json.dumps(game, separators=(",", ":")).encode(), json.dumps(game, indent=1).encode()):
         t, raw_keys = read_transcript(data)
@@ -101,7 +134,8 @@ def test_a_key_given_twice_anywhere_is_refused_as_the_hook_refuses_it(data):
     key = data.draw(st.sampled_from(["kind", "seq", "zz", ":x", "signature"]))
     inserted = f'"{key}":1,"{key}":2,' if twice else f'"{key}x_once":1,'
     damaged = (text[:at] + inserted + text[at:]).encode()
-    from fairdeal.verifier.checks import verify_transcript
+    from fairdeal.core.checks import verify_transcript
+
     fast, general = verify_transcript(damaged), _general_report(damaged)
     assert _same(fast, general), (fast.unusable, general.unusable)
     if twice:
@@ -109,17 +143,21 @@ def test_a_key_given_twice_anywhere_is_refused_as_the_hook_refuses_it(data):
 
 
 def test_a_repeated_key_hidden_by_spacing_or_a_colon_in_a_text_is_still_found():
-    from fairdeal.verifier.checks import verify_transcript
+    from fairdeal.core.checks import verify_transcript
+
     game = _game(names=[":one", "two:", "\\u0000", ":"])
     text = json.dumps(game, separators=(",", ":"))
-    assert verify_transcript(text.encode()).exit_code in (0, 1) and _same(verify_transcript(text.encode()),
-                                                                           _general_report(text.encode()))
-    spaced = json.dumps(game, separators=(",", " : ")).encode()        # '"a" : 1': counted only when re-read
+    assert verify_transcript(text.encode()).exit_code in (0, 1) and _same(
+        verify_transcript(text.encode()), _general_report(text.encode())
+    )
+    spaced = json.dumps(game, separators=(",", " : ")).encode()  # '"a" : 1': counted only when re-read
     assert _same(verify_transcript(spaced), _general_report(spaced)) and verify_transcript(spaced).unusable is None
-    for damaged in (text.replace('"records":', '"records":[],"records":', 1),
-                    text.replace('{"kind":', '{"kind":"x","kind":', 1),
-                    text.replace('"name":":one"', '"name":":one","name":":one"', 1),
-                    text.replace('"protocol":', '"protocol" :"x", "protocol":', 1)):
+    for damaged in (
+        text.replace('"records":', '"records":[],"records":', 1),
+        text.replace('{"kind":', '{"kind":"x","kind":', 1),
+        text.replace('"name":":one"', '"name":":one","name":":one"', 1),
+        text.replace('"protocol":', '"protocol" :"x", "protocol":', 1),
+    ):
         report = verify_transcript(damaged.encode())
         assert "appears twice" in (report.unusable or ""), damaged[:80]
         assert _same(report, _general_report(damaged.encode()))

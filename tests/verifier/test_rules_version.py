@@ -1,20 +1,19 @@
 """A transcript of a rule-set version this verifier does not have is refused as unusable (exit 2), not failed; one of
 an older version it still has is replayed by that version's rules (Twenty Down 1 and 2)."""
+
 import copy
 import hashlib
 import json
-from functools import lru_cache
-from pathlib import Path
-
 import subprocess
 import sys
+from functools import cache
+from pathlib import Path
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
-from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.selfplay import selfplay
-from fairdeal.verifier.writer import sign_record, sign_transcript
-
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
+from fairdeal.core.keys import private_key_from_hex
+from fairdeal.core.selfplay import selfplay
+from fairdeal.core.writer import sign_record, sign_transcript
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, recommit, resign
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -39,8 +38,13 @@ def test_another_rules_version_is_unusable_not_failed(tmp_path):
     assert "version 2 of 120s-auction" in report.unusable
     path = tmp_path / "g.json"
     path.write_text(json.dumps(_with_version(2)))
-    out = subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", str(path)], capture_output=True, text=True,
-                         cwd=DOCS.parent, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "fairdeal.verify.cli", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=DOCS.parent,
+        timeout=60,
+    )
     assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr
     assert "version 2 of 120s-auction" in out.stdout + out.stderr
 
@@ -54,13 +58,14 @@ def test_the_same_version_still_verifies():
 # ------------------------------------------------------------------ Twenty Down: version 2 ends every game
 
 # An all-bot Twenty Down game (default rules) whose scores drift upwards: past deal 70 under version 1.
-DRIFTING_SEED = hashlib.sha256(b"game-lengths/49").digest()     # bench/game_lengths.py's game 49
+DRIFTING_SEED = hashlib.sha256(b"game-lengths/49").digest()  # bench/game_lengths.py's game 49
 
 
-@lru_cache(maxsize=None)
+@cache
 def _drifting_json(version, stop_after=None):
-    return selfplay("twenty-down", SERVER_KEY, DRIFTING_SEED, bots=(0, 1, 2, 3), rules_version=version,
-                    stop_after=stop_after)
+    return selfplay(
+        "twenty-down", SERVER_KEY, DRIFTING_SEED, bots=(0, 1, 2, 3), rules_version=version, stop_after=stop_after
+    )
 
 
 def _counted_deals(t):
@@ -70,10 +75,10 @@ def _counted_deals(t):
 def test_a_game_that_ran_on_under_version_1_ends_under_version_2_and_both_verify():
     old, new = _drifting_json(1, 1700), _drifting_json(2)
     assert old["start"]["rules"]["version"] == 1 and new["start"]["rules"]["version"] == 2
-    assert old["end"]["reason"] == "abandoned" and _counted_deals(old) > LAST_DEAL       # still running at 1,700
+    assert old["end"]["reason"] == "abandoned" and _counted_deals(old) > LAST_DEAL  # still running at 1,700
     assert new["end"]["reason"] == "finished" and LAST_DEALS_FROM <= _counted_deals(new) <= LAST_DEAL
     # the same deals and moves until version 2's end: only the end differs
-    assert [r["move"] for r in new["records"]] == [r["move"] for r in old["records"][:len(new["records"])]]
+    assert [r["move"] for r in new["records"]] == [r["move"] for r in old["records"][: len(new["records"])]]
     for t in (old, new):
         report = verify_transcript(t, key=SERVER_PUBLIC)
         assert report.exit_code == 0, [c.to_json() for c in report.failed]
@@ -93,12 +98,12 @@ def test_a_transcript_of_version_2_that_plays_on_past_its_end_fails():
     assert report.exit_code == 1
     failed = {c.id for c in report.failed}
     assert failed & {"moves-legal", "bot-moves"}, failed
-    assert {"signatures", "commitment", "hash-chain"}.isdisjoint(failed)     # a consistent server rewrite
+    assert {"signatures", "commitment", "hash-chain"}.isdisjoint(failed)  # a consistent server rewrite
 
 
 def test_a_transcript_of_version_2_stopped_at_its_end_as_abandoned_fails():
     new = _drifting_json(2)
-    t = _relabelled(_drifting_json(1, len(new["records"])), 2)    # version 1's game, cut where version 2 ends
+    t = _relabelled(_drifting_json(1, len(new["records"])), 2)  # version 1's game, cut where version 2 ends
     report = verify_transcript(t, key=SERVER_PUBLIC)
     failed = {c.id: c for c in report.failed}
-    assert report.exit_code == 1 and failed["result"].code == "result-over"    # (and "deals": v1 dealt one more)
+    assert report.exit_code == 1 and failed["result"].code == "result-over"  # (and "deals": v1 dealt one more)

@@ -1,22 +1,31 @@
 """Stand-in moves ("by": "stand-in", docs/transcript.md "Stand-ins"): the table's bot playing a seated player's
 seat is checked as a bot move; a stand-in move that is not the bot's choice, or one for a bot's seat, fails."""
+
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+from functools import cache
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.integrity import game_seed_of
-from fairdeal.verifier.selfplay import selfplay
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.integrity import game_seed_of
+from fairdeal.core.replay import LiveGame
+from fairdeal.core.selfplay import selfplay
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, SERVER_SEED, resign
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stood_in(rule_set: str) -> dict:
     # seat 2 is a human; the bot stands in for it from move 9 to move 40, then the player is back
-    return selfplay(rule_set, SERVER_KEY, SERVER_SEED, bots=(1, 3), client_seeds=["n", None, "s", None],
-                    timeout_every=4, variety_every=3, stand_ins={2: (9, 40)})
+    return selfplay(
+        rule_set,
+        SERVER_KEY,
+        SERVER_SEED,
+        bots=(1, 3),
+        client_seeds=["n", None, "s", None],
+        timeout_every=4,
+        variety_every=3,
+        stand_ins={2: (9, 40)},
+    )
 
 
 def stood_in(rule_set: str = "spades") -> dict:
@@ -61,8 +70,11 @@ def test_a_stand_in_move_that_is_not_the_bots_choice_fails_bot_moves_at_its_own_
 
 def test_a_players_move_relabelled_as_a_stand_in_fails_unless_it_is_the_bots_choice():
     t = stood_in()
-    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "player" and r["seat"] == 0 and i > 3
-             and _other_legal(t, i) and r["move"] != _bot_choice(t, i))
+    i = next(
+        i
+        for i, r in enumerate(t["records"])
+        if r["by"] == "player" and r["seat"] == 0 and i > 3 and _other_legal(t, i) and r["move"] != _bot_choice(t, i)
+    )
     t["records"][i]["by"] = "stand-in"
     report = verify_transcript(resign(t), key=SERVER_PUBLIC)
     assert report.check("bot-moves").status == "fail" and report.check("bot-moves").seq == i + 1

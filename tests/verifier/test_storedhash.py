@@ -1,14 +1,15 @@
-"""The tree as stored hashes (fairdeal.verifier.storedhash) and as a compact range (compact.py): against the
-vectors of docs/log.md and against the reference tree (fairdeal.verifier.merkle) at every size, proofs included."""
+"""The tree as stored hashes (fairdeal.core.storedhash) and as a compact range (compact.py): against the
+vectors of docs/log.md and against the reference tree (fairdeal.core.merkle) at every size, proofs included."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
 
+from fairdeal.core import merkle, storedhash
+from fairdeal.core.compact import CompactRange
 from tests.verifier.vectors import vectors_of
-from fairdeal.verifier import merkle, storedhash
-from fairdeal.verifier.compact import CompactRange
 
 N = 130
 
@@ -43,7 +44,7 @@ def test_the_stored_hashes_vector():
     assert {str(n): storedhash.stored_hash_count(n) for n in range(9)} == v["count"]
     for c in v["compact_ranges"]:
         rng = CompactRange()
-        rng.extend(leaves[:c["size"]])
+        rng.extend(leaves[: c["size"]])
         assert rng.to_json() == c
         assert [store[i].hex() for i in storedhash.subtree_indexes(0, c["size"])] == c["hashes"]
         assert CompactRange.from_json(c).root() == tree.root(c["size"])
@@ -68,7 +69,7 @@ def test_roots_and_proofs_equal_the_reference_at_every_size():
 
 def test_a_proof_reads_its_hashes_at_once_and_few_of_them():
     rng = random.Random(5)
-    big = 10 ** 9   # no tree that large is built: only the indexes a proof of it would read
+    big = 10**9  # no tree that large is built: only the indexes a proof of it would read
     for _ in range(200):
         n = rng.randint(1, big)
         i, m = rng.randrange(n), rng.randint(0, n)
@@ -79,6 +80,7 @@ def test_a_proof_reads_its_hashes_at_once_and_few_of_them():
     def counted(indexes):
         calls.append(len(indexes))
         return read(indexes)
+
     storedhash.inclusion_proof(77, N, counted)
     storedhash.consistency_proof(33, N, counted)
     storedhash.tree_hash(N, counted)
@@ -92,11 +94,12 @@ def test_a_run_of_appends_reads_the_right_edge_once_and_keeps_only_it():
         def counted(indexes, calls=calls):
             calls.append(list(indexes))
             return read(indexes)
+
         appender = storedhash.Appender(start, counted)
         for h in LEAVES[start:]:
             appender.append(h)
             assert len(appender._edge) == bin(appender.n).count("1")
-        assert appender.hashes == STORE[storedhash.stored_hash_count(start):]
+        assert appender.hashes == STORE[storedhash.stored_hash_count(start) :]
         assert len(calls) <= 1
 
 
@@ -105,15 +108,24 @@ def test_a_compact_range_grown_in_pieces_is_the_reference_tree():
     pieces = random.Random(2)
     while cut < N:
         step = pieces.randint(1, 17)
-        rng.extend(LEAVES[cut:cut + step])
+        rng.extend(LEAVES[cut : cut + step])
         cut = min(N, cut + step)
         assert rng.size == cut and rng.root() == TREE.root(cut)
         assert CompactRange.from_json(rng.to_json()) == rng
     assert CompactRange().root() == merkle.EMPTY_ROOT
 
 
-@pytest.mark.parametrize("bad", [{"size": 3, "hashes": ["00" * 32]}, {"size": 1, "hashes": ["zz"]},
-                                 {"size": -1, "hashes": []}, {"hashes": []}, [], {"size": 1, "hashes": ["00"]}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"size": 3, "hashes": ["00" * 32]},
+        {"size": 1, "hashes": ["zz"]},
+        {"size": -1, "hashes": []},
+        {"hashes": []},
+        [],
+        {"size": 1, "hashes": ["00"]},
+    ],
+)
 def test_a_malformed_compact_range_is_refused(bad):
     with pytest.raises(ValueError):
         CompactRange.from_json(bad)

@@ -2,13 +2,23 @@
 fairdeal/1, is detected, and the report names the check that catches it (the catalogue is in tamper_kit.py).
 The few changes the protocol cannot tell from an honest transcript are in the catalogue too, with no check
 expected, so that the limits stay written down (docs/fairness.md, "Threat model")."""
+
 import pytest
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.games import available
-
-from tests.verifier.tamper_kit import (PROTOCOLS, SERVER_PUBLIC, TAMPERS, aborted_transcript, resign, run_all,
-                                            run_tamper, summary, valid_transcript, ATTACKER_KEY)
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.games import available
+from tests.verifier.tamper_kit import (
+    ATTACKER_KEY,
+    PROTOCOLS,
+    SERVER_PUBLIC,
+    TAMPERS,
+    aborted_transcript,
+    resign,
+    run_all,
+    run_tamper,
+    summary,
+    valid_transcript,
+)
 
 RULE_SETS = available()
 
@@ -37,12 +47,24 @@ def _not_applicable(rule_set: str, protocol: str, name: str) -> bool:
     """What does not apply: a setting of a rule set that has none (Spades); what fairdeal/1 does not have (a
     seating, commitments, the end's deals, the deal layout, the log, canonical move forms, aborted tables);
     a throw in a rule set without throws; a ten that was never played in a game."""
-    v2_only = ("seating", "commitment", "clocks", "deal", "log", "a ten", "lower case", "thrown cards", "an abort",
-               "a bid with")
-    return ((name.startswith("a setting") and rule_set == "spades")
-            or (name.startswith("a bid with") and rule_set == "twenty-down")
-            or (protocol == "fairdeal/1" and any(word in name for word in v2_only))
-            or (name == "thrown cards out of order" and rule_set == "spades"))
+    v2_only = (
+        "seating",
+        "commitment",
+        "clocks",
+        "deal",
+        "log",
+        "a ten",
+        "lower case",
+        "thrown cards",
+        "an abort",
+        "a bid with",
+    )
+    return (
+        (name.startswith("a setting") and rule_set == "spades")
+        or (name.startswith("a bid with") and rule_set == "twenty-down")
+        or (protocol == "fairdeal/1" and any(word in name for word in v2_only))
+        or (name == "thrown cards out of order" and rule_set == "spades")
+    )
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

@@ -1,14 +1,15 @@
 """Duplicate tournaments (docs/tournaments.md): an honest export passes every check of `fairdeal-verify
 tournament`; each way a dishonest organiser holding the signing key could change one fails the check it must."""
+
 import pytest
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.fairness import BoardChance, SeedChance
-from fairdeal.verifier.tournament import pairing, scoring
-from fairdeal.verifier.tournament.check import CHECKS, verify_tournament
-from fairdeal.verifier.tournament.play import play_tournament
-from fairdeal.verifier.tournament.seeds import board_seed, seed_from_hex
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.fairness import BoardChance, SeedChance
+from fairdeal.core.tournament import pairing, scoring
+from fairdeal.core.tournament.check import CHECKS, verify_tournament
+from fairdeal.core.tournament.play import play_tournament
+from fairdeal.core.tournament.seeds import board_seed, seed_from_hex
 from tests.verifier.tamper_kit import resign
 from tests.verifier.tournament_kit import KEY, PUBLIC, SERVER_SEED, entries, resign_end, resign_round, tournament
 
@@ -17,13 +18,16 @@ def statuses(report):
     return {cid: status for cid, status, _ in report.checks}
 
 
-@pytest.mark.parametrize("rule_set,players,fmt,rounds,n,size", [
-    ("spades", 4, "swiss", 2, 5, 2),                 # odd: a bye each round
-    ("spades", 4, "round-robin", 3, 4, 2),
-    ("120s-house", 4, "swiss", 2, 4, 2),
-    ("120s-house", 3, "swiss", 2, 7, 1),             # cutthroat: individual entries, a bye
-    ("twenty-down", 4, "swiss", 2, 8, 1),
-])
+@pytest.mark.parametrize(
+    "rule_set,players,fmt,rounds,n,size",
+    [
+        ("spades", 4, "swiss", 2, 5, 2),  # odd: a bye each round
+        ("spades", 4, "round-robin", 3, 4, 2),
+        ("120s-house", 4, "swiss", 2, 4, 2),
+        ("120s-house", 3, "swiss", 2, 7, 1),  # cutthroat: individual entries, a bye
+        ("twenty-down", 4, "swiss", 2, 8, 1),
+    ],
+)
 def test_an_honest_tournament_passes_every_check(rule_set, players, fmt, rounds, n, size):
     report = verify_tournament(tournament(rule_set, players, fmt, rounds, n, size), key=PUBLIC)
     assert report.unusable is None
@@ -35,12 +39,12 @@ def test_every_table_of_a_round_is_dealt_the_same_packs_and_first_dealer():
     for rnd in ex["rounds"]:
         seed = seed_from_hex(rnd["result"]["board_seed"])
         deals = [[(d["hand"], d["dealer"]) for d in g["end"]["deals"]] for g in rnd["games"]]
-        assert len({ds[0] for ds in deals}) == 1           # one first dealer at every table
+        assert len({ds[0] for ds in deals}) == 1  # one first dealer at every table
         assert len(rnd["games"]) >= 2
     a, b = BoardChance(b"\x01" * 32, seed), BoardChance(b"\x02" * 32, seed)
     assert a.deck(3, PACK_52) == b.deck(3, PACK_52) == SeedChance(seed).deck(3, PACK_52)
     assert a.first_dealer(4) == b.first_dealer(4)
-    assert a.bot_rng(5).randbelow(10**9) != b.bot_rng(5).randbelow(10**9)   # bots still the table's own
+    assert a.bot_rng(5).randbelow(10**9) != b.bot_rng(5).randbelow(10**9)  # bots still the table's own
 
 
 def test_a_table_game_verifies_alone_with_its_board_seed_and_not_without():
@@ -71,9 +75,8 @@ def test_a_swapped_final_standing_fails_standings():
 
 def test_a_changed_board_pack_at_one_table_fails():
     # The organiser deals round 1's table 1 from another seed, committing (as it must) to the round's board.
-    other = lambda r, t, seed: bytes(32) if (r, t) == (1, 1) else seed        # noqa: E731
-    ex = play_tournament(KEY, SERVER_SEED, tournament_id="T-spades-swiss", entries=entries(5, 2),
-                         board_seed_of=other)
+    other = lambda r, t, seed: bytes(32) if (r, t) == (1, 1) else seed  # noqa: E731
+    ex = play_tournament(KEY, SERVER_SEED, tournament_id="T-spades-swiss", entries=entries(5, 2), board_seed_of=other)
     report = verify_tournament(ex, key=PUBLIC)
     assert statuses(report)["games"] == "fail"
     assert "round 1 table 1" in dict((c, m) for c, _, m in report.checks)["games"]
@@ -95,7 +98,7 @@ def test_a_swapped_seat_fails_seats():
         seats[0]["name"], seats[1]["name"] = seats[1]["name"], seats[0]["name"]
     resign(game, KEY)
     report = verify_tournament(resign_round(ex, 1), key=PUBLIC)
-    assert statuses(report)["games"] == "pass"          # the game itself is intact and re-signed
+    assert statuses(report)["games"] == "pass"  # the game itself is intact and re-signed
     assert statuses(report)["seats"] == "fail"
 
 
@@ -108,7 +111,7 @@ def test_a_dropped_game_fails_games_complete():
 def test_a_chosen_pairing_fails_pairings():
     ex = tournament()
     table = ex["rounds"][0]["round"]["tables"][0]
-    table["entries"].reverse()                          # the organiser turns a table
+    table["entries"].reverse()  # the organiser turns a table
     assert statuses(verify_tournament(resign_round(ex, 0), key=PUBLIC))["pairings"] == "fail"
 
 
@@ -129,7 +132,8 @@ def test_another_server_seed_fails_the_commitment():
 def test_a_changed_entry_seed_fails_entry_seeds():
     ex = tournament()
     ex["start"]["seeds"][0]["client_seed"] = "another seed"
-    from fairdeal.verifier.writer import sign_record
+    from fairdeal.core.writer import sign_record
+
     ex["start_signature"] = sign_record(KEY, ex["start"])
     assert statuses(verify_tournament(ex, key=PUBLIC))["entry-seeds"] == "fail"
 
@@ -140,6 +144,7 @@ def test_garbage_is_unusable_not_a_crash():
 
 
 # --------------------------------------------------------------------------- pairing and scoring, alone
+
 
 def test_round_robin_meets_everyone_once():
     for n in (4, 5, 6, 7):
@@ -157,10 +162,10 @@ def test_round_robin_meets_everyone_once():
 
 def test_swiss_avoids_a_rematch_where_it_can_and_gives_the_bye_to_the_lowest_without_one():
     tables, byes = pairing.swiss([0, 1, 2, 3, 4], {frozenset((0, 1))}, {4: 1}, 2)
-    assert byes == [3]                                   # 4 had a bye already
+    assert byes == [3]  # 4 had a bye already
     assert tables == [[0, 2], [1, 4]]
     tables, _ = pairing.swiss([0, 1], {frozenset((0, 1))}, {}, 2)
-    assert tables == [[0, 1]]                            # unavoidable
+    assert tables == [[0, 1]]  # unavoidable
 
 
 def test_matchpoints_compare_each_side_with_the_same_side_elsewhere():
@@ -178,8 +183,9 @@ def test_board_seeds_differ_by_round():
 
 def test_a_table_game_with_a_server_seed_the_organiser_chose_fails_games():
     # The game seed drives the bots: an organiser who picks it could pick how a table's bots play its boards.
-    chosen = lambda r, t, seed: b"\x05" * 32 if (r, t) == (2, 0) else seed      # noqa: E731
-    from fairdeal.verifier.tournament.play import play_rounds
+    chosen = lambda r, t, seed: b"\x05" * 32 if (r, t) == (2, 0) else seed  # noqa: E731
+    from fairdeal.core.tournament.play import play_rounds
+
     ex = tournament()
     del ex["rounds"], ex["end"], ex["end_signature"]
     ex = play_rounds(KEY, SERVER_SEED, ex, game_server_seed=chosen)

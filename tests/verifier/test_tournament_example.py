@@ -1,5 +1,6 @@
 """The example tournament of docs/tournaments.md verifies, prints what the page shows, and is what its script
 makes; changed, it fails with exit status 1."""
+
 import json
 import subprocess
 import sys
@@ -9,13 +10,13 @@ from scripts.make_tournament_example import example
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "tournament" / "spades-swiss.json"
-COMMAND = ("$ fairdeal-verify tournament --key docs/examples/example-key.txt "
-           "docs/examples/tournament/spades-swiss.json")
+COMMAND = "$ fairdeal-verify tournament --key docs/examples/example-key.txt docs/examples/tournament/spades-swiss.json"
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "fairdeal.verifier.cli", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "fairdeal.verify.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
 
 
 def test_the_example_verifies_and_prints_what_the_page_shows():
@@ -23,7 +24,7 @@ def test_the_example_verifies_and_prints_what_the_page_shows():
     start = doc.index(COMMAND) + len(COMMAND) + 1
     out = run(*COMMAND.split()[2:])
     assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout == doc[start:doc.index("```", start)]
+    assert out.stdout == doc[start : doc.index("```", start)]
 
 
 def test_the_example_is_what_its_script_makes():

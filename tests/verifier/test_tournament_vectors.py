@@ -1,24 +1,34 @@
 """The test vectors of docs/tournaments.md are what the reference code computes."""
+
 import pytest
 
-from fairdeal.verifier.tournament import pairing, scoring, seeds
+from fairdeal.core.tournament import pairing, scoring, seeds
 from tests.verifier.vectors import load_vectors
 
 VECTORS = load_vectors("tournaments.md")
 
 
 def test_the_page_has_a_vector_of_every_kind():
-    assert {v["vector"] for v in VECTORS} == {"tournament-commitment", "entry-commitment", "tournament-seed",
-                                              "seeded-order", "swiss-round-1", "round-robin", "board-seed",
-                                              "table-server-seed", "matchpoints"}
+    assert {v["vector"] for v in VECTORS} == {
+        "tournament-commitment",
+        "entry-commitment",
+        "tournament-seed",
+        "seeded-order",
+        "swiss-round-1",
+        "round-robin",
+        "board-seed",
+        "table-server-seed",
+        "matchpoints",
+    }
 
 
 @pytest.mark.parametrize("v", VECTORS, ids=[v["vector"] for v in VECTORS])
 def test_vector(v):
     kind = v["vector"]
     if kind == "tournament-commitment":
-        got = seeds.tournament_commitment(bytes.fromhex(v["server_seed"]), v["tournament_id"], v["format"],
-                                          v["rules"], v["rounds"])
+        got = seeds.tournament_commitment(
+            bytes.fromhex(v["server_seed"]), v["tournament_id"], v["format"], v["rules"], v["rounds"]
+        )
         assert got == v["commitment"]
     elif kind == "entry-commitment":
         assert seeds.entry_commitment(v["tournament_id"], v["client_seed"], v["nonce"]) == v["entry_commitment"]
@@ -29,13 +39,16 @@ def test_vector(v):
         assert seeds.seeded_order(bytes.fromhex(v["tournament_seed"]), v["entries"]) == v["order"]
     elif kind == "swiss-round-1":
         ts = bytes.fromhex(v["tournament_seed"])
-        got = pairing.pair_round(ts, "swiss", v["entries"], v["per_table"], 1, seeds.seeded_order(ts, v["entries"]),
-                                 set(), {})
+        got = pairing.pair_round(
+            ts, "swiss", v["entries"], v["per_table"], 1, seeds.seeded_order(ts, v["entries"]), set(), {}
+        )
         assert got == (v["tables"], v["byes"])
     elif kind == "round-robin":
         ts = bytes.fromhex(v["tournament_seed"])
-        assert pairing.pair_round(ts, "round-robin", v["entries"], 2, v["round"], [], set(), {}) \
-            == (v["tables"], v["byes"])
+        assert pairing.pair_round(ts, "round-robin", v["entries"], 2, v["round"], [], set(), {}) == (
+            v["tables"],
+            v["byes"],
+        )
     elif kind == "board-seed":
         bs = seeds.board_seed(bytes.fromhex(v["tournament_seed"]), v["round"])
         assert bs.hex() == v["board_seed"]

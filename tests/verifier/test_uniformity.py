@@ -1,11 +1,12 @@
 """A deterministic uniformity check of the derived shuffle: chi-square of (position, card) counts over many
 shuffles under fixed seeds. The correct rejection-sampling shuffle passes; the same shuffle with the classic
 modulo bias (j = byte % (i + 1), no rejection), written here as the counter-example, fails the same bound."""
+
 from __future__ import annotations
 
 import math
 
-from fairdeal.verifier.fairness import DerivedRng, game_seed, shuffle
+from fairdeal.core.fairness import DerivedRng, game_seed, shuffle
 
 SHUFFLES = 20000
 GS = game_seed(bytes(32), [None, None, None, None])

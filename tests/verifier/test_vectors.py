@@ -3,6 +3,7 @@ an independent re-implementation written from the documents (so document, code a
 The re-implementation below uses only hashlib, hmac, json and cryptography's Ed25519, as a verifier written in
 another language would: it checks the transcript vectors whole (signatures, chain, commitments, reveals, salts,
 the first dealer and deal 0's hands) without the reference verifier."""
+
 from __future__ import annotations
 
 import base64
@@ -11,27 +12,33 @@ import hmac
 import json
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from tests.verifier.vectors import DOCS, load_vectors, vectors_of
-from fairdeal.verifier import keys
-from fairdeal.verifier.canonical import canonical_json
-from fairdeal.verifier.cards import PACK_32, PACK_52, cards_from_str, cards_to_str
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.fairness import (DerivedRng, SeedChance, client_seed_commitment, commitment, derive_bytes,
-                                        game_seed, shuffle)
-from fairdeal.verifier.integrity import check_transcript
-from fairdeal.verifier.reader import parse_transcript
-from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.transcript import record_hash
+from fairdeal.core import keys
+from fairdeal.core.canonical import canonical_json
+from fairdeal.core.cards import PACK_32, PACK_52, cards_from_str, cards_to_str
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.fairness import (
+    DerivedRng,
+    SeedChance,
+    client_seed_commitment,
+    commitment,
+    derive_bytes,
+    game_seed,
+    shuffle,
+)
+from fairdeal.core.integrity import check_transcript
+from fairdeal.core.reader import parse_transcript
+from fairdeal.core.replay import LiveGame
+from fairdeal.core.transcript import record_hash
+from tests.verifier.vectors import DOCS, load_vectors, vectors_of
 
 PACKS = {"PACK_52": PACK_52, "PACK_32": PACK_32}
 
 
 # ------------------------------------------------------- an independent implementation, from the documents
+
 
 def doc_canonical(value) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -46,9 +53,9 @@ def doc_stream(seed: bytes, label: str):
 
 def doc_randbelow(stream, n: int) -> int:
     k = 0
-    while 256 ** k < n:
+    while 256**k < n:
         k += 1
-    limit = n * (256 ** k // n)
+    limit = n * (256**k // n)
     while True:
         x = int.from_bytes(bytes(next(stream) for _ in range(k)), "big")
         if x < limit:
@@ -79,7 +86,7 @@ def doc_b64url(text: str) -> bytes:
 
 
 def doc_signed(key_text: str, message: bytes, signature: str) -> bool:
-    key = Ed25519PublicKey.from_public_bytes(doc_b64url(key_text[len("ed25519:"):]))
+    key = Ed25519PublicKey.from_public_bytes(doc_b64url(key_text[len("ed25519:") :]))
     try:
         key.verify(doc_b64url(signature), message)
         return True
@@ -91,8 +98,9 @@ def doc_verify(t: dict, key_text: str) -> dict:
     """A whole transcript checked from transcript.md and fairness.md alone: returns what it found, raises
     AssertionError at the first thing that is wrong. No rules engine: deals are checked where the layout is given."""
     protocol = t["protocol"]
-    headers = [n for n in (("commit", "seating", "start") if protocol == "fairdeal/2" else ("commit", "start"))
-               if n in t]
+    headers = [
+        n for n in (("commit", "seating", "start") if protocol == "fairdeal/2" else ("commit", "start")) if n in t
+    ]
     for name in headers:
         assert doc_signed(key_text, doc_canonical(t[name]), t[name + "_signature"]), name
         assert t[name]["key"] == key_text and t[name]["protocol"] == protocol
@@ -100,20 +108,42 @@ def doc_verify(t: dict, key_text: str) -> dict:
     assert doc_signed(key_text, doc_canonical(body), t["signature"])
     commit, end = t["commit"], t["end"]
     server_seed = bytes.fromhex(end["server_seed"])
-    assert doc_sha256_hex({"type": "commitment", "protocol": protocol, "game_id": commit["game_id"],
-                           "rules": commit["rules"], "server_seed": end["server_seed"]}) == commit["commitment"]
+    assert (
+        doc_sha256_hex(
+            {
+                "type": "commitment",
+                "protocol": protocol,
+                "game_id": commit["game_id"],
+                "rules": commit["rules"],
+                "server_seed": end["server_seed"],
+            }
+        )
+        == commit["commitment"]
+    )
     prev = doc_sha256_hex(t[headers[-1]])
     for i, rec in enumerate(t["records"] + [end], start=1):
         assert rec["seq"] == i and rec["prev"] == prev
         prev = doc_sha256_hex(rec)
 
     def opens(commitment_, seed, nonce):
-        return doc_sha256_hex({"type": "client-seed", "protocol": protocol, "game_id": commit["game_id"],
-                               "client_seed": seed, "nonce": nonce}) == commitment_
+        return (
+            doc_sha256_hex(
+                {
+                    "type": "client-seed",
+                    "protocol": protocol,
+                    "game_id": commit["game_id"],
+                    "client_seed": seed,
+                    "nonce": nonce,
+                }
+            )
+            == commitment_
+        )
+
     found: dict = {}
     if "start" not in t:
-        committed = {s["seat"]: s["client_seed_commitment"] for s in t["seating"]["seats"]
-                     if s["client_seed_commitment"]}
+        committed = {
+            s["seat"]: s["client_seed_commitment"] for s in t["seating"]["seats"] if s["client_seed_commitment"]
+        }
         for r in end["reveals"]:
             assert opens(committed[r["seat"]], r["client_seed"], r["nonce"])
         assert end["unrevealed"] == sorted(set(committed) - {r["seat"] for r in end["reveals"]})
@@ -122,8 +152,9 @@ def doc_verify(t: dict, key_text: str) -> dict:
         return found
     seats = t["start"]["seats"]
     if protocol == "fairdeal/2":
-        assert [{k: s[k] for k in ("seat", "name", "bot", "client_seed_commitment")} for s in seats] == \
-            t["seating"]["seats"]
+        assert [{k: s[k] for k in ("seat", "name", "bot", "client_seed_commitment")} for s in seats] == t["seating"][
+            "seats"
+        ]
         for s in seats:
             if s["client_seed_commitment"] is None:
                 assert s["client_seed"] is None and s["nonce"] is None
@@ -135,7 +166,7 @@ def doc_verify(t: dict, key_text: str) -> dict:
         assert rec["salt"] == bytes(b for b, _ in zip(doc_stream(gs, f"salt/{rec['seq']}"), range(32))).hex()
     players = commit["rules"]["players"]
     dealer = doc_randbelow(doc_stream(gs, "first-dealer"), players)
-    assert t["records"][0]["seat"] == (dealer + 1) % players   # the first bid is from the dealer's left
+    assert t["records"][0]["seat"] == (dealer + 1) % players  # the first bid is from the dealer's left
     if protocol == "fairdeal/2":
         assert end["deals"][0] == {"hand": 0, "dealer": dealer}
     found.update(game_seed=gs.hex(), dealer=dealer)
@@ -147,16 +178,31 @@ def doc_verify(t: dict, key_text: str) -> dict:
 
 # ------------------------------------------------------------------------------------- the vectors
 
+
 def test_every_kind_of_vector_is_in_the_documents():
     fair = {v["vector"] for v in load_vectors("fairness.md")}
-    assert fair == {"pack", "commitment", "client-seed-commitment", "game-seed", "stream", "randbelow", "shuffle",
-                    "reshuffle", "first-dealer"}
+    assert fair == {
+        "pack",
+        "commitment",
+        "client-seed-commitment",
+        "game-seed",
+        "stream",
+        "randbelow",
+        "shuffle",
+        "reshuffle",
+        "first-dealer",
+    }
     trans = {v["vector"] for v in load_vectors("transcript.md")}
     assert trans == {"canonical-json", "canonical-json-rejects", "record-hash", "ed25519", "transcript"}
-    protocols = {(v["vector"], v["protocol"]) for doc in ("fairness.md", "transcript.md")
-                 for v in load_vectors(doc) if "protocol" in v}
-    assert protocols == {(k, p) for k in ("commitment", "game-seed", "transcript") for p in ("fairdeal/1", "fairdeal/2")
-                         } | {("client-seed-commitment", "fairdeal/2")}
+    protocols = {
+        (v["vector"], v["protocol"])
+        for doc in ("fairness.md", "transcript.md")
+        for v in load_vectors(doc)
+        if "protocol" in v
+    }
+    assert protocols == {
+        (k, p) for k in ("commitment", "game-seed", "transcript") for p in ("fairdeal/1", "fairdeal/2")
+    } | {("client-seed-commitment", "fairdeal/2")}
     aborted = [v for v in vectors_of("transcript.md", "transcript") if "start" not in v["transcript"]]
     assert len(aborted) == 1 and aborted[0]["transcript"]["end"]["reason"] == "not-revealed"
 
@@ -169,8 +215,13 @@ def test_pack_order(v):
 @pytest.mark.parametrize("v", vectors_of("fairness.md", "commitment"), ids=lambda v: v["protocol"])
 def test_commitment(v):
     seed = bytes.fromhex(v["server_seed"])
-    preimage = {"type": "commitment", "protocol": v["protocol"], "game_id": v["game_id"], "rules": v["rules"],
-                "server_seed": v["server_seed"]}
+    preimage = {
+        "type": "commitment",
+        "protocol": v["protocol"],
+        "game_id": v["game_id"],
+        "rules": v["rules"],
+        "server_seed": v["server_seed"],
+    }
     assert doc_canonical(preimage).decode() == v["preimage"]
     assert hashlib.sha256(v["preimage"].encode()).hexdigest() == v["commitment"]
     assert commitment(seed, v["game_id"], v["rules"], v["protocol"]) == v["commitment"]
@@ -178,16 +229,24 @@ def test_commitment(v):
 
 @pytest.mark.parametrize("v", vectors_of("fairness.md", "client-seed-commitment"), ids=lambda v: v["client_seed"])
 def test_client_seed_commitment(v):
-    preimage = {"type": "client-seed", "protocol": v["protocol"], "game_id": v["game_id"],
-                "client_seed": v["client_seed"], "nonce": v["nonce"]}
+    preimage = {
+        "type": "client-seed",
+        "protocol": v["protocol"],
+        "game_id": v["game_id"],
+        "client_seed": v["client_seed"],
+        "nonce": v["nonce"],
+    }
     assert doc_canonical(preimage).decode() == v["preimage"]
     assert len(bytes.fromhex(v["nonce"])) == 32 and v["nonce"] == v["nonce"].lower()
     assert hashlib.sha256(v["preimage"].encode()).hexdigest() == v["client_seed_commitment"]
     assert client_seed_commitment(v["game_id"], v["client_seed"], v["nonce"]) == v["client_seed_commitment"]
 
 
-@pytest.mark.parametrize("v", vectors_of("fairness.md", "game-seed"),
-                         ids=lambda v: f"{v['protocol']}-{sum(s is not None for s in v['client_seeds'])}-seeds")
+@pytest.mark.parametrize(
+    "v",
+    vectors_of("fairness.md", "game-seed"),
+    ids=lambda v: f"{v['protocol']}-{sum(s is not None for s in v['client_seeds'])}-seeds",
+)
 def test_game_seed(v):
     seed = bytes.fromhex(v["server_seed"])
     message = {"type": "game-seed", "protocol": v["protocol"], "client_seeds": v["client_seeds"]}
@@ -309,8 +368,9 @@ def test_transcript_by_the_reference_code(v):
         seeds = [s["client_seed"] for s in t["start"]["seats"]]
         assert game_seed(bytes.fromhex(t["end"]["server_seed"]), seeds, t["protocol"]).hex() == v["game_seed"]
         assert t["end"]["prev"] == v["receipts"][-1]
-    report = verify_transcript(v["transcript"], key=v["public_key_text"],
-                               receipts=list(enumerate(v["receipts"], start=1)))
+    report = verify_transcript(
+        v["transcript"], key=v["public_key_text"], receipts=list(enumerate(v["receipts"], start=1))
+    )
     assert report.exit_code == 0, [c.to_json() for c in report.failed]
     if "hands" in v:
         game = LiveGame(t["start"], bytes.fromhex(v["game_seed"]))
@@ -329,6 +389,7 @@ def test_the_ed25519_vector_signs_the_first_transcripts_commit():
 def _vector_script():
     """scripts/make_vectors.py, loaded as a module."""
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("make_vectors", DOCS.parent / "scripts" / "make_vectors.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

@@ -1,10 +1,11 @@
 """The witness (C2SP tlog-witness add-checkpoint, tlog-cosignature): it cosigns only a checkpoint consistent with
 the last one it cosigned, and answers every other request with the status the specification names."""
+
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier import checkpoint, keys, merkle, note, witness
+from fairdeal.core import checkpoint, keys, merkle, note, witness
 
 ORIGIN = "log.example/fairdeal-log"
 NOW = 1_800_000_000
@@ -23,6 +24,7 @@ def log():
         @staticmethod
         def cp(n: int, root: bytes | None = None, signer=priv, origin: str = ORIGIN) -> str:
             return checkpoint.sign(origin, n, tree.root(n) if root is None else root, signer)
+
     return Log
 
 
@@ -43,7 +45,7 @@ def test_it_cosigns_a_first_checkpoint_then_only_consistent_growth(log, w):
     assert w.state[ORIGIN]["size"] == 5
     status, body, _ = _add(w, 5, log.t.consistency_proof(5, 13), log.cp(13))
     assert status == 200 and w.state[ORIGIN]["size"] == 13
-    status, _, _ = _add(w, 13, [], log.cp(13))          # the same checkpoint again: cosigned again
+    status, _, _ = _add(w, 13, [], log.cp(13))  # the same checkpoint again: cosigned again
     assert status == 200
 
 
@@ -53,14 +55,14 @@ def test_it_refuses_what_the_spec_says_with_its_status(log, w):
     forked = merkle.Tree(merkle.leaf_hash(bytes([i + 100])) for i in range(12))
     stranger = keys.generate_private_key()
     cases = [
-        (_add(w, 4, log.t.consistency_proof(4, 12), log.cp(12)), 409),       # not the size it cosigned
-        (_add(w, 0, [], log.cp(12)), 409),                                    # pretending it never cosigned
-        (_add(w, 13, [], log.cp(12)), 400),                                   # old size above the new one
-        (_add(w, 8, proof[:-1], log.cp(12)), 422),                            # a proof that does not hold
-        (_add(w, 8, forked.consistency_proof(8, 12), log.cp(12, forked.root(12))), 422),   # a fork
-        (_add(w, 8, [], log.cp(8, merkle.EMPTY_ROOT)), 422),                  # the same size, another root
-        (_add(w, 8, proof, log.cp(12, signer=stranger)), 403),               # not signed by the log's key
-        (_add(w, 8, proof, log.cp(12, origin="other.example/log")), 404),    # a log it does not witness
+        (_add(w, 4, log.t.consistency_proof(4, 12), log.cp(12)), 409),  # not the size it cosigned
+        (_add(w, 0, [], log.cp(12)), 409),  # pretending it never cosigned
+        (_add(w, 13, [], log.cp(12)), 400),  # old size above the new one
+        (_add(w, 8, proof[:-1], log.cp(12)), 422),  # a proof that does not hold
+        (_add(w, 8, forked.consistency_proof(8, 12), log.cp(12, forked.root(12))), 422),  # a fork
+        (_add(w, 8, [], log.cp(8, merkle.EMPTY_ROOT)), 422),  # the same size, another root
+        (_add(w, 8, proof, log.cp(12, signer=stranger)), 403),  # not signed by the log's key
+        (_add(w, 8, proof, log.cp(12, origin="other.example/log")), 404),  # a log it does not witness
         (w.add_checkpoint(b"old 8\n\nnot a checkpoint\n", NOW), 400),
         (w.add_checkpoint(b"old 08\n\n" + log.cp(12).encode(), NOW), 400),
     ]
@@ -68,13 +70,13 @@ def test_it_refuses_what_the_spec_says_with_its_status(log, w):
         assert status == expected, (status, body)
         if status == 409:
             assert (body, ctype) == ("8\n", "text/x.tlog.size")
-    assert w.state[ORIGIN]["size"] == 8                  # nothing refused moved the witness
+    assert w.state[ORIGIN]["size"] == 8  # nothing refused moved the witness
 
 
 def test_the_empty_tree_and_a_proof_from_it(log):
     w = witness.Witness("witness.example/w", keys.generate_private_key(), {ORIGIN: [log.key]})
-    assert _add(w, 0, [], log.cp(0, merkle.leaf_hash(b"x")))[0] == 422   # size 0 has the empty tree's root
-    assert _add(w, 0, [merkle.EMPTY_ROOT], log.cp(3))[0] == 422            # no proof is sent from size 0
+    assert _add(w, 0, [], log.cp(0, merkle.leaf_hash(b"x")))[0] == 422  # size 0 has the empty tree's root
+    assert _add(w, 0, [merkle.EMPTY_ROOT], log.cp(3))[0] == 422  # no proof is sent from size 0
     assert _add(w, 0, [], log.cp(0))[0] == 200
 
 

@@ -1,4 +1,5 @@
 """Reads the ```json vectors blocks out of docs/*.md (the test vectors of the fairness and transcript specs)."""
+
 from __future__ import annotations
 
 import json

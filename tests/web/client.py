@@ -1,5 +1,6 @@
 """The browser tests' other players and checks talk to the API through fairdeal play's own client
 (fairdeal.client.http, fairdeal.client.seating), with what the tests need on top."""
+
 from __future__ import annotations
 
 from fairdeal.client import seating
@@ -7,7 +8,7 @@ from fairdeal.client.http import Client
 
 
 class HttpApi(Client):
-    def player(self, name: str) -> "HttpApi":
+    def player(self, name: str) -> HttpApi:
         p = self.post("/players", {"name": name})
         api = HttpApi(self.base, p["token"])
         api.identity = {"id": p["id"], "name": p["name"], "token": p["token"]}

@@ -5,6 +5,7 @@ One browser per test module; each test gets fresh contexts (own storage, so own 
 fails the run in CI (CI=true) and skips these tests elsewhere. Screenshots of every page go to
 tests/web/screenshots/ (gitignored) for review.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,16 @@ from tests.web.client import HttpApi
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 CHROMIUM = os.environ.get("FAIRDEAL_CHROMIUM", "/usr/bin/chromium")
 # What Chromium needs to run headless as root in a container, and to stay off the network.
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -45,6 +54,7 @@ def browser():
             pytest.fail(f"browser tests cannot run: {missing}")
         pytest.skip(missing)
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
@@ -57,8 +67,13 @@ class Server:
     def __init__(self, data_dir: str):
         self.data_dir = data_dir
         root = Path(__file__).resolve().parents[2]
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.web.serve", data_dir], cwd=root,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.web.serve", data_dir],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http://"):
             self.proc.kill()
@@ -100,8 +115,14 @@ class Pages:
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.on("console", lambda m: m.type == "error" and "Failed to load resource" not in m.text
-                and self.errors.append(f"{page.url}: console: {m.text}"))
+        page.on(
+            "console",
+            lambda m: (
+                m.type == "error"
+                and "Failed to load resource" not in m.text
+                and self.errors.append(f"{page.url}: console: {m.text}")
+            ),
+        )
         page.set_default_timeout(20_000)
         return page
 

@@ -1,5 +1,6 @@
 """Playing through the pages as a person would: sign up, open or join a table, and make moves by tapping cards and
 blocks (tap to lift, tap again or the button), throwing by choosing cards, or by keyboard."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,9 @@ def sign_up(page, base: str, name: str) -> None:
     page.wait_for_selector("#rule-set option", state="attached")
 
 
-def open_table(page, rule_set: str, *, settings: dict | None = None, clocks: str = "off", now: bool = True,
-               seed: str | None = None) -> str:
+def open_table(
+    page, rule_set: str, *, settings: dict | None = None, clocks: str = "off", now: bool = True, seed: str | None = None
+) -> str:
     """From the lobby: choose the game and its settings, open the table; returns its id."""
     page.select_option("#rule-set", rule_set)
     page.wait_for_selector(f"#open-form[data-ready='{rule_set}']", state="attached")
@@ -72,12 +74,14 @@ def make_move(page, n: int = 0, fast: bool = False) -> str:
         page.click(sel if n % 2 == 0 else "#act")
     elif page.locator("#hand.my-turn .card.playable").count():
         ticked = page.locator("#hand .card.playable:has(.tick)")
-        card = (ticked.first if ticked.count() else page.locator("#hand .card.playable").first).get_attribute("data-card")
+        card = (ticked.first if ticked.count() else page.locator("#hand .card.playable").first).get_attribute(
+            "data-card"
+        )
         sel = f"#hand .card[data-card='{card}']"
         page.click(sel)
         page.wait_for_selector(f"{sel}[aria-pressed=true]")
         page.click(sel if n % 2 == 0 else "#act")
-    else:   # a throw: the suggested cards, else the fewest cards the rules allow, from the left
+    else:  # a throw: the suggested cards, else the fewest cards the rules allow, from the left
         for card in page.locator("#hand .card:has(.tick)").all():
             card.click()
         while page.get_attribute("#act", "aria-disabled") == "true":

@@ -3,6 +3,7 @@ interpreter with the server made every move wait for the other). Prints its addr
 
     python -m tests.web.serve DATA_DIR
 """
+
 from __future__ import annotations
 
 import logging
@@ -15,7 +16,7 @@ from fairdeal.service.config import Config
 
 
 def main() -> None:
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)   # no line per request
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     app = create_app(Config(data_dir=sys.argv[1], long_poll_max=10.0))
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     print(f"http://127.0.0.1:{httpd.server_port}", flush=True)

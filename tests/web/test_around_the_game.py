@@ -1,6 +1,7 @@
 """The game around the game at the table page: the score sheet of every hand, "Play again" with the same seats
 (the host opens it, the other player follows and is seated with a new commitment), and the lobby's games being
 played, to watch."""
+
 from __future__ import annotations
 
 from tests.web.conftest import shot

@@ -1,20 +1,21 @@
 """The browser's own protocol code (fairdeal/service/web/static/js/) against the test vectors of docs/fairness.md
 and docs/transcript.md, against the Python verifier's check ids, and its deals against the rules engine's: every
 rule set (and the settings that change how a deal goes) played by the policies, re-dealt in the browser."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from fairdeal.verifier import checks as py_checks
-from fairdeal.verifier.fairness import SeedChance, game_seed
-from fairdeal.verifier.keys import private_key_from_hex
-from fairdeal.verifier.replay import LiveGame
-from fairdeal.verifier.selfplay import selfplay
+from fairdeal.core import checks as py_checks
+from fairdeal.core.fairness import SeedChance, game_seed
+from fairdeal.core.keys import private_key_from_hex
+from fairdeal.core.replay import LiveGame
+from fairdeal.core.selfplay import selfplay
 from tests.verifier.vectors import load_vectors
 
-KEY_HEX = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"   # RFC 8032 test 1
+KEY_HEX = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"  # RFC 8032 test 1
 
 RUN_VECTORS = """async (vectors) => {
   const f = await import("/assets/js/fairness.js");
@@ -113,7 +114,7 @@ def all_vectors() -> list[dict]:
     out = []
     for doc in ("fairness.md", "transcript.md"):
         for v in load_vectors(doc):
-            if v["vector"] == "canonical-json-rejects":   # the browser reads JSON text: give it the texts
+            if v["vector"] == "canonical-json-rejects":  # the browser reads JSON text: give it the texts
                 v = dict(v, texts=[json.dumps(x) for x in v["values"]])
             out.append(v)
     return out
@@ -161,15 +162,32 @@ def test_the_browser_computes_every_documented_test_vector(page):
             assert failed == {}, (x["protocol"], r["checks"])
             if "start" in x["transcript"]:
                 assert x["game_seed"][:16] in r["client_seeds"]
-                assert {c for c, s in r["checks"].items() if s != "pass"} <= {"moves-legal", "bot-moves",
-                                                                                "timeout-moves", "result",
-                                                                                "log-inclusion", "commitment-noted"}
-            if "hands" in x:     # deal 0, dealt again in the browser from the seed and the layout alone
+                assert {c for c, s in r["checks"].items() if s != "pass"} <= {
+                    "moves-legal",
+                    "bot-moves",
+                    "timeout-moves",
+                    "result",
+                    "log-inclusion",
+                    "commitment-noted",
+                }
+            if "hands" in x:  # deal 0, dealt again in the browser from the seed and the layout alone
                 assert [sorted(h) for h in r["hands"]] == [sorted(h) for h in x["hands"]]
     # every kind of vector the documents hold is checked here
     assert kinds == {v["vector"] for v in vectors}
-    assert {"commitment", "client-seed-commitment", "game-seed", "stream", "randbelow", "shuffle", "reshuffle",
-            "first-dealer", "canonical-json", "record-hash", "ed25519", "transcript"} <= kinds
+    assert {
+        "commitment",
+        "client-seed-commitment",
+        "game-seed",
+        "stream",
+        "randbelow",
+        "shuffle",
+        "reshuffle",
+        "first-dealer",
+        "canonical-json",
+        "record-hash",
+        "ed25519",
+        "transcript",
+    } <= kinds
     assert {x["protocol"] for x in vectors if x["vector"] == "transcript"} == {"fairdeal/1", "fairdeal/2"}
 
 
@@ -193,6 +211,7 @@ def test_the_browser_checks_the_commitment_the_player_noted_as_the_verifier_does
     report fails) when it is another game's, is skipped when none was noted, and fewer digits are refused — the
     same statuses as fairdeal-verify's."""
     from pathlib import Path
+
     text = (Path(__file__).parents[2] / "docs" / "examples" / "120s-auction-game-fairdeal-2.json").read_text()
     t = json.loads(text)
     key, actual = t["commit"]["key"], t["commit"]["commitment"]
@@ -238,14 +257,22 @@ def engine_deals(transcript: dict, server_seed: bytes) -> list[dict]:
         view = st.view(None)
         i = view["hand_number"]
         if not deals or deals[-1]["index"] != i:
-            deals.append({"index": i, "dealer": view["dealer"], "records": [], "hands": None,
-                          "deck": [str(c) for c in chance.deck(i, _pack(transcript))]})
+            deals.append(
+                {
+                    "index": i,
+                    "dealer": view["dealer"],
+                    "records": [],
+                    "hands": None,
+                    "deck": [str(c) for c in chance.deck(i, _pack(transcript))],
+                }
+            )
         d = deals[-1]
         if d["hands"] is None:
             hands = [sorted(st.view(s)["hand"] or []) for s in range(st.rules.players)]
             full = 13 if transcript["start"]["rules"]["id"] == "spades" else 5
             if all(len(h) == full for h in hands):
                 d["hands"] = hands
+
     note()
     for rec in transcript["records"]:
         note()
@@ -256,7 +283,8 @@ def engine_deals(transcript: dict, server_seed: bytes) -> list[dict]:
 
 
 def _pack(transcript):
-    from fairdeal.verifier.cards import PACK_32, PACK_52
+    from fairdeal.core.cards import PACK_32, PACK_52
+
     return PACK_32 if transcript["start"]["rules"]["id"] == "twenty-down" else PACK_52
 
 
@@ -271,15 +299,19 @@ DEAL_GAME = """async (t) => {
 }"""
 
 
-@pytest.mark.parametrize("rule_set,settings,players", GAMES,
-                         ids=[f"{r}-{p}p-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}" for r, s, p in GAMES])
+@pytest.mark.parametrize(
+    "rule_set,settings,players",
+    GAMES,
+    ids=[f"{r}-{p}p-{'-'.join(f'{k}={v}' for k, v in s.items()) or 'defaults'}" for r, s, p in GAMES],
+)
 def test_the_browser_deals_every_hand_as_the_rules_engine(page, rule_set, settings, players):
     key = private_key_from_hex(KEY_HEX)
     for n in range(2):
         server_seed = bytes([len(rule_set) + n + players] * 32)
         bots = tuple(range(1, players))
-        t = selfplay(rule_set, key, server_seed, settings=settings, players=players, bots=bots,
-                     timeout_every=0, variety_every=3)
+        t = selfplay(
+            rule_set, key, server_seed, settings=settings, players=players, bots=bots, timeout_every=0, variety_every=3
+        )
         expected = engine_deals(t, server_seed)
         got = page.evaluate(DEAL_GAME, t)
         assert got["problem"] is None, got["problem"]
@@ -370,16 +402,19 @@ RUN_LOG_TRUST = """async ([reveal, strangers, key]) => {
 def test_the_browser_refuses_a_strangers_head_and_knows_both_ending_leaf_forms(page):
     """Issue 23: a head signed by a key that is neither given nor the game's fails log-inclusion in the browser as
     in fairdeal-verify; a reveal-phase ending has docs/log.md's two leaf forms."""
-    from fairdeal.verifier import keys, tlog
+    from fairdeal.core import keys, tlog
+
     (log,) = [v for v in load_vectors("log.md") if v["vector"] == "transcript-log"]
     (forms,) = [v for v in load_vectors("log.md") if v["vector"] == "log-leaf-forms"]
-    vectors = [v for v in load_vectors("transcript.md")
-               if v["vector"] == "transcript" and v["protocol"] == "fairdeal/2"]
+    vectors = [
+        v for v in load_vectors("transcript.md") if v["vector"] == "transcript" and v["protocol"] == "fairdeal/2"
+    ]
     t, reveal = vectors[0], next(v for v in vectors if "reveals" in v["transcript"]["end"])
     stranger = keys.generate_private_key()
     h = log["log"]["head"]
-    forged = tlog.sign_head(stranger, tlog.make_head(h["size"], bytes.fromhex(h["root"]), h["time"],
-                                                     keys.public_key_text(stranger)))
+    forged = tlog.sign_head(
+        stranger, tlog.make_head(h["size"], bytes.fromhex(h["root"]), h["time"], keys.public_key_text(stranger))
+    )
     strangers = dict(t["transcript"], log=dict(log["log"], head=forged))
     r = page.evaluate(RUN_LOG_TRUST, [reveal["transcript"], strangers, t["public_key_text"]])
     assert r["forms"] == [f["canonical"] for f in forms["forms"]]
@@ -404,9 +439,9 @@ def test_the_page_reads_a_streams_retry_and_reconnects_after_a_jittered_wait(pag
     reconnection's wait, and draws every wait at random below a bound that doubles, so that the clients of a
     restarted service come back spread out."""
     out = page.evaluate(FEED_RECONNECT)
-    assert out["retries"] == [4321]                         # "retry: soon" is not a number: ignored, as SSE says
+    assert out["retries"] == [4321]  # "retry: soon" is not a number: ignored, as SSE says
     assert out["events"] == [["game", {"seq": 3}]]
     draws = out["draws"]
     assert all(0 <= d < 8000 for d in draws) and min(draws) < 1000 and max(draws) > 7000
     assert len(set(draws)) > 300
-    assert max(out["capped"]) < 30_000 and max(out["capped"]) > 25_000      # never past MAX_DELAY
+    assert max(out["capped"]) < 30_000 and max(out["capped"]) > 25_000  # never past MAX_DELAY

@@ -1,6 +1,7 @@
 """Players come and go (docs/api.md, "Leaving and coming back"): a player who closes the page and opens it again,
 in another browser with its token, is back at its seat and misses no move; a player who leaves is played by the
 table's bot, marked as standing in on every page, until they take the seat back."""
+
 from __future__ import annotations
 
 from tests.web.conftest import shot
@@ -35,16 +36,16 @@ def test_a_player_who_closes_the_page_comes_back_from_another_browser_and_misses
     as_player(page, mine.identity)
     page.goto(f"{server.url}/table/{gid}")
     page.wait_for_selector("#felt:not([hidden])")
-    for _ in range(3):                              # a few moves of ours, through the page
+    for _ in range(3):  # a few moves of ours, through the page
         _others_play(other, gid)
         view = mine.get(f"/games/{gid}")
         page.wait_for_selector(f"{TURN}[data-seq='{view['seq']}']")
         wait_after(page, make_move(page))
-    page.context.close()                            # the page is closed; the others play on to our turn
+    page.context.close()  # the page is closed; the others play on to our turn
     _others_play(other, gid)
     view = mine.get(f"/games/{gid}")
     assert view["your_turn"]
-    again = pages.new()                             # another browser: only the token is the same
+    again = pages.new()  # another browser: only the token is the same
     as_player(again, mine.identity)
     again.goto(f"{server.url}/table/{gid}")
     again.wait_for_selector(f"{TURN}[data-seq='{view['seq']}']")
@@ -60,29 +61,32 @@ def test_a_player_who_leaves_is_stood_in_for_everyone_sees_it_and_the_player_tak
     page, fan = pages.new(), pages.new()
     as_player(page, mine.identity)
     page.goto(f"{server.url}/table/{gid}")
-    fan.goto(f"{server.url}/table/{gid}")            # a spectator without a seat
+    fan.goto(f"{server.url}/table/{gid}")  # a spectator without a seat
     page.wait_for_selector("#presence:not([hidden]) #leave-table")
-    page.once("dialog", lambda d: (d.message.startswith("The table's bot will play your seat") or d.dismiss())
-              and d.accept())
+    page.once(
+        "dialog", lambda d: (d.message.startswith("The table's bot will play your seat") or d.dismiss()) and d.accept()
+    )
     page.click("#leave-table")
-    for _ in range(40):                             # the other plays; the bot stands in at our turns
-        other.play_suggested(gid)                   # one move at a time: nobody waits for the seat that left
+    for _ in range(40):  # the other plays; the bot stands in at our turns
+        other.play_suggested(gid)  # one move at a time: nobody waits for the seat that left
         if any(r["by"] == "stand-in" for r in mine.get(f"/games/{gid}/transcript")["transcript"]["records"]):
             break
     records = mine.get(f"/games/{gid}/transcript")["transcript"]["records"]
     first = next(r for r in records if r["by"] == "stand-in")
     assert first["seat"] == 0
-    page.wait_for_selector(f"#presence .away-note:has-text('The table\\'s bot is playing for you since move {first['seq']}')")
+    page.wait_for_selector(
+        f"#presence .away-note:has-text('The table\\'s bot is playing for you since move {first['seq']}')"
+    )
     page.wait_for_selector(".seat[data-seat='0'] .away-badge.stand-in")
     fan.wait_for_selector(".seat[data-seat='0'] .away-badge:has-text('the table\\'s bot plays')")
     fan.wait_for_selector(f"#log li[data-seq='{first['seq']}']:has-text('Standing in for')", state="attached")
     shot(page, "table-stood-in")
-    page.click("#come-back")                        # the button takes the seat back ...
+    page.click("#come-back")  # the button takes the seat back ...
     page.wait_for_selector("#presence #leave-table")
     page.once("dialog", lambda d: d.accept())
-    page.click("#leave-table")                      # ... and after leaving again, so does opening the page
+    page.click("#leave-table")  # ... and after leaving again, so does opening the page
     page.wait_for_selector("#presence #come-back")
-    page.close()                                    # the page closed while stood in: opening it again is coming back
+    page.close()  # the page closed while stood in: opening it again is coming back
     page = pages.new()
     as_player(page, mine.identity)
     page.goto(f"{server.url}/table/{gid}")

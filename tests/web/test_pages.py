@@ -1,15 +1,16 @@
 """The pages as the service serves them (no browser needed): HTML with a strict Content-Security-Policy, the
 static files with their types, the verify page self-contained (every script and style inlined, allowed by its
 hash), the inliner's refusals, and the files shipped in the package."""
+
 from __future__ import annotations
 
 import base64
 import hashlib
 import re
-import tomllib
 from pathlib import Path, PurePosixPath
 
 import pytest
+import tomllib
 
 from fairdeal.service.web import PAGES, STATIC
 from fairdeal.service.web.inline import InlineError, inline_page
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def client(tmp_path):
     from fairdeal.service.app import create_app
     from fairdeal.service.config import Config
+
     return create_app(Config(data_dir=str(tmp_path))).test_client()
 
 
@@ -67,6 +69,7 @@ def test_the_verify_page_is_one_self_contained_file(client):
 
     def allowed(text):
         return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
     assert allowed(scripts[0]) in policy and allowed(styles[0]) in policy
     assert not re.search(r"^\s*(import|export)\b", scripts[0], re.M)
 
@@ -78,11 +81,14 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 def test_the_inliner_joins_modules_in_dependency_order_each_in_its_own_scope(tmp_path):
-    _write(tmp_path, {
-        "static/js/a.js": 'import { b, shared as s2 } from "./lib/b.js";\nconst shared = 1;\nexport function a() { return b() + s2 + shared; }\n',
-        "static/js/lib/b.js": 'const shared = 40;\nexport const b = () => 1;\nexport { shared };\n',
-        "page.html": '<script type="module" src="/assets/js/a.js" data-inline></script>',
-    })
+    _write(
+        tmp_path,
+        {
+            "static/js/a.js": 'import { b, shared as s2 } from "./lib/b.js";\nconst shared = 1;\nexport function a() { return b() + s2 + shared; }\n',
+            "static/js/lib/b.js": "const shared = 40;\nexport const b = () => 1;\nexport { shared };\n",
+            "page.html": '<script type="module" src="/assets/js/a.js" data-inline></script>',
+        },
+    )
     page = inline_page(tmp_path / "page.html", tmp_path / "static")
     script = page.scripts[0]
     assert script.index("js/lib/b.js") < script.index("js/a.js")
@@ -92,8 +98,14 @@ def test_the_inliner_joins_modules_in_dependency_order_each_in_its_own_scope(tmp
 
 @pytest.mark.parametrize("body", ["export default 3;\n", 'import * as x from "./b.js";\n', 'import "./b.js";\n'])
 def test_the_inliner_refuses_forms_it_cannot_carry(tmp_path, body):
-    _write(tmp_path, {"static/js/a.js": body, "static/js/b.js": "export const y = 1;\n",
-                      "page.html": '<script type="module" src="/assets/js/a.js" data-inline></script>'})
+    _write(
+        tmp_path,
+        {
+            "static/js/a.js": body,
+            "static/js/b.js": "export const y = 1;\n",
+            "page.html": '<script type="module" src="/assets/js/a.js" data-inline></script>',
+        },
+    )
     with pytest.raises(InlineError, match="a.js"):
         inline_page(tmp_path / "page.html", tmp_path / "static")
 

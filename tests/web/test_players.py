@@ -1,5 +1,6 @@
 """People at the table: two players in two browsers, from the lobby to the end; a player who plays by keyboard
 only; pointing at (or holding) a card that cannot be played; and a dropped connection that loses no move."""
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,7 @@ def test_two_players_in_two_browsers_play_a_whole_game(pages, server):
     shot(bob, "lobby-open-table")
     line.get_by_role("link", name="Sit down").click()
     bob.wait_for_url(f"**/table/{gid}#sit")
-    bob.click("#open-seats button.sit[data-seat='2']")           # across from alice: her partner
+    bob.click("#open-seats button.sit[data-seat='2']")  # across from alice: her partner
     bob.wait_for_selector("text=You sit at seat 2.")
     shot(bob, "table-waiting")
 
@@ -30,7 +31,7 @@ def test_two_players_in_two_browsers_play_a_whole_game(pages, server):
     alice.click("#start")
     for page in (alice, bob):
         page.wait_for_selector("#felt:not([hidden])")
-        assert page.locator(".seat[data-seat='1'] .bot-badge").count() == 1      # the empty seats are bots
+        assert page.locator(".seat[data-seat='1'] .bot-badge").count() == 1  # the empty seats are bots
         assert page.locator(".seat[data-seat='2'] .bot-badge").count() == 0
     # each sees the other at the top, across the table, and themselves at the bottom
     assert alice.get_attribute(".seat[data-seat='2']", "data-pos") == "top"
@@ -49,9 +50,11 @@ def test_two_players_in_two_browsers_play_a_whole_game(pages, server):
 
 
 def focused(page) -> dict:
-    return page.evaluate("() => ({cls: document.activeElement.className, card: document.activeElement.dataset.card || null,"
-                         " choice: document.activeElement.dataset.choice || null,"
-                         " pressed: document.activeElement.getAttribute('aria-pressed')})")
+    return page.evaluate(
+        "() => ({cls: document.activeElement.className, card: document.activeElement.dataset.card || null,"
+        " choice: document.activeElement.dataset.choice || null,"
+        " pressed: document.activeElement.getAttribute('aria-pressed')})"
+    )
 
 
 def test_keyboard_only_play_tab_to_the_blocks_or_the_hand_arrows_enter_and_enter_again(pages, server):
@@ -112,8 +115,10 @@ def test_keyboard_only_play_tab_to_the_blocks_or_the_hand_arrows_enter_and_enter
         page.keyboard.press("Enter")
         wait_after(page, seq)
         records = api.get(f"/games/{gid}/transcript")["transcript"]["records"]
-        assert [r["move"] for r in records if r["seat"] == 0 and r["move"]["kind"] == "play"][-1] == \
-            {"kind": "play", "card": card}
+        assert [r["move"] for r in records if r["seat"] == 0 and r["move"]["kind"] == "play"][-1] == {
+            "kind": "play",
+            "card": card,
+        }
         played += 1
     assert played == 13
     shot(page, "table-keyboard")
@@ -154,7 +159,7 @@ def test_pointing_at_or_holding_a_card_that_cannot_be_played_says_why(pages, ser
     shot(page, "table-why-not")
     # a tap on it plays nothing
     seq = seq_of(page)
-    page.click(sel, force=True)       # aria-disabled: a tap still reaches it (and says why), but plays nothing
+    page.click(sel, force=True)  # aria-disabled: a tap still reaches it (and says why), but plays nothing
     page.click(sel, force=True)
     time.sleep(0.3)
     assert seq_of(page) == seq and page.get_attribute(sel, "aria-pressed") == "false"
@@ -200,11 +205,11 @@ def test_a_dropped_connection_reconnects_and_loses_no_move(pages, server):
     page.context.set_offline(True)
     page.wait_for_selector("#connection:has-text('reconnecting')", timeout=30_000)
     shot(page, "table-reconnecting")
-    others_move()                                   # the other player and the bots move on meanwhile
+    others_move()  # the other player and the bots move on meanwhile
     view = host.get(f"/games/{gid}")
     assert view["your_turn"]
     page.context.set_offline(False)
-    page.wait_for_selector(f"{TURN}[data-seq='{view['seq']}']", timeout=30_000)     # caught up
+    page.wait_for_selector(f"{TURN}[data-seq='{view['seq']}']", timeout=30_000)  # caught up
     assert page.inner_text("#connection") == ""
 
     # a move made while offline is sent again, with its Idempotency-Key, until the service has it

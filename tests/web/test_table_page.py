@@ -1,6 +1,7 @@
 """What the table page shows beyond the moves: the clock counting down and a clear note when the table moved for
 you; the fingerprint before the first card; the bottom-left reminder and the teaser card a spectator sees; the
 host's saved choices filled in when they open the next table; and the pages on a phone-sized screen."""
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,10 @@ def test_the_clock_counts_down_and_the_table_moving_for_you_is_said_plainly(page
     timed_out = [r for r in records if r["by"] == "timeout" and r["seat"] == 0]
     assert timed_out, "no timeout move was recorded"
     value = timed_out[0]["move"]["value"]
-    assert note == f"Your time ran out: the table bid {value} for you." or note == "Your time ran out: the table bid nil for you."
+    assert (
+        note == f"Your time ran out: the table bid {value} for you."
+        or note == "Your time ran out: the table bid nil for you."
+    )
     assert page.locator("#log li.timeout").count() >= 1
     shot(page, "table-moved-for-you")
     api.post(f"/tables/{t['id']}/leave")
@@ -37,9 +41,10 @@ def test_the_clock_counts_down_and_the_table_moving_for_you_is_said_plainly(page
 
 def test_a_spectator_sees_the_teaser_card_the_bots_and_the_tables_reminder(pages, server):
     host = server.api().player("host")
-    t = host.open_table({"rule_set": "120s-auction", "settings": {"kitty_teaser": True}, "clocks": "off"},
-                        seed="host seed")
-    page = pages.new()                                       # nobody in particular: no sign-up needed to watch
+    t = host.open_table(
+        {"rule_set": "120s-auction", "settings": {"kitty_teaser": True}, "clocks": "off"}, seed="host seed"
+    )
+    page = pages.new()  # nobody in particular: no sign-up needed to watch
     page.goto(f"{server.url}/table/{t['id']}#watch")
     page.wait_for_selector("#waiting:not([hidden])")
     # the fingerprint is there before anyone has a card
@@ -53,11 +58,11 @@ def test_a_spectator_sees_the_teaser_card_the_bots_and_the_tables_reminder(pages
     teaser = page.locator(".fact.teaser .card-face")
     teaser.wait_for()
     assert teaser.get_attribute("aria-label").lower().startswith(_rank_word(view["view"]["teaser"]))
-    assert page.locator(".seat .bot-badge").count() == 3          # every bot marked as one
-    assert page.locator("#mine").is_hidden()                     # a spectator has no hand to play
+    assert page.locator(".seat .bot-badge").count() == 3  # every bot marked as one
+    assert page.locator("#mine").is_hidden()  # a spectator has no hand to play
     box = page.locator("#reminder").bounding_box()
     size = page.viewport_size
-    assert box["x"] < 40 and box["y"] + box["height"] > size["height"] - 40   # the bottom-left corner
+    assert box["x"] < 40 and box["y"] + box["height"] > size["height"] - 40  # the bottom-left corner
     shot(page, "table-spectator-teaser")
     host.post(f"/tables/{t['id']}/cancel")
 
@@ -98,7 +103,7 @@ def test_the_pages_fit_a_phone(pages, server):
     assert _fits(page)
     page.wait_for_selector(TURN)
     hand = page.locator("#hand .card").first.bounding_box()
-    assert hand["width"] >= 40 and hand["height"] >= 40            # big enough to tap
+    assert hand["width"] >= 40 and hand["height"] >= 40  # big enough to tap
     shot(page, "phone-table")
     page.goto(f"{server.url}/verify")
     assert _fits(page)

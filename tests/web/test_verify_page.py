@@ -1,6 +1,7 @@
 """The verify page: a good transcript passes every check the browser makes, a tampered one fails the checks it
 should, the player's own seed and receipts are checked, the docs' fairdeal/1 example verifies with its key, and
 the page saved to disk works offline (no request leaves the page)."""
+
 from __future__ import annotations
 
 import copy
@@ -54,8 +55,16 @@ def load(page, path, seeds="", receipts="", keys=None):
     page.wait_for_selector("#status:has-text('Checked'), #status.error")
 
 
-BROWSER_CHECKS = ["protocol", "signature-start", "signature-transcript", "header", "commitment", "client-seeds",
-                  "hash-chain", "deals"]
+BROWSER_CHECKS = [
+    "protocol",
+    "signature-start",
+    "signature-transcript",
+    "header",
+    "commitment",
+    "client-seeds",
+    "hash-chain",
+    "deals",
+]
 
 
 def test_a_good_transcript_passes_every_check_the_browser_makes(pages, server, finished):
@@ -66,15 +75,22 @@ def test_a_good_transcript_passes_every_check_the_browser_makes(pages, server, f
     got = statuses(page)
     assert {c: got[c] for c in BROWSER_CHECKS + ["receipts"]} == {c: "pass" for c in BROWSER_CHECKS + ["receipts"]}
     # what needs the rules engine is named, with the command that runs it
-    assert {c for c, s in got.items() if s == "fairdeal-verify"} == {"moves-legal", "bot-moves", "timeout-moves", "result"}
+    assert {c for c, s in got.items() if s == "fairdeal-verify"} == {
+        "moves-legal",
+        "bot-moves",
+        "timeout-moves",
+        "result",
+    }
     command = page.inner_text("#command")
     assert command.startswith(f"fairdeal-verify {finished['path'].name} --key ed25519:")
     assert "--client-seed '0:my own words'" in command and f"--receipt {seq}:{digest}" in command
     # the headline names exactly what it did not check (no "every check passed" over checks it never ran)
-    assert page.inner_text("#verdict") == (f"The {sum(1 for s in got.values() if s == 'pass')} checks this page ran "
-                                           "passed. Not checked here: moves-legal, bot-moves, timeout-moves, result "
-                                           "(fairdeal-verify runs them, below). Skipped, with nothing to check "
-                                           "against: " + ", ".join(c for c, s in got.items() if s == "skip") + ".")
+    assert page.inner_text("#verdict") == (
+        f"The {sum(1 for s in got.values() if s == 'pass')} checks this page ran "
+        "passed. Not checked here: moves-legal, bot-moves, timeout-moves, result "
+        "(fairdeal-verify runs them, below). Skipped, with nothing to check "
+        "against: " + ", ".join(c for c, s in got.items() if s == "skip") + "."
+    )
     assert "commitment-noted" in page.inner_text("#verdict"), "nothing noted in this browser: named as skipped"
     # every deal, dealt again: the first hand's four seats and its kitty
     first = page.locator("#deals details").first
@@ -95,7 +111,7 @@ def test_the_replay_steps_through_every_trick_with_all_four_hands_and_back(pages
     page.click("#replay-next")
     while not page.inner_text("#replay-title").startswith("Hand 1, trick 1"):
         page.click("#replay-next")
-    for rec in first_trick:               # each card of the trick beside its player, still in the hand before it
+    for rec in first_trick:  # each card of the trick beside its player, still in the hand before it
         cell = page.locator(f"#replay-view tr[data-seat='{rec['seat']}'] td.played")
         assert cell.locator(".card-face").count() == 1
         text = page.inner_text("#replay-view p.muted")
@@ -133,10 +149,11 @@ def test_a_tampered_transcript_fails_the_checks_it_should(pages, server, finishe
     page = pages.new()
     page.goto(server.url + "/verify")
 
-    def swap_a_played_card(t):      # a card another seat held, played instead
+    def swap_a_played_card(t):  # a card another seat held, played instead
         plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
         a, b = plays[0], next(r for r in plays[1:4] if r["seat"] != plays[0]["seat"])
         a["move"]["card"], b["move"]["card"] = b["move"]["card"], a["move"]["card"]
+
     load(page, tampered(finished, swap_a_played_card))
     got = statuses(page)
     assert got["signature-transcript"] == "fail" and got["hash-chain"] == "fail" and got["deals"] == "fail"
@@ -144,25 +161,28 @@ def test_a_tampered_transcript_fails_the_checks_it_should(pages, server, finishe
     assert page.inner_text("#verdict").startswith("FAILED:")
     shot(page, "verify-tampered")
 
-    def a_card_the_seat_plays_later(t):     # record k's card made into the one the same seat plays later
+    def a_card_the_seat_plays_later(t):  # record k's card made into the one the same seat plays later
         plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
         a = plays[0]
         b = next(r for r in plays[1:] if r["seat"] == a["seat"])
         a["move"]["card"] = b["move"]["card"]
         a_card_the_seat_plays_later.seq = a["seq"]
+
     load(page, tampered(finished, a_card_the_seat_plays_later))
     assert statuses(page)["deals"] == "fail"
     row = page.locator("#checks tr[data-check=deals]").inner_text()
     assert f"(record {a_card_the_seat_plays_later.seq})" in row, f"blamed on another record: {row}"
 
-    def another_seed(t):            # a server seed other than the committed one
+    def another_seed(t):  # a server seed other than the committed one
         t["end"]["server_seed"] = "00" * 32
+
     load(page, tampered(finished, another_seed))
     got = statuses(page)
     assert got["commitment"] == "fail" and got["signature-transcript"] == "fail"
 
     def drop_a_record(t):
         del t["records"][5]
+
     load(page, tampered(finished, drop_a_record))
     assert statuses(page)["hash-chain"] == "fail"
 
@@ -175,7 +195,7 @@ def test_the_players_own_seed_and_receipts_are_checked(pages, server, finished):
     load(page, finished["path"], seeds="0:not my words", receipts=f"{seq}:{wrong}")
     got = statuses(page)
     assert got["client-seeds"] == "fail" and got["receipts"] == "fail"
-    assert "not the \"not my words\" you gave" in page.inner_text("#checks tr[data-check=client-seeds]")
+    assert 'not the "not my words" you gave' in page.inner_text("#checks tr[data-check=client-seeds]")
 
 
 def test_a_key_other_than_the_services_fails_the_signatures(pages, server, finished):
@@ -194,7 +214,7 @@ def test_the_saved_page_verifies_the_docs_fairdeal_1_example_offline(pages, serv
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(saved.as_uri())
-    assert page.locator("#by-id").is_hidden()          # no service to fetch from
+    assert page.locator("#by-id").is_hidden()  # no service to fetch from
     load(page, EXAMPLE, keys=EXAMPLE_KEY)
     got = statuses(page)
     assert all(got[c] == "pass" for c in BROWSER_CHECKS), got
@@ -223,5 +243,6 @@ def test_what_is_no_transcript_is_refused_with_a_reason(pages, server, tmp_path)
 
 def _fetch(url: str) -> str:
     import urllib.request
+
     with urllib.request.urlopen(url, timeout=30) as r:
         return r.read().decode()

@@ -1,12 +1,13 @@
 """A whole game of every rule set played through the table page against three bots (tabs played in turn),
 then checked: the page's result and revealed seed are the signed transcript's, and "Verify this game" passes
 every check the browser makes."""
+
 from __future__ import annotations
 
 import pytest
 
-from fairdeal.verifier.checks import verify_transcript
-from fairdeal.verifier.fairness import server_seed_from_hex
+from fairdeal.core.checks import verify_transcript
+from fairdeal.core.fairness import server_seed_from_hex
 from tests.client.engine_hands import tricks_done
 from tests.web.conftest import shot
 from tests.web.driver import open_table, play_to_end, sign_up
@@ -55,18 +56,33 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
         assert verify_transcript(transcript, client_seeds=[(0, seat["client_seed"])]).ok, rid
 
         # the story told every trick's winner (the last trick of each hand too) and every hand's end
-        assert page.locator("#log li.trick").count() == tricks_done(transcript, server_seed_from_hex(transcript["end"]["server_seed"])), rid
+        assert page.locator("#log li.trick").count() == tricks_done(
+            transcript, server_seed_from_hex(transcript["end"]["server_seed"])
+        ), rid
         page.click("#verify-link")
         page.wait_for_url(f"**/verify/{gid}")
         page.wait_for_selector("#checks tr[data-check=deals]")
-        statuses = {row.get_attribute("data-check"): row.get_attribute("data-status")
-                    for row in page.locator("#checks tr").all()}
+        statuses = {
+            row.get_attribute("data-check"): row.get_attribute("data-status")
+            for row in page.locator("#checks tr").all()
+        }
         assert statuses == {
-            "protocol": "pass", "signature-start": "pass", "signature-transcript": "pass", "header": "pass",
-            "commitment": "pass", "client-seeds": "pass", "hash-chain": "pass", "deals": "pass",
-            "moves-legal": "fairdeal-verify", "bot-moves": "fairdeal-verify", "timeout-moves": "fairdeal-verify",
-            "result": "fairdeal-verify", "receipts": "pass", "log-inclusion": "pass",
-            "commitment-noted": "pass"}, rid
+            "protocol": "pass",
+            "signature-start": "pass",
+            "signature-transcript": "pass",
+            "header": "pass",
+            "commitment": "pass",
+            "client-seeds": "pass",
+            "hash-chain": "pass",
+            "deals": "pass",
+            "moves-legal": "fairdeal-verify",
+            "bot-moves": "fairdeal-verify",
+            "timeout-moves": "fairdeal-verify",
+            "result": "fairdeal-verify",
+            "receipts": "pass",
+            "log-inclusion": "pass",
+            "commitment-noted": "pass",
+        }, rid
         # the player's own seed, receipts and the fingerprint it was shown came from this browser's notes of the game
         assert page.input_value("#seeds") == f"0:{seat['client_seed']}"
         assert page.input_value("#noted") == transcript["commit"]["commitment"]

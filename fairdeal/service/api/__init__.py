@@ -1,4 +1,5 @@
 """One blueprint per resource."""
+
 from __future__ import annotations
 
 from flask import Flask, request
@@ -6,8 +7,8 @@ from flask import Flask, request
 
 def register(app: Flask) -> None:
     from fairdeal.service.api import common, games, health, keys, lobby, log, players, tables, tokens, tournaments
-    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp,
-                  tournaments.bp)
+
+    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp, tournaments.bp)
     for bp in blueprints:
         app.register_blueprint(bp)
     api = {bp.name for bp in blueprints}
@@ -17,4 +18,5 @@ def register(app: Flask) -> None:
         # the API's bodies are JSON (but a cosigned checkpoint, a signed note); a blueprint of pages may take forms
         if request.blueprint in api and request.endpoint not in log.TEXT_BODIES:
             common.check_body()
+
     app.url_value_preprocessor(common.check_ids)

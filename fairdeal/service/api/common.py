@@ -1,5 +1,6 @@
 """Helpers shared by the blueprints: the service objects, the door every request body passes (media type,
 nesting, text), the JSON body, ids in paths, the current player."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,8 @@ from flask import current_app, request
 from fairdeal.service.auth import current_player, current_player_id
 from fairdeal.service.errors import ApiError
 
-MAX_NESTING = 32                             # our bodies nest 3 deep; a parser must never recurse on 5000
-ID = re.compile(r"[0-9a-f]{16}")             # tables.new_id(): 8 random bytes in hex (a test holds them together)
+MAX_NESTING = 32  # our bodies nest 3 deep; a parser must never recurse on 5000
+ID = re.compile(r"[0-9a-f]{16}")  # tables.new_id(): 8 random bytes in hex (a test holds them together)
 ID_ARGS = ("game_id", "table_id")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.S)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
@@ -47,9 +48,12 @@ def check_body() -> None:
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     utf8 = charset in ("utf-8", "utf8")
     if (mimetype and not is_json_type(mimetype)) or not utf8:
-        raise ApiError(415, "unsupported-media-type",
-                       f"The body must be JSON in UTF-8 (Content-Type: application/json, or curl --json), "
-                       f"not {mimetype or 'JSON'!r}" + ("." if utf8 else f" in {charset}."))
+        raise ApiError(
+            415,
+            "unsupported-media-type",
+            f"The body must be JSON in UTF-8 (Content-Type: application/json, or curl --json), "
+            f"not {mimetype or 'JSON'!r}" + ("." if utf8 else f" in {charset}."),
+        )
 
 
 def check_ids(endpoint: str | None, values: dict | None) -> None:
@@ -58,8 +62,9 @@ def check_ids(endpoint: str | None, values: dict | None) -> None:
     for name in ID_ARGS:
         value = (values or {}).get(name)
         if value is not None and not ID.fullmatch(value):
-            raise ApiError(404, "table-not-found", "There is no table or game with this id "
-                                                   "(an id is 16 hexadecimal digits).")
+            raise ApiError(
+                404, "table-not-found", "There is no table or game with this id (an id is 16 hexadecimal digits)."
+            )
 
 
 def _reject_constant(name: str):
@@ -99,8 +104,9 @@ def parse_json(data: bytes) -> Any:
     except (ValueError, RecursionError):
         raise ApiError(400, "malformed-json", "The body is not valid JSON.") from None
     if lone_surrogate(body):
-        raise ApiError(400, "malformed-json", "The body holds a lone UTF-16 surrogate (such as \\ud800), "
-                                              "which is not text.")
+        raise ApiError(
+            400, "malformed-json", "The body holds a lone UTF-16 surrogate (such as \\ud800), which is not text."
+        )
     return body
 
 
@@ -121,7 +127,7 @@ _INT = re.compile(r"-?(0|[1-9][0-9]*)")
 _NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 
 
-MAX_SAFE_INT = 2 ** 53 - 1   # JSON's exact integers
+MAX_SAFE_INT = 2**53 - 1  # JSON's exact integers
 
 
 def int_arg(name: str, default: int, low: int = 0, high: int = MAX_SAFE_INT) -> int:

@@ -3,6 +3,7 @@
 The event feed holds a request open while it waits (fairdeal/service/feed.py): run it under gunicorn's gevent
 worker (deploy/gunicorn.conf.py, `fairdeal serve`), where a waiting request costs a greenlet and no poll.
 """
+
 from __future__ import annotations
 
 import time
@@ -40,10 +41,13 @@ def post_move(game_id):
     body = json_body()
     unknown = set(body) - {"seat", "seq", "move"}
     if unknown:
-        raise ApiError(422, "unknown-field", f"A move request has no field {sorted(unknown)[0]!r}; "
-                                             "its fields are seq, move and (optionally) seat.")
+        raise ApiError(
+            422,
+            "unknown-field",
+            f"A move request has no field {sorted(unknown)[0]!r}; its fields are seq, move and (optionally) seat.",
+        )
     if "move" not in body or "seq" not in body:
-        raise ApiError(400, "bad-request", "A move request is {\"seq\": <last seq you saw>, \"move\": {...}}.")
+        raise ApiError(400, "bad-request", 'A move request is {"seq": <last seq you saw>, "move": {...}}.')
     idem = request.headers.get("Idempotency-Key")
     if idem is not None and not 1 <= len(idem) <= IDEM_MAX:
         raise ApiError(400, "bad-idempotency-key", f"An Idempotency-Key is 1 to {IDEM_MAX} characters.")
@@ -60,9 +64,13 @@ def post_move(game_id):
         if table["status"] == "open":
             raise ApiError(409, "not-started", "This table has not started yet.")
         if table["status"] == "revealing":
-            raise ApiError(409, "not-started", "The table is waiting for its seats to reveal their client seeds; "
-                                               "no card exists yet.")
+            raise ApiError(
+                409,
+                "not-started",
+                "The table is waiting for its seats to reveal their client seeds; no card exists yet.",
+            )
         return s.games.player_move(c, table, seat, body["seq"], body["move"], idem, p["id"])
+
     table, c, ack = s.tables.act_fast(game_id, act, body["seq"])
     s.metrics.observe("fairdeal_move_seconds", time.perf_counter() - started)
     out = dict(ack)
@@ -126,8 +134,12 @@ def events(game_id):
         if w is not None:
             w.close()
     seat = _seat(table, p)
-    return {"seq": c.seq, "ended": c.ended, "records": visible_records(c, seat, after),
-            "game": game_view(s.games, table, c, seat)}
+    return {
+        "seq": c.seq,
+        "ended": c.ended,
+        "records": visible_records(c, seat, after),
+        "game": game_view(s.games, table, c, seat),
+    }
 
 
 @bp.get("/games/<game_id>/stream")
@@ -161,8 +173,12 @@ def stream(game_id):
     def close() -> None:
         w.close()
         release()
-    resp = Response(stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard)),
-                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    resp = Response(
+        stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard)),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
     resp.call_on_close(close)  # also when the stream never started: the client went away first
     return resp
 

@@ -1,4 +1,5 @@
 """Liveness, readiness, metrics and the OpenAPI document."""
+
 from __future__ import annotations
 
 import os
@@ -26,8 +27,14 @@ def readyz():
     except Exception as e:
         reason = store_unavailable(e) or f"{type(e).__name__}: {e}"[:300]
         s.outage.failed(reason)
-        raise ApiError(503, "store-unavailable", f"Not ready: the store does not answer ({reason}).",
-                       "Store unavailable", headers={"Retry-After": str(STORE_RETRY_AFTER)}, reason=reason) from None
+        raise ApiError(
+            503,
+            "store-unavailable",
+            f"Not ready: the store does not answer ({reason}).",
+            "Store unavailable",
+            headers={"Retry-After": str(STORE_RETRY_AFTER)},
+            reason=reason,
+        ) from None
     return {"status": "ready", "store": type(s.store).__name__}
 
 

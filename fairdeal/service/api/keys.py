@@ -1,4 +1,5 @@
 """The server's public signing keys (old keys stay published after a rotation)."""
+
 from __future__ import annotations
 
 from flask import Blueprint

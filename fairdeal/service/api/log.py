@@ -1,5 +1,6 @@
 """The transparency log (docs/log.md): the latest signed tree head, inclusion proofs (by leaf index or by game),
 consistency proofs between two sizes, and the leaves, paged. Anyone may read them: the log holds no secret."""
+
 from __future__ import annotations
 
 from flask import Blueprint, Response, request
@@ -10,18 +11,21 @@ from fairdeal.service.errors import ApiError
 
 bp = Blueprint("log", __name__)
 
-PAGE = 100        # leaves per page by default
+PAGE = 100  # leaves per page by default
 PAGE_MAX = 1000
 COSIGNATURE_MAX = 64 * 1024
-TEXT_BODIES = ("log.cosign",)   # endpoints whose body is a text (a signed note), not JSON
+TEXT_BODIES = ("log.cosign",)  # endpoints whose body is a text (a signed note), not JSON
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 def _log():
     translog = svc().translog
     if translog is None:
-        raise ApiError(404, "no-transparency-log", "This service runs without its transparency log "
-                                                   "(FAIRDEAL_TRANSPARENCY_LOG=off).")
+        raise ApiError(
+            404,
+            "no-transparency-log",
+            "This service runs without its transparency log (FAIRDEAL_TRANSPARENCY_LOG=off).",
+        )
     return translog
 
 
@@ -87,8 +91,9 @@ def cosign():
     translog = _log()
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if request.mimetype not in ("text/plain", "") or charset not in ("utf-8", "utf8"):
-        raise ApiError(415, "unsupported-media-type", "The body is a cosigned checkpoint: a signed note as "
-                                                      "text/plain in UTF-8.")
+        raise ApiError(
+            415, "unsupported-media-type", "The body is a cosigned checkpoint: a signed note as text/plain in UTF-8."
+        )
     body = request.get_data(cache=False)
     if len(body) > COSIGNATURE_MAX:
         raise ApiError(413, "body-too-large", f"A cosigned checkpoint is at most {COSIGNATURE_MAX} bytes.")

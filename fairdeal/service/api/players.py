@@ -1,9 +1,10 @@
 """Players: identities with bearer tokens; saved table preferences per rule set."""
+
 from __future__ import annotations
 
 import re
 
-from flask import Blueprint, request
+from flask import Blueprint
 
 from fairdeal.service import player_games
 from fairdeal.service.api.common import int_arg, json_body, player, player_ref, svc
@@ -19,8 +20,10 @@ bp = Blueprint("players", __name__)
 
 # the same pattern as openapi.yaml's Name (a test holds them together): not only spaces, no control characters
 # (a name is shown in other players' terminals: an escape sequence must never reach one)
-NAME = re.compile(r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F\uFEFF]"
-                  r"[^\u0000-\u001F\u007F-\u009F]*$")
+NAME = re.compile(
+    r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F\uFEFF]"
+    r"[^\u0000-\u001F\u007F-\u009F]*$"
+)
 NAME_MAX = 40
 
 
@@ -32,8 +35,11 @@ def create_player():
         raise ApiError(422, "unknown-field", f"A player has no field {sorted(unknown)[0]!r}; its one field is name.")
     name = body.get("name", "Player")
     if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX or not NAME.match(name):
-        raise ApiError(422, "bad-name", f"A player's name is 1 to {NAME_MAX} characters, not only spaces, "
-                                        "without control characters.")
+        raise ApiError(
+            422,
+            "bad-name",
+            f"A player's name is 1 to {NAME_MAX} characters, not only spaces, without control characters.",
+        )
     s = svc()
     now = s.tables.now()
     key = request_key()
@@ -43,9 +49,11 @@ def create_player():
     # shown again (it stays live; the key is scoped to the client's address, and should be as unguessable)
     once = Once(s.store, "address:" + client_address(), "create-player", key, body, now, s.config.idem_ttl)
     made = {}
-    answer, replayed = once.run({"player": new_id()},
-                                lambda a: s.store.get_doc("player", a["player"])[0] is not None,
-                                lambda fresh: made.update(out=_new_player(s, fresh["player"], name.strip(), now)))
+    answer, replayed = once.run(
+        {"player": new_id()},
+        lambda a: s.store.get_doc("player", a["player"])[0] is not None,
+        lambda fresh: made.update(out=_new_player(s, fresh["player"], name.strip(), now)),
+    )
     if not replayed:
         return token_answer(*made["out"]), 201
     token, doc = issue_token(s.store, answer["player"], now, s.config.token_ttl)

@@ -2,6 +2,7 @@
 
 Every answer is the table as anyone may see it, plus `you` when the request carries a token: the caller's seat
 (or null), whether they host it and whether they watch it, which a client needs to offer the right buttons."""
+
 from __future__ import annotations
 
 from flask import Blueprint
@@ -21,19 +22,23 @@ def _seat(table: dict, player_id: str) -> int | None:
 
 def _answer(table: dict, player_id: str | None, log: bool = False) -> dict:
     out = svc().tables.public(table)
-    if log:   # the commitment's place in the transparency log (docs/log.md)
+    if log:  # the commitment's place in the transparency log (docs/log.md)
         add_log_member(svc().translog, out, table["id"], table.get("protocol"), table["status"] == "over")
     if player_id is not None:
-        out["you"] = {"seat": _seat(table, player_id), "host": table["host"] == player_id,
-                      "watching": player_id in table["spectators"]}
+        out["you"] = {
+            "seat": _seat(table, player_id),
+            "host": table["host"] == player_id,
+            "watching": player_id in table["spectators"],
+        }
     return out
 
 
 def _once(p: dict, what: str, body) -> Once | None:
     """The request's Idempotency-Key, scoped to the player (idempotent.py); None without one."""
     key, s = request_key(), svc()
-    return None if key is None else Once(s.store, "player:" + p["id"], what, key, body, s.tables.now(),
-                                          s.config.idem_ttl)
+    return (
+        None if key is None else Once(s.store, "player:" + p["id"], what, key, body, s.tables.now(), s.config.idem_ttl)
+    )
 
 
 def _table_exists(answer: dict) -> bool:
@@ -50,8 +55,7 @@ def create_table():
     if once is None:
         table = t.create(p, body)
     else:
-        answer, replayed = once.run({"table": new_id()}, _table_exists,
-                                    lambda fresh: t.create(p, body, fresh["table"]))
+        answer, replayed = once.run({"table": new_id()}, _table_exists, lambda fresh: t.create(p, body, fresh["table"]))
         table, _ = t.load(answer["table"])
         if replayed:
             return _answer(table, p["id"]), 200
@@ -76,14 +80,16 @@ def join(table_id):
     body = json_body(required=False)
     current, _ = t.load(table_id)
     if current["status"] == "playing" and _seat(current, p["id"]) is not None:
-        return _answer(standin.come_back(t, p, table_id), p["id"])   # a seated player joins again: it comes back
+        return _answer(standin.come_back(t, p, table_id), p["id"])  # a seated player joins again: it comes back
     once = _once(p, "join:" + table_id, body)
     if once is None:
         table = t.join(p, table_id, body)
     else:
+
         def seated(answer: dict) -> bool:
             table, _ = t.load(answer["table"])
             return _seat(table, p["id"]) is not None
+
         once.run({"table": table_id}, seated, lambda fresh: t.join(p, table_id, body))
         table, _ = t.load(table_id)
     player_games.note_seat(svc().store, p["id"], table_id, t.now())
@@ -114,7 +120,7 @@ def leave(table_id):
     p = player()
     table = t.leave(p, table_id)
     if table["status"] == "open" and _seat(table, p["id"]) is None:
-        player_games.forget_seat(svc().store, p["id"], table_id)   # a seat given back before the start
+        player_games.forget_seat(svc().store, p["id"], table_id)  # a seat given back before the start
     return _answer(table, p["id"])
 
 

@@ -1,4 +1,5 @@
 """A player's tokens: get a fresh one, end the one in hand, or end them all (a stolen token stops working)."""
+
 from __future__ import annotations
 
 from flask import Blueprint

@@ -1,4 +1,5 @@
 """Tournaments: create, register, close, reveal, start, read, standings, export (docs/api.md, "Tournaments")."""
+
 from __future__ import annotations
 
 from flask import Blueprint
@@ -58,6 +59,9 @@ def standings(tournament_id):
 def export(tournament_id):
     doc = _t().load(tournament_id)[0]
     if doc["status"] != "over":
-        raise ApiError(409, "tournament-not-over", "The export exists once the tournament has ended: until then "
-                                                   "its seed and the board seeds are secret.")
+        raise ApiError(
+            409,
+            "tournament-not-over",
+            "The export exists once the tournament has ended: until then its seed and the board seeds are secret.",
+        )
     return doc["export"]

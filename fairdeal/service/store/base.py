@@ -10,27 +10,29 @@ The model is small on purpose:
 - indexes: named sorted sets of ids (lobby, deadline schedule, finished games);
 - change notification: every append is announced to every process that watches the game (changes.py).
 """
+
 from __future__ import annotations
 
 import abc
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from fairdeal.service.store.changes import Changes
 
-OK = "ok"                    # appended
-CONFLICT = "conflict"        # the log is not at the expected length
-DUPLICATE = "duplicate"      # this idempotency key was used before with the same body: nothing appended
-KEY_REUSED = "key-reused"    # this idempotency key was used before with a different body
+OK = "ok"  # appended
+CONFLICT = "conflict"  # the log is not at the expected length
+DUPLICATE = "duplicate"  # this idempotency key was used before with the same body: nothing appended
+KEY_REUSED = "key-reused"  # this idempotency key was used before with a different body
 
 
 @dataclass(frozen=True)
 class AppendResult:
     status: str
-    length: int              # the log's length after the call
-    seq: int | None = None   # the index the record (or the duplicate's original) has in the log
+    length: int  # the log's length after the call
+    seq: int | None = None  # the index the record (or the duplicate's original) has in the log
 
 
 def idem_field(scope: str, key: str) -> str:
@@ -65,9 +67,17 @@ class Store(abc.ABC):
 
     # ---- game logs
     @abc.abstractmethod
-    def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
-               last_digest: str | None = None) -> AppendResult:
+    def append(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        idem_key: str | None = None,
+        body_hash: str | None = None,
+        idem_scope: str = "",
+        last_digest: str | None = None,
+    ) -> AppendResult:
         """Append `record` at index `expected_length` atomically; all checks happen before any write.
         With `last_digest`: the log's last entry must have that entry_digest, else CONFLICT (with the expected
         length: the log went another way than the caller's copy).
@@ -93,8 +103,9 @@ class Store(abc.ABC):
     def log_info(self, game_id: str) -> tuple[int, float | None]:
         """(length, time of the last append)."""
 
-    def doc_and_records(self, kind: str, doc_id: str, game_id: str, start: int
-                        ) -> tuple[tuple[dict[str, Any] | None, int], list[str]]:
+    def doc_and_records(
+        self, kind: str, doc_id: str, game_id: str, start: int
+    ) -> tuple[tuple[dict[str, Any] | None, int], list[str]]:
         """get_doc and records together (one round trip where the store allows it)."""
         return self.get_doc(kind, doc_id), self.records(game_id, start)
 
@@ -123,8 +134,9 @@ class Store(abc.ABC):
         """How many members the index has."""
 
     @abc.abstractmethod
-    def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
-                    after: float | None = None) -> list[tuple[str, float]]:
+    def index_range(
+        self, name: str, max_score: float | None = None, limit: int = 100, after: float | None = None
+    ) -> list[tuple[str, float]]:
         """Members by ascending score, up to max_score, with score > after when given."""
 
     # ---- change notification
@@ -162,11 +174,19 @@ class TransparencyLogStore:
     store then gives it its place in the one global log (`tlog_sequence`: at once on SQLite, where every write
     is serialized anyway; from the games' queues on Redis, where a game's keys live in the game's cluster slot).
     Placing a leaf also stores, in the same atomic write, its hash and the hash of every subtree it completes
-    (fairdeal.verifier.storedhash): the tree is read from the store, O(log n) hashes a proof, never rebuilt.
+    (fairdeal.core.storedhash): the tree is read from the store, O(log n) hashes a proof, never rebuilt.
     """
 
-    def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                         leaf: str, last_digest: str | None = None) -> AppendResult:
+    def append_with_leaf(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        leaf_type: str,
+        leaf: str,
+        last_digest: str | None = None,
+    ) -> AppendResult:
         """Store.append without idempotency key (with its `last_digest` check), and the leaf (canonical JSON) of
         `leaf_type` with it: both or neither."""
         raise NoTransparencyLog

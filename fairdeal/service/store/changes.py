@@ -9,6 +9,7 @@ The store publishes as part of every append (Redis: SPUBLISH from the append scr
 doorbell rung to every listening process after the commit); the store's Changes subclass listens and calls
 wake(). Idle waiting costs nothing here: a Watch is an Event, and no one looks at the store meanwhile.
 """
+
 from __future__ import annotations
 
 import threading
@@ -24,7 +25,7 @@ class Watch:
 
     __slots__ = ("game_id", "topics", "_event", "_changes", "_heard")
 
-    def __init__(self, changes: "Changes", game_id: str, also: tuple[str, ...] = ()):
+    def __init__(self, changes: Changes, game_id: str, also: tuple[str, ...] = ()):
         self.game_id, self._changes = game_id, changes
         self.topics = (game_id,) + tuple(also)
         self._event = threading.Event()
@@ -50,7 +51,7 @@ class Watch:
         """Stop watching; linger=False: the game is not worth keeping a subscription for (it does not exist)."""
         self._changes._drop(self, linger)
 
-    def __enter__(self) -> "Watch":
+    def __enter__(self) -> Watch:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -90,7 +91,7 @@ class Changes:
                 if not ws:
                     del self._watches[topic]
                     gone.append(topic)
-        for topic in gone:   # a token's topic lingers as a game's does: its next long-poll follows at once
+        for topic in gone:  # a token's topic lingers as a game's does: its next long-poll follows at once
             self._unlisten(topic, linger)
 
     def wake(self, game_id: str) -> int:

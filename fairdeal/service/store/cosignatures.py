@@ -2,6 +2,7 @@
 the latest checkpoint it cosigned {"size", "root" (hex), "line" (its note signature line), "time"}. A witness's
 cosignature is replaced only by one of a tree at least as large (a witness never cosigns backwards; the
 service checks every cosignature and its root before it stores it)."""
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,9 @@ class SqliteCosignatures(CosignatureStore):
             row = db.execute("SELECT size FROM tlog_cosignature WHERE witness=?", (witness,)).fetchone()
             if row and row[0] > size:
                 return False
-            db.execute("INSERT OR REPLACE INTO tlog_cosignature (witness, size, body) VALUES (?, ?, ?)",
-                       (witness, size, body))
+            db.execute(
+                "INSERT OR REPLACE INTO tlog_cosignature (witness, size, body) VALUES (?, ?, ?)", (witness, size, body)
+            )
             return True
 
     def tlog_cosignatures(self) -> dict[str, dict]:
@@ -58,8 +60,9 @@ class RedisCosignatures(CosignatureStore):
         script = getattr(self, "_cosignature_script", None)
         if script is None:
             script = self._cosignature_script = self.r.register_script(PUT_COSIGNATURE)
-        return bool(script(keys=[keys.tlog_cosignatures()], args=[witness, cosignature["size"],
-                                                                   json.dumps(cosignature)]))
+        return bool(
+            script(keys=[keys.tlog_cosignatures()], args=[witness, cosignature["size"], json.dumps(cosignature)])
+        )
 
     def tlog_cosignatures(self) -> dict[str, dict]:
         got = self.r.hgetall(keys.tlog_cosignatures())

@@ -5,6 +5,7 @@ Each key of one game (its table document, record log, idempotency keys, secret s
 the game's event channel, so the append script's SPUBLISH goes to that slot's shard.
 Documents of other kinds are tagged by their own id; indexes (lobby, schedule, ...) are single keys.
 """
+
 from __future__ import annotations
 
 PREFIX = "fd"
@@ -43,7 +44,7 @@ def events(game_id: str) -> str:
 
 def game_of_events(channel: str) -> str:
     """The game id of an events channel name (the inverse of events())."""
-    return channel[len(PREFIX) + 2:-len("}:events")]
+    return channel[len(PREFIX) + 2 : -len("}:events")]
 
 
 def index(name: str) -> str:
@@ -81,13 +82,13 @@ def tlog_cosignatures() -> str:
     return f"{PREFIX}:{TLOG_TAG}:cosignatures"
 
 
-TLOG_PENDING = "tlog-pending"   # index(): the games whose queue may hold leaves, scored by the time of the write
+TLOG_PENDING = "tlog-pending"  # index(): the games whose queue may hold leaves, scored by the time of the write
 
-TLOG_HASH_CHUNK = 1 << 16   # stored hashes per string key (2 MiB): far below Redis's 512 MB string limit
+TLOG_HASH_CHUNK = 1 << 16  # stored hashes per string key (2 MiB): far below Redis's 512 MB string limit
 
 
 def tlog_hashes(chunk: int) -> str:
-    """String: the stored hashes (fairdeal.verifier.storedhash) chunk * TLOG_HASH_CHUNK onwards, 32 raw bytes each
+    """String: the stored hashes (fairdeal.core.storedhash) chunk * TLOG_HASH_CHUNK onwards, 32 raw bytes each
     at byte offset 32 * (index % TLOG_HASH_CHUNK)."""
     return f"{PREFIX}:{TLOG_TAG}:hashes:{chunk}"
 

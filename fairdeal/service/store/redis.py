@@ -6,6 +6,7 @@ tag of their game (see keys.py), so the scripts run in one cluster slot. The app
 new log length on the game's sharded channel (SPUBLISH, Redis 7): the announcement is part of the append,
 so there is none without an append and no append without one (redis_changes.py listens).
 """
+
 from __future__ import annotations
 
 import json
@@ -20,13 +21,13 @@ from redis.exceptions import AskError, MovedError, TryAgainError
 
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
+from fairdeal.service.store.cosignatures import RedisCosignatures
 from fairdeal.service.store.redis_changes import RedisChanges
 from fairdeal.service.store.redis_lua import last_entry_check
-from fairdeal.service.store.cosignatures import RedisCosignatures
 from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
-MAX_REDIRECTS = 5     # MOVED/ASK/TRYAGAIN followed by an append that waits for replicas, before giving up (503)
+MAX_REDIRECTS = 5  # MOVED/ASK/TRYAGAIN followed by an append that waits for replicas, before giving up (503)
 TRY_AGAIN_PAUSE = 0.05
 
 PUT_DOC = """
@@ -40,7 +41,8 @@ return 1
 # events channel (same hash tag: same shard), digest of the expected last entry ('' unchecked), idempotency TTL
 # in ms (0: none; the game's keys expire together that long after its last keyed move).
 # An idempotency key whose record is past the log's end was lost with it (a failover): it is taken anew.
-APPEND = """
+APPEND = (
+    """
 local len = redis.call('LLEN', KEYS[1])
 if ARGV[4] ~= '' then
   local prev = redis.call('HGET', KEYS[3], ARGV[4])
@@ -54,7 +56,9 @@ if ARGV[4] ~= '' then
   end
 end
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
-""" + last_entry_check(7) + """
+"""
+    + last_entry_check(7)
+    + """
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
 if ARGV[4] ~= '' then
@@ -64,6 +68,7 @@ end
 redis.call('SPUBLISH', ARGV[6], len + 1)
 return {'ok', len + 1, len}
 """
+)
 
 
 # KEYS: a document, a log (same hash tag). ARGV: first log index. One command instead of a pipeline.
@@ -76,31 +81,43 @@ return out
 """
 
 
-POOL_SIZE = 128      # connections per process (and per node of a cluster); Config.redis_connections
+POOL_SIZE = 128  # connections per process (and per node of a cluster); Config.redis_connections
 POOL_TIMEOUT = 10.0  # seconds a request waits for a free connection of the bounded pool
 
 
-def connect(url: str, max_connections: int = POOL_SIZE) -> "redis_lib.Redis | RedisCluster":
+def connect(url: str, max_connections: int = POOL_SIZE) -> redis_lib.Redis | RedisCluster:
     """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster.
 
     The pool is bounded (per node on a cluster) and blocking: past `max_connections`, a request waits for a
     connection instead of opening yet another one (under gevent thousands of requests may be running)."""
-    pool = {"max_connections": max_connections, "connection_pool_class": redis_lib.BlockingConnectionPool,
-            "timeout": POOL_TIMEOUT}
+    pool = {
+        "max_connections": max_connections,
+        "connection_pool_class": redis_lib.BlockingConnectionPool,
+        "timeout": POOL_TIMEOUT,
+    }
     if url.startswith("redis+cluster://") or "cluster=1" in url:
         url = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "").replace("&cluster=1", "")
         return RedisCluster.from_url(url, decode_responses=True, **pool)
-    return redis_lib.Redis(connection_pool=redis_lib.BlockingConnectionPool.from_url(
-        url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT))
+    return redis_lib.Redis(
+        connection_pool=redis_lib.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT
+        )
+    )
 
 
 class RedisStore(RedisTlog, RedisCosignatures, Store):
-    def __init__(self, url_or_client: "str | redis_lib.Redis | RedisCluster", max_connections: int = POOL_SIZE,
-                 wait_replicas: int = 0, wait_timeout: float = 1.0, idem_ttl: float = 0.0):
+    def __init__(
+        self,
+        url_or_client: str | redis_lib.Redis | RedisCluster,
+        max_connections: int = POOL_SIZE,
+        wait_replicas: int = 0,
+        wait_timeout: float = 1.0,
+        idem_ttl: float = 0.0,
+    ):
         self.r = connect(url_or_client, max_connections) if isinstance(url_or_client, str) else url_or_client
         # Config.redis_wait_replicas: an append is acknowledged only once that many replicas have it (WAIT)
         self.wait_replicas, self.wait_ms = wait_replicas, max(1, round(wait_timeout * 1000))
-        self.idem_ttl_ms = str(round(idem_ttl * 1000))   # Config.idem_ttl
+        self.idem_ttl_ms = str(round(idem_ttl * 1000))  # Config.idem_ttl
         self._check_version()
         self._changes: RedisChanges | None = None
         self._changes_pid = -1
@@ -116,8 +133,10 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
             self.r.spublish(keys.events("0000000000000000"), "0")
         except redis_lib.ResponseError as e:
             if "unknown command" in str(e).lower():
-                raise RuntimeError(f"fairdeal needs Redis {'.'.join(map(str, MIN_VERSION))} or newer (sharded "
-                                   "pub/sub, SPUBLISH); this server does not know SPUBLISH") from None
+                raise RuntimeError(
+                    f"fairdeal needs Redis {'.'.join(map(str, MIN_VERSION))} or newer (sharded "
+                    "pub/sub, SPUBLISH); this server does not know SPUBLISH"
+                ) from None
             raise
 
     # ---- documents
@@ -130,13 +149,28 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
         return bool(self._put_doc(keys=[keys.doc(kind, doc_id)], args=[expected_version, body]))
 
     # ---- game logs
-    def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
-               last_digest: str | None = None) -> AppendResult:
+    def append(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        idem_key: str | None = None,
+        body_hash: str | None = None,
+        idem_scope: str = "",
+        last_digest: str | None = None,
+    ) -> AppendResult:
         script_keys = [keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id)]
-        args = [expected_length, record, repr(float(at)),
-                "" if idem_key is None else idem_field(idem_scope, idem_key), body_hash or "",
-                keys.events(game_id), last_digest or "", self.idem_ttl_ms]
+        args = [
+            expected_length,
+            record,
+            repr(float(at)),
+            "" if idem_key is None else idem_field(idem_scope, idem_key),
+            body_hash or "",
+            keys.events(game_id),
+            last_digest or "",
+            self.idem_ttl_ms,
+        ]
         status, length, seq = self._run_append(self._append, script_keys, args)
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
@@ -174,8 +208,9 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
                 asking = True
             except TryAgainError:
                 time.sleep(TRY_AGAIN_PAUSE)
-        raise StoreUnavailable(f"Redis Cluster: the game's slot is moving (redirected or refused {MAX_REDIRECTS} "
-                               "times); try again shortly")
+        raise StoreUnavailable(
+            f"Redis Cluster: the game's slot is moving (redirected or refused {MAX_REDIRECTS} times); try again shortly"
+        )
 
     def _append_and_wait(self, client, script, script_keys: list[str], args: list, asking: bool = False) -> list:
         pipe = client.pipeline(transaction=False)
@@ -186,16 +221,23 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
         out = pipe.execute()
         result, replicas = out[-2], out[-1]
         if result[0] == OK and int(replicas) < self.wait_replicas:
-            raise StoreUnavailable(f"Redis: the append reached {replicas} of the {self.wait_replicas} replicas "
-                                   f"required (FAIRDEAL_REDIS_WAIT_REPLICAS) within {self.wait_ms} ms")
+            raise StoreUnavailable(
+                f"Redis: the append reached {replicas} of the {self.wait_replicas} replicas "
+                f"required (FAIRDEAL_REDIS_WAIT_REPLICAS) within {self.wait_ms} ms"
+            )
         return result
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
         return list(self.r.lrange(keys.log(game_id), start, -1))
 
     def delete_game(self, game_id: str) -> None:
-        self.r.delete(keys.doc("table", game_id), keys.log(game_id), keys.log_meta(game_id), keys.idem(game_id),
-                      keys.secret(game_id))   # one hash tag: one slot, one command
+        self.r.delete(
+            keys.doc("table", game_id),
+            keys.log(game_id),
+            keys.log_meta(game_id),
+            keys.idem(game_id),
+            keys.secret(game_id),
+        )  # one hash tag: one slot, one command
 
     def log_info(self, game_id: str) -> tuple[int, float | None]:
         length = self.r.llen(keys.log(game_id))
@@ -230,8 +272,9 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
     def index_count(self, name: str) -> int:
         return int(self.r.zcard(keys.index(name)))
 
-    def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
-                    after: float | None = None) -> list[tuple[str, float]]:
+    def index_range(
+        self, name: str, max_score: float | None = None, limit: int = 100, after: float | None = None
+    ) -> list[tuple[str, float]]:
         lo = "-inf" if after is None else f"({after!r}"
         hi = "+inf" if max_score is None else repr(float(max_score))
         rows = self.r.zrangebyscore(keys.index(name), lo, hi, start=0, num=limit, withscores=True)
@@ -242,7 +285,7 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
 
     # ---- change notification
     def announce(self, topic: str) -> None:
-        self.r.spublish(keys.events(topic), "0")   # the topic's own channel, heard as a game's is
+        self.r.spublish(keys.events(topic), "0")  # the topic's own channel, heard as a game's is
 
     def changes(self) -> RedisChanges:
         with self._changes_lock:

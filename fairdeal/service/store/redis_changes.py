@@ -11,6 +11,7 @@ always heard. Whenever notifications may have been missed (the connection broke 
 moved to another shard and the server dropped its subscriptions) the watches concerned are woken once the
 subscription is confirmed again: they read the game again, and nothing is lost.
 """
+
 from __future__ import annotations
 
 import collections
@@ -21,15 +22,16 @@ import time
 import redis as redis_lib
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
-from redis.exceptions import ConnectionError as RedisConnectionError, MovedError, ResponseError, TimeoutError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import MovedError, ResponseError, TimeoutError
 
 from fairdeal.service.store import keys
 from fairdeal.service.store.changes import Changes, ChangesUnavailable
 
 log = logging.getLogger("fairdeal.changes")
 
-LINGER = 30.0          # seconds a channel stays subscribed after its last watch
-TICK = 10.0            # how often an idle subscriber connection looks for lingering channels to drop
+LINGER = 30.0  # seconds a channel stays subscribed after its last watch
+TICK = 10.0  # how often an idle subscriber connection looks for lingering channels to drop
 CONFIRM_TIMEOUT = 5.0  # how long a new watch waits for Redis to confirm its subscription
 
 
@@ -40,16 +42,16 @@ class _Sub:
 
     def __init__(self, game_id: str):
         self.game_id, self.channel = game_id, keys.events(game_id)
-        self.live = threading.Event()   # Redis confirmed the subscription
-        self.resync = False             # notifications may have been missed: wake the watches when live
+        self.live = threading.Event()  # Redis confirmed the subscription
+        self.resync = False  # notifications may have been missed: wake the watches when live
         self.idle_since: float | None = None
-        self.shard: "_Shard | None" = None
+        self.shard: _Shard | None = None
 
 
 class _Shard:
     """The subscriber connection to one Redis node, and the thread (greenlet) that reads it."""
 
-    def __init__(self, changes: "RedisChanges", name: str, make_connection):
+    def __init__(self, changes: RedisChanges, name: str, make_connection):
         self.changes, self.name, self._make = changes, name, make_connection
         self.subs: dict[str, _Sub] = {}
         # one writer at a time (taken after changes._lock, never before it); only the reader thread reads
@@ -96,16 +98,21 @@ class _Shard:
                         self._pending.append(("SSUBSCRIBE", channel))
                         conn.send_command("SSUBSCRIBE", channel, check_health=False)
                 if lost_at is not None:
-                    log.warning("subscriber connection back", extra={"fields": {
-                        "shard": self.name, "after_s": round(time.monotonic() - lost_at, 2)}})
+                    log.warning(
+                        "subscriber connection back",
+                        extra={"fields": {"shard": self.name, "after_s": round(time.monotonic() - lost_at, 2)}},
+                    )
                 backoff, lost_at = 0.05, None
                 self._read(conn)
             except Exception as exc:
                 if not self._closed and lost_at is None:  # said once an outage, not at every retry
                     lost_at = time.monotonic()
                     known = isinstance(exc, (RedisConnectionError, TimeoutError, OSError))
-                    log.warning("subscriber connection lost", exc_info=not known,
-                                extra={"fields": {"shard": self.name, "error": str(exc)}})
+                    log.warning(
+                        "subscriber connection lost",
+                        exc_info=not known,
+                        extra={"fields": {"shard": self.name, "error": str(exc)}},
+                    )
             finally:
                 with self.changes._lock, self._wlock:
                     self._conn = None
@@ -134,8 +141,9 @@ class _Shard:
                 continue
             except ResponseError as exc:
                 command, channel = self._pending.popleft()
-                log.error("subscribe refused", extra={"fields": {"shard": self.name, "channel": channel,
-                                                                 "error": str(exc)}})
+                log.error(
+                    "subscribe refused", extra={"fields": {"shard": self.name, "channel": channel, "error": str(exc)}}
+                )
                 continue
             self._handle(reply)
 
@@ -157,7 +165,7 @@ class _Shard:
             if self._pending and self._pending[0] == ("SUNSUBSCRIBE", channel):
                 self._pending.popleft()  # ours
             else:
-                self._moved(channel)     # the server's: the slot moved to another shard
+                self._moved(channel)  # the server's: the slot moved to another shard
 
     def _popped(self, command: str, channel: str) -> None:
         if self._pending and self._pending[0] == (command, channel):
@@ -183,8 +191,9 @@ class _Shard:
 
 
 class RedisChanges(Changes):
-    def __init__(self, client: "redis_lib.Redis | RedisCluster", linger: float = LINGER,
-                 confirm_timeout: float = CONFIRM_TIMEOUT):
+    def __init__(
+        self, client: redis_lib.Redis | RedisCluster, linger: float = LINGER, confirm_timeout: float = CONFIRM_TIMEOUT
+    ):
         super().__init__()
         self.client, self.linger, self.confirm_timeout = client, linger, confirm_timeout
         self.cluster = isinstance(client, RedisCluster)
@@ -248,8 +257,11 @@ class RedisChanges(Changes):
         now = time.monotonic()
         with self._lock:
             for sub in list(shard.subs.values()):
-                if sub.idle_since is not None and now - sub.idle_since >= self.linger \
-                        and sub.game_id not in self._watches:
+                if (
+                    sub.idle_since is not None
+                    and now - sub.idle_since >= self.linger
+                    and sub.game_id not in self._watches
+                ):
                     self._forget(sub)
 
     def _forget(self, sub: _Sub) -> None:

@@ -1,4 +1,5 @@
 """Lua pieces the Redis stores' append scripts share."""
+
 from __future__ import annotations
 
 

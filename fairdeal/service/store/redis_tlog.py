@@ -6,7 +6,7 @@ game's queue (keys.tlog_queue); a sequencer then moves queued leaves into the on
 slot {tlog}). Sequencing is idempotent: the log's own script gives each leaf ("<game> <type>") one index and
 answers that index again for a leaf it already has, so a sequencer that dies half way, or two that race, never
 add a leaf twice; the queue is then emptied of exactly the leaves sequenced. The same script stores the leaves'
-hashes and those of the subtrees they complete (fairdeal.verifier.storedhash, in keys.tlog_hashes chunks, slot
+hashes and those of the subtrees they complete (fairdeal.core.storedhash, in keys.tlog_hashes chunks, slot
 {tlog}); Redis scripts cannot hash SHA-256, so the sequencer computes them for the size it read, from the O(log n)
 right-edge hashes (one read), and the script writes only if the log is still that size (else it plans again).
 
@@ -16,31 +16,36 @@ one it read before draining the queue, so a leaf pushed meanwhile keeps its game
 between its script and its second index write after a sequencer dropped the first, the leaf waits in its queue
 until the game is sequenced by name (any request for that game's proofs does so).
 """
+
 from __future__ import annotations
 
 import json
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from redis.exceptions import NoScriptError
 
+from fairdeal.core import merkle, storedhash
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import AppendResult, TransparencyLogStore, leaf_field
 from fairdeal.service.store.redis_lua import last_entry_check
-from fairdeal.verifier import merkle, storedhash
 
 # KEYS: log, log meta, tlog queue. ARGV: expected length, record, at, leaf, events channel (all the game's slot),
 # digest of the expected last entry ('' unchecked)
-APPEND_WITH_LEAF = """
+APPEND_WITH_LEAF = (
+    """
 local len = redis.call('LLEN', KEYS[1])
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
-""" + last_entry_check(6) + """
+"""
+    + last_entry_check(6)
+    + """
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'at', ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[4])
 redis.call('SPUBLISH', ARGV[5], len + 1)
 return {'ok', len + 1, len}
 """
+)
 
 # KEYS: tlog leaves, tlog games, tlog hashed (slot {tlog}), then the hash chunks written. ARGV: the log's size the
 # hashes were computed for, the number of leaves L, name 1, leaf 1, ..., name L, leaf L, then per chunk: byte
@@ -89,7 +94,7 @@ end
 return out
 """
 
-PLACE_TRIES = 50   # sequencers racing for the log each re-plan on the new size; one always wins a round
+PLACE_TRIES = 50  # sequencers racing for the log each re-plan on the new size; one always wins a round
 
 
 # KEYS: a game's tlog queue. ARGV: the leaves sequenced, in queue order: popped only while the head is one of them
@@ -133,22 +138,41 @@ class RedisTlog(TransparencyLogStore):
 
     def _script(self, name: str):
         if self._tlog_scripts is None:
-            self._tlog_scripts = {n: self.r.register_script(s) for n, s in (
-                ("append", APPEND_WITH_LEAF), ("sequence", SEQUENCE), ("trim", TRIM_QUEUE), ("unpend", UNPEND),
-                ("head", PUT_HEAD), ("fill", FILL), ("read", READ_HASHES))}
+            self._tlog_scripts = {
+                n: self.r.register_script(s)
+                for n, s in (
+                    ("append", APPEND_WITH_LEAF),
+                    ("sequence", SEQUENCE),
+                    ("trim", TRIM_QUEUE),
+                    ("unpend", UNPEND),
+                    ("head", PUT_HEAD),
+                    ("fill", FILL),
+                    ("read", READ_HASHES),
+                )
+            }
         return self._tlog_scripts[name]
 
     def _pend(self, game_id: str) -> None:
         self.r.zadd(keys.index(keys.TLOG_PENDING), {game_id: time.time()})
 
-    def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                         leaf: str, last_digest: str | None = None) -> AppendResult:
-        self._pend(game_id)   # before: a leaf is never queued with its game unknown to the sequencer
-        status, length, seq = self._run_append(   # RedisStore's: WAIT for the replicas where configured
-            self._script("append"), [keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
-            [expected_length, record, repr(float(at)), leaf, keys.events(game_id), last_digest or ""])
+    def append_with_leaf(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        leaf_type: str,
+        leaf: str,
+        last_digest: str | None = None,
+    ) -> AppendResult:
+        self._pend(game_id)  # before: a leaf is never queued with its game unknown to the sequencer
+        status, length, seq = self._run_append(  # RedisStore's: WAIT for the replicas where configured
+            self._script("append"),
+            [keys.log(game_id), keys.log_meta(game_id), keys.tlog_queue(game_id)],
+            [expected_length, record, repr(float(at)), leaf, keys.events(game_id), last_digest or ""],
+        )
         if status == "ok":
-            self._pend(game_id)   # after, with a fresh score: a sequencer that read the first one keeps it
+            self._pend(game_id)  # after, with a fresh score: a sequencer that read the first one keeps it
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
     def _sequence_games(self, pending: list[tuple[str, float | None]]) -> None:
@@ -157,8 +181,9 @@ class RedisTlog(TransparencyLogStore):
         empty each queue of exactly its leaves placed."""
         scored = [(g, s) for g, s in pending if s is not None]
         if scored:
-            self._script("unpend")(keys=[keys.index(keys.TLOG_PENDING)],
-                                   args=[x for g, s in scored for x in (g, repr(float(s)))])
+            self._script("unpend")(
+                keys=[keys.index(keys.TLOG_PENDING)], args=[x for g, s in scored for x in (g, repr(float(s)))]
+            )
         pipe = self.r.pipeline(transaction=False)
         for game_id, _ in pending:
             pipe.lrange(keys.tlog_queue(game_id), 0, -1)
@@ -167,7 +192,7 @@ class RedisTlog(TransparencyLogStore):
             return
         named = [(leaf_field(g, json.loads(leaf)["type"]), leaf) for g, queued in queues for leaf in queued]
         if not self._place(named):
-            for game_id, _ in queues:   # the leaves stay queued: keep their games pending for the next round
+            for game_id, _ in queues:  # the leaves stay queued: keep their games pending for the next round
                 self._pend(game_id)
             return
         for game_id, queued in queues:
@@ -185,7 +210,7 @@ class RedisTlog(TransparencyLogStore):
                 self.tlog_fill_hashes()
                 continue
             placed = self.r.hmget(keys.tlog_games(), [name for name, _ in named])
-            first: dict[str, str] = {}   # a name queued twice is placed once, with its first text (as before)
+            first: dict[str, str] = {}  # a name queued twice is placed once, with its first text (as before)
             for (name, text), at in zip(named, placed):
                 if at is None:
                     first.setdefault(name, text)
@@ -198,7 +223,8 @@ class RedisTlog(TransparencyLogStore):
             chunks = _chunk_writes(storedhash.stored_hash_count(n), appender.hashes)
             got = self._script("sequence")(
                 keys=[keys.tlog_leaves(), keys.tlog_games(), keys.tlog_hashed()] + [k for k, _, _ in chunks],
-                args=[n, len(todo), *(x for pair in todo for x in pair), *(x for _, o, b in chunks for x in (o, b))])
+                args=[n, len(todo), *(x for pair in todo for x in pair), *(x for _, o, b in chunks for x in (o, b))],
+            )
             if int(got) >= 0:
                 return True
         return False
@@ -208,12 +234,17 @@ class RedisTlog(TransparencyLogStore):
         if not indexes:
             return []
         chunk, script = keys.TLOG_HASH_CHUNK, self._script("read")
-        command = ("EVALSHA", script.sha, len(indexes), *[keys.tlog_hashes(i // chunk) for i in indexes],
-                   *[x for i in indexes for x in (32 * (i % chunk), 32 * (i % chunk) + 31)])
-        try:   # NEVER_DECODE: redis-py's option for a binary reply on a decoding client (as its DUMP does)
+        command = (
+            "EVALSHA",
+            script.sha,
+            len(indexes),
+            *[keys.tlog_hashes(i // chunk) for i in indexes],
+            *[x for i in indexes for x in (32 * (i % chunk), 32 * (i % chunk) + 31)],
+        )
+        try:  # NEVER_DECODE: redis-py's option for a binary reply on a decoding client (as its DUMP does)
             out = self.r.execute_command(*command, NEVER_DECODE=[])
         except NoScriptError:
-            self.r.script_load(READ_HASHES)   # on every primary of a cluster
+            self.r.script_load(READ_HASHES)  # on every primary of a cluster
             out = self.r.execute_command(*command, NEVER_DECODE=[])
         for i, h in zip(indexes, out):
             if len(h) != 32:
@@ -234,8 +265,10 @@ class RedisTlog(TransparencyLogStore):
             for text in self.tlog_leaves(start, stop):
                 appender.append(merkle.leaf_hash(text.encode("utf-8")))
             chunks = _chunk_writes(storedhash.stored_hash_count(start), appender.hashes)
-            if self._script("fill")(keys=[keys.tlog_hashed(), keys.tlog_leaves()] + [k for k, _, _ in chunks],
-                                    args=[start, stop, *(x for _, o, b in chunks for x in (o, b))]):
+            if self._script("fill")(
+                keys=[keys.tlog_hashed(), keys.tlog_leaves()] + [k for k, _, _ in chunks],
+                args=[start, stop, *(x for _, o, b in chunks for x in (o, b))],
+            ):
                 done += stop - start
 
     def _sequence_game(self, game_id: str, score: float | None = None) -> None:
@@ -266,8 +299,12 @@ class RedisTlog(TransparencyLogStore):
         return json.loads(body) if body else None
 
     def tlog_put_head(self, head: dict) -> bool:
-        return bool(self._script("head")(keys=[keys.tlog_head(), keys.tlog_leaves()],
-                                         args=[head["size"], head["root"], json.dumps(head, sort_keys=True)]))
+        return bool(
+            self._script("head")(
+                keys=[keys.tlog_head(), keys.tlog_leaves()],
+                args=[head["size"], head["root"], json.dumps(head, sort_keys=True)],
+            )
+        )
 
 
 def _chunk_writes(at: int, hashes: Sequence[bytes]) -> list[tuple[str, int, bytes]]:

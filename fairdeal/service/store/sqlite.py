@@ -11,6 +11,7 @@ stall every greenlet of the worker.
 
 After each committed append every process listening on the database is rung (sqlite_changes.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -21,10 +22,18 @@ import time
 from typing import Any
 
 from fairdeal.service import green
-from fairdeal.service.store.base import (CONFLICT, DUPLICATE, KEY_REUSED, OK, AppendResult, Store, entry_digest,
-                                         idem_field)
-from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
+from fairdeal.service.store.base import (
+    CONFLICT,
+    DUPLICATE,
+    KEY_REUSED,
+    OK,
+    AppendResult,
+    Store,
+    entry_digest,
+    idem_field,
+)
 from fairdeal.service.store.cosignatures import COSIGNATURE_SCHEMA, SqliteCosignatures
+from fairdeal.service.store.sqlite_changes import Doorbell, SqliteChanges, listeners_dir
 from fairdeal.service.store.sqlite_tlog import TLOG_SCHEMA, SqliteTlog
 
 SCHEMA = """
@@ -42,10 +51,10 @@ CREATE INDEX IF NOT EXISTS idx_score ON idx (name, score);
 -- announcements other than appends (Store.announce: a token's end), read by every listener as log rows are
 CREATE TABLE IF NOT EXISTS notices (id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, at REAL NOT NULL);
 """
-NOTICE_KEEP = 3600.0   # seconds a notice is kept: a listener reads it within moments of the ring
+NOTICE_KEEP = 3600.0  # seconds a notice is kept: a listener reads it within moments of the ring
 
 
-FILE_MODE = 0o600      # the database holds every running game's seed, so its hidden cards: the owner only
+FILE_MODE = 0o600  # the database holds every running game's seed, so its hidden cards: the owner only
 FOLDER_MODE = 0o700
 COMPANIONS = ("", "-wal", "-shm", "-journal")
 
@@ -69,7 +78,7 @@ def private_files(path: str) -> None:
 
 class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
     def __init__(self, path: str, idem_ttl: float = 0.0):
-        self.path, self.idem_ttl = path, idem_ttl   # Config.idem_ttl (0: keys never expire)
+        self.path, self.idem_ttl = path, idem_ttl  # Config.idem_ttl (0: keys never expire)
         if path != ":memory:":
             private_files(path)
         self._local = green.os_thread_local()
@@ -103,7 +112,7 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
         def __exit__(self, exc_type, exc, tb) -> None:
             self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
-    def _tx(self) -> "SqliteStore._Tx":
+    def _tx(self) -> SqliteStore._Tx:
         return SqliteStore._Tx(self._conn())
 
     def _write(self, fn, *args):
@@ -112,27 +121,37 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
 
     # ---- documents
     def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
-        row = self._conn().execute("SELECT body, version FROM docs WHERE kind=? AND id=?",
-                                   (kind, doc_id)).fetchone()
+        row = self._conn().execute("SELECT body, version FROM docs WHERE kind=? AND id=?", (kind, doc_id)).fetchone()
         return (json.loads(row[0]), row[1]) if row else (None, 0)
 
     def put_doc(self, kind: str, doc_id: str, doc: dict[str, Any], expected_version: int) -> bool:
-        return self._write(self._put_doc, kind, doc_id, json.dumps(doc, separators=(",", ":"), sort_keys=True),
-                           expected_version)
+        return self._write(
+            self._put_doc, kind, doc_id, json.dumps(doc, separators=(",", ":"), sort_keys=True), expected_version
+        )
 
     def _put_doc(self, kind: str, doc_id: str, body: str, expected_version: int) -> bool:
         with self._tx() as db:
             row = db.execute("SELECT version FROM docs WHERE kind=? AND id=?", (kind, doc_id)).fetchone()
             if (row[0] if row else 0) != expected_version:
                 return False
-            db.execute("INSERT OR REPLACE INTO docs (kind, id, version, body) VALUES (?,?,?,?)",
-                       (kind, doc_id, expected_version + 1, body))
+            db.execute(
+                "INSERT OR REPLACE INTO docs (kind, id, version, body) VALUES (?,?,?,?)",
+                (kind, doc_id, expected_version + 1, body),
+            )
             return True
 
     # ---- game logs
-    def append(self, game_id: str, expected_length: int, record: str, at: float,
-               idem_key: str | None = None, body_hash: str | None = None, idem_scope: str = "",
-               last_digest: str | None = None) -> AppendResult:
+    def append(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        idem_key: str | None = None,
+        body_hash: str | None = None,
+        idem_scope: str = "",
+        last_digest: str | None = None,
+    ) -> AppendResult:
         if idem_key is not None:
             idem_key = idem_field(idem_scope, idem_key)
         res = self._write(self._append, game_id, expected_length, record, at, idem_key, body_hash, last_digest)
@@ -140,22 +159,32 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
             self._bell.ring()  # after the commit: a listener that reads now sees the row
         return res
 
-    def _append(self, game_id: str, expected_length: int, record: str, at: float,
-                idem_key: str | None, body_hash: str | None, last_digest: str | None) -> AppendResult:
+    def _append(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        idem_key: str | None,
+        body_hash: str | None,
+        last_digest: str | None,
+    ) -> AppendResult:
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
             if idem_key is not None:
-                row = db.execute("SELECT body_hash, seq FROM idem WHERE game_id=? AND key=?",
-                                 (game_id, idem_key)).fetchone()
+                row = db.execute(
+                    "SELECT body_hash, seq FROM idem WHERE game_id=? AND key=?", (game_id, idem_key)
+                ).fetchone()
                 if row and row[1] < length and not self._expired(db, game_id, row[1], at):
                     return AppendResult(DUPLICATE if row[0] == body_hash else KEY_REUSED, length, row[1])
             if length != expected_length or self._last_differs(db, game_id, length, last_digest):
                 return AppendResult(CONFLICT, length)
-            db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)",
-                       (game_id, length, record, at))
+            db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)", (game_id, length, record, at))
             if idem_key is not None:
-                db.execute("INSERT OR REPLACE INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
-                           (game_id, idem_key, body_hash or "", length))
+                db.execute(
+                    "INSERT OR REPLACE INTO idem (game_id, key, body_hash, seq) VALUES (?,?,?,?)",
+                    (game_id, idem_key, body_hash or "", length),
+                )
             return AppendResult(OK, length + 1, length)
 
     @staticmethod
@@ -176,8 +205,12 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
     def purge_idempotency(self, now: float) -> int:
         if not self.idem_ttl:
             return 0
-        return self._write(self._exec, "DELETE FROM idem WHERE EXISTS (SELECT 1 FROM log WHERE log.game_id = "
-                                       "idem.game_id AND log.seq = idem.seq AND log.at < ?)", (now - self.idem_ttl,))
+        return self._write(
+            self._exec,
+            "DELETE FROM idem WHERE EXISTS (SELECT 1 FROM log WHERE log.game_id = "
+            "idem.game_id AND log.seq = idem.seq AND log.at < ?)",
+            (now - self.idem_ttl,),
+        )
 
     def delete_game(self, game_id: str) -> None:
         self._write(self._delete_game, game_id)
@@ -189,8 +222,11 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
                 db.execute(f"DELETE FROM {table} WHERE game_id=?", (game_id,))
 
     def records(self, game_id: str, start: int = 0) -> list[str]:
-        rows = self._conn().execute("SELECT record FROM log WHERE game_id=? AND seq>=? ORDER BY seq",
-                                    (game_id, start)).fetchall()
+        rows = (
+            self._conn()
+            .execute("SELECT record FROM log WHERE game_id=? AND seq>=? ORDER BY seq", (game_id, start))
+            .fetchall()
+        )
         return [r[0] for r in rows]
 
     def log_info(self, game_id: str) -> tuple[int, float | None]:
@@ -199,8 +235,10 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
 
     # ---- secrets
     def put_secret(self, game_id: str, value: str) -> bool:
-        return self._write(self._exec, "INSERT OR IGNORE INTO secrets (game_id, value) VALUES (?,?)",
-                           (game_id, value)) == 1
+        return (
+            self._write(self._exec, "INSERT OR IGNORE INTO secrets (game_id, value) VALUES (?,?)", (game_id, value))
+            == 1
+        )
 
     def _exec(self, sql: str, args: tuple) -> int:
         """One statement in its own write transaction; the rows it changed."""
@@ -213,8 +251,9 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
 
     # ---- indexes
     def index_set(self, name: str, member: str, score: float) -> None:
-        self._write(self._exec, "INSERT OR REPLACE INTO idx (name, member, score) VALUES (?,?,?)",
-                    (name, member, score))
+        self._write(
+            self._exec, "INSERT OR REPLACE INTO idx (name, member, score) VALUES (?,?,?)", (name, member, score)
+        )
 
     def index_remove(self, name: str, member: str) -> None:
         self._write(self._exec, "DELETE FROM idx WHERE name=? AND member=?", (name, member))
@@ -226,8 +265,9 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
     def index_count(self, name: str) -> int:
         return self._conn().execute("SELECT COUNT(*) FROM idx WHERE name=?", (name,)).fetchone()[0]
 
-    def index_range(self, name: str, max_score: float | None = None, limit: int = 100,
-                    after: float | None = None) -> list[tuple[str, float]]:
+    def index_range(
+        self, name: str, max_score: float | None = None, limit: int = 100, after: float | None = None
+    ) -> list[tuple[str, float]]:
         sql, args = "SELECT member, score FROM idx WHERE name=?", [name]
         if max_score is not None:
             sql += " AND score<=?"
@@ -263,18 +303,22 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
     def _last_rowid(self) -> tuple[int, int]:
         """The listener's cursor: (the log's last rowid, the last notice's id)."""
         db = self._conn()
-        return (db.execute("SELECT COALESCE(MAX(rowid), 0) FROM log").fetchone()[0],
-                db.execute("SELECT COALESCE(MAX(id), 0) FROM notices").fetchone()[0])
+        return (
+            db.execute("SELECT COALESCE(MAX(rowid), 0) FROM log").fetchone()[0],
+            db.execute("SELECT COALESCE(MAX(id), 0) FROM notices").fetchone()[0],
+        )
 
-    def _log_since(self, cursor: "tuple[int, int] | int") -> tuple[tuple[int, int], set[str]]:
+    def _log_since(self, cursor: tuple[int, int] | int) -> tuple[tuple[int, int], set[str]]:
         """(the new cursor, the games with log rows and the topics with notices past `cursor`): both ids grow
         in commit order."""
         rowid, notice = cursor if isinstance(cursor, tuple) else (cursor, 0)
         db = self._conn()
         rows = db.execute("SELECT rowid, game_id FROM log WHERE rowid > ? ORDER BY rowid", (rowid,)).fetchall()
         notes = db.execute("SELECT id, topic FROM notices WHERE id > ? ORDER BY id", (notice,)).fetchall()
-        return ((rows[-1][0] if rows else rowid, notes[-1][0] if notes else notice),
-                {g for _, g in rows} | {t for _, t in notes})
+        return (
+            (rows[-1][0] if rows else rowid, notes[-1][0] if notes else notice),
+            {g for _, g in rows} | {t for _, t in notes},
+        )
 
     def close(self) -> None:
         if self._changes is not None and self._changes_pid == os.getpid():

@@ -13,6 +13,7 @@ removes it.
 On Linux the sockets are in the abstract namespace (no path length limit, nothing left behind); elsewhere
 the marker file is the socket itself.
 """
+
 from __future__ import annotations
 
 import errno
@@ -24,14 +25,14 @@ import socket
 import sys
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from fairdeal.service.store.changes import Changes
 
 log = logging.getLogger("fairdeal.changes")
 
 ABSTRACT = sys.platform.startswith("linux")
-RACY_NS = 100_000_000   # a folder listing taken this soon after the folder changed may miss a change
+RACY_NS = 100_000_000  # a folder listing taken this soon after the folder changed may miss a change
 
 
 def listeners_dir(db_path: str) -> str:
@@ -94,8 +95,13 @@ class Doorbell:
 class SqliteChanges(Changes):
     """The listener's side: one socket and one thread (a greenlet under gevent) per process."""
 
-    def __init__(self, folder: str, read_since: Callable[[int], tuple[int, set[str]]], last_rowid: Callable[[], int],
-                 abstract: bool = ABSTRACT):
+    def __init__(
+        self,
+        folder: str,
+        read_since: Callable[[int], tuple[int, set[str]]],
+        last_rowid: Callable[[], int],
+        abstract: bool = ABSTRACT,
+    ):
         super().__init__()
         self.folder, self._read_since, self._last_rowid = folder, read_since, last_rowid
         self._bell = Doorbell(folder, abstract)

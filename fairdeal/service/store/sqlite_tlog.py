@@ -4,16 +4,17 @@ Every SQLite write is serialized by the database's write lock, so a leaf takes i
 transaction that appends the commit or end record it records: there is no queue, and sequencing has nothing to
 do. The leaf index is the row's `idx`, one more than the last. The same transaction stores the leaf's hash and
 those of the subtrees it completes (table `tlog_hash`, row `idx` = the stored-hash index of
-fairdeal.verifier.storedhash), reading the O(log n) hashes it needs in one SELECT.
+fairdeal.core.storedhash), reading the O(log n) hashes it needs in one SELECT.
 """
+
 from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Sequence
+from collections.abc import Sequence
 
+from fairdeal.core import merkle, storedhash
 from fairdeal.service.store.base import CONFLICT, OK, AppendResult, TransparencyLogStore
-from fairdeal.verifier import merkle, storedhash
 
 TLOG_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tlog (idx INTEGER PRIMARY KEY, game_id TEXT NOT NULL, type TEXT NOT NULL,
@@ -22,18 +23,19 @@ CREATE TABLE IF NOT EXISTS tlog_head (one INTEGER PRIMARY KEY CHECK (one = 1), s
                                       root TEXT NOT NULL, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tlog_hash (idx INTEGER PRIMARY KEY, hash BLOB NOT NULL);
 """
-SIZE = "SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog"   # the indexes have no gaps: no count over every row
+SIZE = "SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog"  # the indexes have no gaps: no count over every row
 HASHES = "SELECT COALESCE(MAX(idx) + 1, 0) FROM tlog_hash"
-MAX_VARIABLES = 900   # SQLite's default limit on a statement's parameters is 999 (older builds)
+MAX_VARIABLES = 900  # SQLite's default limit on a statement's parameters is 999 (older builds)
 
 
 def _read_hashes(db: sqlite3.Connection, indexes: Sequence[int]) -> list[bytes]:
     found: dict[int, bytes] = {}
     wanted = sorted(set(indexes))
-    for at in range(0, len(wanted), MAX_VARIABLES):   # a proof asks for ~2 log2(n) < 100: one SELECT
-        part = wanted[at:at + MAX_VARIABLES]
-        found.update(db.execute(f"SELECT idx, hash FROM tlog_hash WHERE idx IN ({','.join('?' * len(part))})",
-                                part).fetchall())
+    for at in range(0, len(wanted), MAX_VARIABLES):  # a proof asks for ~2 log2(n) < 100: one SELECT
+        part = wanted[at : at + MAX_VARIABLES]
+        found.update(
+            db.execute(f"SELECT idx, hash FROM tlog_hash WHERE idx IN ({','.join('?' * len(part))})", part).fetchall()
+        )
     missing = [i for i in wanted if i not in found]
     if missing:
         raise ValueError(f"stored hash {missing[0]} is not in the store")
@@ -53,32 +55,46 @@ def _store_hashes(db: sqlite3.Connection, n: int, hashes: Sequence[bytes]) -> No
 class SqliteTlog(TransparencyLogStore):
     """Mixed into SqliteStore: uses its connection, transactions and doorbell."""
 
-    def append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                         leaf: str, last_digest: str | None = None) -> AppendResult:
-        res = self._write(self._append_with_leaf, game_id, expected_length, record, at, leaf_type, leaf,
-                          last_digest)
+    def append_with_leaf(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        leaf_type: str,
+        leaf: str,
+        last_digest: str | None = None,
+    ) -> AppendResult:
+        res = self._write(self._append_with_leaf, game_id, expected_length, record, at, leaf_type, leaf, last_digest)
         if res.status == OK:
             self._bell.ring()
         return res
 
-    def _append_with_leaf(self, game_id: str, expected_length: int, record: str, at: float, leaf_type: str,
-                          leaf: str, last_digest: str | None) -> AppendResult:
+    def _append_with_leaf(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        leaf_type: str,
+        leaf: str,
+        last_digest: str | None,
+    ) -> AppendResult:
         with self._tx() as db:
             length = db.execute("SELECT COUNT(*) FROM log WHERE game_id=?", (game_id,)).fetchone()[0]
             if length != expected_length or self._last_differs(db, game_id, length, last_digest):
                 return AppendResult(CONFLICT, length)
             db.execute("INSERT INTO log (game_id, seq, record, at) VALUES (?,?,?,?)", (game_id, length, record, at))
             n = db.execute(SIZE).fetchone()[0]
-            if _hashed_size(db) < n:   # a log written before hashes were stored, not filled yet: fill it first
+            if _hashed_size(db) < n:  # a log written before hashes were stored, not filled yet: fill it first
                 self._fill_in(db, n)
             # UNIQUE (game_id, type): a second leaf of the same kind for a game fails the whole transaction
-            db.execute("INSERT INTO tlog (idx, game_id, type, leaf) VALUES (?, ?, ?, ?)",
-                       (n, game_id, leaf_type, leaf))
+            db.execute("INSERT INTO tlog (idx, game_id, type, leaf) VALUES (?, ?, ?, ?)", (n, game_id, leaf_type, leaf))
             leaf_hash = merkle.leaf_hash(leaf.encode("utf-8"))
             _store_hashes(db, n, storedhash.hashes_for_append(n, leaf_hash, lambda ix: _read_hashes(db, ix)))
             return AppendResult(OK, length + 1, length)
 
-    # ---- stored hashes (fairdeal.verifier.storedhash)
+    # ---- stored hashes (fairdeal.core.storedhash)
     def tlog_read_hashes(self, indexes: Sequence[int]) -> list[bytes]:
         return _read_hashes(self._conn(), indexes) if indexes else []
 
@@ -87,7 +103,7 @@ class SqliteTlog(TransparencyLogStore):
 
     def tlog_fill_hashes(self, page: int = 10_000) -> int:
         done = 0
-        while True:   # a transaction a page: other writers wait for one page at most, never for the whole log
+        while True:  # a transaction a page: other writers wait for one page at most, never for the whole log
             got = self._write(self._fill_page, page)
             if not got:
                 return done
@@ -115,8 +131,11 @@ class SqliteTlog(TransparencyLogStore):
         return self._conn().execute(SIZE).fetchone()[0]
 
     def tlog_leaves(self, start: int, stop: int) -> list[str]:
-        rows = self._conn().execute("SELECT leaf FROM tlog WHERE idx >= ? AND idx < ? ORDER BY idx",
-                                    (start, stop)).fetchall()
+        rows = (
+            self._conn()
+            .execute("SELECT leaf FROM tlog WHERE idx >= ? AND idx < ? ORDER BY idx", (start, stop))
+            .fetchall()
+        )
         return [r[0] for r in rows]
 
     def tlog_game(self, game_id: str) -> dict[str, int]:
@@ -137,6 +156,7 @@ class SqliteTlog(TransparencyLogStore):
             row = db.execute("SELECT size, root FROM tlog_head WHERE one = 1").fetchone()
             if row and (size < row[0] or (size == row[0] and root != row[1])):
                 return False
-            db.execute("INSERT OR REPLACE INTO tlog_head (one, size, root, body) VALUES (1, ?, ?, ?)",
-                       (size, root, body))
+            db.execute(
+                "INSERT OR REPLACE INTO tlog_head (one, size, root, body) VALUES (1, ?, ?, ?)", (size, root, body)
+            )
             return True

@@ -1,16 +1,41 @@
 """The store latency histogram (fairdeal_store_seconds{op}): a store's calls timed where they are, on the store
 object itself, so that the store stays what it is (its own calls to itself are timed too)."""
+
 from __future__ import annotations
 
 import functools
 import time
 
-TIMED = ("get_doc", "put_doc", "append", "records", "log_info", "doc_and_records", "get_secret", "put_secret",
-         "index_set", "index_remove", "index_score", "index_range", "index_count", "delete_game", "purge_idempotency",
-         "ping",
-         # the transparency log's calls (a commit or end record is written by append_with_leaf, not append)
-         "append_with_leaf", "tlog_sequence", "tlog_size", "tlog_leaves", "tlog_game", "tlog_head", "tlog_put_head",
-         "tlog_read_hashes", "tlog_fill_hashes", "tlog_put_cosignature", "tlog_cosignatures")
+TIMED = (
+    "get_doc",
+    "put_doc",
+    "append",
+    "records",
+    "log_info",
+    "doc_and_records",
+    "get_secret",
+    "put_secret",
+    "index_set",
+    "index_remove",
+    "index_score",
+    "index_range",
+    "index_count",
+    "delete_game",
+    "purge_idempotency",
+    "ping",
+    # the transparency log's calls (a commit or end record is written by append_with_leaf, not append)
+    "append_with_leaf",
+    "tlog_sequence",
+    "tlog_size",
+    "tlog_leaves",
+    "tlog_game",
+    "tlog_head",
+    "tlog_put_head",
+    "tlog_read_hashes",
+    "tlog_fill_hashes",
+    "tlog_put_cosignature",
+    "tlog_cosignatures",
+)
 
 
 def time_calls(store, metrics):
@@ -33,4 +58,5 @@ def _timed(method, op: str, observe):
             return method(*args, **kwargs)
         finally:
             observe("fairdeal_store_seconds", time.perf_counter() - t0, op=op)
+
     return timed

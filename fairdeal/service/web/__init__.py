@@ -4,6 +4,7 @@ Plain static files (HTML, CSS, ES modules; no build step) under static/ and page
 API as any client (docs/api.md). The verify page is served with its scripts and styles inlined (inline.py), so a
 player can save it and open it from disk, offline, without trusting the server's copy.
 """
+
 from __future__ import annotations
 
 import base64
@@ -23,15 +24,19 @@ bp = Blueprint("web", __name__, static_folder=str(STATIC), static_url_path="/ass
 
 # Pages load scripts, styles and data from this origin only; no inline script except the verify page's own,
 # allowed by its hash. Nothing is framed, nothing is sent elsewhere.
-BASE_POLICY = ("default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; "
-               "frame-ancestors 'none'; object-src 'none'")
+BASE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'; object-src 'none'"
+)
 
 
 def _html(text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()) -> Response:
     def sources(kind: str, inline: tuple[str, ...]) -> str:
-        hashes = " ".join("'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
-                          for s in inline)
+        hashes = " ".join(
+            "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'" for s in inline
+        )
         return f"{kind} 'self'" + (" " + hashes if hashes else "")
+
     policy = f"{BASE_POLICY}; {sources('script-src', scripts)}; {sources('style-src', styles)}"
     resp = Response(text, mimetype="text/html")
     resp.headers["Content-Security-Policy"] = policy
@@ -52,12 +57,12 @@ def lobby():
 
 @bp.get("/table/<table_id>")
 def table(table_id):
-    return _page("table.html")      # the page reads the id from its address
+    return _page("table.html")  # the page reads the id from its address
 
 
 @bp.get("/tournament/<tournament_id>")
 def tournament(tournament_id):
-    return _page("tournament.html")     # the page reads the id from its address
+    return _page("tournament.html")  # the page reads the id from its address
 
 
 @bp.get("/verify")
@@ -78,5 +83,5 @@ def _refused(exc: ApiError):
 @bp.after_request
 def _static_headers(resp: Response) -> Response:
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-    resp.headers.setdefault("Cache-Control", "no-cache")   # revalidate (ETag): a new release shows at once
+    resp.headers.setdefault("Cache-Control", "no-cache")  # revalidate (ETag): a new release shows at once
     return resp

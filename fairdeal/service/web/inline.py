@@ -11,6 +11,7 @@ inliner cannot carry fails loudly (and the offline test) instead of shipping a b
     import { names } from "./relative.js";            export function / async function / const / let / class NAME
                                                           export { names };
 """
+
 from __future__ import annotations
 
 import re
@@ -33,7 +34,7 @@ class InlineError(ValueError):
 @dataclass(frozen=True)
 class InlinedPage:
     html: str
-    scripts: tuple[str, ...]     # the inline scripts' texts, for the page's Content-Security-Policy hashes
+    scripts: tuple[str, ...]  # the inline scripts' texts, for the page's Content-Security-Policy hashes
     styles: tuple[str, ...]
 
 
@@ -56,7 +57,7 @@ def _names(spec: str) -> list[tuple[str, str]]:
 class _Bundle:
     def __init__(self, static_root: Path):
         self.root = static_root.resolve()
-        self.order: list[PurePosixPath] = []      # modules, dependencies first
+        self.order: list[PurePosixPath] = []  # modules, dependencies first
         self.bodies: dict[PurePosixPath, str] = {}
         self.exports: dict[PurePosixPath, list[str]] = {}
         self._visiting: set[PurePosixPath] = set()
@@ -83,6 +84,7 @@ class _Bundle:
             self.add(dep)
             pairs = ", ".join(name if name == local else f"{name}: {local}" for name, local in _names(m.group(1)))
             return f"const {{ {pairs} }} = {self.var(dep)};"
+
         body = _IMPORT.sub(rewrite_import, text)
         exported = [m.group(2) for m in _EXPORT_DECL.finditer(body)]
         body = _EXPORT_DECL.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
@@ -94,7 +96,7 @@ class _Bundle:
         body = _EXPORT_LIST.sub("", body)
         left = _LEFTOVER.search(body)
         if left:
-            line = body[:left.start()].count("\n") + 1
+            line = body[: left.start()].count("\n") + 1
             raise InlineError(f"{path}:{line}: an import or export form the inliner does not know")
         self._visiting.discard(path)
         self.bodies[path] = body
@@ -105,8 +107,10 @@ class _Bundle:
         parts = []
         for path in self.order:
             names = ", ".join(self.exports[path])
-            parts.append(f"// ---- {path}\nconst {self.var(path)} = (() => {{\n{self.bodies[path]}\n"
-                         f"return {{ {names} }};\n}})();\n")
+            parts.append(
+                f"// ---- {path}\nconst {self.var(path)} = (() => {{\n{self.bodies[path]}\n"
+                f"return {{ {names} }};\n}})();\n"
+            )
         return "\n" + "".join(parts)
 
 
@@ -125,7 +129,7 @@ def _normal(parts: tuple[str, ...]) -> list[str]:
 def _asset(href: str) -> PurePosixPath:
     if not href.startswith(ASSETS):
         raise InlineError(f"{href} is not under {ASSETS}")
-    return PurePosixPath(href[len(ASSETS):])
+    return PurePosixPath(href[len(ASSETS) :])
 
 
 _CACHE: dict[tuple, InlinedPage] = {}
@@ -134,8 +138,11 @@ _CACHE: dict[tuple, InlinedPage] = {}
 def inline_page(page: Path, static_root: Path) -> InlinedPage:
     """The page with every data-inline style sheet and module script written into it (cached while no file
     under the static folder or the page itself changes)."""
-    stamp = (str(page), page.stat().st_mtime_ns,
-             max((p.stat().st_mtime_ns for p in static_root.rglob("*") if p.is_file()), default=0))
+    stamp = (
+        str(page),
+        page.stat().st_mtime_ns,
+        max((p.stat().st_mtime_ns for p in static_root.rglob("*") if p.is_file()), default=0),
+    )
     hit = _CACHE.get(stamp)
     if hit is not None:
         return hit
@@ -159,6 +166,7 @@ def inline_page(page: Path, static_root: Path) -> InlinedPage:
             raise InlineError(f"{path}: contains '</style'")
         styles.append(text)
         return f"<style>{text}</style>"
+
     html = _STYLE_TAG.sub(style, html)
     html = _SCRIPT_TAG.sub(script, html)
     out = InlinedPage(html, tuple(scripts), tuple(styles))

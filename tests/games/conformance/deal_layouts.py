@@ -4,12 +4,14 @@ what an independent verifier does to re-derive every hand from the decks, the de
 `Rederived` follows one game move by move: each deal's deck goes where its layout says, a kitty joins the bidder's
 hand at the trump move, a throw is replaced from the top of the pack (or stock), a card played leaves the hand.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from fairdeal.verifier.cards import PACK_32, PACK_52
+from fairdeal.core.cards import PACK_32, PACK_52
 
 _AUCTION = re.compile(r"120s-auction-(\d)")
 _KITTY_AFTER = re.compile(r"120s-five-then-kitty(\d)-(\d)")
@@ -20,8 +22,9 @@ SUITS = ("C", "D", "H", "S")
 class Dealt:
     """One deal as its layout lays it out: hands by seat, the kitty, the pack (top first), second packets."""
 
-    def __init__(self, hands: list[list[str]], kitty: list[str], pack: list[str],
-                 second: list[list[str]] | None = None):
+    def __init__(
+        self, hands: list[list[str]], kitty: list[str], pack: list[str], second: list[list[str]] | None = None
+    ):
         self.hands, self.kitty, self.pack, self.second = hands, kitty, pack, second
 
 
@@ -52,7 +55,7 @@ def lay_out(layout: str, deck: Sequence[str], dealer: int) -> Dealt:
         for rnd in range(5):
             for j in range(n):
                 hands[(dealer + 1 + j) % n].append(deck[rnd * n + j])
-        return Dealt(hands, deck[5 * n:5 * n + k], deck[5 * n + k:])
+        return Dealt(hands, deck[5 * n : 5 * n + k], deck[5 * n + k :])
     if layout == "spades-4":
         hands = [[] for _ in range(4)]
         for i, card in enumerate(deck):
@@ -63,8 +66,8 @@ def lay_out(layout: str, deck: Sequence[str], dealer: int) -> Dealt:
         hands, seconds = [[] for _ in range(4)], [[] for _ in range(4)]
         for j in range(4):
             seat = (dealer + 1 + j) % 4
-            hands[seat] = deck[first * j:first * (j + 1)]
-            seconds[seat] = deck[4 * first + second * j:4 * first + second * (j + 1)]
+            hands[seat] = deck[first * j : first * (j + 1)]
+            seconds[seat] = deck[4 * first + second * j : 4 * first + second * (j + 1)]
         return Dealt(hands, [], deck[20:], seconds)
     raise ValueError(f"no such deal layout {layout!r}")
 
@@ -75,7 +78,7 @@ class Rederived:
     def __init__(self, layout: str, chance: Any, settings: Mapping[str, Any]):
         self.layout, self.chance, self.settings = layout, chance, settings
         self.deals_seen = 0
-        self.counted = 0            # deals that count toward Twenty Down's eight (a new-deal demand does not)
+        self.counted = 0  # deals that count toward Twenty Down's eight (a new-deal demand does not)
         self.dealt: Dealt | None = None
 
     @property
@@ -91,7 +94,7 @@ class Rederived:
         self.hand_number, self.throws, self.newdeal = hand_number, 0, False
         self.deals_seen += 1
         if self.layout in _PACKETS and self.counted > 8 and not self.settings.get("no_endgame"):
-            self._second_packets()          # an endgame deal: hearts are trumps as it starts
+            self._second_packets()  # an endgame deal: hearts are trumps as it starts
 
     def _second_packets(self) -> None:
         if self.dealt.second is not None:
@@ -108,7 +111,7 @@ class Rederived:
         elif kind == "play":
             d.hands[seat].remove(move["card"])
         elif kind == "trump" and not twenty_down:
-            d.hands[seat] += d.kitty        # the bidder names trump, then takes the kitty
+            d.hands[seat] += d.kitty  # the bidder names trump, then takes the kitty
             d.kitty = []
         elif kind == "trump" and move["value"] in (*SUITS, "next"):
             self._second_packets()
@@ -121,7 +124,7 @@ class Rederived:
             else:
                 if cards and self.settings.get("shuffle_thrown_back"):
                     back = self.chance.reshuffle(self.hand_number, self.throws, [_card(c) for c in cards])
-                    d.pack += [str(c) for c in back]      # under the pack, the first of them nearest the top
+                    d.pack += [str(c) for c in back]  # under the pack, the first of them nearest the top
                 draw = 5 - len(d.hands[seat])
             d.hands[seat] += d.pack[:draw]
             d.pack = d.pack[draw:]
@@ -129,5 +132,6 @@ class Rederived:
 
 
 def _card(text: str):
-    from fairdeal.verifier.cards import card_from_str
+    from fairdeal.core.cards import card_from_str
+
     return card_from_str(text)

@@ -6,20 +6,21 @@ worked out here from the state, not from the view: its own hand (while it may lo
 this hand's tricks, and the cards a rule set turns face up (docs/rules/<id>.md): the 120s teaser and the kitty
 the bidder has just taken, Twenty Down's turned-up trump card.
 """
+
 from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from hashlib import sha256
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
-from fairdeal.verifier.cards import PACK_32, PACK_52, BadCard, Card, card_from_str
-from fairdeal.verifier.fairness import SeedChance
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import GameState, Move, Rules
-from fairdeal.verifier.games.onetwenty.state import OneTwentyState
-from fairdeal.verifier.games.twenty_down import TwentyDownState
-
+from fairdeal.core.cards import PACK_32, PACK_52, BadCard, Card, card_from_str
+from fairdeal.core.fairness import SeedChance
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import GameState, Move, Rules
+from fairdeal.core.games.onetwenty.state import OneTwentyState
+from fairdeal.core.games.twenty_down import TwentyDownState
 from tests.games.randomness import PickRng, SeededRng
 
 PACKS = (frozenset(PACK_52), frozenset(PACK_32))
@@ -42,8 +43,9 @@ def new_game(table: tuple[str, int, dict], seed: int) -> tuple[Rules, GameState]
     return rules, rules.new_game(SeedChance(game_seed(table, seed)))
 
 
-def play(table: tuple[str, int, dict], seed: int, max_moves: int,
-         each: Callable[[Rules, GameState], None] | None = None) -> Game:
+def play(
+    table: tuple[str, int, dict], seed: int, max_moves: int, each: Callable[[Rules, GameState], None] | None = None
+) -> Game:
     """Up to `max_moves` moves of a seeded game (fewer if it ends), calling `each(rules, state)` before every move
     and once at the end."""
     rules, state = new_game(table, seed)
@@ -79,11 +81,16 @@ def all_views(state: GameState) -> list[dict[str, Any]]:
 def snapshot(state: GameState) -> tuple:
     """Everything a refusal must leave as it was: every view, whose turn it is, that seat's moves, the deals."""
     turn = state.to_move
-    return (copy.deepcopy(all_views(state)), turn, state.legal_moves(turn) if turn is not None else [],
-            list(state.deals))
+    return (
+        copy.deepcopy(all_views(state)),
+        turn,
+        state.legal_moves(turn) if turn is not None else [],
+        list(state.deals),
+    )
 
 
 # ---------------------------------------------------------------------------------------------- cards
+
 
 def cards_named(obj: Any) -> set[Card]:
     """Every card a JSON-ready value names (a string that is a card's text, such as "10H")."""
@@ -106,12 +113,12 @@ def face_up(state: GameState, seat: int | None) -> set[Card]:
     out: set[Card] = set()
     if isinstance(state, OneTwentyState):
         if state.teaser is not None:
-            out.add(state.teaser)                   # the kitty's top card lies face up
+            out.add(state.teaser)  # the kitty's top card lies face up
         if seat is not None and seat == state.bidder:
-            out |= set(state.kitty_cards)           # the bidder sees the kitty it took until it throws
+            out |= set(state.kitty_cards)  # the bidder sees the kitty it took until it throws
     elif isinstance(state, TwentyDownState):
         if state.turned_up is not None:
-            out.add(state.turned_up)                # the trump card turned up for all to see
+            out.add(state.turned_up)  # the trump card turned up for all to see
     return out
 
 
@@ -123,6 +130,7 @@ def may_see(state: GameState, seat: int | None) -> set[Card]:
 
 
 # ---------------------------------------------------------------------------------------------- moves
+
 
 def candidate_moves(state: GameState, seat: int, rng: random.Random) -> list[Move]:
     """Moves of every kind, well formed, most of them illegal now: cards held and not held, bids in and out of
@@ -140,6 +148,8 @@ def candidate_moves(state: GameState, seat: int, rng: random.Random) -> list[Mov
 
 def policy_moves(rules: Rules, view: dict[str, Any]) -> list[tuple[str, Move | None]]:
     """The bots' moves (seeded and picking first and last), the timeout's and the suggestion, named."""
-    out = [(f"bot rng {k}", rules.bot_move(view, rng)) for k, rng in
-           (("seeded", SeededRng(len(str(view)))), ("first", PickRng(0)), ("last", PickRng(-1)))]
+    out = [
+        (f"bot rng {k}", rules.bot_move(view, rng))
+        for k, rng in (("seeded", SeededRng(len(str(view)))), ("first", PickRng(0)), ("last", PickRng(-1)))
+    ]
     return out + [("timeout", rules.timeout_move(view)), ("suggestion", rules.suggest(view))]

@@ -1,25 +1,31 @@
 """The tables the conformance suite plays: every rule set of the registry at every table size it offers, the main
 settings variants (those that change a view, the deal layout, the bidding or the end of a game), and, for the
 property tests, any table at all (hypothesis draws a rule set, a size and a value for every setting)."""
+
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from fairdeal.verifier.games import RULE_SETS, rules_class
+from fairdeal.core.games import RULE_SETS, rules_class
 
 # (players or None for the largest table, settings) beside each rule set's defaults
 EXTRA_SETTINGS: dict[str, list[tuple[int | None, dict]]] = {
-    "120s-auction": [(None, {"kitty_teaser": True, "shuffle_thrown_back": True}),
-                     (None, {"everybody_passes": "dealer-picks", "scores_below_zero": "floored"}),
-                     (None, {"everybody_passes": "next-dealer"})],
-    "120s-house": [(None, {"dealer_can_take_it": True, "stick_the_dealer": False, "throw_and_draw": False}),
-                   (None, {"dealer_can_take_it": True, "stick_the_dealer": False, "plain_aces_low": True}),
-                   (None, {"throw_and_draw": False, "thirty_for_sixty": False, "game_target": 60}),
-                   (2, {"dealer_can_take_it": True})],
+    "120s-auction": [
+        (None, {"kitty_teaser": True, "shuffle_thrown_back": True}),
+        (None, {"everybody_passes": "dealer-picks", "scores_below_zero": "floored"}),
+        (None, {"everybody_passes": "next-dealer"}),
+    ],
+    "120s-house": [
+        (None, {"dealer_can_take_it": True, "stick_the_dealer": False, "throw_and_draw": False}),
+        (None, {"dealer_can_take_it": True, "stick_the_dealer": False, "plain_aces_low": True}),
+        (None, {"throw_and_draw": False, "thirty_for_sixty": False, "game_target": 60}),
+        (2, {"dealer_can_take_it": True}),
+    ],
     "120s-traditional": [(None, {"teaser": True, "need_a_five": False})],
-    "twenty-down": [(None, {"three_first_cards": True}),
-                    (None, {"three_first_cards": True, "drop_out_first": True, "at_least_two": True,
-                            "no_drop_twice": True})],
+    "twenty-down": [
+        (None, {"three_first_cards": True}),
+        (None, {"three_first_cards": True, "drop_out_first": True, "at_least_two": True, "no_drop_twice": True}),
+    ],
 }
 
 

@@ -1,6 +1,7 @@
 """Deals as data: every game lists its deals (hand number, dealer), every table names its deal layout, and the
 layout as docs/rules/ writes it re-derives every hand of real games without the engine (deal_layouts.py beside
 this module is that page written again as code)."""
+
 import itertools
 import pathlib
 import random
@@ -8,10 +9,9 @@ import re
 
 import pytest
 
-from fairdeal.verifier.fairness import SeedChance
-from fairdeal.verifier.games import RULE_SETS, make_rules, rules_class
-from fairdeal.verifier.games.base import Deal, FirstChoiceRng, Move
-
+from fairdeal.core.fairness import SeedChance
+from fairdeal.core.games import RULE_SETS, make_rules, rules_class
+from fairdeal.core.games.base import Deal, FirstChoiceRng, Move
 from tests.games.conformance.deal_layouts import Rederived
 
 DOCS = pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules"

@@ -2,7 +2,9 @@
 exchanged cards, a hand its own seat has not looked at yet. A seat's view (and a spectator's) names only the
 cards that seat may see (tests/games/conformance/play.py: may_see), at every step of random games of any rule set,
 table size and settings. The last hand's summary is public history of a deal since taken up again."""
-from hypothesis import given, settings, strategies as st
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.games.conformance.play import cards_named, may_see, play, seats
 from tests.games.conformance.tables import any_table

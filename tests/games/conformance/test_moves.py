@@ -1,11 +1,13 @@
 """Move.throws, the fast way to list every throw of a hand (Moves made without their constructor's checks), gives
 exactly the Moves the checked constructor makes, in the same order, for random hands and sizes."""
+
 import itertools
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games.base import Move
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games.base import Move
 
 
 @settings(max_examples=200, deadline=None)

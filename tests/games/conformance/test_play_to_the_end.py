@@ -2,15 +2,15 @@
 end by a mix of random legal moves, bots and timeouts: every card of the pack is somewhere exactly once after every
 move, only the seat to move has moves, the bots', timeout's and suggested moves are legal, the end has a result,
 and replaying the move list on a fresh state gives the same game."""
+
 import pytest
 
-from fairdeal.verifier.games.base import GameOver, Move
-
+from fairdeal.core.games.base import GameOver, Move
 from tests.games.conformance.play import PACKS, all_views, new_game, play, policy_moves, seats, snapshot
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 
-GAMES = 3               # seeded games per table
-MAX_MOVES = 6000        # a 120s game by this mix of moves takes some 100 to 2 000
+GAMES = 3  # seeded games per table
+MAX_MOVES = 6000  # a 120s game by this mix of moves takes some 100 to 2 000
 
 
 def check_position(rules, state):

@@ -3,10 +3,12 @@ random positions of any rule set, table size and settings, every bot move (whate
 move and the table's suggestion pass why_not, asked again on a copy of the view they answer the same, and they
 leave the view as it was (the verifier recomputes them from the view alone). And the state's own answers
 (GameState.bot_move / timeout_move, where an engine keeps a fast path) are the view's at every decision."""
+
 import copy
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.games.conformance.play import all_views, play, policy_moves
 from tests.games.conformance.tables import TABLE_IDS, TABLES, any_table
@@ -33,9 +35,10 @@ def test_bot_timeout_and_suggested_moves_are_legal_pure_functions_of_the_view(ta
 def _answers_from_the_state(state, seat):
     """policy_moves's bot and timeout answers, asked of the state (GameState.bot_move / timeout_move: an engine's
     fast path, or the base's general one)."""
-    return [(f"bot rng {k}", state.bot_move(seat, rng)) for k, rng in
-            (("seeded", SeededRng(len(str(state.view(seat))))), ("first", PickRng(0)), ("last", PickRng(-1)))
-            ] + [("timeout", state.timeout_move(seat))]
+    return [
+        (f"bot rng {k}", state.bot_move(seat, rng))
+        for k, rng in (("seeded", SeededRng(len(str(state.view(seat))))), ("first", PickRng(0)), ("last", PickRng(-1)))
+    ] + [("timeout", state.timeout_move(seat))]
 
 
 def _state_agrees_with_the_view(rules, state):
@@ -45,7 +48,7 @@ def _state_agrees_with_the_view(rules, state):
     before = all_views(state)
     from_state = _answers_from_the_state(state, seat)
     assert all_views(state) == before, "a policy asked of the state changed the state"
-    from_view = policy_moves(rules, state.view(seat))[:len(from_state)]
+    from_view = policy_moves(rules, state.view(seat))[: len(from_state)]
     assert from_state == from_view, (state.view(seat), from_state, from_view)
 
 

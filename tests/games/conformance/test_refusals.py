@@ -3,14 +3,15 @@ allowed (why_not says None), and every other move is refused with the sentence w
 not allow now, a move out of turn, a seat that is not at the table, something that is not a Move — and leaves
 every view, the turn, the moves of the seat to move and the deals as they were. `apply` takes a quick path for a
 plainly legal move of the seat to move (base.GameState.apply); this is where it is shown to agree with why_not."""
+
 import copy
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.games.base import GameError, MalformedMove, NoSuchSeat
-
+from fairdeal.core.games.base import GameError, MalformedMove, NoSuchSeat
 from tests.games.conformance.play import PACKS, candidate_moves, play, seats, snapshot
 from tests.games.conformance.tables import any_table
 
@@ -28,13 +29,13 @@ def refused(state, seat, move, error=GameError):
 def test_every_legal_move_is_allowed_and_every_other_is_refused_changing_nothing(table, seed, moves):
     _, state, _ = play(table, seed, moves)
     if state.is_over:
-        return                  # the end's refusals: test_play_to_the_end
+        return  # the end's refusals: test_play_to_the_end
     rng = random.Random(seed)
     seat = state.to_move
     legal = state.legal_moves(seat)
     for move in legal:
         assert state.why_not(seat, move) is None and state.is_legal(seat, move)
-    for move in rng.sample(legal, min(3, len(legal))):     # a legal move applies (on a copy) and keeps every card
+    for move in rng.sample(legal, min(3, len(legal))):  # a legal move applies (on a copy) and keeps every card
         trial = copy.deepcopy(state)
         trial.apply(seat, move)
         cards = trial.all_cards()
@@ -42,7 +43,7 @@ def test_every_legal_move_is_allowed_and_every_other_is_refused_changing_nothing
     before = snapshot(state)
     for move in candidate_moves(state, seat, rng):
         if state.why_not(seat, move) is None:
-            assert move.kind == "throw" or move in legal, move       # why_not and legal_moves agree
+            assert move.kind == "throw" or move in legal, move  # why_not and legal_moves agree
             continue
         assert not state.is_legal(seat, move)
         refused(state, seat, move)

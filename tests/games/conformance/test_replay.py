@@ -1,10 +1,11 @@
 """Replay equals live: the moves of a game, read back from their JSON form and applied to a fresh state from the
 same seed, give the same views for every seat and the spectator, the same result and the same deals (any rule
 set, table size and settings; the game stopped anywhere)."""
-from hypothesis import given, settings, strategies as st
 
-from fairdeal.verifier.games.base import Move
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from fairdeal.core.games.base import Move
 from tests.games.conformance.play import all_views, new_game, play
 from tests.games.conformance.tables import any_table
 

@@ -1,8 +1,9 @@
-"""Settings are validated the same way for every rule set (fairdeal/verifier/games/base.py)."""
+"""Settings are validated the same way for every rule set (fairdeal/core/games/base.py)."""
+
 import pytest
 
-from fairdeal.verifier.games import RULE_SETS, available, make_rules, rules_class
-from fairdeal.verifier.games.base import BadSettings
+from fairdeal.core.games import RULE_SETS, available, make_rules, rules_class
+from fairdeal.core.games.base import BadSettings
 
 
 @pytest.mark.parametrize("rule_set", available())

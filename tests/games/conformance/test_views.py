@@ -1,24 +1,42 @@
 """Views share one common core: every view of every rule set (each seat's and a spectator's) has the common keys
 of docs/rules/views.md with the same meaning, then the rule set's own keys."""
+
 import json
 import random
 
 import pytest
 
-from fairdeal.verifier.cards import card_from_str
-from fairdeal.verifier.fairness import SeedChance
-from fairdeal.verifier.games import make_rules
-
+from fairdeal.core.cards import card_from_str
+from fairdeal.core.fairness import SeedChance
+from fairdeal.core.games import make_rules
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 
-COMMON = ["rule_set", "settings", "seat", "players", "sides", "trump_word", "to_move", "phase", "dealer",
-          "hand_number", "hand", "hand_sizes", "scores", "trump", "trick", "tricks", "last_hand", "result"]
+COMMON = [
+    "rule_set",
+    "settings",
+    "seat",
+    "players",
+    "sides",
+    "trump_word",
+    "to_move",
+    "phase",
+    "dealer",
+    "hand_number",
+    "hand",
+    "hand_sizes",
+    "scores",
+    "trump",
+    "trick",
+    "tricks",
+    "last_hand",
+    "result",
+]
 TRICK_KEYS = {"leader", "plays", "winner", "winning_card"}
 
 
 def check_common(state, view, seat):
     rules = state.rules
-    assert list(view)[:len(COMMON)] == COMMON, "the common keys come first, in their order"
+    assert list(view)[: len(COMMON)] == COMMON, "the common keys come first, in their order"
     assert view["rule_set"] == rules.id and view["seat"] == seat and view["players"] == rules.players
     assert view["settings"] == rules.settings and view["trump_word"] == rules.trump_word
     sides = view["sides"]
@@ -36,7 +54,7 @@ def check_common(state, view, seat):
         assert set(trick) == TRICK_KEYS and all(len(p) == 2 for p in trick["plays"])
     assert all(t["winner"] is not None for t in view["tricks"])
     last = view["last_hand"]
-    if last is not None:        # an earlier hand (a deal given up for a new deal has none), or the game's last
+    if last is not None:  # an earlier hand (a deal given up for a new deal has none), or the game's last
         assert last["hand_number"] < view["hand_number"] or state.is_over and last["hand_number"] == view["hand_number"]
         assert last["dealer"] == state.deals[last["hand_number"]].dealer
     assert (view["result"] is None) == (not state.is_over)

@@ -1,6 +1,7 @@
 """The general forms the 120s fast paths are held to, shared by the tests that compare them (a helper module:
 test modules import from here, never from each other)."""
-from fairdeal.verifier.games.onetwenty.ranks import make_strength
+
+from fairdeal.core.games.onetwenty.ranks import make_strength
 
 
 def general_beaters(trump, aces_low):

@@ -1,13 +1,13 @@
 """Shared helpers of the 120s tests: explicit decks from named hands, short move constructors, scripted play."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from fairdeal.verifier.cards import PACK_52, Card, cards_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FixedChance, Move
-from fairdeal.verifier.games.onetwenty.state import deck_from_hands
-
+from fairdeal.core.cards import PACK_52, Card, cards_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FixedChance, Move
+from fairdeal.core.games.onetwenty.state import deck_from_hands
 from tests.games.randomness import RandomChance, SeededRng
 
 
@@ -32,9 +32,18 @@ def deck(rules, dealer: int, hands: dict[int, str], kitty: str = "", pack: str =
     return deck_from_hands(rules.variant, dealer, full, kit, cards(pack))
 
 
-def new_game(rule_set: str = "120s-auction", hands: dict[int, str] | None = None, kitty: str = "", pack: str = "",
-             dealer: int = 0, settings: dict | None = None, players: int = 4, more: Sequence[list] = (),
-             scores=None, made_bid=None):
+def new_game(
+    rule_set: str = "120s-auction",
+    hands: dict[int, str] | None = None,
+    kitty: str = "",
+    pack: str = "",
+    dealer: int = 0,
+    settings: dict | None = None,
+    players: int = 4,
+    more: Sequence[list] = (),
+    scores=None,
+    made_bid=None,
+):
     """A game whose first hand deals `hands` (unnamed cards are filled in from the canonical pack order)."""
     rules = make_rules(rule_set, settings or {}, players)
     first = deck(rules, dealer, hands or {}, kitty, pack)
@@ -101,8 +110,12 @@ LAYOUT_KITTY = "8C 9C 10C JC"
 
 def layout_hands(name: str, bidder: int, players: int = 4) -> dict[int, str]:
     lay = LAYOUTS[name]
-    return {bidder: lay["B"], (bidder + 1) % players: lay["L"], (bidder + 2) % players: lay["P"],
-            (bidder + 3) % players: lay["R"]}
+    return {
+        bidder: lay["B"],
+        (bidder + 1) % players: lay["L"],
+        (bidder + 2) % players: lay["P"],
+        (bidder + 3) % players: lay["R"],
+    }
 
 
 def bid_and_throw(game, bidder: int, value: int, suit: str = "H") -> None:
@@ -117,7 +130,8 @@ def bid_and_throw(game, bidder: int, value: int, suit: str = "H") -> None:
 
 def play_out(game) -> None:
     """Play the hand's remaining tricks: a leader plays its strongest legal card, the others their weakest."""
-    from fairdeal.verifier.games.onetwenty.ranks import power_table
+    from fairdeal.core.games.onetwenty.ranks import power_table
+
     power = power_table(game.trump, game.v.aces_low)
     start = game.hand_number
     while game.phase == "play" and game.hand_number == start:
@@ -128,10 +142,12 @@ def play_out(game) -> None:
         game.apply(s, Move.play(c))
 
 
-def layout_game(name: str, bidder: int, value: int = 15, scores=None, made_bid=None, settings=None,
-                rule_set: str = "120s-auction"):
-    g = new_game(rule_set, layout_hands(name, bidder), kitty=LAYOUT_KITTY, settings=settings, scores=scores,
-                 made_bid=made_bid)
+def layout_game(
+    name: str, bidder: int, value: int = 15, scores=None, made_bid=None, settings=None, rule_set: str = "120s-auction"
+):
+    g = new_game(
+        rule_set, layout_hands(name, bidder), kitty=LAYOUT_KITTY, settings=settings, scores=scores, made_bid=made_bid
+    )
     bid_and_throw(g, bidder, value)
     return g
 

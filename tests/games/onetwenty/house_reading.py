@@ -1,14 +1,15 @@
 """The card orders and the following rules of 120s-house and 120s-traditional, written again straight from
 docs/rules/120s-house.md and docs/rules/120s-traditional.md ("Play"), independently of the engine's power tables,
 so property tests can compare the engine with the rules on random hands."""
+
 from __future__ import annotations
 
-from fairdeal.verifier.cards import Card, card_from_str
+from fairdeal.core.cards import Card, card_from_str
 
 RED_PLAIN = "A K Q J 10 9 8 7 6 5 4 3 2"
 BLACK_PLAIN = "A K Q J 2 3 4 5 6 7 8 9 10"
-RED_PLAIN_ACES_LOW = "K Q J 10 9 8 7 6 5 4 3 2 A"       # "lowest in diamonds"
-BLACK_PLAIN_ACES_LOW = "K Q J A 2 3 4 5 6 7 8 9 10"      # "below the Jack in clubs and spades"
+RED_PLAIN_ACES_LOW = "K Q J 10 9 8 7 6 5 4 3 2 A"  # "lowest in diamonds"
+BLACK_PLAIN_ACES_LOW = "K Q J A 2 3 4 5 6 7 8 9 10"  # "below the Jack in clubs and spades"
 ACE_OF_HEARTS = card_from_str("AH")
 
 
@@ -57,7 +58,7 @@ def may_play(hand: list[Card], led: Card | None, trump: str, void_must_trump: bo
         order = trump_order(trump)
         big = {card_from_str("5" + trump), card_from_str("J" + trump), ACE_OF_HEARTS}
         if all(c in big and order.index(c) < order.index(led) for c in trumps):
-            return set(hand)                     # reneging: only big three cards above the card led
+            return set(hand)  # reneging: only big three cards above the card led
         return set(trumps)
     follow = [c for c in hand if c.suit == led.suit and not is_trump(c, trump)]
     if follow:

@@ -1,9 +1,9 @@
 """Scenario helpers shared by the 120s-house and 120s-traditional tests, on top of the 120s-auction tests'
 deck helpers (tests/games/onetwenty/helpers.py, imported, not copied)."""
+
 from __future__ import annotations
 
-from fairdeal.verifier.games.base import Move
-
+from fairdeal.core.games.base import Move
 from tests.games.onetwenty.helpers import bid_and_throw, cards, new_game
 
 SPARE_KITTY = "8C 9C 10C JC"
@@ -22,15 +22,26 @@ def adjacent(order: str):
     return list(zip(ranks, ranks[1:]))
 
 
-def ready(rule_set: str, hands: dict[int, str], bidder: int = 1, value: int = 20, suit: str = "H",
-          kitty: str = "", settings: dict | None = None, players: int = 4, scores=None, dealer: int = 0,
-          pack: str = ""):
+def ready(
+    rule_set: str,
+    hands: dict[int, str],
+    bidder: int = 1,
+    value: int = 20,
+    suit: str = "H",
+    kitty: str = "",
+    settings: dict | None = None,
+    players: int = 4,
+    scores=None,
+    dealer: int = 0,
+    pack: str = "",
+):
     """A game at the first lead: `hands` dealt by `dealer`, `bidder` alone bids `value`, names `suit`, throws the
     kitty's cards back and nobody else changes a card."""
     size = 4 if (settings or {}).get("teaser") else 3
     kit = kitty or " ".join(SPARE_KITTY.split()[:size])
-    g = new_game(rule_set, hands, kitty=kit, pack=pack, dealer=dealer, settings=settings, players=players,
-                 scores=scores)
+    g = new_game(
+        rule_set, hands, kitty=kit, pack=pack, dealer=dealer, settings=settings, players=players, scores=scores
+    )
     bid_and_throw(g, bidder, value, suit)
     return g
 
@@ -57,23 +68,30 @@ def bids(g, seat: int | None = None) -> list:
 def head_to_head(rule_set: str, trump: str, high: str, low: str, settings: dict | None = None) -> int:
     """Seat 2 leads `low`, seat 3 plays `high`, seats 0 and 1 discard cards that can neither follow nor trump:
     the seat that wins the trick (3 when `high` beats `low`). Seat 1 bid 20 and named `trump`."""
-    from fairdeal.verifier.cards import PACK_52
-    from fairdeal.verifier.games.onetwenty.ranks import is_trump
+    from fairdeal.core.cards import PACK_52
+    from fairdeal.core.games.onetwenty.ranks import is_trump
+
     hi, lo = cards(high)[0], cards(low)[0]
-    filler = [c for c in PACK_52 if c not in (hi, lo) and not is_trump(c, trump) and c.suit != lo.suit
-              and c.suit != hi.suit]
-    if len(filler) < 21:        # trump and led suit the same: one more suit is free
+    filler = [
+        c for c in PACK_52 if c not in (hi, lo) and not is_trump(c, trump) and c.suit != lo.suit and c.suit != hi.suit
+    ]
+    if len(filler) < 21:  # trump and led suit the same: one more suit is free
         filler = [c for c in PACK_52 if c not in (hi, lo) and not is_trump(c, trump) and c.suit != lo.suit]
     text = [str(c) for c in filler]
-    hands = {2: " ".join([low] + text[0:4]), 3: " ".join([high] + text[4:8]), 0: " ".join(text[8:13]),
-             1: " ".join(text[13:18])}
+    hands = {
+        2: " ".join([low] + text[0:4]),
+        3: " ".join([high] + text[4:8]),
+        0: " ".join(text[8:13]),
+        1: " ".join(text[13:18]),
+    }
     g = ready(rule_set, hands, bidder=1, value=20, suit=trump, kitty=" ".join(text[18:21]), settings=settings)
     return trick(g, low, high, text[8], text[13])
 
 
 def bots_play_to_the_end(rules, chance, max_moves: int = 3000):
     """Every seat a bot (FirstChoiceRng); each bot move must be legal. Returns the game when it stops."""
-    from fairdeal.verifier.games.base import FirstChoiceRng
+    from fairdeal.core.games.base import FirstChoiceRng
+
     g, rng = rules.new_game(chance), FirstChoiceRng()
     for _ in range(max_moves):
         if g.is_over:

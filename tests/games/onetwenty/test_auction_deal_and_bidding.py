@@ -1,14 +1,15 @@
 """120s-auction (docs/rules/120s-auction.md): players, the deal, the kitty and the bidding, scenario by scenario."""
+
 import pytest
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, FixedChance, IllegalMove, Move, NotYourTurn
 
 from .helpers import PASS, bid, cards, new_game, pass_round, trump
 
-
 # --- players -------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
 def test_exactly_four_players_any_other_size_is_refused(players):
@@ -31,6 +32,7 @@ def test_a_standard_52_card_pack_every_card_once():
 
 # --- the deal ------------------------------------------------------------------------------------------
 
+
 def test_five_cards_each_one_at_a_time_from_the_dealers_left_finishing_with_the_dealer():
     rules = make_rules("120s-auction")
     g = rules.new_game(FixedChance([list(PACK_52)], first_dealer=0))
@@ -39,21 +41,21 @@ def test_five_cards_each_one_at_a_time_from_the_dealers_left_finishing_with_the_
     assert sorted(g.hands[1]) == sorted(d[i] for i in (0, 5, 10, 15, 20))
     assert sorted(g.hands[2]) == sorted(d[i] for i in (1, 6, 11, 16, 21))
     assert sorted(g.hands[3]) == sorted(d[i] for i in (2, 7, 12, 17, 22))
-    assert sorted(g.hands[0]) == sorted(d[i] for i in (3, 8, 13, 18, 23))   # the dealer is dealt last
+    assert sorted(g.hands[0]) == sorted(d[i] for i in (3, 8, 13, 18, 23))  # the dealer is dealt last
 
 
 def test_kitty_gets_one_card_after_each_of_the_first_four_rounds_and_none_after_the_fifth():
     rules = make_rules("120s-auction")
     g = rules.new_game(FixedChance([list(PACK_52)], first_dealer=0))
     assert g.kitty == [PACK_52[i] for i in (4, 9, 14, 19)]
-    assert PACK_52[23] in g.hands[0]          # the last card of the deal is a player's (the dealer's)
+    assert PACK_52[23] in g.hands[0]  # the last card of the deal is a player's (the dealer's)
 
 
 def test_rest_of_the_pack_is_28_cards_face_down_and_drawn_from_its_top():
     rules = make_rules("120s-auction")
     g = rules.new_game(FixedChance([list(PACK_52)], first_dealer=0))
     assert len(g.pack) == 28 and g.view(None)["pack_count"] == 28
-    assert g.pack[-1] == PACK_52[24]          # the top card is the next one in the deck
+    assert g.pack[-1] == PACK_52[24]  # the top card is the next one in the deck
 
 
 def test_nobody_sees_the_kitty_not_even_the_dealer():
@@ -66,6 +68,7 @@ def test_nobody_sees_the_kitty_not_even_the_dealer():
 
 def test_deal_passes_one_seat_left_after_every_hand_played_out():
     from .helpers import layout_game, play_out
+
     g = layout_game("split", bidder=1)
     assert g.dealer == 0
     play_out(g)
@@ -73,6 +76,7 @@ def test_deal_passes_one_seat_left_after_every_hand_played_out():
 
 
 # --- bidding -------------------------------------------------------------------------------------------
+
 
 def test_one_round_of_bidding_from_the_dealers_left_the_dealer_last():
     g = new_game(dealer=2)
@@ -96,8 +100,9 @@ def test_the_bids_are_15_20_25_and_30_nothing_in_between_or_above():
 def test_a_bid_has_to_beat_the_bid_standing():
     g = new_game()
     g.apply(1, bid(20))
-    assert g.why_not(2, bid(20)) == ("A bid has to beat the bid standing: 20 is standing, so the smallest bid "
-                                     "left is 25.")
+    assert g.why_not(2, bid(20)) == (
+        "A bid has to beat the bid standing: 20 is standing, so the smallest bid left is 25."
+    )
     assert g.why_not(2, bid(15)) is not None
     assert [m.value for m in g.legal_moves(2) if m.kind == "bid"] == [25, 30]
 
@@ -113,11 +118,11 @@ def test_once_someone_has_said_30_everybody_after_them_passes():
 
 
 def test_from_90_up_the_smallest_bid_is_20_but_passing_is_allowed():
-    g = new_game(scores=[0, 90])                    # seats 1 and 3 are on 90
+    g = new_game(scores=[0, 90])  # seats 1 and 3 are on 90
     assert g.why_not(1, bid(15)) == "From 90 points up your side's smallest bid is 20."
     assert g.why_not(1, bid(20)) is None and g.why_not(1, PASS) is None
     g.apply(1, PASS)
-    assert g.why_not(2, bid(15)) is None          # the other side, on 0, may still say 15
+    assert g.why_not(2, bid(15)) is None  # the other side, on 0, may still say 15
 
 
 def test_nobody_is_ever_forced_to_bid_including_the_dealer_at_any_score():
@@ -150,13 +155,14 @@ def test_a_higher_later_bid_wins_the_auction():
 
 # --- the everybody-passes setting -------------------------------------------------------------------------
 
+
 def test_everybody_passes_default_the_same_dealer_deals_again_with_a_new_shuffle():
     second = cards("5H JH AH KH QH")
     g = new_game(more=[second + [c for c in PACK_52 if c not in second]])
     pass_round(g, 1, 2, 3, 0)
     assert g.dealer == 0 and g.hand_number == 1 and g.phase == "bidding"
     assert g.last_hand["thrown_in"] is True and g.scores == [0, 0]
-    assert cards("5H")[0] in g.hands[1] and cards("JH")[0] in g.hands[2]      # dealt from the second deck
+    assert cards("5H")[0] in g.hands[1] and cards("JH")[0] in g.hands[2]  # dealt from the second deck
 
 
 def test_everybody_passes_next_dealer_moves_the_deal_on():

@@ -1,8 +1,9 @@
 """120s-auction (docs/rules/120s-auction.md): the lead, card order, trick winners, following and reneging."""
+
 import pytest
 
-from fairdeal.verifier.games.base import IllegalMove, Move
-from fairdeal.verifier.games.onetwenty.ranks import make_strength, plain_order, trump_order
+from fairdeal.core.games.base import IllegalMove, Move
+from fairdeal.core.games.onetwenty.ranks import make_strength, plain_order, trump_order
 
 from .helpers import bid_and_throw, new_game, play
 
@@ -19,6 +20,7 @@ def legal(g, seat):
 
 # --- the lead and the trick -------------------------------------------------------------------------------
 
+
 def test_the_bidder_leads_to_the_first_trick_not_the_player_to_their_left_nor_the_last_to_discard():
     g = new_game(hands={2: "5H JH 2C 3C 4C"}, dealer=0)
     bid_and_throw(g, 2, 15, "H")
@@ -34,6 +36,7 @@ def test_whoever_won_the_last_trick_leads_the_next():
 
 def test_play_goes_round_one_card_each_four_to_a_trick_five_tricks_to_a_hand():
     from .helpers import layout_game, play_out
+
     g = layout_game("split", bidder=1)
     play_out(g)
     tricks = g.last_hand["tricks"]
@@ -52,7 +55,7 @@ def test_a_card_of_another_suit_cannot_win_however_big_it_looks():
     g = start({1: "2D 3C 4C 6C 7C", 2: "AC KC QC JC 8C", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"}, suit="H")
     for s, c in ((1, "2D"), (2, "AC"), (3, "3D"), (0, "4D")):
         g.apply(s, play(c))
-    assert g.play.done[0].winner == 0          # the 4 of diamonds, highest of the suit led
+    assert g.play.done[0].winner == 0  # the 4 of diamonds, highest of the suit led
 
 
 def test_drumpf_order_top_three_then_ace_king_queen_then_red_high_black_low():
@@ -62,8 +65,7 @@ def test_drumpf_order_top_three_then_ace_king_queen_then_red_high_black_low():
     for suit in "CDHS":
         order = trump_order(suit)
         strength = make_strength(suit)
-        assert [strength(c, order[-1]) for c in order] == sorted((strength(c, order[-1]) for c in order),
-                                                                 reverse=True)
+        assert [strength(c, order[-1]) for c in order] == sorted((strength(c, order[-1]) for c in order), reverse=True)
 
 
 def test_in_a_black_drumpf_suit_the_2_beats_the_10():
@@ -103,12 +105,14 @@ def test_the_ace_of_hearts_is_always_a_drumpf_and_never_a_heart():
 
 # --- following (docs/rules/120s-auction.md "Play": follow or drumpf; void: drumpf if you can) ------------
 
+
 def test_you_may_drumpf_a_plain_suit_you_could_have_followed():
     g = start({1: "AC 3D 4D 6D 7D", 2: "KC 2S 9D 10D JD", 3: "3C 2H 3H 4H 6H", 0: "4C 7H 8H 9H 10H"}, suit="S")
     g.apply(1, play("AC"))
     assert legal(g, 2) == ["2S", "KC"]
-    assert g.why_not(2, play("9D")) == ("You must follow clubs or play a drumpf: clubs were led and you hold "
-                                        "the King of clubs.")
+    assert g.why_not(2, play("9D")) == (
+        "You must follow clubs or play a drumpf: clubs were led and you hold the King of clubs."
+    )
 
 
 def test_void_in_the_suit_led_you_must_play_a_drumpf_if_you_hold_one():
@@ -169,29 +173,33 @@ def test_the_ace_of_drumpfs_is_never_kept_back():
 def test_the_privilege_looks_at_the_card_led_not_the_highest_card_played_so_far():
     g = start({1: "3S 2C 3C 6C 7C", 2: "5S 8D 9D 10D JD", 3: "JS 2H 3H 4H 6H", 0: "4D 7H 8H 9H 10H"}, suit="S")
     g.apply(1, play("3S"))
-    g.apply(2, play("5S"))          # the 5, higher than the jack, is on the table
-    assert "2H" in legal(g, 3)      # the jack still ranks above the 3 led: it may be kept back
+    g.apply(2, play("5S"))  # the 5, higher than the jack, is on the table
+    assert "2H" in legal(g, 3)  # the jack still ranks above the 3 led: it may be kept back
     g.apply(3, play("2H"))
 
 
 # --- a bid of 30 -------------------------------------------------------------------------------------------
 
+
 def test_on_a_30_the_bidders_first_lead_must_be_a_drumpf_if_they_hold_one():
-    g = start({1: "4H 2C 3C 6C 7C", 2: "5H 8D 9D 10D JD", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"},
-              suit="H", value=30)
+    g = start(
+        {1: "4H 2C 3C 6C 7C", 2: "5H 8D 9D 10D JD", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"}, suit="H", value=30
+    )
     assert legal(g, 1) == ["4H"]
     assert g.why_not(1, play("2C")) == "On a bid of 30 the first lead must be a drumpf, and you hold the 4 of drumpfs."
 
 
 def test_on_a_30_without_a_drumpf_the_first_lead_is_free():
-    g = start({1: "2D 2C 3C 6C 7C", 2: "5H 8D 9D 10D JD", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"},
-              suit="H", value=30)
+    g = start(
+        {1: "2D 2C 3C 6C 7C", 2: "5H 8D 9D 10D JD", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"}, suit="H", value=30
+    )
     assert len(legal(g, 1)) == 5
 
 
 def test_the_30_lead_rule_binds_only_the_first_lead_of_the_hand():
-    g = start({1: "JH 4H 2C 3C 6C", 2: "5H 8D 9D 10D JD", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"},
-              suit="H", value=30)
+    g = start(
+        {1: "JH 4H 2C 3C 6C", 2: "5H 8D 9D 10D JD", 3: "3D 2S 3S 4S 6S", 0: "4D 7S 8S 9S 10S"}, suit="H", value=30
+    )
     for s, c in ((1, "JH"), (2, "8D"), (3, "2S"), (0, "7S")):
         g.apply(s, play(c))
     assert g.to_move == 1 and "2C" in legal(g, 1)

@@ -1,14 +1,23 @@
 """120s-auction: sentences the first suite shows only in one position, shown again where it is easy
 to get wrong (another dealer, the other side of the cap, the ace of hearts as the one drumpf, the bots and the
 timeout over many positions)."""
+
 import random
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FixedChance
-
-from tests.games.onetwenty.helpers import (bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out,
-                                          throw, trump)
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FixedChance
+from tests.games.onetwenty.helpers import (
+    bid,
+    bid_and_throw,
+    layout_game,
+    new_game,
+    pass_round,
+    play,
+    play_out,
+    throw,
+    trump,
+)
 from tests.games.randomness import RandomChance, SeededRng
 
 
@@ -57,7 +66,7 @@ def test_a_made_bid_scores_in_full_past_115_in_the_hand_that_lifts_the_cap_witho
     g = layout_game("twenty", bidder=0, value=20, scores=[97, 0])
     play_out(g)
     assert g.last_hand["points"] == [20, 10] and g.made_bid[0] is True
-    assert g.scores == [117, 10] and not g.is_over                  # past 115, short of 120: play on
+    assert g.scores == [117, 10] and not g.is_over  # past 115, short of 120: play on
 
 
 def test_the_five_may_be_kept_back_against_the_ace_of_hearts_led():
@@ -69,15 +78,16 @@ def test_the_five_may_be_kept_back_against_the_ace_of_hearts_led():
     g.apply(2, play("8D"))
     assert "2H" in legal(g, 3)
     g.apply(3, play("2H"))
-    assert legal(g, 0) == ["AS"]                                       # the ace of drumpfs is never kept back
+    assert legal(g, 0) == ["AS"]  # the ace of drumpfs is never kept back
 
 
 def test_on_a_30_the_ace_of_hearts_is_the_drumpf_the_bidder_must_lead():
     g = new_game(hands={1: "AH 2C 3C 6C 7C"})
     bid_and_throw(g, 1, 30, "S")
     assert legal(g, 1) == ["AH"]
-    assert g.why_not(1, play("2C")) == ("On a bid of 30 the first lead must be a drumpf, and you hold the Ace of "
-                                         "hearts.")
+    assert g.why_not(1, play("2C")) == (
+        "On a bid of 30 the first lead must be a drumpf, and you hold the Ace of hearts."
+    )
 
 
 def test_the_dealer_as_bidder_sees_the_kitty_until_its_own_throw_at_the_end():

@@ -1,5 +1,6 @@
 """120s-auction: trick points, the 10-point trick, making and going Down, the endgame rules and the
 scores-below-zero setting."""
+
 from .helpers import bid_and_throw, layout_game, new_game, play, play_out
 
 
@@ -8,7 +9,7 @@ def test_every_trick_is_worth_5_and_the_trick_of_the_highest_winning_card_10():
     play_out(g)
     h = g.last_hand
     assert h["ten_card"] == "5H" and h["ten_trick"] == 0
-    assert h["points"] == [15, 15]           # side 1 (seats 1, 3): 10 + 5; side 0: three tricks at 5
+    assert h["points"] == [15, 15]  # side 1 (seats 1, 3): 10 + 5; side 0: three tricks at 5
 
 
 def test_there_are_exactly_30_points_in_every_hand():
@@ -20,8 +21,11 @@ def test_there_are_exactly_30_points_in_every_hand():
 
 def test_the_10_goes_to_the_highest_winning_card_when_the_5_of_drumpfs_was_never_dealt():
     # The 5 of hearts lies in the pack; the jack is the highest card that wins a trick.
-    g = new_game(hands={1: "JH 2C 3C 4C 6C", 2: "AD KD QD 2S 3S", 3: "7C 8C 9C 10C QC", 0: "4S 6S 7S 8S 9S"},
-                 kitty="2D 3D 4D 6D", pack="10S JS QS KS AS 5H")
+    g = new_game(
+        hands={1: "JH 2C 3C 4C 6C", 2: "AD KD QD 2S 3S", 3: "7C 8C 9C 10C QC", 0: "4S 6S 7S 8S 9S"},
+        kitty="2D 3D 4D 6D",
+        pack="10S JS QS KS AS 5H",
+    )
     bid_and_throw(g, 1, 15, "H")
     play_out(g)
     assert g.last_hand["ten_card"] == "JH"
@@ -30,14 +34,33 @@ def test_the_10_goes_to_the_highest_winning_card_when_the_5_of_drumpfs_was_never
 def test_when_no_drumpf_wins_a_trick_the_10_goes_to_the_highest_plain_winning_card_earlier_trick_on_a_tie():
     # Spades are drumpfs and nobody holds a spade or the ace of hearts. The aces of diamonds and clubs both win
     # a trick (equal places in their suits): the earlier one takes the 10.
-    g = new_game(hands={1: "AD AC 2D 3D 4D", 2: "6D 7D 8D 9D 10D", 3: "2C 3C 4C 5C 6C", 0: "7C 8C 9C 10C JC"},
-                 kitty="2H 3H 4H 6H")
+    g = new_game(
+        hands={1: "AD AC 2D 3D 4D", 2: "6D 7D 8D 9D 10D", 3: "2C 3C 4C 5C 6C", 0: "7C 8C 9C 10C JC"},
+        kitty="2H 3H 4H 6H",
+    )
     bid_and_throw(g, 1, 15, "S")
-    for s, c in ((1, "AD"), (2, "6D"), (3, "2C"), (0, "7C"),
-                 (1, "AC"), (2, "7D"), (3, "3C"), (0, "8C"),
-                 (1, "2D"), (2, "10D"), (3, "4C"), (0, "9C"),
-                 (2, "9D"), (3, "5C"), (0, "10C"), (1, "3D"),
-                 (2, "8D"), (3, "6C"), (0, "JC"), (1, "4D")):
+    for s, c in (
+        (1, "AD"),
+        (2, "6D"),
+        (3, "2C"),
+        (0, "7C"),
+        (1, "AC"),
+        (2, "7D"),
+        (3, "3C"),
+        (0, "8C"),
+        (1, "2D"),
+        (2, "10D"),
+        (3, "4C"),
+        (0, "9C"),
+        (2, "9D"),
+        (3, "5C"),
+        (0, "10C"),
+        (1, "3D"),
+        (2, "8D"),
+        (3, "6C"),
+        (0, "JC"),
+        (1, "4D"),
+    ):
         g.apply(s, play(c))
     h = g.last_hand
     assert h["ten_trick"] == 0 and h["ten_card"] == "AD"
@@ -95,7 +118,7 @@ def test_if_both_sides_pass_120_in_the_same_hand_the_side_that_bid_wins_even_wit
 
 
 def test_a_side_that_has_never_won_a_bid_and_made_it_is_capped_at_115():
-    g = layout_game("down", bidder=1, scores=[100, 0])     # side 0 takes 30 without bidding
+    g = layout_game("down", bidder=1, scores=[100, 0])  # side 0 takes 30 without bidding
     play_out(g)
     assert g.scores == [115, -15] and not g.is_over
 
@@ -114,7 +137,7 @@ def test_win_a_bid_and_make_it_and_the_cap_is_gone_including_for_that_very_hand(
 
 
 def test_going_down_never_lifts_the_cap():
-    g = layout_game("down", bidder=0, value=20, scores=[100, 0])       # side 0 bids and goes Down
+    g = layout_game("down", bidder=0, value=20, scores=[100, 0])  # side 0 bids and goes Down
     play_out(g)
     assert g.made_bid[0] is False and g.scores == [80, 30]
 
@@ -132,6 +155,7 @@ def test_a_side_that_once_made_a_bid_can_later_win_as_the_side_that_did_not_bid(
 
 
 # --- the scores-below-zero setting ------------------------------------------------------------------------
+
 
 def test_scores_below_zero_allowed_by_default_down_30_from_10_is_minus_20():
     g = layout_game("down", bidder=1, value=30, scores=[0, 10])
@@ -155,13 +179,14 @@ def test_the_last_hand_summary_is_public():
 
 
 def test_among_plain_winning_cards_a_king_is_a_king_in_every_suit_hearts_included():
-    from fairdeal.verifier.cards import cards_from_str
-    from fairdeal.verifier.games.onetwenty.ranks import power_table
-    from fairdeal.verifier.games.onetwenty.scoring import ten_trick
+    from fairdeal.core.cards import cards_from_str
+    from fairdeal.core.games.onetwenty.ranks import power_table
+    from fairdeal.core.games.onetwenty.scoring import ten_trick
+
     power = power_table("S")
     # hearts have no plain ace, yet their king ranks with the other kings: the earlier king takes the 10
     assert ten_trick(cards_from_str("QD KH KC 10D"), power) == 1
     assert ten_trick(cards_from_str("KC KH"), power) == 0
     assert ten_trick(cards_from_str("KH AD"), power) == 1
-    assert ten_trick(cards_from_str("10D 2C"), power) == 0      # red 10 and black 2 share a place: the earlier
-    assert ten_trick(cards_from_str("3D 2S"), power) == 1        # any winning drumpf beats every plain card
+    assert ten_trick(cards_from_str("10D 2C"), power) == 0  # red 10 and black 2 share a place: the earlier
+    assert ten_trick(cards_from_str("3D 2S"), power) == 1  # any winning drumpf beats every plain card

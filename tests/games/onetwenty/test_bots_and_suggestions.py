@@ -1,14 +1,14 @@
 """120s: the table's suggested bid, the bots and the timeout policy (docs/rules/120s-auction.md "The suggestion,
 the bots and the timeout policy")."""
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FirstChoiceRng, Move
-from fairdeal.verifier.games.onetwenty.bots import hand_ceiling
 
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FirstChoiceRng, Move
+from fairdeal.core.games.onetwenty.bots import hand_ceiling
 from tests.games.randomness import PickRng
 
 from .helpers import PASS, bid, bid_and_throw, cards, new_game, pass_round, play, trump
 
-STRONG = "5H JH AH 2C 3D"          # the top three: worth a 15 or a 20, not a 30
+STRONG = "5H JH AH 2C 3D"  # the top three: worth a 15 or a 20, not a 30
 WEAK = "2C 3C 4D 6S 7S"
 
 
@@ -61,12 +61,12 @@ def test_the_bot_and_timeout_name_the_strongest_suit_ties_broken_by_the_rng():
     g.apply(1, bid(15))
     pass_round(g, 2, 3, 0)
     assert g.rules.bot_move(g.view(1), FirstChoiceRng()) == trump("S")
-    g = new_game(hands={1: "5S 5C 2H 3D 4D"})           # spades and clubs worth the same
+    g = new_game(hands={1: "5S 5C 2H 3D 4D"})  # spades and clubs worth the same
     g.apply(1, bid(15))
     pass_round(g, 2, 3, 0)
     assert g.rules.bot_move(g.view(1), FirstChoiceRng()) == trump("C")
     assert g.rules.bot_move(g.view(1), PickRng(-1)) == trump("S")
-    assert g.rules.timeout_move(g.view(1)) == trump("C")      # the first in suit order C D H S
+    assert g.rules.timeout_move(g.view(1)) == trump("C")  # the first in suit order C D H S
 
 
 def test_the_bidder_bot_keeps_its_drumpfs_and_throws_at_least_four():
@@ -83,7 +83,7 @@ def test_the_bidder_bot_keeps_its_drumpfs_and_throws_at_least_four():
 def test_the_timeout_plays_the_lowest_legal_card():
     g = new_game(hands={1: "5H JH AH 2C 3C", 2: "KC 2D 3D 4D 6D", 3: "7C 2S 3S 4S 6S", 0: "8C 7S 8S 9S 10S"})
     bid_and_throw(g, 1, 15, "H")
-    assert g.rules.timeout_move(g.view(1)) == play("3C")     # black: the 3 is below the 2
+    assert g.rules.timeout_move(g.view(1)) == play("3C")  # black: the 3 is below the 2
 
 
 def test_the_bot_leads_its_highest_drumpf_as_the_bidders_side_and_plays_low_behind_a_winning_partner():
@@ -92,7 +92,7 @@ def test_the_bot_leads_its_highest_drumpf_as_the_bidders_side_and_plays_low_behi
     assert g.rules.bot_move(g.view(1), FirstChoiceRng()) == play("5H")
     g.apply(1, play("5H"))
     g.apply(2, play("6D"))
-    assert g.rules.bot_move(g.view(3), FirstChoiceRng()) == play("7C")     # partner winning: the lowest (black 7 < 6)
+    assert g.rules.bot_move(g.view(3), FirstChoiceRng()) == play("7C")  # partner winning: the lowest (black 7 < 6)
 
 
 def test_the_bot_takes_a_trick_with_its_cheapest_winning_card():

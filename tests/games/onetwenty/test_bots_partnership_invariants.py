@@ -1,19 +1,24 @@
 """Whole bot games at every 4-player 120s table: the partnership rules hold at every bot move, and every bot move
 is legal. Behind a winning partner a bot takes the trick over only when the rules force it (every legal card
 beats the partner's: void and bound to trump) or with the top card of the plain suit led. Seeded random deals (tests' RandomChance); a few games per table keep it fast."""
+
 import pytest
 
-from fairdeal.verifier.cards import card_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FirstChoiceRng
-from fairdeal.verifier.games.onetwenty.bots import plain_top
-from fairdeal.verifier.games.onetwenty.ranks import make_strength
-
+from fairdeal.core.cards import card_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FirstChoiceRng
+from fairdeal.core.games.onetwenty.bots import plain_top
+from fairdeal.core.games.onetwenty.ranks import make_strength
 from tests.games.randomness import RandomChance
 
-TABLES = [("120s-auction", {}), ("120s-auction", {"everybody_passes": "dealer-picks"}),
-          ("120s-house", {}), ("120s-house", {"dealer_can_take_it": True}),
-          ("120s-traditional", {}), ("120s-traditional", {"teaser": True})]
+TABLES = [
+    ("120s-auction", {}),
+    ("120s-auction", {"everybody_passes": "dealer-picks"}),
+    ("120s-house", {}),
+    ("120s-house", {"dealer_can_take_it": True}),
+    ("120s-traditional", {}),
+    ("120s-traditional", {"teaser": True}),
+]
 BOT = FirstChoiceRng()
 
 
@@ -55,4 +60,4 @@ def test_bots_never_outbid_their_partner_nor_take_a_trick_from_a_winning_partner
                 checked_plays += 1
             g.apply(s, m)
         assert g.is_over
-    assert checked_bids and checked_plays        # the games did reach both situations
+    assert checked_bids and checked_plays  # the games did reach both situations

@@ -2,8 +2,8 @@
 `support_card`). Hearts are trumps throughout; seat 1 bid. The house and traditional first lead is the bidder's
 left (seat 2); the auction bidder leads.
 """
-from fairdeal.verifier.games.base import FirstChoiceRng
 
+from fairdeal.core.games.base import FirstChoiceRng
 from tests.games.onetwenty.helpers import bid_and_throw, new_game, play
 from tests.games.onetwenty.scenes import ready, trick
 
@@ -20,17 +20,17 @@ def bot(g, seat=None):
 def test_last_to_play_behind_a_winning_partner_the_bot_plays_low_rather_than_trump():
     hands = {2: "4D 2C 3C 4C 6C", 3: "AD 2S 3S 4S 6S", 0: "6D 7S 8S 9S 10S", 1: "5H KD 7D 8C 9C"}
     g = ready(H, hands, kitty="7C JC QC")
-    for c in ("4D", "AD", "6D"):              # seat 3, seat 1's partner, wins with the ace
+    for c in ("4D", "AD", "6D"):  # seat 3, seat 1's partner, wins with the ace
         g.apply(g.to_move, play(c))
-    assert bot(g, 1) == play("7D")            # not the 5 of trumps, not the king
+    assert bot(g, 1) == play("7D")  # not the 5 of trumps, not the king
 
 
 def test_last_to_play_behind_a_winning_opponent_the_same_hand_takes_the_trick():
     hands = {2: "4D 2C 3C 4C 6C", 3: "6D 2S 3S 4S 6S", 0: "AD 7S 8S 9S 10S", 1: "5H KD 7D 8C 9C"}
     g = ready(H, hands, kitty="7C JC QC")
-    for c in ("4D", "6D", "AD"):              # seat 0, an opponent, wins with the ace
+    for c in ("4D", "6D", "AD"):  # seat 0, an opponent, wins with the ace
         g.apply(g.to_move, play(c))
-    assert bot(g, 1) == play("5H")            # only a trump beats it: the cheapest card that wins
+    assert bot(g, 1) == play("5H")  # only a trump beats it: the cheapest card that wins
 
 
 def test_the_bot_does_not_overtake_its_partners_trump():
@@ -47,10 +47,10 @@ def test_with_an_opponent_still_to_play_the_bot_covers_its_partners_low_card_wit
     hands = {2: "4D 2C 3C 4C 6C", 3: "2D 2S 3S 4S 6S", 0: "AD 6D 8S 9S 10S", 1: "KD 7D 8C 9C JS"}
     g = ready(H, hands, kitty="7C JC QC")
     g.apply(2, play("4D"))
-    g.apply(3, play("2D"))                    # seat 2, the bot's partner, is winning with the 4
-    assert bot(g, 0) == play("AD")            # seat 1 could beat the 4; nothing but a trump beats the ace
+    g.apply(3, play("2D"))  # seat 2, the bot's partner, is winning with the 4
+    assert bot(g, 0) == play("AD")  # seat 1 could beat the 4; nothing but a trump beats the ace
     g.apply(0, play("AD"))
-    assert bot(g, 1) == play("7D")            # and seat 1, behind a winning opponent it cannot beat, plays low
+    assert bot(g, 1) == play("7D")  # and seat 1, behind a winning opponent it cannot beat, plays low
 
 
 def test_without_the_top_card_the_bot_plays_low_behind_its_partner():
@@ -58,7 +58,7 @@ def test_without_the_top_card_the_bot_plays_low_behind_its_partner():
     g = ready(H, hands, kitty="7C JC QC")
     g.apply(2, play("4D"))
     g.apply(3, play("2D"))
-    assert bot(g, 0) == play("6D")            # the king is not spent: the ace may be out
+    assert bot(g, 0) == play("6D")  # the king is not spent: the ace may be out
 
 
 def test_behind_a_partner_winning_with_the_top_card_the_bot_plays_low_even_with_an_opponent_to_play():
@@ -66,7 +66,7 @@ def test_behind_a_partner_winning_with_the_top_card_the_bot_plays_low_even_with_
     g = ready(T, hands, kitty="8D 9D 10D")
     g.apply(2, play("AC"))
     g.apply(3, play("KC"))
-    assert bot(g, 0) == play("QC")            # no trump on its partner's ace
+    assert bot(g, 0) == play("QC")  # no trump on its partner's ace
 
 
 # --- Leads ---------------------------------------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def test_the_bidders_partner_leads_its_best_plain_card_and_keeps_its_trumps():
     hands = {1: "7C 2D 3D 4D 6D", 2: "2C 3S 4S 6S 7S", 3: "4H JH 6H AD 8S", 0: "3C 9S 10S JS QS"}
     g = new_game(A, hands)
     bid_and_throw(g, 1, 15, "H")
-    assert trick(g, "7C", "2C", "4H", "3C") == 3     # seat 3, void in clubs, must trump and wins
+    assert trick(g, "7C", "2C", "4H", "3C") == 3  # seat 3, void in clubs, must trump and wins
     assert bot(g, 3) == play("AD")
 
 

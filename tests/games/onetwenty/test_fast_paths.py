@@ -4,13 +4,21 @@ first written (kept below as the reference, card powers looked up in the power t
 `c in legal(...)`, for every card of the pack, held or not. `make_winner` names the trick's winner as
 trick_winner does with the strength function. The shared bid and trump moves (moves.py) are the moves Move makes
 anew, and a value that is no bid or suit gets Move's own answer."""
-from hypothesis import given, settings, strategies as st
 
-from fairdeal.verifier.cards import PACK_52, SUITS
-from fairdeal.verifier.games.onetwenty.follow import following, legal_cards
-from fairdeal.verifier.games.onetwenty.ranks import (TRUMP_BASE, make_beaters, make_strength, make_winner, power_table,
-                                                     privileged)
-from fairdeal.verifier.games.tricks import trick_winner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairdeal.core.cards import PACK_52, SUITS
+from fairdeal.core.games.onetwenty.follow import following, legal_cards
+from fairdeal.core.games.onetwenty.ranks import (
+    TRUMP_BASE,
+    make_beaters,
+    make_strength,
+    make_winner,
+    power_table,
+    privileged,
+)
+from fairdeal.core.games.tricks import trick_winner
 from tests.games.onetwenty.general import general_beaters
 
 
@@ -53,15 +61,18 @@ def test_legal_and_allows_agree_with_the_reference_rule(position):
     expected = reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump)
     f = following(trump, void_must_trump, aces_low)
     assert f.legal(hand, led, lead_trump) == expected
-    assert legal_cards(hand, led, trump, void_must_trump=void_must_trump, aces_low=aces_low,
-                       lead_trump=lead_trump) == expected
+    assert (
+        legal_cards(hand, led, trump, void_must_trump=void_must_trump, aces_low=aces_low, lead_trump=lead_trump)
+        == expected
+    )
     for c in PACK_52:
         assert f.allows(hand, c, led, lead_trump) == (c in expected), c
 
 
 def test_a_kept_back_trump_is_allowed_only_when_nothing_forces():
     # trump hearts, the 2 of hearts led: the ace of hearts may be kept back only when no other trump is held
-    from fairdeal.verifier.cards import cards_from_str
+    from fairdeal.core.cards import cards_from_str
+
     f = following("H", True, False)
     led = cards_from_str("2H")[0]
     hand = cards_from_str("AH KS")
@@ -89,7 +100,7 @@ def test_make_winner_is_trick_winner_with_the_strength_function(trick):
 @given(st.permutations(PACK_52), st.integers(min_value=0, max_value=9), st.sampled_from(SUITS), st.booleans())
 def test_make_beaters_is_the_strength_function_card_by_card(pack, n, trump, aces_low):
     # any best card (a trick's winner, a plain card of another suit, the card led itself) and any cards
-    led, best, cards = pack[0], pack[1], list(pack[2:2 + n])
+    led, best, cards = pack[0], pack[1], list(pack[2 : 2 + n])
     for b in (best, led):
         assert make_beaters(trump, aces_low)(cards, b, led) == general_beaters(trump, aces_low)(cards, b, led)
     assert make_beaters(trump, aces_low)(pack, led, led) == general_beaters(trump, aces_low)(pack, led, led)
@@ -103,8 +114,9 @@ def _made(make, value):
 
 
 def test_the_shared_bid_and_trump_moves_are_the_moves_made_anew():
-    from fairdeal.verifier.games.base import Move
-    from fairdeal.verifier.games.onetwenty.moves import bid_move, trump_move
+    from fairdeal.core.games.base import Move
+    from fairdeal.core.games.onetwenty.moves import bid_move, trump_move
+
     for value in (15, 20, 25, 30, 10, 35, 0, -5, 20.0, True, "20", None):
         assert _made(bid_move, value) == _made(Move.bid, value), value
     for suit in (*SUITS, "X", "h", "", 3, None):
@@ -115,11 +127,12 @@ def test_the_shared_bid_and_trump_moves_are_the_moves_made_anew():
 def test_the_bidding_options_kept_for_a_position_are_the_options_worked_out_anew():
     """Bidding.options keeps one position's Options (the policy and the check of its move both ask): at every
     position of whole games, for every seat, asked again and after other seats were asked, they are options_now's."""
-    from fairdeal.verifier import keys
-    from fairdeal.verifier.games import available
-    from fairdeal.verifier.selfplay import selfplay
-    from fairdeal.verifier.integrity import game_seed_of
-    from fairdeal.verifier.replay import LiveGame
+    from fairdeal.core import keys
+    from fairdeal.core.games import available
+    from fairdeal.core.integrity import game_seed_of
+    from fairdeal.core.replay import LiveGame
+    from fairdeal.core.selfplay import selfplay
+
     key = keys.private_key_from_hex("5d" * 32)
     asked = 0
     for i, rule_set in enumerate(r for r in available() if r.startswith("120s")):
@@ -133,6 +146,6 @@ def test_the_bidding_options_kept_for_a_position_are_the_options_worked_out_anew
                     for seat in [*range(players), *range(players - 1, -1, -1)]:
                         assert b.options(seat) == b.options_now(seat), (seat, b.log)
                         asked += 1
-                    b.options(record["seat"])       # the mover's kept Options are then what its move is checked by
+                    b.options(record["seat"])  # the mover's kept Options are then what its move is checked by
                 game.apply_record(record)
     assert asked > 500

@@ -1,12 +1,13 @@
 """120s-house: players, the deal and the bidding, with Stick the dealer and Dealer can take it
 switched on and off. One test per rule sentence, named after it."""
+
 import pytest
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, Move
-
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, FixedChance, Move
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
+
 from .scenes import bids, ready
 
 H = "120s-house"
@@ -16,8 +17,9 @@ MINE = Move("mine")
 # --- Players and partners -----------------------------------------------------------------------------------
 def test_four_players_play_as_two_teams_partners_across():
     # Seat 1 bids and its partner across the table (seat 3) takes the tricks: the points go to side 1 together.
-    g = ready(H, {1: "2C 3C 4C 6C 7C", 2: "2D 3D 4D 6D 7D", 3: "5H JH AH KH QH", 0: "2S 3S 4S 6S 7S"},
-              bidder=1, value=20)
+    g = ready(
+        H, {1: "2C 3C 4C 6C 7C", 2: "2D 3D 4D 6D 7D", 3: "5H JH AH KH QH", 0: "2S 3S 4S 6S 7S"}, bidder=1, value=20
+    )
     assert g.view(0)["sides"] == [[0, 2], [1, 3]]
     play_out(g)
     assert g.last_hand["points"] == [0, 30] and g.scores == [0, 30]
@@ -44,7 +46,7 @@ def test_no_table_of_one_or_five():
 def test_a_52_card_deck_5_cards_each_and_3_face_down_in_the_kitty(players):
     g = make_rules(H, {}, players).new_game(FixedChance([list(PACK_52)], first_dealer=0))
     assert [len(h) for h in g.hands] == [5] * players
-    assert g.kitty == list(PACK_52[5 * players:5 * players + 3])
+    assert g.kitty == list(PACK_52[5 * players : 5 * players + 3])
     assert len(g.pack) == 52 - 5 * players - 3
     # face down: no seat's view (the dealer's included) and no spectator sees a kitty card
     for seat in [None, *range(players)]:
@@ -56,7 +58,7 @@ def test_the_deal_moves_one_seat_around_the_table_after_every_hand():
     g = ready(H, {1: "5H JH AH KH QH"}, bidder=1, value=20)
     assert g.dealer == 0
     play_out(g)
-    assert g.dealer == 1 and g.to_move == 2          # the new dealer's left bids first
+    assert g.dealer == 1 and g.to_move == 2  # the new dealer's left bids first
 
 
 # --- Bidding --------------------------------------------------------------------------------------------------
@@ -78,8 +80,9 @@ def test_every_bid_has_to_be_higher_than_the_one_before_it():
     g = new_game(H)
     g.apply(1, bid(25))
     assert bids(g) == [30, "pass"]
-    assert g.why_not(2, bid(25)) == ("A bid has to beat the bid standing: 25 is standing, so the smallest bid "
-                                     "left is 30.")
+    assert g.why_not(2, bid(25)) == (
+        "A bid has to beat the bid standing: 25 is standing, so the smallest bid left is 30."
+    )
     g.apply(2, bid(30))
     assert bids(g) == ["pass"]
     assert g.why_not(3, bid(30)) == "30 has been bid and nothing is higher: all you can do is pass."
@@ -91,9 +94,9 @@ def test_if_you_pass_you_are_out_of_the_bidding_for_that_hand():
     g.apply(2, bid(20))
     pass_round(g, 3)
     g.apply(0, bid(25))
-    assert g.to_move == 2                              # seat 1 passed: it is skipped from now on
+    assert g.to_move == 2  # seat 1 passed: it is skipped from now on
     g.apply(2, bid(30))
-    assert g.to_move == 0                              # seat 3 passed too
+    assert g.to_move == 0  # seat 3 passed too
     assert g.view(1)["bidding"]["passed"] == [1, 3]
 
 
@@ -103,7 +106,7 @@ def test_bidding_goes_around_until_only_one_bidder_is_left():
     g.apply(2, bid(25))
     g.apply(3, PASS)
     g.apply(0, PASS)
-    assert g.phase == "bidding" and g.to_move == 1     # a second time round: two bidders are left
+    assert g.phase == "bidding" and g.to_move == 1  # a second time round: two bidders are left
     g.apply(1, PASS)
     assert g.phase == "trump" and (g.bidder, g.bid) == (2, 25)
 
@@ -163,7 +166,7 @@ def test_dealer_can_take_it_on_the_dealer_takes_the_bid_at_the_same_amount():
     assert bids(g, 0) == [30, "pass", "mine"]
     g.apply(0, MINE)
     assert g.view(0)["bidding"]["holder"] == 0 and g.view(0)["bidding"]["high"] == 25
-    assert g.to_move == 1                              # the bidding goes on around the table
+    assert g.to_move == 1  # the bidding goes on around the table
     g.apply(1, PASS)
     assert (g.bidder, g.bid) == (0, 25)
 
@@ -171,9 +174,9 @@ def test_dealer_can_take_it_on_the_dealer_takes_the_bid_at_the_same_amount():
 def test_dealer_can_take_it_at_each_of_the_dealers_turns_and_the_partners_bid_too():
     g = new_game(H, settings={"dealer_can_take_it": True})
     g.apply(1, bid(20))
-    g.apply(2, bid(25))                                # the dealer's partner
+    g.apply(2, bid(25))  # the dealer's partner
     g.apply(3, PASS)
-    g.apply(0, MINE)                                   # takes the partner's 25
+    g.apply(0, MINE)  # takes the partner's 25
     g.apply(1, PASS)
     assert g.to_move == 2 and bids(g) == [30, "pass"]
     g.apply(2, PASS)

@@ -1,10 +1,11 @@
 """120s-house: "What you may play" — following, trumping, reneging and the first lead on a 30.
 Trump is hearts unless a test says otherwise; seat 1 bids, seat 2 leads."""
+
 import pytest
 
-from fairdeal.verifier.games.base import IllegalMove
-
+from fairdeal.core.games.base import IllegalMove
 from tests.games.onetwenty.helpers import play
+
 from .scenes import legal, ready, trick
 
 H = "120s-house"
@@ -21,8 +22,9 @@ def test_growler_cards_only_lets_you_play_a_legal_card():
     g = at_lead({2: "KD 2C 3C 4C 6C", 3: "4D 7H 2S 3S 4S"})
     g.apply(2, play("KD"))
     assert legal(g) == ["4D", "7H"]
-    assert g.why_not(3, play("2S")) == ("You must follow diamonds or play a trump: diamonds were led and you hold "
-                                        "the 4 of diamonds.")
+    assert g.why_not(3, play("2S")) == (
+        "You must follow diamonds or play a trump: diamonds were led and you hold the 4 of diamonds."
+    )
     before = g.view(3)
     with pytest.raises(IllegalMove):
         g.apply(3, play("2S"))
@@ -45,7 +47,7 @@ def test_the_ace_of_hearts_is_not_a_heart_when_following_hearts():
     # clubs are trump; hearts led; a hand with the ace of hearts and no other heart is void in hearts
     g = at_lead({2: "KH 2D 3D 4D 6D", 3: "AH 2S 3S 4S 6S"}, suit="C", kitty="7D 8D 9D")
     g.apply(2, play("KH"))
-    assert legal(g) == ["AH"]                          # void in hearts, holding a trump: must trump
+    assert legal(g) == ["AH"]  # void in hearts, holding a trump: must trump
     assert g.why_not(3, play("2S")) == "You must play a trump: you have no hearts and you hold the Ace of hearts."
 
 
@@ -97,7 +99,7 @@ def test_reneging_holding_all_three_big_cards_and_nothing_else_in_trumps():
 def test_reneging_not_allowed_when_you_also_hold_a_lower_trump():
     g = at_lead({2: "6H 2C 3C 4C 6C", 3: "5H 4H 2D 3D 4D"})
     g.apply(2, play("6H"))
-    assert legal(g) == ["4H", "5H"]                    # any trump: the big one may still be played
+    assert legal(g) == ["4H", "5H"]  # any trump: the big one may still be played
 
 
 def test_reneging_not_against_a_higher_trump_led():
@@ -144,8 +146,8 @@ def test_on_a_bid_of_30_an_opponent_without_a_trump_leads_any_card():
 
 def test_on_a_bid_of_30_only_the_first_lead_must_be_a_trump():
     g2 = at_lead({1: "5H JH 2D 3D 4D", 2: "4H 2H AC KC 2C", 3: "3H 2S 3S 4S 6S"}, value=30, kitty="JC QC 9D")
-    assert trick(g2, "4H", "3H", "8S", "2D") == 2      # the bidder keeps its 5 and jack back (reneging)
-    assert legal(g2) == ["2C", "2H", "AC", "KC"]       # seat 2 leads again, still holding a trump: any card
+    assert trick(g2, "4H", "3H", "8S", "2D") == 2  # the bidder keeps its 5 and jack back (reneging)
+    assert legal(g2) == ["2C", "2H", "AC", "KC"]  # seat 2 leads again, still holding a trump: any card
 
 
 def test_below_30_the_first_lead_is_free():

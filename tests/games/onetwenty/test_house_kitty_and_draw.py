@@ -1,10 +1,11 @@
 """120s-house: trump and the kitty, throwing away and drawing (house rule "Throw away and draw"
 on and off), and who leads."""
+
 import pytest
 
-from fairdeal.verifier.games.base import Move
-
+from fairdeal.core.games.base import Move
 from tests.games.onetwenty.helpers import PASS, bid, cards, new_game, pass_round, throw, trump
+
 from .scenes import ready, trick
 
 H = "120s-house"
@@ -12,9 +13,17 @@ H = "120s-house"
 
 def hands_after_the_bidding(settings=None, players=4, dealer=0):
     """Seat 1 wins at 20 holding 5H JH 2C 3C 4C; the kitty is AH KH QH; the pack starts 9D 8D 7D 6D 4D 3D."""
-    g = new_game(H, {1: "5H JH 2C 3C 4C", 2: "2S 3S 4S 6S 7S", 3: "10D JD QD KD AD", 0: "6C 7C 8C 9C 10C"}
-                 if players == 4 else {1: "5H JH 2C 3C 4C", 0: "6C 7C 8C 9C 10C", 2: "2S 3S 4S 6S 7S"},
-                 kitty="AH KH QH", pack="9D 8D 7D 6D 4D 3D", settings=settings, players=players, dealer=dealer)
+    g = new_game(
+        H,
+        {1: "5H JH 2C 3C 4C", 2: "2S 3S 4S 6S 7S", 3: "10D JD QD KD AD", 0: "6C 7C 8C 9C 10C"}
+        if players == 4
+        else {1: "5H JH 2C 3C 4C", 0: "6C 7C 8C 9C 10C", 2: "2S 3S 4S 6S 7S"},
+        kitty="AH KH QH",
+        pack="9D 8D 7D 6D 4D 3D",
+        settings=settings,
+        players=players,
+        dealer=dealer,
+    )
     g.apply(1, bid(20))
     for s in range(2, players + 1):
         g.apply(s % players, PASS)
@@ -23,7 +32,7 @@ def hands_after_the_bidding(settings=None, players=4, dealer=0):
 
 def test_the_winning_bidder_names_trump_then_picks_up_the_3_kitty_cards():
     g = hands_after_the_bidding()
-    assert g.hands[1] == cards("2C 3C 4C 5H JH")       # the kitty is not in hand before trump is named
+    assert g.hands[1] == cards("2C 3C 4C 5H JH")  # the kitty is not in hand before trump is named
     g.apply(1, trump("H"))
     assert g.phase == "kitty" and g.to_move == 1 and len(g.hands[1]) == 8
     assert g.view(1)["kitty"] == ["QH", "KH", "AH"]
@@ -35,12 +44,11 @@ def test_the_bidder_throws_away_3_cards_to_get_back_to_5():
     g.apply(1, trump("H"))
     assert g.options(1) == {"throw_min": 3, "throw_max": 3}
     for wrong in ("2C 3C", "2C 3C 4C JH"):
-        assert g.why_not(1, throw(wrong)) == ("You hold 8 cards with the kitty: throw exactly 3 to come back to "
-                                              "five.")
+        assert g.why_not(1, throw(wrong)) == ("You hold 8 cards with the kitty: throw exactly 3 to come back to five.")
     assert g.why_not(1, throw("2C 3C 2D")) == "You do not hold the 2 of diamonds."
     g.apply(1, throw("2C 3C 4C"))
     assert sorted(map(str, g.hands[1])) == ["5H", "AH", "JH", "KH", "QH"]
-    assert g.view(1)["kitty"] is None                  # thrown away face down: nobody sees them again
+    assert g.view(1)["kitty"] is None  # thrown away face down: nobody sees them again
     assert g.view(1)["throws"] == [{"seat": 1, "threw": 3, "drew": 0}]
 
 
@@ -58,7 +66,7 @@ def test_then_from_the_dealers_left_everyone_but_the_bidder_throws_any_number_an
     # the dealer's left is the bidder (seat 1), who is skipped: 2, 3, then the dealer
     assert g.phase == "throw" and g.to_move == 2 and g.options(2) == {"throw_min": 0, "throw_max": 5}
     g.apply(2, throw("2S 3S"))
-    assert sorted(map(str, g.hands[2])) == ["4S", "6S", "7S", "8D", "9D"]       # dealt from the top of the deck
+    assert sorted(map(str, g.hands[2])) == ["4S", "6S", "7S", "8D", "9D"]  # dealt from the top of the deck
     g.apply(3, throw(""))
     g.apply(0, throw("6C 7C 8C 9C 10C"))
     # the pack named ran out after 3D; the next card of the deck is the first unused one in pack order (5C)
@@ -100,7 +108,7 @@ def test_throw_and_draw_with_two_or_three_players(players):
     seen = []
     while g.phase == "throw":
         seen.append(g.to_move)
-        g.apply(g.to_move, throw(" ".join(map(str, g.hands[g.to_move]))))      # throw all five
+        g.apply(g.to_move, throw(" ".join(map(str, g.hands[g.to_move]))))  # throw all five
     assert seen == [s for s in [(0 + 1 + i) % players for i in range(players)] if s != 1]
     assert all(len(h) == 5 for h in g.hands)
 
@@ -116,10 +124,10 @@ def test_throw_away_and_draw_on_everyone_but_the_bidder_may_throw_away_and_draw(
 def test_throw_away_and_draw_off_play_starts_as_soon_as_the_bidder_has_taken_the_kitty():
     g = hands_after_the_bidding(settings={"throw_and_draw": False})
     g.apply(1, trump("H"))
-    assert g.phase == "kitty"                          # the bidder still changes cards with the kitty
+    assert g.phase == "kitty"  # the bidder still changes cards with the kitty
     g.apply(1, throw("2C 3C 4C"))
     assert g.phase == "play" and g.to_move == 2
-    assert g.hands[2] == cards("2S 3S 4S 6S 7S") and len(g.pack) == 29        # nobody else drew
+    assert g.hands[2] == cards("2S 3S 4S 6S 7S") and len(g.pack) == 29  # nobody else drew
 
 
 # --- Who leads ---------------------------------------------------------------------------------------------------
@@ -144,9 +152,10 @@ def test_the_player_after_the_bidder_leads_the_first_trick(bidder, leader):
 
 
 def test_after_that_whoever_wins_a_trick_leads_the_next_one():
-    g = ready(H, {1: "5H JH 2D 3D 4D", 2: "AD KD QD 2S 3S", 3: "2C 3C 4C 6C 7C", 0: "4S 6S 7S 8S 9S"},
-              bidder=1, value=20)
-    assert trick(g, "AD", "2C", "4S", "5H") == 1       # seat 2 led; seat 1 trumped
+    g = ready(
+        H, {1: "5H JH 2D 3D 4D", 2: "AD KD QD 2S 3S", 3: "2C 3C 4C 6C 7C", 0: "4S 6S 7S 8S 9S"}, bidder=1, value=20
+    )
+    assert trick(g, "AD", "2C", "4S", "5H") == 1  # seat 2 led; seat 1 trumped
     assert g.to_move == 1
     assert trick(g, "2D", "KD", "3C", "6S") == 2
     assert g.to_move == 2

@@ -1,20 +1,27 @@
 """120s-house: two-, three- and four-player games played to the end by random legal moves and by
 the bots, checking each hand's score against the rules page's scoring and the bidding's "a pass is final"."""
+
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
 from tests.games.randomness import RandomChance, SeededRng
 
 H = "120s-house"
-house_settings = st.fixed_dictionaries({
-    "throw_and_draw": st.booleans(), "dealer_can_take_it": st.booleans(), "stick_the_dealer": st.booleans(),
-    "plain_aces_low": st.booleans(), "bid_to_go_out": st.booleans(), "thirty_for_sixty": st.booleans(),
-    "game_target": st.sampled_from([60, 90, 120]),
-})
+house_settings = st.fixed_dictionaries(
+    {
+        "throw_and_draw": st.booleans(),
+        "dealer_can_take_it": st.booleans(),
+        "stick_the_dealer": st.booleans(),
+        "plain_aces_low": st.booleans(),
+        "bid_to_go_out": st.booleans(),
+        "thirty_for_sixty": st.booleans(),
+        "game_target": st.sampled_from([60, 90, 120]),
+    }
+)
 seeds = st.integers(0, 2**32 - 1)
 
 
@@ -25,7 +32,7 @@ def expected_scores(v, start, hand):
     out = []
     for s, old in enumerate(start):
         if s == side:
-            gain = ((v.made_thirty_scores if hand["bid"] == 30 else hand["points"][s]) if made else -hand["bid"])
+            gain = (v.made_thirty_scores if hand["bid"] == 30 else hand["points"][s]) if made else -hand["bid"]
         else:
             gain = hand["points"][s]
         new = old + gain
@@ -48,7 +55,7 @@ def play_random_game(players, sets, seed, policy):
             break
         s = g.to_move
         if g.phase == "bidding":
-            assert s not in passed                          # a pass is final for the hand
+            assert s not in passed  # a pass is final for the hand
         # "mixed": random legal throws and cards, the bot's bids and trump (random bids of 30 go short so often
         # that the scores sink and a game rarely ends)
         bot = policy == "bots" or g.phase in ("bidding", "trump")
@@ -57,7 +64,7 @@ def play_random_game(players, sets, seed, policy):
         if g.phase == "bidding" and m.kind == "pass":
             passed.add(s)
         g.apply(s, m)
-        if g.hand_number != deal or g.is_over:              # a hand ended (played out or thrown in)
+        if g.hand_number != deal or g.is_over:  # a hand ended (played out or thrown in)
             passed = set()
             h = g.last_hand
             assert sorted(c for c in g.all_cards()) == sorted(PACK_52)
@@ -66,7 +73,7 @@ def play_random_game(players, sets, seed, policy):
                 assert sum(h["points"]) == 30
                 assert h["scores"] == expected_scores(v, start, h)
             else:
-                assert not v.all_pass == "stick"            # stick the dealer: a hand is never thrown in
+                assert not v.all_pass == "stick"  # stick the dealer: a hand is never thrown in
                 assert h["scores"] == start
             start = list(g.scores)
     assert g.is_over

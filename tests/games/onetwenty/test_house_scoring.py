@@ -1,11 +1,12 @@
 """120s-house: "Scoring" and "Winning", with the house rules "30 for 60" and "Bid and make it to
 go out" switched on and off and the game target as a setting ("5 short in a shorter game")."""
+
 import pytest
 
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, GameOver
-
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, GameOver
 from tests.games.onetwenty.helpers import PASS, layout_game, play_out
+
 from .scenes import ready, trick
 
 H = "120s-house"
@@ -20,36 +21,67 @@ def hand(name, bidder=1, value=20, settings=None, scores=None):
 
 # --- Points in a hand --------------------------------------------------------------------------------------------
 def test_every_trick_is_worth_5_points_and_the_best_cards_trick_5_more():
-    g = hand("split", value=20)                # the bidder takes the 5 of trumps' trick and one more
+    g = hand("split", value=20)  # the bidder takes the 5 of trumps' trick and one more
     assert g.last_hand["points"] == [15, 15]
     assert g.last_hand["ten_card"] == "5H"
 
 
 def test_the_best_card_is_the_highest_trump_played_usually_the_5_of_trumps():
     # no 5 of trumps in play: the jack's trick is the 10-point trick
-    g = ready(H, {2: "JH 2C 3C 4C 6C", 3: "2D 3D 4D 6D 7D", 0: "2S 3S 4S 6S 7S", 1: "KH AC KC QC JC"},
-              bidder=1, value=20, kitty="8D 9D 10D")
-    plays = [("JH", "2D", "2S", "KH"), ("2C", "3D", "3S", "AC"), ("KC", "3C", "4D", "4S"),
-             ("QC", "4C", "6D", "6S"), ("JC", "6C", "7D", "7S")]
+    g = ready(
+        H,
+        {2: "JH 2C 3C 4C 6C", 3: "2D 3D 4D 6D 7D", 0: "2S 3S 4S 6S 7S", 1: "KH AC KC QC JC"},
+        bidder=1,
+        value=20,
+        kitty="8D 9D 10D",
+    )
+    plays = [
+        ("JH", "2D", "2S", "KH"),
+        ("2C", "3D", "3S", "AC"),
+        ("KC", "3C", "4D", "4S"),
+        ("QC", "4C", "6D", "6S"),
+        ("JC", "6C", "7D", "7S"),
+    ]
     assert [trick(g, *p) for p in plays] == [2, 1, 1, 1, 1]
     assert g.last_hand["ten_card"] == "JH" and g.last_hand["ten_trick"] == 0 and g.last_hand["points"] == [10, 20]
 
 
 def test_if_no_trump_wins_a_trick_the_highest_card_that_won_one_gets_the_5_more():
-    g = ready(H, {2: "AD 2C 4D 6D 7D", 3: "KC 2S 3S 4S 6S", 0: "3C 4C 6C 7C 8C", 1: "7S 8S 9S 10S 9C"},
-              bidder=1, value=20, kitty="JD QD KD")
-    plays = [("AD", "6S", "3C", "7S"), ("2C", "KC", "4C", "9C"), ("2S", "6C", "8S", "4D"),
-             ("3S", "7C", "9S", "6D"), ("4S", "8C", "10S", "7D")]
+    g = ready(
+        H,
+        {2: "AD 2C 4D 6D 7D", 3: "KC 2S 3S 4S 6S", 0: "3C 4C 6C 7C 8C", 1: "7S 8S 9S 10S 9C"},
+        bidder=1,
+        value=20,
+        kitty="JD QD KD",
+    )
+    plays = [
+        ("AD", "6S", "3C", "7S"),
+        ("2C", "KC", "4C", "9C"),
+        ("2S", "6C", "8S", "4D"),
+        ("3S", "7C", "9S", "6D"),
+        ("4S", "8C", "10S", "7D"),
+    ]
     assert [trick(g, *p) for p in plays] == [2, 3, 3, 3, 3]
     h = g.last_hand
     assert h["ten_card"] == "AD" and h["ten_trick"] == 0 and h["points"] == [10, 20]
 
 
 def test_plain_aces_low_the_king_beats_the_ace_for_the_5_more():
-    g = ready(H, {2: "AD 2C 4D 6D 7D", 3: "KC 2S 3S 4S 6S", 0: "3C 4C 6C 7C 8C", 1: "7S 8S 9S 10S 9C"},
-              bidder=1, value=20, kitty="JD QD KD", settings={"plain_aces_low": True})
-    plays = [("AD", "6S", "3C", "7S"), ("2C", "KC", "4C", "9C"), ("2S", "6C", "8S", "4D"),
-             ("3S", "7C", "9S", "6D"), ("4S", "8C", "10S", "7D")]
+    g = ready(
+        H,
+        {2: "AD 2C 4D 6D 7D", 3: "KC 2S 3S 4S 6S", 0: "3C 4C 6C 7C 8C", 1: "7S 8S 9S 10S 9C"},
+        bidder=1,
+        value=20,
+        kitty="JD QD KD",
+        settings={"plain_aces_low": True},
+    )
+    plays = [
+        ("AD", "6S", "3C", "7S"),
+        ("2C", "KC", "4C", "9C"),
+        ("2S", "6C", "8S", "4D"),
+        ("3S", "7C", "9S", "6D"),
+        ("4S", "8C", "10S", "7D"),
+    ]
     assert [trick(g, *p) for p in plays] == [2, 3, 3, 3, 3]
     assert g.last_hand["ten_card"] == "KC" and g.last_hand["points"] == [5, 25]
 
@@ -66,7 +98,7 @@ def test_a_bid_is_a_promise_the_bidding_side_that_makes_20_scores_every_point_it
     assert g.last_hand["points"] == [10, 20] and g.last_hand["made"]
     assert g.scores == [10, 20]
     g = hand("all", value=20)
-    assert g.scores == [0, 30]                 # more than the bid: all of it
+    assert g.scores == [0, 30]  # more than the bid: all of it
 
 
 def test_making_25_scores_every_point_it_took():
@@ -89,8 +121,8 @@ def test_scores_can_go_below_zero_in_the_hole():
 
 
 def test_the_side_that_did_not_bid_always_keeps_the_points_it_took():
-    assert hand("twenty", value=20).scores[0] == 10        # the bidder made it
-    assert hand("twenty", value=25).scores[0] == 10        # the bidder fell short
+    assert hand("twenty", value=20).scores[0] == 10  # the bidder made it
+    assert hand("twenty", value=25).scores[0] == 10  # the bidder fell short
     assert hand("down", value=20).scores[0] == 30
 
 
@@ -101,7 +133,7 @@ def test_bidding_30_means_taking_all_five_tricks_30_for_60_on_make_it_and_score_
 
 
 def test_bidding_30_miss_it_and_lose_30():
-    g = hand("twenty", value=30)               # four tricks out of five is not enough
+    g = hand("twenty", value=30)  # four tricks out of five is not enough
     assert not g.last_hand["made"] and g.scores == [10, -30]
 
 
@@ -133,7 +165,7 @@ def test_bid_to_go_out_with_100_at_the_start_of_a_hand_a_side_that_did_not_bid_s
 
 
 def test_bid_to_go_out_winning_the_bid_and_making_it_takes_you_out():
-    g = hand("twenty", value=20, bidder=2, scores=[100, 0])    # seat 2 bids for side 0 and makes it
+    g = hand("twenty", value=20, bidder=2, scores=[100, 0])  # seat 2 bids for side 0 and makes it
     assert g.is_over and g.result["winners"] == [0, 2] and g.scores == [120, 10]
 
 
@@ -143,7 +175,7 @@ def test_bid_to_go_out_winning_the_bid_and_falling_short_loses_the_bid():
 
 
 def test_bid_to_go_out_judges_the_score_at_the_start_of_the_hand():
-    g = hand("down", value=20, scores=[95, 0])                 # 95 at the start: any points take it out
+    g = hand("down", value=20, scores=[95, 0])  # 95 at the start: any points take it out
     assert g.is_over and g.result["winners"] == [0, 2] and g.scores == [125, -20]
 
 
@@ -186,10 +218,23 @@ def test_the_game_target_takes_steps_of_5_up_to_120():
 def three_player_hand(scores, settings=None):
     """Three players, seat 0 the dealer stuck at 20; seat 1 takes 15 (the 5 of trumps' trick and one more), seat 2
     takes 15, the dealer nothing."""
-    g = ready(H, {0: "2S 3S 4S 6S 7S", 1: "5H KD AC 10C 9C", 2: "AD 2C 3C 4C 6C"}, bidder=0, value=20,
-              kitty="8S 9S 10S", players=3, scores=scores, settings=settings)
-    winners = [trick(g, "5H", "2C", "2S"), trick(g, "KD", "AD", "3S"), trick(g, "6C", "4S", "AC"),
-               trick(g, "10C", "3C", "6S"), trick(g, "4C", "7S", "9C")]
+    g = ready(
+        H,
+        {0: "2S 3S 4S 6S 7S", 1: "5H KD AC 10C 9C", 2: "AD 2C 3C 4C 6C"},
+        bidder=0,
+        value=20,
+        kitty="8S 9S 10S",
+        players=3,
+        scores=scores,
+        settings=settings,
+    )
+    winners = [
+        trick(g, "5H", "2C", "2S"),
+        trick(g, "KD", "AD", "3S"),
+        trick(g, "6C", "4S", "AC"),
+        trick(g, "10C", "3C", "6S"),
+        trick(g, "4C", "7S", "9C"),
+    ]
     assert winners == [1, 2, 1, 2, 2]
     return g
 

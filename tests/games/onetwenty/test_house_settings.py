@@ -1,16 +1,15 @@
 """120s-house: the engine's house settings end to end (basic scenarios; the full scenario suite
 and docs come later)."""
+
 import pytest
 
-from fairdeal.verifier.cards import PACK_52, card_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, Move
-from fairdeal.verifier.games.onetwenty.scoring import score_hand
-
+from fairdeal.core.cards import PACK_52, card_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, FixedChance, Move
+from fairdeal.core.games.onetwenty.scoring import score_hand
 from tests.games.randomness import RandomChance
 
-from .helpers import (PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out, throw,
-                      trump)
+from .helpers import PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_out, throw, trump
 
 H = "120s-house"
 
@@ -39,7 +38,7 @@ def test_bidding_goes_round_until_one_bidder_is_left_and_a_pass_is_final():
     g.apply(1, bid(20))
     g.apply(2, bid(25))
     pass_round(g, 3, 0)
-    assert g.to_move == 1                       # round again; 3 and 0 are out
+    assert g.to_move == 1  # round again; 3 and 0 are out
     g.apply(1, bid(30))
     assert g.to_move == 2
     g.apply(2, PASS)
@@ -109,14 +108,16 @@ def test_the_player_after_the_bidder_leads():
 
 
 def test_on_30_an_opponents_first_lead_must_be_a_trump_if_they_have_one():
-    g = new_game(H, hands={1: "5H JH AH KH 2C", 2: "4H 3C 4C 6C 7C", 3: "2D 3D 4D 6D 7D", 0: "2S 3S 4S 6S 7S"},
-                 kitty="8C 9C 10C")
+    g = new_game(
+        H, hands={1: "5H JH AH KH 2C", 2: "4H 3C 4C 6C 7C", 3: "2D 3D 4D 6D 7D", 0: "2S 3S 4S 6S 7S"}, kitty="8C 9C 10C"
+    )
     bid_and_throw(g, 1, 30, "H")
     assert g.to_move == 2 and [str(m.card) for m in g.legal_moves(2)] == ["4H"]
 
 
 def test_plain_aces_low_an_ace_is_below_the_jack_in_black_and_lowest_in_diamonds():
-    from fairdeal.verifier.games.onetwenty.ranks import make_strength
+    from fairdeal.core.games.onetwenty.ranks import make_strength
+
     low, high = make_strength("H", aces_low=True), make_strength("H")
     c = card_from_str
     assert low(c("JC"), c("2C")) > low(c("AC"), c("2C")) > low(c("2C"), c("2C"))
@@ -172,8 +173,9 @@ def test_three_players_several_non_bidders_over_the_target_the_higher_wins_a_tie
 
 
 def test_house_sentences_say_trump():
-    g = new_game(H, hands={1: "5H JH AH KH 2C", 2: "6H 3C 4C 6C 7C", 3: "4H 3D 2D 6D 7D", 0: "2S 3S 4S 6S 7S"},
-                 kitty="8C 9C 10C")
+    g = new_game(
+        H, hands={1: "5H JH AH KH 2C", 2: "6H 3C 4C 6C 7C", 3: "4H 3D 2D 6D 7D", 0: "2S 3S 4S 6S 7S"}, kitty="8C 9C 10C"
+    )
     bid_and_throw(g, 1, 20, "H")
     g.apply(2, play("6H"))
     assert g.why_not(3, play("3D")) == "You must play a trump: a trump was led and you hold the 4 of trumps."
@@ -187,7 +189,8 @@ def test_the_rules_line_follows_the_house_settings():
 
 
 def test_presets_are_settings_of_the_same_engine():
-    from fairdeal.verifier.games.onetwenty import HouseRules, TraditionalRules
+    from fairdeal.core.games.onetwenty import HouseRules, TraditionalRules
+
     assert HouseRules.preset("short-game").settings["game_target"] == 60
     assert TraditionalRules.preset("teaser").variant.kitty_size == 4
     assert type(HouseRules.preset("growler").new_game(RandomChance(1))).__name__ == "OneTwentyState"

@@ -3,13 +3,13 @@ games of every 120s table, the position made from the state's own objects (State
 equals the one made from the seat's view (ViewPosition, the general path), fact by fact for the phase; and reading
 every fact changes neither the state nor the view. The conformance suite checks the moves chosen
 (tests/games/conformance/test_policies.py); this checks what they are chosen from."""
+
 import copy
 
 import pytest
 
-from fairdeal.verifier.games.base import GameState
-from fairdeal.verifier.games.onetwenty.bots import Position, StatePosition, ViewPosition
-
+from fairdeal.core.games.base import GameState
+from fairdeal.core.games.onetwenty.bots import Position, StatePosition, ViewPosition
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 from tests.games.randomness import PickRng
@@ -52,7 +52,7 @@ def test_positions_differing_in_one_fact_are_not_equal():
 def _outcome(ask):
     try:
         return ask()
-    except Exception as exc:        # the audit reports a policy that cannot run by its exception's text
+    except Exception as exc:  # the audit reports a policy that cannot run by its exception's text
         return type(exc), str(exc)
 
 
@@ -64,8 +64,10 @@ def _other_seats_fail_alike(rules, state):
     for seat in [*range(rules.players), rules.players, -1, True, None]:
         if seat == state.to_move and seat.__class__ is int:
             continue
-        general = (_outcome(lambda: GameState.bot_move(state, seat, PickRng(0))),
-                   _outcome(lambda: GameState.timeout_move(state, seat)))
+        general = (
+            _outcome(lambda: GameState.bot_move(state, seat, PickRng(0))),
+            _outcome(lambda: GameState.timeout_move(state, seat)),
+        )
         fast = (_outcome(lambda: state.bot_move(seat, PickRng(0))), _outcome(lambda: state.timeout_move(seat)))
         assert fast == general, (seat, fast, general)
 

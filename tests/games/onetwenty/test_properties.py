@@ -1,16 +1,17 @@
 """Invariants of the 120s rule sets over random games (hypothesis draws the seeds and the table): what is theirs
 alone (every hand is worth 30, any explicit deck deals a full hand, bots finish a game). Replay, hidden cards,
 refusals and the bots' purity are every rule set's: tests/games/conformance."""
+
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FixedChance
-
-from tests.games.onetwenty.helpers import play_by_policy
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FixedChance
 from tests.games.conformance.tables import TABLES as ALL_TABLES
+from tests.games.onetwenty.helpers import play_by_policy
 from tests.games.randomness import RandomChance
 
 TABLES = [t for t in ALL_TABLES if t[0].startswith("120s-")]

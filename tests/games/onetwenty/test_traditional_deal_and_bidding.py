@@ -1,12 +1,12 @@
 """120s-traditional: players, cards, the deal, and the bidding — one round from the dealer's left, the
 dealer's "Mine", the holder's raise, the dealer's right to take each raise or pass, and the two variants the rules
 page names: "need a five" (on, as the rule set's own table plays it) and the teaser (off)."""
+
 import pytest
 
-from fairdeal.verifier.cards import PACK_52, card_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, MalformedMove, Move
-
+from fairdeal.core.cards import PACK_52, card_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, FixedChance, MalformedMove, Move
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play_out, trump
 from tests.games.onetwenty.scenes import bids, ready
 
@@ -27,8 +27,13 @@ def test_four_players_in_two_partnerships_partners_in_alternating_positions():
 
 
 def test_the_partners_tricks_count_for_their_team():
-    g = ready(T, {1: "2C 3C 4C 6C 7C", 2: "2D 3D 4D 6D 7D", 3: "5H JH AH KH QH", 0: "2S 3S 4S 6S 7S"},
-              bidder=1, value=20, kitty="8C 9C 10C")
+    g = ready(
+        T,
+        {1: "2C 3C 4C 6C 7C", 2: "2D 3D 4D 6D 7D", 3: "5H JH AH KH QH", 0: "2S 3S 4S 6S 7S"},
+        bidder=1,
+        value=20,
+        kitty="8C 9C 10C",
+    )
     play_out(g)
     assert g.scores == [0, 30]
 
@@ -36,7 +41,7 @@ def test_the_partners_tricks_count_for_their_team():
 def test_a_regular_deck_of_52_five_each_and_a_kitty_of_three_dealt_after():
     g = make_rules(T).new_game(FixedChance([list(PACK_52)], first_dealer=0))
     assert sorted(c for h in g.hands for c in h) == sorted(PACK_52[:20])
-    assert set(g.hands[1]) == {PACK_52[i] for i in (0, 4, 8, 12, 16)}      # one at a time, left to right
+    assert set(g.hands[1]) == {PACK_52[i] for i in (0, 4, 8, 12, 16)}  # one at a time, left to right
     assert g.kitty == list(PACK_52[20:23]) and len(g.pack) == 29
     for seat in [None, 0, 1, 2, 3]:
         assert g.view(seat)["kitty"] is None and g.view(seat)["teaser"] is None
@@ -63,7 +68,7 @@ def test_each_player_in_turn_may_either_bid_or_pass_once():
     g.apply(1, bid(20))
     g.apply(2, PASS)
     g.apply(3, bid(25))
-    g.apply(0, PASS)                   # one round: the dealer passed, the bid stands; nobody bids twice
+    g.apply(0, PASS)  # one round: the dealer passed, the bid stands; nobody bids twice
     assert (g.bidder, g.bid) == (3, 25) and g.phase == "trump"
 
 
@@ -72,15 +77,16 @@ def test_bids_can_be_20_25_or_30_with_no_suit_mentioned():
     assert bids(g) == [20, 25, 30, "pass"]
     assert g.why_not(1, bid(15)) == "The bids are 20, 25 and 30."
     with pytest.raises(MalformedMove, match="'value' is a whole number"):
-        Move("bid", value="H")                              # no suit mentioned: a bid is a number
+        Move("bid", value="H")  # no suit mentioned: a bid is a number
 
 
 def test_each_bid_must_be_higher_than_the_preceding_bid():
     g = new_game(T, FIVES)
     g.apply(1, bid(25))
     assert bids(g) == [30, "pass"]
-    assert g.why_not(2, bid(25)) == ("A bid has to beat the bid standing: 25 is standing, so the smallest bid "
-                                     "left is 30.")
+    assert g.why_not(2, bid(25)) == (
+        "A bid has to beat the bid standing: 25 is standing, so the smallest bid left is 30."
+    )
 
 
 def test_all_pass_the_hand_is_thrown_in_and_the_next_dealer_deals():
@@ -151,7 +157,7 @@ def test_after_mine_the_player_with_the_next_highest_bid_may_up_the_bet():
     g.apply(2, bid(25))
     g.apply(3, PASS)
     g.apply(0, MINE)
-    assert g.to_move == 2 and bids(g) == [30, "pass"]     # seat 2 held the high bid, not seat 1
+    assert g.to_move == 2 and bids(g) == [30, "pass"]  # seat 2 held the high bid, not seat 1
     assert g.why_not(1, bid(30)).startswith("It is not your turn")
 
 
@@ -175,7 +181,7 @@ def test_the_dealer_always_has_the_right_to_accept_the_higher_bid():
     g.apply(0, MINE)
     assert g.to_move == 1 and bids(g) == [30, "pass"]
     g.apply(1, bid(30))
-    g.apply(0, MINE)                                   # Mine at 30 (docs/rules/120s-traditional.md "Bidding")
+    g.apply(0, MINE)  # Mine at 30 (docs/rules/120s-traditional.md "Bidding")
     assert g.to_move == 1 and bids(g) == ["pass"]
     g.apply(1, PASS)
     assert (g.bidder, g.bid) == (0, 30)
@@ -232,7 +238,7 @@ def test_need_a_five_applies_to_mine():
     g = new_game(T, hands)
     g.apply(1, bid(20))
     pass_round(g, 2, 3)
-    assert bids(g, 0) == ["pass", "mine"]              # Mine at 20 needs no five
+    assert bids(g, 0) == ["pass", "mine"]  # Mine at 20 needs no five
 
 
 def test_need_a_five_applies_to_every_raise():
@@ -242,7 +248,7 @@ def test_need_a_five_applies_to_every_raise():
     g.apply(1, bid(20))
     pass_round(g, 2, 3)
     g.apply(0, MINE)
-    assert bids(g, 1) == ["pass"]                      # seat 1 has no five: it cannot raise to 25
+    assert bids(g, 1) == ["pass"]  # seat 1 has no five: it cannot raise to 25
     g.apply(1, PASS)
     assert (g.bidder, g.bid) == (0, 20)
 
@@ -279,7 +285,8 @@ def test_teaser_the_bidder_takes_all_four_and_must_come_down_from_nine():
     g.apply(1, trump("H"))
     assert g.to_move == 1 and len(g.hands[1]) == 9 and g.options(1) == {"throw_min": 4, "throw_max": 9}
     assert g.why_not(1, Move.throw([card_from_str(c) for c in ("2D", "3D", "4D")])) == (
-        "You hold 9 cards and must throw at least 4 to come back down to five.")
+        "You hold 9 cards and must throw at least 4 to come back down to five."
+    )
     g.apply(1, Move.throw([card_from_str(c) for c in ("2D", "3D", "4D", "6D")]))
     assert sorted(map(str, g.hands[1])) == ["5C", "AH", "JH", "KH", "QH"]
 

@@ -1,10 +1,10 @@
 """120s-traditional: drawing, the opening lead, card order, following and reneging with the rules
 page's examples (the trump six led; the trump jack led: the holder of the five may renege, the holder of the A of hearts
 may not)."""
+
 import pytest
 
-from fairdeal.verifier.games.base import Move
-
+from fairdeal.core.games.base import Move
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play, throw, trump
 from tests.games.onetwenty.scenes import TRUMPS_HIGHEST_FIRST, adjacent, head_to_head, legal, ready, trick
 
@@ -20,9 +20,13 @@ def at_lead(hands, value=20, suit="H", kitty="JC QC KC", **kw):
 
 # --- Drawing -------------------------------------------------------------------------------------------------------
 def drawing_game(settings=None):
-    g = new_game(T, {1: "5C 2D 3D 4D 6D", 2: "5H JH 2C 3C 4C", 3: "2S 3S 4S 6S 7S", 0: "8S 9S 10S JS QS"},
-                 kitty="AH KH QH" + (" 9H" if (settings or {}).get("teaser") else ""),
-                 pack="9D 8D 7D 10D JD QD KD AD", settings=settings)
+    g = new_game(
+        T,
+        {1: "5C 2D 3D 4D 6D", 2: "5H JH 2C 3C 4C", 3: "2S 3S 4S 6S 7S", 0: "8S 9S 10S JS QS"},
+        kitty="AH KH QH" + (" 9H" if (settings or {}).get("teaser") else ""),
+        pack="9D 8D 7D 10D JD QD KD AD",
+        settings=settings,
+    )
     g.apply(1, PASS)
     g.apply(2, bid(20))
     pass_round(g, 3, 0)
@@ -35,13 +39,17 @@ def test_each_player_discards_as_many_as_he_wishes_and_the_dealer_restores_hands
     assert g.phase == "throw" and g.to_move == 1 and g.options(1) == {"throw_min": 0, "throw_max": 5}
     g.apply(1, throw("2D 3D"))
     assert sorted(map(str, g.hands[1])) == ["4D", "5C", "6D", "8D", "9D"]
-    g.apply(2, throw("2C 3C 4C"))                      # the bidder, in turn, down from eight
+    g.apply(2, throw("2C 3C 4C"))  # the bidder, in turn, down from eight
     assert sorted(map(str, g.hands[2])) == ["5H", "AH", "JH", "KH", "QH"]
     g.apply(3, throw("2S 3S 4S 6S 7S"))
     assert sorted(map(str, g.hands[3])) == ["10D", "7D", "JD", "KD", "QD"]
     g.apply(0, throw(""))
     assert [(t["seat"], t["threw"], t["drew"]) for t in g.view(None)["throws"]] == [
-        (1, 2, 2), (2, 3, 0), (3, 5, 5), (0, 0, 0)]
+        (1, 2, 2),
+        (2, 3, 0),
+        (3, 5, 5),
+        (0, 0, 0),
+    ]
     assert g.phase == "play"
 
 
@@ -51,7 +59,7 @@ def test_the_bidder_takes_the_kitty_and_throws_with_everyone_else_down_from_eigh
     assert g.to_move == 2 and len(g.hands[2]) == 8 and g.options(2) == {"throw_min": 3, "throw_max": 8}
     assert g.view(2)["kitty"] == ["QH", "KH", "AH"] and g.view(1)["kitty"] is None
     assert g.why_not(2, throw("2C 3C")) == "You hold 8 cards and must throw at least 3 to come back down to five."
-    g.apply(2, throw("2C 3C 4C QH KH"))                # throwing more than three: dealt back up to five
+    g.apply(2, throw("2C 3C 4C QH KH"))  # throwing more than three: dealt back up to five
     assert len(g.hands[2]) == 5 and g.view(None)["throws"][-1] == {"seat": 2, "threw": 5, "drew": 2}
 
 
@@ -69,8 +77,9 @@ def test_the_winner_of_a_trick_leads_the_next():
 
 
 # --- Cards and the trick -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("trump,high,low", [(t, h, lo) for t, o in TRUMPS_HIGHEST_FIRST.items()
-                                             for h, lo in adjacent(o)])
+@pytest.mark.parametrize(
+    "trump,high,low", [(t, h, lo) for t, o in TRUMPS_HIGHEST_FIRST.items() for h, lo in adjacent(o)]
+)
 def test_the_highest_trump_is_the_five_second_the_jack_third_the_ace_of_hearts(trump, high, low):
     # the rest of the order: A, K, Q, then red high, black low (docs/rules/120s-traditional.md "Players and cards")
     assert head_to_head(T, trump, high, low) == 3
@@ -86,18 +95,18 @@ def test_highest_in_red_lowest_in_black():
     assert head_to_head(T, "S", "10D", "9D") == 3
     assert head_to_head(T, "S", "2C", "3C") == 3
     assert head_to_head(T, "H", "2S", "10S") == 3
-    assert head_to_head(T, "H", "3S", "4S") == 3     # the black small trumps too:
+    assert head_to_head(T, "H", "3S", "4S") == 3  # the black small trumps too:
     assert head_to_head(T, "S", "2S", "3S") == 3
 
 
 def test_a_trick_is_won_by_the_highest_trump_played_on_it():
     g = at_lead({2: "AD 2C 3C 4C 6C", 3: "2H 2S 3S 4S 6S", 0: "3H 9S 10S JS QS", 1: "KS AS 8C 9C 10C"})
-    assert trick(g, "AD", "2H", "3H", "KS") == 0      # hearts are red: the 3 of trumps beats the 2
+    assert trick(g, "AD", "2H", "3H", "KS") == 0  # hearts are red: the 3 of trumps beats the 2
 
 
 def test_or_by_the_highest_card_of_the_suit_led_if_no_trump_is_present():
     g = at_lead({2: "QD 2C 3C 4C 6C", 3: "KD 2S 3S 4S 6S", 0: "AC 9S 10S JS QS", 1: "JD AS 8C 9C 10C"})
-    assert trick(g, "QD", "KD", "AC", "JD") == 3      # the ace of clubs was not the suit led
+    assert trick(g, "QD", "KD", "AC", "JD") == 3  # the ace of clubs was not the suit led
 
 
 # --- Following and reneging ----------------------------------------------------------------------------------------
@@ -112,8 +121,9 @@ def test_a_non_trump_lead_must_be_followed_or_trumped():
     g = at_lead({2: "KD 2C 3C 4C 6C", 3: "4D 7H 2S 3S 4S"})
     g.apply(2, play("KD"))
     assert legal(g) == ["4D", "7H"]
-    assert g.why_not(3, play("2S")) == ("You must follow diamonds or play a trump: diamonds were led and you hold "
-                                        "the 4 of diamonds.")
+    assert g.why_not(3, play("2S")) == (
+        "You must follow diamonds or play a trump: diamonds were led and you hold the 4 of diamonds."
+    )
 
 
 def test_even_though_able_to_follow_to_a_non_trump_lead_a_player_may_trump_if_he_pleases():
@@ -146,7 +156,7 @@ def test_if_he_has_lower_trump_also_he_must_play_a_trump():
 def test_the_trump_jack_led_the_holder_of_the_five_may_renege_but_not_the_holder_of_the_ace_of_hearts():
     g = at_lead({2: "JH 2C 3C 4C 6C", 3: "AH 2D 3D 4D 6D", 0: "5H 8S 9S 10S QS"})
     g.apply(2, play("JH"))
-    assert legal(g) == ["AH"]                          # no reneging against a higher trump
+    assert legal(g) == ["AH"]  # no reneging against a higher trump
     assert g.why_not(3, play("2D")) == "You must play a trump: a trump was led and you hold the Ace of hearts."
     g.apply(3, play("AH"))
     assert legal(g) == ["10S", "5H", "8S", "9S", "QS"]  # the five may renege
@@ -154,8 +164,11 @@ def test_the_trump_jack_led_the_holder_of_the_five_may_renege_but_not_the_holder
 
 
 def test_the_same_example_with_clubs_trump():
-    g = at_lead({2: "JC 2D 3D 4D 6D", 3: "AH 2S 3S 4S 6S", 0: "5C 8S 9S 10S QS", 1: "KS AS 7D 8D 9D"},
-                suit="C", kitty="7H 8H 9H")
+    g = at_lead(
+        {2: "JC 2D 3D 4D 6D", 3: "AH 2S 3S 4S 6S", 0: "5C 8S 9S 10S QS", 1: "KS AS 7D 8D 9D"},
+        suit="C",
+        kitty="7H 8H 9H",
+    )
     g.apply(2, play("JC"))
     assert legal(g) == ["AH"]
     g.apply(3, play("AH"))

@@ -1,13 +1,14 @@
 """120s-traditional: whole games by random legal cards and throws with the bots' or random bids, every
 hand scored as docs/rules/120s-traditional.md says and every 25 or 30 (Mine and raises included) made by a
 seat holding a five."""
+
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
 from tests.games.randomness import RandomChance, SeededRng
 
 T = "120s-traditional"

@@ -1,11 +1,23 @@
 """120s-traditional: Mine, need a five, the teaser, throwing for everyone, following (basic scenarios;
 the full scenario suite and docs come later)."""
-from fairdeal.verifier.cards import PACK_52
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FixedChance, Move
 
-from .helpers import (PASS, bid, bid_and_throw, layout_game, new_game, pass_round, play, play_by_policy, play_out,
-                      throw, trump)
+from fairdeal.core.cards import PACK_52
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FixedChance, Move
+
+from .helpers import (
+    PASS,
+    bid,
+    bid_and_throw,
+    layout_game,
+    new_game,
+    pass_round,
+    play,
+    play_by_policy,
+    play_out,
+    throw,
+    trump,
+)
 
 T = "120s-traditional"
 MINE = Move("mine")
@@ -40,11 +52,11 @@ def test_mine_the_dealer_takes_the_high_bid_the_holder_raises_or_gives_it_up():
     pass_round(g, 2, 3)
     g.apply(0, MINE)
     assert g.to_move == 1
-    g.apply(1, bid(25))                        # the holder raises
+    g.apply(1, bid(25))  # the holder raises
     assert g.to_move == 0 and {m.kind for m in g.legal_moves(0)} == {"mine", "pass"}
     assert g.why_not(0, bid(30)) == "After Mine you may only take the raise again (Mine) or pass."
     g.apply(0, MINE)
-    g.apply(1, PASS)                           # the holder gives it up
+    g.apply(1, PASS)  # the holder gives it up
     assert g.bidder == 0 and g.bid == 25
 
 
@@ -89,15 +101,16 @@ def test_everyone_throws_from_the_dealers_left_the_bidder_down_from_eight():
     g.apply(2, throw("2C 3C 4C"))
     g.apply(3, throw(""))
     g.apply(0, throw(""))
-    assert g.phase == "play" and g.to_move == 3          # the player to the left of the bidder leads
+    assert g.phase == "play" and g.to_move == 3  # the player to the left of the bidder leads
 
 
 def test_void_in_a_plain_suit_led_any_card_may_be_played():
-    g = new_game(T, hands={1: "5H JH AH KH 2C", 2: "AC 3C 4C 6C 7C", 3: "4H 3D 2D 6D 7D", 0: "2S 3S 4S 6S 7S"},
-                 kitty="8C 9C 10C")
+    g = new_game(
+        T, hands={1: "5H JH AH KH 2C", 2: "AC 3C 4C 6C 7C", 3: "4H 3D 2D 6D 7D", 0: "2S 3S 4S 6S 7S"}, kitty="8C 9C 10C"
+    )
     bid_and_throw(g, 1, 20, "H")
     g.apply(2, play("AC"))
-    assert len(g.legal_moves(3)) == 5            # no clubs: a trump is not required
+    assert len(g.legal_moves(3)) == 5  # no clubs: a trump is not required
 
 
 def test_a_made_30_scores_60():

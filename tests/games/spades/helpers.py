@@ -3,14 +3,15 @@
 A deal is written as each seat's thirteen cards; `deck_for` turns it into the explicit deck FixedChance deals
 (index 0 is the first card dealt, to the dealer's left, then one card at a time round the table).
 """
+
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from fairdeal.verifier.cards import Card, cards_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FixedChance, Move
-from fairdeal.verifier.games.spades import SpadesState
+from fairdeal.core.cards import Card, cards_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FixedChance, Move
+from fairdeal.core.games.spades import SpadesState
 
 # Each seat holds one whole suit: whoever holds the spades takes every trick.
 SUITED = {
@@ -72,14 +73,25 @@ def play_out(game: SpadesState) -> None:
         game.apply(seat, game.legal_moves(seat)[0])
 
 
-def view_for(seat: int, hand: str, plays: Sequence[tuple[int, str]] = (), bids: Sequence[int] = (3, 3, 3, 3),
-             taken: Sequence[int] = (0, 0, 0, 0), spades_broken: bool = False,
-             tricks: Sequence[Sequence[tuple[int, str]]] = ()) -> dict:
+def view_for(
+    seat: int,
+    hand: str,
+    plays: Sequence[tuple[int, str]] = (),
+    bids: Sequence[int] = (3, 3, 3, 3),
+    taken: Sequence[int] = (0, 0, 0, 0),
+    spades_broken: bool = False,
+    tricks: Sequence[Sequence[tuple[int, str]]] = (),
+) -> dict:
     """A seat's view in the play phase, written by hand for the policy tests (only the keys the policies read,
     in the shape SpadesState.view gives them)."""
     return {
-        "rule_set": "spades", "seat": seat, "phase": "play", "to_move": seat,
-        "hand": hand.split(), "bids": list(bids), "tricks_taken": list(taken),
+        "rule_set": "spades",
+        "seat": seat,
+        "phase": "play",
+        "to_move": seat,
+        "hand": hand.split(),
+        "bids": list(bids),
+        "tricks_taken": list(taken),
         "trick": {"leader": plays[0][0] if plays else seat, "plays": [[s, c] for s, c in plays]},
         "tricks": [{"plays": [[s, c] for s, c in t]} for t in tricks],
         "spades_broken": spades_broken,

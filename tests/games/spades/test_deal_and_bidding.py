@@ -1,10 +1,11 @@
 """Spades (docs/rules/spades.md), "Two teams", "The deal" and "The bid", sentence by sentence."""
+
 import pytest
 
-from fairdeal.verifier.cards import cards_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FixedChance, IllegalMove, MalformedMove, Move, NotYourTurn
-from fairdeal.verifier.games.spades import SpadesRules
+from fairdeal.core.cards import cards_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, FixedChance, IllegalMove, MalformedMove, Move, NotYourTurn
+from fairdeal.core.games.spades import SpadesRules
 
 from .helpers import MIXED, SUITED, bid, deck_for, new_game, play_out
 
@@ -38,10 +39,10 @@ def test_cards_are_dealt_one_at_a_time_from_the_dealers_left():
     deck = cards_from_str("AS 2C 3D 4H KS 5C 6D 7H")  # the rest follows in canonical pack order
     game = make_rules("spades").new_game(FixedChance([deck], first_dealer=2))
     assert game.dealer == 2
-    assert {str(c) for c in cards_from_str("AS KS")} <= set(game.view(3)["hand"])      # dealer's left first
+    assert {str(c) for c in cards_from_str("AS KS")} <= set(game.view(3)["hand"])  # dealer's left first
     assert {"2C", "5C"} <= set(game.view(0)["hand"])
     assert {"3D", "6D"} <= set(game.view(1)["hand"])
-    assert {"4H", "7H"} <= set(game.view(2)["hand"])                                    # the dealer last
+    assert {"4H", "7H"} <= set(game.view(2)["hand"])  # the dealer last
 
 
 def test_one_deck_of_52_everyone_gets_13():
@@ -91,7 +92,7 @@ def test_bids_are_from_0_to_13():
         assert reason == "A bid is a whole number of tricks from 0 (nil) to 13."
         with pytest.raises(IllegalMove, match="from 0 \\(nil\\) to 13"):
             game.apply(1, Move("bid", value=bad))
-    for bad in ("3", 2.5, True):                        # not a whole number: no bid at all
+    for bad in ("3", 2.5, True):  # not a whole number: no bid at all
         with pytest.raises(MalformedMove, match="'value' is a whole number"):
             Move("bid", value=bad)
     assert game.view(None)["bids"] == [None] * 4
@@ -105,7 +106,7 @@ def test_a_bid_of_zero_is_nil_and_needs_no_other_word():
 
 def test_no_blind_nil_cards_are_seen_before_any_bid_and_only_bids_are_taken():
     game = new_game(MIXED)
-    assert len(game.view(1)["hand"]) == 13            # the bidder sees the hand before bidding
+    assert len(game.view(1)["hand"]) == 13  # the bidder sees the hand before bidding
     for move in (Move.pass_(), Move("mine"), Move.trump("S"), Move.play(cards_from_str("AH")[0])):
         reason = game.why_not(1, move)
         assert reason and reason.startswith("It is time to bid")

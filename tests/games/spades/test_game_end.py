@@ -1,8 +1,9 @@
 """Spades (docs/rules/spades.md), "The end": after a hand at 500 or -200 the higher team wins; an exact tie plays on."""
+
 import pytest
 
-from fairdeal.verifier.games.base import GameOver, Move
-from fairdeal.verifier.games.spades import game_ends
+from fairdeal.core.games.base import GameOver, Move
+from fairdeal.core.games.spades import game_ends
 
 from .helpers import SUITED, bid, new_game, play_out
 
@@ -22,8 +23,8 @@ def test_game_ends_rule_as_a_function():
     assert not game_ends([499, 120], tie_pending=False)
     assert game_ends([-200, 50], tie_pending=False)
     assert not game_ends([-199, 50], tie_pending=False)
-    assert not game_ends([510, 510], tie_pending=False)    # exact tie: one more hand
-    assert game_ends([10, 20], tie_pending=True)           # after a tie, any difference ends it
+    assert not game_ends([510, 510], tie_pending=False)  # exact tie: one more hand
+    assert game_ends([10, 20], tie_pending=True)  # after a tie, any difference ends it
     assert not game_ends([10, 10], tie_pending=True)
 
 
@@ -37,7 +38,7 @@ def test_after_a_hand_in_which_a_team_reaches_500_the_higher_team_wins():
     # both teams are past 500; the higher one wins
     assert game.result == {"scores": [600, 690], "sides": [[0, 2], [1, 3]], "winners": [1, 3]}
     assert game.view(None)["phase"] == "over"
-    assert len(game.view(None)["tricks"]) == 13          # the last hand stays on the table
+    assert len(game.view(None)["tricks"]) == 13  # the last hand stays on the table
 
 
 def test_after_a_hand_in_which_a_team_falls_to_minus_200_the_game_is_over():
@@ -49,10 +50,10 @@ def test_after_a_hand_in_which_a_team_falls_to_minus_200_the_game_is_over():
 
 def test_an_exact_tie_plays_one_more_hand_and_again_until_the_scores_differ():
     game = new_game(SUITED, SUITED, SUITED)
-    play_hand(game, {0: 10, 1: 10, 2: 10, 3: 10})      # both set by 20: -200 each
+    play_hand(game, {0: 10, 1: 10, 2: 10, 3: 10})  # both set by 20: -200 each
     assert game.view(None)["scores"] == [-200, -200]
     assert not game.is_over and game.view(None)["tie_pending"]
-    play_hand(game, {0: 7, 1: 7, 2: 7, 3: 7})          # both set by 14: still level
+    play_hand(game, {0: 7, 1: 7, 2: 7, 3: 7})  # both set by 14: still level
     assert game.view(None)["scores"] == [-340, -340] and not game.is_over
     play_hand(game, NILS_AND_13)
     # neither team is at 500 or -200 any more, but the tie is broken: the game ends here

@@ -1,14 +1,15 @@
 """Invariants of Spades over seeded random games: 13 tricks a hand and the end as the rule says, replay keeps the
 hand history, bots and timeouts never bid nil, four bots finish. Cards kept, hidden cards, refusals and the
 policies' legality are every rule set's: tests/games/conformance."""
+
 import copy
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import Move
-from fairdeal.verifier.games.spades import game_ends
-
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import Move
+from fairdeal.core.games.spades import game_ends
 from tests.games.randomness import PickRng, RandomChance
 
 RULES = make_rules("spades")
@@ -80,10 +81,11 @@ def test_bots_and_timeouts_are_always_legal(seed, rnd):
         view = game.view(seat)
         for move in (RULES.timeout_move(view), RULES.bot_move(view, PickRng(0)), RULES.bot_move(view, PickRng(3))):
             assert game.why_not(seat, move) is None
-            assert not (move.kind == "bid" and move.value == 0)      # never nil
+            assert not (move.kind == "bid" and move.value == 0)  # never nil
         # pure functions of the view (and the rng): asked again, on a copy, they answer the same
         assert RULES.bot_move(copy.deepcopy(view), PickRng(3)) == RULES.bot_move(view, PickRng(3))
         assert RULES.timeout_move(copy.deepcopy(view)) == RULES.timeout_move(view)
+
     run(seed, rnd, 150, check)
 
 

@@ -1,6 +1,7 @@
 """Spades, "The score", "Bags", "Nil" and the score table, row by row, on the pure scoring function
 (`score_team`), then through whole hands."""
-from fairdeal.verifier.games.spades import score_team
+
+from fairdeal.core.games.spades import score_team
 
 from .helpers import SUITED, bid, new_game, play_out
 
@@ -9,7 +10,7 @@ from .helpers import SUITED, bid, new_game, play_out
 
 def test_the_two_bids_of_a_team_added_up_are_its_contract():
     assert score_team({0: 4, 2: 3}, {0: 4, 2: 3}).contract == 7
-    assert score_team({1: 0, 3: 5}, {1: 0, 3: 5}).contract == 5      # nil counts 0
+    assert score_team({1: 0, 3: 5}, {1: 0, 3: 5}).contract == 5  # nil counts 0
 
 
 def test_seed_example_bid_4_and_3_take_9_scores_72_and_2_bags():
@@ -21,7 +22,7 @@ def test_seed_example_bid_4_and_3_take_9_scores_72_and_2_bags():
 
 def test_contract_made_scores_10_a_trick_bid_and_1_a_bag():
     exact = score_team({0: 2, 2: 3}, {0: 1, 2: 4})
-    assert (exact.points, exact.bags) == (50, 0)        # partners' tricks count together
+    assert (exact.points, exact.bags) == (50, 0)  # partners' tricks count together
     over = score_team({0: 2, 2: 3}, {0: 1, 2: 8})
     assert (over.points, over.bags) == (54, 4)
 
@@ -49,7 +50,7 @@ def test_reaching_exactly_10_bags_loses_100_and_crosses_them_out():
 
 
 def test_each_time_a_team_reaches_10_bags_it_loses_100():
-    res = score_team({0: 1, 2: 1}, {0: 12, 2: 1}, bags_before=9)     # 9 + 11 = 20: two tens
+    res = score_team({0: 1, 2: 1}, {0: 12, 2: 1}, bags_before=9)  # 9 + 11 = 20: two tens
     assert (res.penalties, res.bags_after, res.points) == (2, 0, 20 + 11 - 200)
 
 
@@ -72,10 +73,10 @@ def test_nil_lost_loses_100_and_its_tricks_are_bags_when_the_partner_makes():
 
 
 def test_a_lost_nils_tricks_do_not_help_the_partners_contract():
-    res = score_team({0: 0, 2: 4}, {0: 2, 2: 3})      # 5 tricks between them, but only 3 count
+    res = score_team({0: 0, 2: 4}, {0: 2, 2: 3})  # 5 tricks between them, but only 3 count
     assert (res.tricks, res.made) == (3, False)
     assert res.points == -40 - 100
-    assert (res.bags, res.bag_points) == (2, 0)       # bags all the same, without the +1
+    assert (res.bags, res.bag_points) == (2, 0)  # bags all the same, without the +1
 
 
 def test_a_lost_nils_bags_count_toward_ten_even_when_the_team_is_set():

@@ -1,14 +1,14 @@
 """Spades, "At the online table": what each seat sees, why a card cannot be played, the pencil tick (the
 suggested bid), the timeout's safe card and the bot."""
+
 import json
 
 import pytest
 
-from fairdeal.verifier.cards import card_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
-from fairdeal.verifier.games.spades import suggested_bid
-
+from fairdeal.core.cards import card_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
+from fairdeal.core.games.spades import suggested_bid
 from tests.games.randomness import PickRng
 
 from .helpers import MIXED, bid, new_game, play, view_for
@@ -26,6 +26,7 @@ def snapshot(game):
 
 
 # --------------------------------------------------------------------------------------------- views
+
 
 def test_a_seat_sees_its_own_hand_and_the_public_table_only():
     game = new_game(MIXED)
@@ -65,6 +66,7 @@ def test_legal_moves_are_listed_only_for_the_seat_to_move():
 
 # ------------------------------------------------------------------------------------------- why not
 
+
 def test_why_a_card_cannot_be_played_now():
     game = new_game(MIXED)
     bid(game, EVEN)
@@ -73,7 +75,7 @@ def test_why_a_card_cannot_be_played_now():
     assert game.why_not(2, Move.play(card_from_str("AS"))) == "You do not hold the Ace of spades."
     assert game.why_not(2, Move.bid(3)) == "The bidding is over: play a card."
     with pytest.raises(MalformedMove, match="A play move's 'card' is a card"):
-        Move("play")                                     # a play names its card, a Card (not text)
+        Move("play")  # a play names its card, a Card (not text)
     with pytest.raises(MalformedMove, match="A play move's 'card' is a card"):
         Move("play", card="2H")
     assert game.why_not(7, Move.play(card_from_str("2H"))) == "There is no seat 7 at this table; the seats are 0 to 3."
@@ -106,22 +108,35 @@ def test_every_card_of_the_hand_is_either_legal_or_has_a_sentence():
 
 # ---------------------------------------------------------------------------------------- describe
 
+
 def test_describe_states_the_rules_and_the_reminder_is_empty():
     text = RULES.describe()
-    for phrase in ("four players", "0 (nil) to 13", "spades are always trump", "500", "-200", "10 bags",
-                   "no blind nil", "tie plays one more hand"):
+    for phrase in (
+        "four players",
+        "0 (nil) to 13",
+        "spades are always trump",
+        "500",
+        "-200",
+        "10 bags",
+        "no blind nil",
+        "tie plays one more hand",
+    ):
         assert phrase in text
     assert RULES.reminder() == ""
 
 
 # ------------------------------------------------------------------------------------ suggested bid
 
-@pytest.mark.parametrize("hand, worth", [
-    ("AS KS QS JS 10S AC AH KH 2H AD 2D 3D 4D", 9),       # 3 spade honours + 2 long, 4 aces, a guarded king
-    ("2S 3S 4S 5S 6S 2D 2H 3H 4H 5H 6H 7H 8H", 5),        # 2 long spades; void clubs ruffs twice, 2D once
-    ("AH 2H 3H 4H 5H 6H AD 2D 2C 3C 4C 5C 6C", 2),        # a long suit's ace is half: 1.5 rounds up
-    ("KS 2S 2C 3C 4C 5C 6C 2D 3D 4D 5D 2H 3H", 1),        # a guarded KS
-])
+
+@pytest.mark.parametrize(
+    "hand, worth",
+    [
+        ("AS KS QS JS 10S AC AH KH 2H AD 2D 3D 4D", 9),  # 3 spade honours + 2 long, 4 aces, a guarded king
+        ("2S 3S 4S 5S 6S 2D 2H 3H 4H 5H 6H 7H 8H", 5),  # 2 long spades; void clubs ruffs twice, 2D once
+        ("AH 2H 3H 4H 5H 6H AD 2D 2C 3C 4C 5C 6C", 2),  # a long suit's ace is half: 1.5 rounds up
+        ("KS 2S 2C 3C 4C 5C 6C 2D 3D 4D 5D 2H 3H", 1),  # a guarded KS
+    ],
+)
 def test_suggested_bid_evaluates_the_hand(hand, worth):
     assert suggested_bid(cards_of(hand)) == worth
 
@@ -129,7 +144,7 @@ def test_suggested_bid_evaluates_the_hand(hand, worth):
 def test_the_suggestion_is_never_nil():
     worthless = "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H 6H"
     assert suggested_bid(cards_of(worthless)) == 1
-    assert suggested_bid(cards_of("KS 2C 3C 4C 5C 6C 2D 3D 4D 5D 2H 3H 4H")) == 1   # an unguarded KS is not
+    assert suggested_bid(cards_of("KS 2C 3C 4C 5C 6C 2D 3D 4D 5D 2H 3H 4H")) == 1  # an unguarded KS is not
 
 
 def test_suggest_timeout_and_bot_bid_what_the_hand_is_worth():
@@ -144,13 +159,14 @@ def test_suggest_timeout_and_bot_bid_what_the_hand_is_worth():
 
 # --------------------------------------------------------------------------------------- safe card
 
+
 def test_safe_card_partner_winning_plays_the_lowest_card():
     view = view_for(0, "2H 9H KH 3S", plays=[(2, "QH"), (3, "5H")])
     assert RULES.timeout_move(view) == Move.play(card_from_str("2H"))
 
 
 def test_safe_card_partner_winning_a_void_seat_keeps_its_spades():
-    view = view_for(1, "2S 5D", plays=[(2, "3H"), (3, "AH")])       # partner 3 wins with AH
+    view = view_for(1, "2S 5D", plays=[(2, "3H"), (3, "AH")])  # partner 3 wins with AH
     assert RULES.timeout_move(view) == Move.play(card_from_str("5D"))
 
 
@@ -162,7 +178,7 @@ def test_safe_card_wins_as_cheaply_as_it_can():
 
 
 def test_safe_card_that_cannot_win_is_the_lowest_and_keeps_the_spades():
-    view = view_for(0, "9C 5D 2S", plays=[(1, "AH"), (2, "3S")])   # 2S is too low to win anyway
+    view = view_for(0, "9C 5D 2S", plays=[(1, "AH"), (2, "3S")])  # 2S is too low to win anyway
     assert RULES.timeout_move(view) == Move.play(card_from_str("5D"))
     lead = view_for(0, "2S 5D 9C", spades_broken=True)
     assert RULES.timeout_move(lead) == Move.play(card_from_str("5D"))
@@ -174,6 +190,7 @@ def test_safe_card_for_a_nil_bidder_is_the_highest_that_does_not_take_the_trick(
 
 
 # ------------------------------------------------------------------------------------------------ bot
+
 
 def test_bot_covers_its_partners_nil():
     view = view_for(0, "3H 9H KH", plays=[(1, "2H"), (2, "5H")], bids=(3, 3, 0, 3))

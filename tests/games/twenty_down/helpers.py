@@ -5,20 +5,22 @@ turns it into the explicit deck FixedChance deals: index 0 is the first card dea
 per seat round to the dealer, then the second packets in the same order, then the stock (its top card first).
 Cards not named anywhere follow in canonical order (FixedChance completes the deck).
 """
+
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from fairdeal.verifier.cards import PACK_32, Card, cards_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import FixedChance, Move
-from fairdeal.verifier.games.twenty_down import TwentyDownState
+from fairdeal.core.cards import PACK_32, Card, cards_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import FixedChance, Move
+from fairdeal.core.games.twenty_down import TwentyDownState
 
 SPARE_DECKS = 24  # later deals of a test game use canonical-order decks
 
 
-def deck_for(dealer: int, first: Mapping[int, str], second: Mapping[int, str] | None = None,
-             stock: str = "") -> list[Card]:
+def deck_for(
+    dealer: int, first: Mapping[int, str], second: Mapping[int, str] | None = None, stock: str = ""
+) -> list[Card]:
     """Packets not given are filled with cards named nowhere else, in canonical order."""
     first_cards = {s: cards_from_str(t) for s, t in first.items()}
     second_cards = {s: cards_from_str(t) for s, t in (second or {}).items()}
@@ -88,6 +90,6 @@ def walkover_deal(state: TwentyDownState, suit: str = "S") -> None:
             exchange_nothing(state)
         if state.deal_no == deal:
             answer_stay(state, drops=range(4))
-    while state.deal_no == deal and not state.is_over:   # a deal with no choice is played out by timeouts
+    while state.deal_no == deal and not state.is_over:  # a deal with no choice is played out by timeouts
         seat = state.to_move
         state.apply(seat, state.rules.timeout_move(state.view(seat)))

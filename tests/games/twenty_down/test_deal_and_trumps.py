@@ -1,11 +1,11 @@
 """Setup: scores, the deal in packets, the trump maker, the stock, the deal passing left."""
+
 import pytest
 
-from fairdeal.verifier.games.base import IllegalMove, Move, NotYourTurn
+from fairdeal.core.games.base import IllegalMove, Move, NotYourTurn
 
 from .deals import DEAL
 from .helpers import game, hand, name_trump, walkover_deal
-
 
 
 def test_each_player_starts_at_twenty():

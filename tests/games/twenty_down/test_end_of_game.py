@@ -1,10 +1,11 @@
 """After eight deals, and winning the game."""
+
 import pytest
 
-from fairdeal.verifier.games.base import GameOver, Move
+from fairdeal.core.games.base import GameOver, Move
 
-from .helpers import deck_for, exchange_nothing, game, play, to_play, walkover_deal
 from .deals import THREE_AND_TWO
+from .helpers import deck_for, exchange_nothing, game, play, to_play, walkover_deal
 
 
 def eight_quiet_deals(state):
@@ -52,9 +53,9 @@ def test_the_eighth_deal_itself_still_has_a_choice():
 def test_the_first_player_at_zero_wins():
     state = game()
     for _ in range(4):
-        walkover_deal(state, "H")            # each seat once trump maker with hearts: all at 10
+        walkover_deal(state, "H")  # each seat once trump maker with hearts: all at 10
     assert state.scores == [10, 10, 10, 10]
-    walkover_deal(state, "H")                # seat 1 again: 10 -> 0
+    walkover_deal(state, "H")  # seat 1 again: 10 -> 0
     assert state.is_over and state.to_move is None and state.phase == "over"
     assert state.result == {"scores": [10, 0, 10, 10], "winners": [1]}
     with pytest.raises(GameOver, match="The game is over."):
@@ -64,10 +65,31 @@ def test_the_first_player_at_zero_wins():
 
 def test_several_at_zero_in_one_deal_the_lowest_wins():
     state = game(THREE_AND_TWO)
-    state.scores = [20, 2, 2, 20]            # as if earlier deals had left seats 1 and 2 on 2
+    state.scores = [20, 2, 2, 20]  # as if earlier deals had left seats 1 and 2 on 2
     to_play(state, "S")
-    play(state, "AS", "JC", "10D", "10H", "10S", "QC", "JD", "JH", "KS", "KC", "QD", "QH",
-         "7C", "AC", "AD", "AH", "10C", "KD", "KH", "8C")
+    play(
+        state,
+        "AS",
+        "JC",
+        "10D",
+        "10H",
+        "10S",
+        "QC",
+        "JD",
+        "JH",
+        "KS",
+        "KC",
+        "QD",
+        "QH",
+        "7C",
+        "AC",
+        "AD",
+        "AH",
+        "10C",
+        "KD",
+        "KH",
+        "8C",
+    )
     assert state.result == {"scores": [25, -1, 0, 25], "winners": [1]}
 
 
@@ -75,27 +97,72 @@ def test_a_tie_at_the_lowest_plays_more_deals_until_one_alone_is_lowest():
     state = game(THREE_AND_TWO)
     state.scores = [20, 3, 2, 20]
     to_play(state, "S")
-    play(state, "AS", "JC", "10D", "10H", "10S", "QC", "JD", "JH", "KS", "KC", "QD", "QH",
-         "7C", "AC", "AD", "AH", "10C", "KD", "KH", "8C")
+    play(
+        state,
+        "AS",
+        "JC",
+        "10D",
+        "10H",
+        "10S",
+        "QC",
+        "JD",
+        "JH",
+        "KS",
+        "KC",
+        "QD",
+        "QH",
+        "7C",
+        "AC",
+        "AD",
+        "AH",
+        "10C",
+        "KD",
+        "KH",
+        "8C",
+    )
     assert state.scores == [25, 0, 0, 25]
     assert not state.is_over and state.deal_no == 2
-    walkover_deal(state, "S")                # seat 2 is trump maker now: 0 -> -5, alone lowest
+    walkover_deal(state, "S")  # seat 2 is trump maker now: 0 -> -5, alone lowest
     assert state.result == {"scores": [25, 0, -5, 25], "winners": [2]}
 
 
 def test_a_tie_at_zero_after_the_eighth_deal_is_played_off_in_the_endgame():
     # "if nobody has reached zero after eight deals": a tie at the lowest is no winner, so the ninth deal comes,
     # with hearts and nobody dropping (docs/rules/twenty-down.md "After eight deals": from the ninth deal on)
-    eighth = deck_for(3, first={0: "AS 10S", 1: "AC 10C", 2: "AD KD", 3: "AH KH"},
-                      second={0: "KS 7C 8C", 1: "KC QC JC", 2: "QD JD 10D", 3: "QH JH 10H"})
+    eighth = deck_for(
+        3,
+        first={0: "AS 10S", 1: "AC 10C", 2: "AD KD", 3: "AH KH"},
+        second={0: "KS 7C 8C", 1: "KC QC JC", 2: "QD JD 10D", 3: "QH JH 10H"},
+    )
     state = game(*([[]] * 7), eighth)
     for _ in range(7):
         walkover_deal(state, "S")
     assert state.deal_no == 8 and state.trump_maker == 0
-    state.scores = [3, 2, 20, 20]            # as if earlier deals had left seats 0 and 1 there
+    state.scores = [3, 2, 20, 20]  # as if earlier deals had left seats 0 and 1 there
     to_play(state, "S")
-    play(state, "AS", "JC", "10D", "10H", "10S", "QC", "JD", "JH", "KS", "KC", "QD", "QH",
-         "7C", "AC", "AD", "AH", "10C", "KD", "KH", "8C")
+    play(
+        state,
+        "AS",
+        "JC",
+        "10D",
+        "10H",
+        "10S",
+        "QC",
+        "JD",
+        "JH",
+        "KS",
+        "KC",
+        "QD",
+        "QH",
+        "7C",
+        "AC",
+        "AD",
+        "AH",
+        "10C",
+        "KD",
+        "KH",
+        "8C",
+    )
     assert state.scores == [0, 0, 25, 25] and not state.is_over
     assert state.deal_no == 9 and state.trump == "H" and state.phase == "exchange"
     assert state.why_not(2, Move("drop")) == "After eight deals nobody may drop out."

@@ -1,11 +1,12 @@
 """Exchanging cards, then staying in or dropping out."""
+
 import pytest
 
-from fairdeal.verifier.cards import cards_from_str
-from fairdeal.verifier.games.base import IllegalMove, MalformedMove, Move
+from fairdeal.core.cards import cards_from_str
+from fairdeal.core.games.base import IllegalMove, MalformedMove, Move
 
-from .helpers import answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play
 from .deals import DEAL
+from .helpers import answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play
 
 
 def throw(text: str) -> Move:
@@ -52,7 +53,7 @@ def test_throwing_the_same_card_twice_is_refused_and_changes_nothing():
     name_trump(state, "S")
     before = state.view(1)
     with pytest.raises(MalformedMove, match="The same card is named twice in one throw."):
-        Move("throw", cards=tuple(cards_from_str("KS KS")))      # no such move can even be made
+        Move("throw", cards=tuple(cards_from_str("KS KS")))  # no such move can even be made
     with pytest.raises(MalformedMove, match="The same card is named twice in one throw."):
         Move.from_json({"kind": "throw", "cards": ["KS", "KS"]})
     assert state.view(1) == before and hand(state, 1) == {"AS", "10S", "KS", "QS", "JS"}

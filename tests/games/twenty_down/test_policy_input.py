@@ -1,10 +1,10 @@
 """The Twenty Down policies' one typed input (Seen) made from the state (the audit's fast path) is the one made
 from the seat's view (the general path), for every seat at every decision of whole seeded games of each table the
 conformance suite plays; and it is the state's copy, so a policy may change it without changing the game."""
+
 import pytest
 
-from fairdeal.verifier.games.twenty_down import Seen
-
+from fairdeal.core.games.twenty_down import Seen
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 
@@ -33,4 +33,5 @@ def test_changing_the_input_made_from_the_state_changes_nothing_in_the_game():
         seen.hand.clear()
         seen.plays.clear()
         assert all_views(state) == before
+
     play(TWENTY_DOWN[0][0], 0, 10_000, each=spoil)

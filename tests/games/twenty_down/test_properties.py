@@ -1,19 +1,20 @@
 """Invariants over whole games: cards conserved, scores consistent, views leak nothing, bots and timeouts always
 legal, games end, a bot game replays through the verifier (replay equals live for any settings: tests/games/
 conformance)."""
+
 import json
 import random
 from hashlib import sha256
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fairdeal.verifier.cards import PACK_32
-from fairdeal.verifier.fairness import SeedChance
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import Move
-from fairdeal.verifier.games.twenty_down import TwentyDownRules
-from fairdeal.verifier.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
-
+from fairdeal.core.cards import PACK_32
+from fairdeal.core.fairness import SeedChance
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import Move
+from fairdeal.core.games.twenty_down import TwentyDownRules
+from fairdeal.core.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
 from tests.games.randomness import SeededRng
 
 SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
@@ -27,20 +28,20 @@ def chance(seed: int) -> SeedChance:
 
 
 def all_cards(state):
-    cards = [c for h in state.hands.values() for c in h] + state.deck[state.pos:] + state.discards
+    cards = [c for h in state.hands.values() for c in h] + state.deck[state.pos :] + state.discards
     return cards + (state.tricks.played_cards() if state.tricks else [])
 
 
 def check_views(state):
     for seat in (None, 0, 1, 2, 3):
         view = state.view(seat)
-        view.pop("last_hand")                  # the previous deal's cards: reshuffled since, public then
+        view.pop("last_hand")  # the previous deal's cards: reshuffled since, public then
         text = json.dumps(view)
-        hidden = set(state.deck[state.pos:]) | set(state.discards)
+        hidden = set(state.deck[state.pos :]) | set(state.discards)
         for other in range(4):
             if other != seat or state._hand_hidden(other):
                 hidden |= set(state.hands[other])
-        hidden.discard(state.turned_up)        # turned up for all to see
+        hidden.discard(state.turned_up)  # turned up for all to see
         assert not [c for c in hidden if f'"{c}"' in text], (seat, view)
 
 
@@ -138,9 +139,13 @@ def test_bot_games_with_the_default_rules_end_within_seventy_deals():
 @settings(max_examples=10, deadline=None)
 @given(table_settings, seeds)
 def test_a_bot_game_replays_through_the_verifier(table, seed):
-    from fairdeal.verifier.replay import LiveGame
-    start = {"type": "start", "rules": make_rules("twenty-down", table).to_json(),
-             "seats": [{"seat": s, "name": f"bot {s}", "bot": True} for s in range(4)]}
+    from fairdeal.core.replay import LiveGame
+
+    start = {
+        "type": "start",
+        "rules": make_rules("twenty-down", table).to_json(),
+        "seats": [{"seat": s, "name": f"bot {s}", "bot": True} for s in range(4)],
+    }
     game_seed = sha256(str(seed).encode()).digest()
     live, records = LiveGame(start, game_seed), []
     while not live.state.is_over:
@@ -148,5 +153,5 @@ def test_a_bot_game_replays_through_the_verifier(table, seed):
         records.append(live.apply(seat, live.bot_move(seat), by="bot"))
     again = LiveGame(start, game_seed)
     for record in records:
-        again.apply_record(record)                 # checks each bot move is what the policy chooses
+        again.apply_record(record)  # checks each bot move is what the policy chooses
     assert again.state.result == live.state.result

@@ -1,12 +1,12 @@
 """At the table: views, refusals, suggestions, bots and timeouts, the rules text."""
+
 import json
 
 import pytest
 
-from fairdeal.verifier.cards import card_from_str, cards_from_str
-from fairdeal.verifier.games import make_rules
-from fairdeal.verifier.games.base import BadSettings, FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
-
+from fairdeal.core.cards import card_from_str, cards_from_str
+from fairdeal.core.games import make_rules
+from fairdeal.core.games.base import BadSettings, FirstChoiceRng, IllegalMove, MalformedMove, Move, NotYourTurn
 from tests.games.randomness import PickRng
 
 from .deals import DEAL
@@ -19,6 +19,7 @@ def rules(**settings):
 
 # --- views -------------------------------------------------------------------------------------------
 
+
 def test_view_has_the_shared_keys_and_only_the_own_hand():
     state = game(DEAL)
     name_trump(state, "S")
@@ -28,7 +29,7 @@ def test_view_has_the_shared_keys_and_only_the_own_hand():
     assert view["rule_set"] == "twenty-down" and view["seat"] == 2 and view["players"] == 4
     assert set(view["hand"]) == {"7C", "8C", "9C", "10C", "JC"}
     text = json.dumps(view)
-    for card in ("AS", "JH", "9D", "7S"):                # another hand, the stock
+    for card in ("AS", "JH", "9D", "7S"):  # another hand, the stock
         assert f'"{card}"' not in text
 
 
@@ -51,8 +52,9 @@ def test_view_shows_stays_drops_exchanges_tricks_and_the_last_hand():
     view = state.view(3)
     assert [p["status"] for p in view["seats"]] == ["in", "in", "out", "in"]
     assert [p["exchanged"] for p in view["seats"]] == [0, 1, 0, 0]
-    assert view["tricks"] == [{"leader": 1, "plays": [[1, "AS"], [3, "9D"], [0, "JH"]], "winner": 1,
-                               "winning_card": "AS"}]
+    assert view["tricks"] == [
+        {"leader": 1, "plays": [[1, "AS"], [3, "9D"], [0, "JH"]], "winner": 1, "winning_card": "AS"}
+    ]
     assert view["trick"] == {"leader": 1, "plays": [], "winner": None, "winning_card": None}
     assert view["seats"][1]["tricks"] == 1
     play(state, "10S", "10D", "QH", "7S", "JD", "KH", "QS", "QD", "AH", "JS", "KD", "7H")
@@ -62,6 +64,7 @@ def test_view_shows_stays_drops_exchanges_tricks_and_the_last_hand():
 
 
 # --- refusals ----------------------------------------------------------------------------------------
+
 
 def test_a_move_out_of_turn_is_refused_with_not_your_turn():
     state = game(DEAL)
@@ -78,7 +81,7 @@ def test_a_move_with_a_field_it_does_not_use_is_refused():
     state = game(DEAL)
     name_trump(state, "S")
     exchange_nothing(state)
-    with pytest.raises(MalformedMove, match="A stay move has no 'value'; its form is {\"kind\":\"stay\"}."):
+    with pytest.raises(MalformedMove, match='A stay move has no \'value\'; its form is {"kind":"stay"}.'):
         Move("stay", value=1)
     with pytest.raises(MalformedMove, match="A drop move has no 'card'"):
         Move("drop", card=card_from_str("7C"))
@@ -102,6 +105,7 @@ def test_an_illegal_card_changes_nothing():
 
 
 # --- suggestions, bots, timeouts (docs/rules/twenty-down.md "Suggestions, bots and timeouts") --------
+
 
 @pytest.mark.parametrize("first, suit", [("7S 9S", "S"), ("AH 7S", "H"), ("KC 9D", "C")])
 def test_bot_names_the_suit_of_two_cards_or_of_an_ace(first, suit):
@@ -136,7 +140,7 @@ def test_bot_drops_out_with_a_weak_hand_and_stays_with_a_trick():
 
 @pytest.mark.parametrize("suit, move", [("H", "drop"), ("C", "stay")])
 def test_bot_wants_more_to_stay_in_with_hearts_trumps(suit, move):
-    state = game(deck_for(0, {1: "AS 7C", 3: "KH KC"}, {3: "7S 8S 9D"}))   # one sure trick either way
+    state = game(deck_for(0, {1: "AS 7C", 3: "KH KC"}, {3: "7S 8S 9D"}))  # one sure trick either way
     name_trump(state, suit)
     exchange_nothing(state)
     state.apply(2, Move("stay"))
@@ -186,6 +190,7 @@ def test_suggest_only_for_the_seat_to_move():
 
 
 # --- rules text and settings -------------------------------------------------------------------------
+
 
 def test_describe_states_the_table_rules():
     assert "A 10 K Q J 9 8 7" in rules().describe()

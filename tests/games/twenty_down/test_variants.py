@@ -1,19 +1,32 @@
 """The eight variants, each a table setting, off by default: each shown on and off."""
+
 import pytest
 
-from fairdeal.verifier.games.base import Move
+from fairdeal.core.games.base import Move
 
 from .deals import KING_AND_TEN
 from .helpers import (
-    answer_stay, deck_for, exchange_nothing, game, hand, name_trump, play, to_play, walkover_deal,
+    answer_stay,
+    deck_for,
+    exchange_nothing,
+    game,
+    hand,
+    name_trump,
+    play,
+    to_play,
+    walkover_deal,
 )
 
 # Dealer 0, trump spades: seat 1 leads AS, seat 2 must follow with JS; then seat 2 holds K, Q, A of clubs.
-JACK_AND_ACE = deck_for(0, first={1: "AS 7C", 2: "JS 8C", 3: "7D 8D", 0: "7H 8H"},
-                        second={1: "9C 10C JC", 2: "QC KC AC", 3: "9D 10D JD", 0: "9H 10H JH"})
+JACK_AND_ACE = deck_for(
+    0,
+    first={1: "AS 7C", 2: "JS 8C", 3: "7D 8D", 0: "7H 8H"},
+    second={1: "9C 10C JC", 2: "QC KC AC", 3: "9D 10D JD", 0: "9H 10H JH"},
+)
 
 
 # --- Jass order --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("jass, winner", [(True, 2), (False, 1)])
 def test_jass_order_puts_the_jack_of_trumps_above_the_ace(jass, winner):
@@ -32,6 +45,7 @@ def test_jass_order_leaves_the_other_suits_as_normal():
 
 # --- standard order ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("standard, winner", [(True, 1), (False, 2)])
 def test_standard_order_puts_the_ten_below_the_jack(standard, winner):
     state = game(KING_AND_TEN, standard_order=standard)
@@ -42,8 +56,11 @@ def test_standard_order_puts_the_ten_below_the_jack(standard, winner):
 
 # --- three first cards -------------------------------------------------------------------------------
 
-THREE_FIRST = deck_for(0, first={1: "7S 8S 9S", 2: "7C 8C 9C", 3: "7D 8D 9D", 0: "KH QH JH"},
-                       second={1: "AH 7H", 2: "10C JC", 3: "10D JD", 0: "10S JS"})
+THREE_FIRST = deck_for(
+    0,
+    first={1: "7S 8S 9S", 2: "7C 8C 9C", 3: "7D 8D 9D", 0: "KH QH JH"},
+    second={1: "AH 7H", 2: "10C JC", 3: "10D JD", 0: "10S JS"},
+)
 SEVENS_AND_EIGHTS = deck_for(0, first={1: "7S 8S 7C"})
 
 
@@ -58,7 +75,7 @@ def test_three_first_cards_deals_three_each_then_two():
 def test_without_three_first_cards_there_is_no_next_blind_or_new_deal():
     state = game(THREE_FIRST)
     assert hand(state, 1) == {"7S", "8S"}
-    assert state.why_not(1, Move.trump("next")) == "\"Next\" is only played with three first cards."
+    assert state.why_not(1, Move.trump("next")) == '"Next" is only played with three first cards.'
     assert state.why_not(1, Move.trump("blind")) == "Blind trumps are only played with three first cards."
     assert state.why_not(1, Move("newdeal")) == "A new deal may only be demanded with three first cards."
 
@@ -68,10 +85,12 @@ def test_blind_is_chosen_before_the_trump_maker_sees_any_card():
     view = state.view(1)
     assert view["phase"] == "blind" and view["hand"] is None and view["hand_hidden"]
     assert "7S" not in str(view)
-    assert hand(state, 2) == {"7C", "8C", "9C"}           # the others see their own cards
+    assert hand(state, 2) == {"7C", "8C", "9C"}  # the others see their own cards
     assert set(state.legal_moves(1)) == {Move("pass"), Move.trump("blind")}
-    assert state.why_not(1, Move.trump("S")) == \
-        "Before naming trumps, choose blind (trump \"blind\") or look at your cards (pass)."
+    assert (
+        state.why_not(1, Move.trump("S"))
+        == 'Before naming trumps, choose blind (trump "blind") or look at your cards (pass).'
+    )
     state.apply(1, Move("pass"))
     assert hand(state, 1) == {"7S", "8S", "9S"}
     assert state.why_not(1, Move.trump("blind")) == "Blind trumps are chosen before looking at your cards."
@@ -127,14 +146,16 @@ def test_only_sevens_and_eights_may_demand_a_new_deal_by_the_same_dealer():
     assert state.dealer == 0 and state.deal_no == 1 and state.hand_number == 1
     assert state.phase == "blind"
     state.apply(1, Move("pass"))
-    assert hand(state, 1) == {"7S", "8S", "9S"}          # the second deck: a new shuffle
+    assert hand(state, 1) == {"7S", "8S", "9S"}  # the second deck: a new shuffle
 
 
 def test_a_new_deal_is_refused_with_any_card_above_eight():
     state = game(THREE_FIRST, three_first_cards=True)
     state.apply(1, Move("pass"))
-    assert state.why_not(1, Move("newdeal")) == \
-        "You may demand a new deal only when your three first cards are all 7s and 8s."
+    assert (
+        state.why_not(1, Move("newdeal"))
+        == "You may demand a new deal only when your three first cards are all 7s and 8s."
+    )
 
 
 def test_a_new_deal_is_not_counted_as_one_of_the_eight():
@@ -144,10 +165,11 @@ def test_a_new_deal_is_not_counted_as_one_of_the_eight():
     for _ in range(8):
         walkover_deal(state, "S")
     assert state.deal_no == 9 and state.hand_number == 9
-    assert state.trump == "H" and state.phase == "exchange"   # from the ninth deal: no choice at all, no blind
+    assert state.trump == "H" and state.phase == "exchange"  # from the ninth deal: no choice at all, no blind
 
 
 # --- drop out first ----------------------------------------------------------------------------------
+
 
 def test_drop_out_first_decides_before_exchanging_and_only_those_in_exchange():
     state = game(KING_AND_TEN, drop_out_first=True)
@@ -179,6 +201,7 @@ def test_without_drop_out_first_everyone_exchanges_before_deciding():
 
 # --- clubs instead of diamonds -----------------------------------------------------------------------
 
+
 def test_clubs_instead_of_diamonds_force_everyone_to_stay_in():
     state = game(KING_AND_TEN, clubs_force_stay=True)
     name_trump(state, "C")
@@ -202,6 +225,7 @@ def test_without_the_clubs_variant_clubs_do_not_force_anyone():
 
 
 # --- at least two players ----------------------------------------------------------------------------
+
 
 def test_at_least_two_players_the_dealer_must_stay_if_all_others_drop():
     state = game(KING_AND_TEN, at_least_two=True)
@@ -229,13 +253,14 @@ def test_without_at_least_two_players_all_others_may_drop():
 
 # --- no dropping twice in a row, nor at 5 or less ----------------------------------------------------
 
+
 def test_no_dropping_out_twice_in_a_row():
     state = game(KING_AND_TEN, no_drop_twice=True)
-    walkover_deal(state, "C")                       # seats 2, 3 and 0 drop out of deal 1
-    name_trump(state, "S")                          # deal 2: dealer 1, trump maker 2
+    walkover_deal(state, "C")  # seats 2, 3 and 0 drop out of deal 1
+    name_trump(state, "S")  # deal 2: dealer 1, trump maker 2
     exchange_nothing(state)
     assert state.why_not(3, Move("drop")) == "You dropped out last deal: you may not drop out twice in a row."
-    assert state.phase == "stay" and state.to_move == 1   # seats 3 and 0 stay without being asked
+    assert state.phase == "stay" and state.to_move == 1  # seats 3 and 0 stay without being asked
     assert state.status[3] == "in" and state.status[0] == "in"
 
 
@@ -245,10 +270,10 @@ def test_a_forced_stay_counts_as_staying():
     name_trump(state, "S")
     exchange_nothing(state)
     state.apply(1, Move("drop"))
-    while state.deal_no == 2:                       # play deal 2 out; seats 3 and 0 were forced in
+    while state.deal_no == 2:  # play deal 2 out; seats 3 and 0 were forced in
         seat = state.to_move
         state.apply(seat, state.rules.timeout_move(state.view(seat)))
-    name_trump(state, "S")                          # deal 3: dealer 2, trump maker 3; asked: 0, 1, 2
+    name_trump(state, "S")  # deal 3: dealer 2, trump maker 3; asked: 0, 1, 2
     exchange_nothing(state)
     assert state.to_move == 0 and state.why_not(0, Move("drop")) is None
     assert state.why_not(1, Move("drop")) == "You dropped out last deal: you may not drop out twice in a row."
@@ -256,7 +281,7 @@ def test_a_forced_stay_counts_as_staying():
 
 def test_no_dropping_out_at_five_or_less():
     state = game(KING_AND_TEN, no_drop_twice=True)
-    state.scores = [20, 20, 5, 6]                   # as if earlier deals had brought seat 2 to 5
+    state.scores = [20, 20, 5, 6]  # as if earlier deals had brought seat 2 to 5
     name_trump(state, "S")
     exchange_nothing(state)
     assert state.why_not(2, Move("drop")) == "With 5 points or less you may not drop out."
@@ -275,6 +300,7 @@ def test_without_the_variant_a_player_may_drop_twice_and_at_five():
 
 # --- no endgame --------------------------------------------------------------------------------------
 
+
 def test_no_endgame_keeps_choosing_trumps_and_dropping_after_eight_deals():
     state = game(no_endgame=True)
     for _ in range(8):
@@ -288,12 +314,13 @@ def test_no_endgame_keeps_choosing_trumps_and_dropping_after_eight_deals():
 
 # --- variants together -------------------------------------------------------------------------------
 
+
 def test_drop_out_first_with_at_least_two_the_dealer_stays_and_only_the_two_in_exchange():
     state = game(KING_AND_TEN, drop_out_first=True, at_least_two=True)
     name_trump(state, "C")
     state.apply(2, Move("drop"))
     state.apply(3, Move("drop"))
-    assert state.status == ["in", "in", "out", "out"] and state.forced[0]   # the dealer was not asked
+    assert state.status == ["in", "in", "out", "out"] and state.forced[0]  # the dealer was not asked
     seen = []
     while state.phase == "exchange":
         seen.append(state.to_move)

@@ -212,7 +212,7 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
 
 const CLOCK_KINDS = ["card", "other"];
 
-// fairdeal.verifier.transcript.clocked_kinds: clocks naming a kind are read by kind; clocks naming neither (other
+// fairdeal.core.transcript.clocked_kinds: clocks naming a kind are read by kind; clocks naming neither (other
 // writers' keys) are all or nothing
 function clockedKinds(clocks) {
   if (CLOCK_KINDS.some((k) => k in clocks)) {

@@ -1,6 +1,6 @@
 // The transparency log in the browser (docs/log.md): RFC 9162 hashing, inclusion proofs, and the check of a
 // transcript's "log" member (its signed tree head and the inclusion proofs of the game's commitment and ending
-// leaves, recomputed here from the transcript itself). The same rules as fairdeal/verifier/merkle.py and tlog.py.
+// leaves, recomputed here from the transcript itself). The same rules as fairdeal/core/merkle.py and tlog.py.
 
 import { concat, fromHex, isHex64, toHex } from "./bytes.js";
 import { canonicalBytes } from "./canonical.js";
