@@ -79,7 +79,7 @@ def verify_saved(
     client seed, the receipts of your moves, the commitment the table showed before the first card) and print
     the command that repeats the check."""
     from fairdeal.core.checks import verify_transcript
-    from fairdeal.verify.cli import render_report
+    from fairdeal.core.reporttext import render_report
 
     data = client.get(f"/games/{game_id}/transcript")
     if data.get("complete") is False:  # still running: only a finished game's transcript verifies
