@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from fairdeal.core import logtrust, logwatch
 from fairdeal.core.logreport import UNCHECKED, LogReport
@@ -18,11 +19,11 @@ from fairdeal.core.logreport import UNCHECKED, LogReport
 class ExportFindings:
     """`fairdeal-verify audit --log`: the export held against the log."""
 
-    missing: list[dict] = field(default_factory=list)  # ended in the log, no transcript in the export
+    report: LogReport  # the log's own report, read whole
+    missing: list[dict[str, Any]] = field(default_factory=list)  # ended in the log, no transcript in the export
     unlogged: list[str] = field(default_factory=list)  # exported, but no commitment in the log
-    report: LogReport | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         r = self.report
         return {
             "missing_from_export": self.missing,
@@ -70,7 +71,7 @@ def against_export(report: LogReport, exported: Sequence[str | None]) -> ExportF
         for i, leaf in enumerate(leaves)
         if isinstance(leaf, dict) and leaf.get("type") == "ending" and leaf.get("game_id") not in ids
     ]
-    return ExportFindings(missing, sorted(ids - committed), report)
+    return ExportFindings(report, missing, sorted(ids - committed))
 
 
 def export_against_log(

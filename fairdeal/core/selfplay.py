@@ -111,6 +111,7 @@ def selfplay(
         if live.seq >= MAX_MOVES:
             raise SelfplayError(f"{rule_set}: the game did not end within {MAX_MOVES} moves")
         seat = live.state.to_move
+        assert seat is not None  # a game not over has a seat to move
         away = (stand_ins or {}).get(seat)
         if seat in bot_seats:
             move, by = live.bot_move(seat), "bot"
@@ -137,19 +138,19 @@ class SeatedTable:
 
     def __init__(
         self,
-        rule_set,
-        private_key,
-        server_seed,
-        settings,
-        players,
-        client_seeds,
-        bots,
-        game_id,
-        names,
-        protocol,
-        rules_version=None,
-        board=None,
-    ):
+        rule_set: str,
+        private_key: Any,
+        server_seed: bytes,
+        settings: Mapping[str, Any] | None,
+        players: int,
+        client_seeds: Sequence[str | None] | None,
+        bots: Sequence[int],
+        game_id: str | None,
+        names: Sequence[str] | None,
+        protocol: str,
+        rules_version: int | None = None,
+        board: Mapping[str, Any] | None = None,
+    ) -> None:
         rules = make_rules(rule_set, settings or {}, players, rules_version)
         rules_json = rules.to_json()
         self.bot_seats = frozenset(bots)
@@ -190,7 +191,9 @@ def selfplay_nonce(server_seed: bytes, seat: int) -> str:
     return hashlib.sha256(b"selfplay-nonce\x00" + server_seed + bytes([seat])).hexdigest()
 
 
-def _committed_seat(game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None) -> dict:
+def _committed_seat(
+    game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None
+) -> dict[str, Any]:
     if seed is None:
         return {
             "seat": seat,
