@@ -18,10 +18,13 @@ def module_name(path: Path, root: Path = ROOT) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported(source: str, name: str, is_package: bool, modules: Iterable[str]) -> set[str]:
+def imported(
+    source: str, name: str, is_package: bool, modules: Iterable[str], type_checking: bool | None = None
+) -> set[str]:
     """The modules among `modules` that the module `name` (a package's __init__ when `is_package`) imports,
     anywhere in it. `from a.b import c` is an import of a.b.c when that is a module, else of a.b; a parent
-    package is not counted as imported (Python runs its __init__ first, but that is no dependency of the code)."""
+    package is not counted as imported (Python runs its __init__ first, but that is no dependency of the code).
+    `type_checking`: True, only the imports under `if TYPE_CHECKING:`; False, only the others; None, all."""
     known = set(modules)
     here = name if is_package else name.rpartition(".")[0]
 
@@ -30,8 +33,18 @@ def imported(source: str, name: str, is_package: bool, modules: Iterable[str]) -
             target = target.rpartition(".")[0]
         return target or None
 
+    tree = ast.parse(source)
+    typed = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body
+        for inner in ast.walk(stmt)
+    }
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
+        if type_checking is not None and (id(node) in typed) != type_checking:
+            continue
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -46,10 +59,10 @@ def imported(source: str, name: str, is_package: bool, modules: Iterable[str]) -
     return found
 
 
-def import_graph(package: Path = PACKAGE, root: Path = ROOT) -> dict[str, set[str]]:
+def import_graph(package: Path = PACKAGE, root: Path = ROOT, type_checking: bool | None = None) -> dict[str, set[str]]:
     files = {module_name(p, root): p for p in sorted(package.rglob("*.py"))}
     return {
-        name: imported(path.read_text(encoding="utf-8"), name, path.name == "__init__.py", files)
+        name: imported(path.read_text(encoding="utf-8"), name, path.name == "__init__.py", files, type_checking)
         for name, path in files.items()
     }
 
@@ -100,9 +113,16 @@ def import_loops(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return sorted(loops)
 
 
-def loop_text(loop: list[str], graph: Mapping[str, Iterable[str]]) -> str:
+def loop_text(loop: list[str], graph: Mapping[str, Iterable[str]], runtime: Mapping[str, Iterable[str]]) -> str:
+    """The loop and its edges, each marked when only an `if TYPE_CHECKING:` import makes it (no loop when the
+    program runs, but still two modules that each need the other to be read)."""
     members = set(loop)
-    edges = [f"    {a} -> {b}" for a in loop for b in sorted(graph[a]) if b in members]
+    edges = [
+        f"    {a} -> {b}" + ("" if b in runtime[a] else "  (only under TYPE_CHECKING)")
+        for a in loop
+        for b in sorted(graph[a])
+        if b in members
+    ]
     return " <-> ".join(loop) + "\n" + "\n".join(edges)
 
 
@@ -119,6 +139,10 @@ def test_the_graph_reads_every_kind_of_import():
     assert imported("from . import d\nfrom .. import c\n", "p.sub", True, modules) == {"p.sub.d", "p.c"}
     assert imported("from .d import f\n", "p.sub", True, modules) == {"p.sub.d"}
     assert imported("from fairdeal.core import canonical\n", "p.a", False, modules) == set()
+    typed = "from typing import TYPE_CHECKING\nimport p.a\nif TYPE_CHECKING:\n    from p.b import B\n"
+    assert imported(typed, "p.x", False, modules) == {"p.a", "p.b"}
+    assert imported(typed, "p.x", False, modules, type_checking=False) == {"p.a"}
+    assert imported(typed, "p.x", False, modules, type_checking=True) == {"p.b"}
 
 
 def test_the_loop_finder_finds_direct_and_longer_loops_and_nothing_else():
@@ -131,8 +155,9 @@ def test_no_two_modules_import_each_other():
     graph = import_graph()
     assert "fairdeal.core.games" in graph and "fairdeal.core.games.base" in graph["fairdeal.core.games"]
     loops = import_loops(graph)
+    runtime = import_graph(type_checking=False)
     assert not loops, "modules importing each other (directly or in a loop):\n" + "\n".join(
-        loop_text(loop, graph) for loop in loops
+        loop_text(loop, graph, runtime) for loop in loops
     )
 
 
