@@ -23,7 +23,7 @@ from fairdeal.service.clocks import Clocks
 from fairdeal.service.errors import ApiError
 from fairdeal.service.game import Game
 from fairdeal.service.lost_records import LostRecords, UnreadableEntry
-from fairdeal.service.moves import Moves, check_request
+from fairdeal.service.moves import Moves
 from fairdeal.service.store.base import Store
 
 log = logging.getLogger("fairdeal.games")
@@ -116,8 +116,7 @@ class Games:
         return self.act(table_id, action)
 
     def play(self, table_id: str, player: dict, body: dict, idem_key: str | None) -> tuple[Game, dict]:
-        """A player's move request (moves.py), with what is due after it."""
-        check_request(body)
+        """A player's move request, its shape checked (moves.check_request), with what is due after it."""
         return self.act_fast(table_id, lambda game: self.moves.play(game, player, body, idem_key), body["seq"])
 
     def _current(self, game: Game) -> bool:
