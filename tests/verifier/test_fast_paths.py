@@ -342,13 +342,14 @@ def _general_paths(monkeypatch):
     monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
     monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
     monkeypatch.setattr(
-        spades,
+        spades.state,
         "may_play",
         lambda hand, card, plays, broken: spades.why_not_card(hand, card, [c for _, c in plays], broken) is None,
     )
-    monkeypatch.setattr(spades, "winner_of", lambda plays: trick_winner(plays, spades.strength))
+    for module in (spades.state, spades.bots):  # where winner_of is read
+        monkeypatch.setattr(module, "winner_of", lambda plays: trick_winner(plays, spades.strength))
     monkeypatch.setattr(
-        twenty_down,
+        twenty_down.state,
         "may_play",
         lambda hand, plays, trump, card: twenty_down.play_refusal(hand, plays, trump, card) is None,
     )

@@ -11,11 +11,11 @@ from fairdeal.core.games.base import BadSettings, Rules
 
 # id -> "module:Class"; each id's rules are docs/rules/<id>.md
 RULE_SETS: dict[str, str] = {
-    "120s-auction": "fairdeal.core.games.onetwenty:AuctionRules",
-    "120s-house": "fairdeal.core.games.onetwenty:HouseRules",
-    "120s-traditional": "fairdeal.core.games.onetwenty:TraditionalRules",
-    "spades": "fairdeal.core.games.spades:SpadesRules",
-    "twenty-down": "fairdeal.core.games.twenty_down:TwentyDownRules",
+    "120s-auction": "fairdeal.core.games.onetwenty.rules:AuctionRules",
+    "120s-house": "fairdeal.core.games.onetwenty.rules:HouseRules",
+    "120s-traditional": "fairdeal.core.games.onetwenty.rules:TraditionalRules",
+    "spades": "fairdeal.core.games.spades.rules:SpadesRules",
+    "twenty-down": "fairdeal.core.games.twenty_down.rules:TwentyDownRules",
 }
 
 

@@ -5,7 +5,8 @@ decision of whole seeded games; and it is the state's copy, so a policy may chan
 import pytest
 
 from fairdeal.core.cards import PACK_52
-from fairdeal.core.games.spades import _is_master, _Seen, sort_cards
+from fairdeal.core.games.spades import sort_cards
+from fairdeal.core.games.spades.bots import _is_master, _Seen
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 

@@ -14,7 +14,7 @@ from fairdeal.core.fairness import SeedChance
 from fairdeal.core.games import make_rules
 from fairdeal.core.games.base import Move
 from fairdeal.core.games.twenty_down import TwentyDownRules
-from fairdeal.core.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
+from fairdeal.core.games.twenty_down.scoring import LAST_DEAL, LAST_DEALS_FROM
 from tests.games.randomness import SeededRng
 
 SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
