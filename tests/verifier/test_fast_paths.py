@@ -335,7 +335,6 @@ def _general_paths(monkeypatch):
     from fairdeal.core.games.base import GameState, Move
     from fairdeal.core.games.onetwenty import bots
     from fairdeal.core.games.onetwenty.bidding import Bidding
-    from fairdeal.core.games.onetwenty.state import OneTwentyState
     from fairdeal.core.games.tricks import trick_winner
     from tests.games.onetwenty.general import general_beaters
 
@@ -353,9 +352,8 @@ def _general_paths(monkeypatch):
         "may_play",
         lambda hand, plays, trump, card: twenty_down.play_refusal(hand, plays, trump, card) is None,
     )
-    for engine in (OneTwentyState, spades.SpadesState, twenty_down.TwentyDownState):
-        monkeypatch.setattr(engine, "_bot_move", GameState._bot_move)
-        monkeypatch.setattr(engine, "_timeout_move", GameState._timeout_move)
+    monkeypatch.setattr(GameState, "_bot_move", GameState._bot_move_from_view)
+    monkeypatch.setattr(GameState, "_timeout_move", GameState._timeout_move_from_view)
     monkeypatch.setattr(GameState, "policy_view", GameState.view)
     monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
     monkeypatch.setattr(

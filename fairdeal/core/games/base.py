@@ -10,8 +10,10 @@
   for hand k's shuffled pack. `fairdeal.core.fairness.SeedChance` derives them from the game seed; `FixedChance`
   takes explicit deck orders (tests, analysis, replays of real-world deals; see docs/transcript.md "Explicit decks").
 - Bot and timeout policies live on the Rules object and are pure functions of a seat's view (plus, for bots,
-  a seed-derived `Rng`), so the verifier can recompute every bot and timeout move. The view's common entries and
-  the lazy view a policy reads are in views.py.
+  a seed-derived `Rng`), so the verifier can recompute every bot and timeout move. A policy reads a `Position`,
+  the rule set's one type for what it decides from, made by one of two makers declared here: from the seat's view
+  (the general path, and all a bot at a table that keeps its deals from the server has) or from the engine's
+  state (the fast path the audit replays with). The view's common entries and the lazy view are in views.py.
 
 Every name of the interface is importable from here.
 """
@@ -56,6 +58,7 @@ __all__ = [
     "MoveForm",
     "NoSuchSeat",
     "NotYourTurn",
+    "Position",
     "Rng",
     "Rules",
     "Setting",
@@ -83,6 +86,49 @@ class Setting:
         if value is False:
             return "off"
         return str(value)
+
+
+# ------------------------------------------------------------------------------------------ positions
+
+
+class Position:
+    """What a rule set's bot and timeout policies read of one seat's position: one type a rule set (`Rules.position`),
+    made by either of two makers, which every rule set writes:
+
+    - `of_view(view)`: from the seat's view alone (the general path: `Rules.bot_move` / `timeout_move`, pure
+      functions of the view, as the verifier and the clients have it; a bot that knows only its own view, at a table
+      whose server does not hold the deal, decides from this);
+    - `of_state(state, seat)`: from the engine's own objects (the fast path `GameState.bot_move` / `timeout_move`
+      take for the seat to move, which the audit replays with: no view made, no card text written and read back).
+      It changes nothing in the state; ask it before the state moves on.
+
+    The decisions exist once, on the position. Two positions are equal when their `facts()` are: the two makers agree
+    at every decision of whole games of every table (tests/games/conformance/test_positions.py), and so do the moves
+    chosen from them (tests/games/conformance/test_policies.py)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of_view(cls, view: Mapping[str, Any]) -> Position:
+        """The position `view` shows (a seat's view, or its policy view)."""
+        raise NotImplementedError
+
+    @classmethod
+    def of_state(cls, state: GameState, seat: int) -> Position:
+        """The position of `seat` (the seat to move) in `state`, as of_view(state.view(seat)) makes it."""
+        raise NotImplementedError
+
+    def facts(self) -> dict[str, Any]:
+        """Every fact a policy may read at this position (reading them all: for comparing positions)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.facts() == other.facts()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by their facts, which are lists
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.facts()!r})"
 
 
 # --------------------------------------------------------------------------------------------- rules
@@ -169,11 +215,24 @@ class Rules:
         """What the table suggests for this decision (the pencil tick), or None."""
         return None
 
-    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
+    # --- the policies: one decision each, on the rule set's Position ---------------------------------------
+    position: ClassVar[type[Position]] = Position  # each rule set's own
+
+    def bot_choice(self, pos: Any, rng: Rng) -> Move:
+        """The bot's move at `pos` (a `self.position`, of either maker)."""
         raise NotImplementedError
 
-    def timeout_move(self, view: Mapping[str, Any]) -> Move:
+    def timeout_choice(self, pos: Any) -> Move:
+        """The move the table plays at `pos` when the seat's time runs out."""
         raise NotImplementedError
+
+    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
+        """The bot's move from the seat's view alone (the general path)."""
+        return self.bot_choice(self.position.of_view(view), rng)
+
+    def timeout_move(self, view: Mapping[str, Any]) -> Move:
+        """The timeout move from the seat's view alone (the general path)."""
+        return self.timeout_choice(self.position.of_view(view))
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "players": self.players, "settings": dict(self.settings), "version": self.version}
@@ -332,32 +391,40 @@ class GameState:
     # --- the policies ----------------------------------------------------------------------------------
     def bot_move(self, seat: int, rng: Rng) -> Move:
         """What a bot at `seat` plays now: rules.bot_move(view(seat), rng), a pure function of the seat's view
-        (the general path). For the seat to move an engine may answer from its own state instead (_bot_move), a
-        fast path for the audit, which recomputes every bot move: it must equal the view's answer at every
-        decision, whatever the Rng picks (tests/games/conformance/test_policies.py checks it), and change
-        nothing. Any other seat (only a tampered transcript asks) goes the general way, whatever the engine."""
+        (the general path). For the seat to move the same decision is taken on the position made from the state
+        instead (_bot_move), a fast path for the audit, which recomputes every bot move: it equals the view's
+        answer at every decision, whatever the Rng picks (tests/games/conformance/test_policies.py checks it), and
+        changes nothing. Any other seat (only a tampered transcript asks) goes the general way."""
         if seat.__class__ is int and seat == self.to_move:
-            move = self._bot_move(seat, rng)
-            if move is not None:
-                return move
+            return self._bot_move(seat, rng)
         return self.rules.bot_move(self.policy_view(seat), rng)
 
     def timeout_move(self, seat: int) -> Move:
-        """What the table plays for `seat` when its time runs out: rules.timeout_move(view(seat)); the engine's
-        fast path (_timeout_move) answers for the seat to move, held to the same as bot_move's."""
+        """What the table plays for `seat` when its time runs out: rules.timeout_move(view(seat)); for the seat to
+        move, from the position made from the state (_timeout_move), held to the same as bot_move's."""
         if seat.__class__ is int and seat == self.to_move:
-            move = self._timeout_move(seat)
-            if move is not None:
-                return move
+            return self._timeout_move(seat)
         return self.rules.timeout_move(self.policy_view(seat))
 
-    def _bot_move(self, seat: int, rng: Rng) -> Move | None:
-        """The engine's fast path of bot_move for the seat to move, or None: this engine has none."""
-        return None
+    def _bot_move(self, seat: int, rng: Rng) -> Move:
+        """bot_move's fast path for the seat to move: the rule set's decision on Position.of_state. Its general
+        form is _bot_move_from_view."""
+        rules = self.rules
+        return rules.bot_choice(rules.position.of_state(self, seat), rng)
 
-    def _timeout_move(self, seat: int) -> Move | None:
-        """The engine's fast path of timeout_move for the seat to move, or None: this engine has none."""
-        return None
+    def _timeout_move(self, seat: int) -> Move:
+        """timeout_move's fast path for the seat to move: the decision on Position.of_state. Its general form is
+        _timeout_move_from_view."""
+        rules = self.rules
+        return rules.timeout_choice(rules.position.of_state(self, seat))
+
+    def _bot_move_from_view(self, seat: int, rng: Rng) -> Move:
+        """The general form of _bot_move: the rule set's policy on the seat's (policy) view."""
+        return self.rules.bot_move(self.policy_view(seat), rng)
+
+    def _timeout_move_from_view(self, seat: int) -> Move:
+        """The general form of _timeout_move."""
+        return self.rules.timeout_move(self.policy_view(seat))
 
     def policy_view(self, seat: int) -> LazyView:
         """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which

@@ -9,13 +9,13 @@ The package has these parts, each usable alone:
 - follow: `legal_cards` / `why_not_card`: who may play what, from a hand, the current trick and "spades broken" —
   the state and the bots both use them, so a bot sees exactly the rules the table enforces;
 - bots: `suggested_bid`, `safe_card`, `bot_card`: the table's pencil tick, the timeout card and the bot, each a pure
-  function of one seat's view; `safe_card_of` / `bot_card_of` decide from the facts they read (`_Seen`), made from
-  the view (the general path) or from the state (SpadesState's fast path for the audit);
+  function of one seat's view; `safe_card_of` / `bot_card_of` decide from the facts they read (`SpadesPosition`),
+  made from the view (the general path) or from the state (the fast path for the audit);
 - state, rules, text: `SpadesState` / `SpadesRules`, the game on the shared interface of fairdeal.core.games.base,
   and the rules line.
 """
 
-from .bots import bot_card, bot_card_of, safe_card, safe_card_of, suggested_bid
+from .bots import SpadesPosition, bot_card, bot_card_of, safe_card, safe_card_of, suggested_bid
 from .follow import HAND_SIZE, PLAYERS, SPADE, legal_cards, may_play, sort_cards, strength, why_not_card, winner_of
 from .rules import SpadesRules
 from .scoring import BAG_LIMIT, BAG_PENALTY, FLOOR, NIL_POINTS, TARGET, TeamHand, game_ends, score_team
@@ -30,6 +30,7 @@ __all__ = [
     "PLAYERS",
     "SPADE",
     "TARGET",
+    "SpadesPosition",
     "SpadesRules",
     "SpadesState",
     "TeamHand",

@@ -1,6 +1,6 @@
 """The table's pencil tick, the timeout card and the bot of Spades (docs/rules/spades.md), each a pure function of
-one seat's view: `safe_card_of` / `bot_card_of` decide from the facts they read (`_Seen`), made from the view (the
-general path) or from the state (SpadesState's fast path for the audit)."""
+one seat's view: `safe_card_of` / `bot_card_of` decide from the facts they read (`SpadesPosition`), made from the
+view (the general path) or from the state (the fast path for the audit)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.core.cards import PACK_52, Card, card_from_str, cards_of_texts
-from fairdeal.core.games.base import Rng
+from fairdeal.core.games.base import Position, Rng
 from fairdeal.core.games.seats import Sides
 
 from .follow import HAND_SIZE, SPADE, legal_cards, sort_cards, strength, winner_of
@@ -47,16 +47,19 @@ def suggested_bid(hand: Sequence[Card]) -> int:
     return max(1, min(HAND_SIZE, int(worth + 0.5)))
 
 
-@dataclass(slots=True)
-class _Seen:
-    """The facts the timeout and bot cards are chosen from: one seat's, at a card decision, each parsed once.
+@dataclass(slots=True, eq=False)
+class SpadesPosition(Position):
+    """The facts the bid, the timeout and bot cards are chosen from: one seat's, each parsed once (in the bidding,
+    only the hand is read: the trick and the legal cards are empty).
 
-    Two makers, one decision: `of(view)` reads the seat's view (the general path: SpadesRules.bot_move /
-    timeout_move, a pure function of the view) and `of_state(state, seat)` reads the engine's own objects (the
-    fast path: SpadesState._bot_move / _timeout_move, which the audit replays with; no card text is written or read
-    back). tests/games/spades/test_policy_input.py holds the two makers' facts equal, and
+    Two makers, one decision (fairdeal.core.games.base.Position): `of_view(view)` reads the seat's view (the
+    general path: SpadesRules.bot_move / timeout_move, a pure function of the view) and `of_state(state, seat)`
+    reads the engine's own objects (the fast path GameState.bot_move / timeout_move take, which the audit replays
+    with; no card text is written or read back). tests/games/spades/test_policy_input.py and
+    tests/games/conformance/test_positions.py hold the two makers' facts equal, and
     tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
 
+    phase: str  # "bid", else a card decision
     seat: int
     hand: list[Card]  # in the view's order (sort_cards)
     trick: list[tuple[int, Card]]  # the trick in progress, (seat, card) in play order
@@ -78,10 +81,12 @@ class _Seen:
         else:
             self.win, self._to_beat = None, -1
 
-    @staticmethod
-    def of(view: Mapping[str, Any]) -> _Seen:
+    @classmethod
+    def of_view(cls, view: Mapping[str, Any]) -> SpadesPosition:
         """From the seat's view: the general path."""
         hand = cards_of_texts(view["hand"])
+        if view["phase"] == "bid":
+            return cls("bid", view["seat"], hand, [], [], list(view["bids"]), list(view["tricks_taken"]), set)
         trick = [(s, card_from_str(c)) for s, c in view["trick"]["plays"]]
         legal = legal_cards(hand, [c for _, c in trick], view["spades_broken"])
 
@@ -89,21 +94,37 @@ class _Seen:
             done = cards_of_texts([c for t in view["tricks"] for _, c in t["plays"]])
             return set(done) | {c for _, c in trick}
 
-        return _Seen(view["seat"], hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), played)
+        return cls(
+            view["phase"], view["seat"], hand, trick, legal, list(view["bids"]), list(view["tricks_taken"]), played
+        )
 
-    @staticmethod
-    def of_state(state: SpadesState, seat: int) -> _Seen:
-        """From the engine's state, as `of(state.view(seat))` makes them: the fast path. The lists are copies (the
-        state is never changed); `played` reads the state, so it is asked before the state moves on (within the
-        same policy call, as the view's). The state keeps each hand in the pack's order, the view's (sort_cards):
-        the hand is a copy, not sorted again; and the set of the cards played (a copy: no list of the tricks)."""
+    @classmethod
+    def of_state(cls, state: SpadesState, seat: int) -> SpadesPosition:  # type: ignore[override]
+        """From the engine's state, as `of_view(state.view(seat))` makes them: the fast path. The lists are copies
+        (the state is never changed); `played` reads the state, so it is asked before the state moves on (within
+        the same policy call, as the view's). The state keeps each hand in the pack's order, the view's
+        (sort_cards): the hand is a copy, not sorted again; and the set of the cards played (a copy: no list of the
+        tricks)."""
         play = state.play
-        assert play is not None, "a card decision is made while tricks are played"
         hand = list(state.hands[seat])
+        if play is None:
+            return cls("bid", seat, hand, [], [], list(state.bids), state._tricks_taken(), set)
         trick = list(play.current.plays)
         legal = legal_cards(hand, [c for _, c in trick], state.spades_broken)
         played = state._played
-        return _Seen(seat, hand, trick, legal, list(state.bids), state._tricks_taken(), lambda: set(played))
+        return cls(state.phase, seat, hand, trick, legal, list(state.bids), state._tricks_taken(), lambda: set(played))
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "seat": self.seat,
+            "hand": self.hand,
+            "trick": self.trick,
+            "legal": self.legal,
+            "bids": self.bids,
+            "taken": self.taken,
+            "played": self.played(),
+        }
 
     def played(self) -> set[Card]:
         """Every card played this hand, current trick included: made when asked (only the test for a master card
@@ -147,11 +168,11 @@ def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) ->
     best = (max if highest else min)(keys)
     if keys.count(best) == 1:
         return cards[keys.index(best)]
-    tied = sort_cards([c for c, k in zip(cards, keys) if k == best])
+    tied = sort_cards([c for c, k in zip(cards, keys, strict=True) if k == best])
     return tied[rng.randbelow(len(tied))] if rng is not None else tied[0]
 
 
-def _duck(seen: _Seen, rng: Rng | None) -> Card:
+def _duck(seen: SpadesPosition, rng: Rng | None) -> Card:
     """The highest card that does not take the trick so far (non-spades first); if every legal card takes it,
     or when leading, the lowest card."""
     losers = [c for c in seen.legal if not seen.beats(c)] if seen.trick else []
@@ -160,7 +181,7 @@ def _duck(seen: _Seen, rng: Rng | None) -> Card:
     return _pick(seen.legal, _low_key, rng)
 
 
-def _cheapest_winner(seen: _Seen, rng: Rng | None) -> Card | None:
+def _cheapest_winner(seen: SpadesPosition, rng: Rng | None) -> Card | None:
     """The lowest legal card that takes the trick as it stands (None when leading or when none does)."""
     winners = [c for c in seen.legal if seen.beats(c)] if seen.trick else []
     return _pick(winners, lambda c: strength(c, seen.trick[0][1]), rng) if winners else None
@@ -168,11 +189,11 @@ def _cheapest_winner(seen: _Seen, rng: Rng | None) -> Card | None:
 
 def safe_card(view: Mapping[str, Any], sides: Sides, rng: Rng | None = None) -> Card:
     """The timeout card (docs/rules/spades.md, "The safe card"), from the seat's view."""
-    return safe_card_of(_Seen.of(view), sides, rng)
+    return safe_card_of(SpadesPosition.of_view(view), sides, rng)
 
 
-def safe_card_of(seen: _Seen, sides: Sides, rng: Rng | None = None) -> Card:
-    """The timeout card, from the facts it reads (either path's: _Seen)."""
+def safe_card_of(seen: SpadesPosition, sides: Sides, rng: Rng | None = None) -> Card:
+    """The timeout card, from the facts it reads (either maker's SpadesPosition)."""
     seat = seen.seat
     if seen.bids[seat] == 0:
         return _duck(seen, rng)
@@ -183,18 +204,18 @@ def safe_card_of(seen: _Seen, sides: Sides, rng: Rng | None = None) -> Card:
     return _cheapest_winner(seen, rng) or _pick(seen.legal, _low_key, rng)
 
 
-def _is_master(card: Card, seen: _Seen) -> bool:
+def _is_master(card: Card, seen: SpadesPosition) -> bool:
     """True when no unplayed card of the suit outside this hand ranks above `card`."""
     return seen.top_unknown(card.suit) <= card.rank
 
 
 def bot_card(view: Mapping[str, Any], sides: Sides, rng: Rng) -> Card:
     """The bot's card (docs/rules/spades.md, "The bot"), from the seat's view."""
-    return bot_card_of(_Seen.of(view), sides, rng)
+    return bot_card_of(SpadesPosition.of_view(view), sides, rng)
 
 
-def bot_card_of(seen: _Seen, sides: Sides, rng: Rng) -> Card:
-    """The bot's card, from the facts it reads (either path's: _Seen)."""
+def bot_card_of(seen: SpadesPosition, sides: Sides, rng: Rng) -> Card:
+    """The bot's card, from the facts it reads (either maker's SpadesPosition)."""
     seat = seen.seat
     partner = sides.partner_of(seat)
     bids = seen.bids

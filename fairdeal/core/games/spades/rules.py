@@ -8,7 +8,7 @@ from typing import Any
 from fairdeal.core.cards import cards_of_texts
 from fairdeal.core.games.base import Chance, Move, Rng, Rules
 
-from .bots import bot_card, safe_card, suggested_bid
+from .bots import SpadesPosition, bot_card_of, safe_card_of, suggested_bid
 from .state import SpadesState
 from .text import DESCRIPTION
 
@@ -33,12 +33,14 @@ class SpadesRules(Rules):
             return None
         return Move.bid(suggested_bid(cards_of_texts(view["hand"])))
 
-    def timeout_move(self, view: Mapping[str, Any]) -> Move:
-        if view["phase"] == "bid":
-            return Move.bid(suggested_bid(cards_of_texts(view["hand"])))
-        return Move.play(safe_card(view, self.sides))
+    position = SpadesPosition
 
-    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
-        if view["phase"] == "bid":
-            return Move.bid(suggested_bid(cards_of_texts(view["hand"])))
-        return Move.play(bot_card(view, self.sides, rng))
+    def timeout_choice(self, pos: SpadesPosition) -> Move:
+        if pos.phase == "bid":
+            return Move.bid(suggested_bid(pos.hand))
+        return Move.play(safe_card_of(pos, self.sides))
+
+    def bot_choice(self, pos: SpadesPosition, rng: Rng) -> Move:
+        if pos.phase == "bid":
+            return Move.bid(suggested_bid(pos.hand))
+        return Move.play(bot_card_of(pos, self.sides, rng))

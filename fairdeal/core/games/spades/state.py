@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, Card
-from fairdeal.core.games.base import Chance, GameState, Move, Rng
+from fairdeal.core.games.base import Chance, GameState, Move
 from fairdeal.core.games.seats import left_of
 from fairdeal.core.games.tricks import TrickPlay
 
-from .bots import _Seen, bot_card_of, safe_card_of, suggested_bid
 from .follow import HAND_SIZE, PLAYERS, SPADE, legal_cards, may_play, sort_cards, strength, why_not_card, winner_of
 from .scoring import FLOOR, TARGET, game_ends, score_team
 
@@ -164,22 +163,6 @@ class SpadesState(GameState):
         if cls._WITH_LEGAL is None:
             cls._WITH_LEGAL = {**table, "legal": lambda st, seat: [m.to_json() for m in st.legal_moves(seat)]}
         return cls._WITH_LEGAL
-
-    # --- the policies: the fast path -------------------------------------------------------------------
-    def _bot_move(self, seat: int, rng: Rng) -> Move:
-        """The fast path of GameState.bot_move for the seat to move: rules.bot_move(view(seat), rng), answered from the engine's own objects (_Seen.of_state: no view made
-        nor read back); the same decision functions as the view's, so the same move for every Rng."""
-        return self._policy_move(seat, lambda seen: bot_card_of(seen, self.rules.sides, rng))
-
-    def _timeout_move(self, seat: int) -> Move:
-        """The fast path of GameState.timeout_move: rules.timeout_move(view(seat)), from the engine's own objects."""
-        return self._policy_move(seat, lambda seen: safe_card_of(seen, self.rules.sides))
-
-    def _policy_move(self, seat: int, card_of: Callable[[_Seen], Card]) -> Move:
-        """Both policies: the suggested bid (as SpadesRules's), else the card chosen from the state's facts."""
-        if self.phase == "bid":
-            return Move.bid(suggested_bid(self.hands[seat]))
-        return Move.play(card_of(_Seen.of_state(self, seat)))
 
     @property
     def result(self) -> dict[str, Any] | None:

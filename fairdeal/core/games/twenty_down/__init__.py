@@ -12,15 +12,15 @@ Phases, in order (one of them is skipped where the table has no such decision):
   "play"     five tricks; the trump maker leads.
   "over"     the game has ended.
 
-The bot, the timeout move and the table's suggestion decide from `Seen`, the facts they read, made from a seat's
-view (the general path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the fast path the
-audit replays with: TwentyDownState._bot_move / _timeout_move); tests hold the two equal at every decision.
+The bot, the timeout move and the table's suggestion decide from `TwentyDownPosition`, the facts they read, made
+from a seat's view (the general path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the
+fast path the audit replays with: GameState.bot_move / timeout_move); tests hold the two equal at every decision.
 
 ranks (the card order) · follow (who may play what) · scoring (when the game ends) · bots (suggestion, bot,
 timeout) · state (the game) · text (the rules line) · rules (the settings).
 """
 
-from .bots import Seen, bot_decision, hand_strength, timeout_decision
+from .bots import TwentyDownPosition, bot_decision, hand_strength, timeout_decision
 from .follow import HAND_SIZE, MAX_THROW, TRICKS, legal_plays, may_play, play_refusal
 from .ranks import JASS_TRUMP_ORDER, PLAIN_ORDER, STANDARD_ORDER, SUITS, TRUMP_BONUS, Order
 from .rules import TwentyDownRules
@@ -42,7 +42,7 @@ __all__ = [
     "TRICKS",
     "TRUMP_BONUS",
     "Order",
-    "Seen",
+    "TwentyDownPosition",
     "TwentyDownRules",
     "TwentyDownState",
     "bot_decision",

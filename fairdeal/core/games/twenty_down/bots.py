@@ -1,7 +1,7 @@
 """The bot, the timeout move and the table's suggestion of Twenty Down: the seed's tips for beginners, made exact
-(docs/rules/twenty-down.md). They decide from `Seen`, the facts they read, made from a seat's view (the general
-path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the fast path the audit replays with:
-TwentyDownState._bot_move / _timeout_move); tests hold the two equal at every decision."""
+(docs/rules/twenty-down.md). They decide from `TwentyDownPosition`, the facts they read, made from a seat's view
+(the general path: TwentyDownRules.bot_move / timeout_move / suggest) or from the state (the fast path the audit
+replays with: GameState.bot_move / timeout_move); tests hold the two equal at every decision."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.core.cards import Card, card_from_str, cards_of_texts
-from fairdeal.core.games.base import FirstChoiceRng, IllegalMove, Move, Rng
+from fairdeal.core.games.base import FirstChoiceRng, IllegalMove, Move, Position, Rng
 
 from .follow import MAX_THROW, legal_plays
 from .ranks import SUITS, Order
@@ -23,7 +23,7 @@ _PASS, _NEWDEAL, _STAY, _DROP = (Move(k) for k in ("pass", "newdeal", "stay", "d
 _KEEP_ALL = Move.throw(())
 
 
-def timeout_decision(order: Order, seen: Seen) -> Move:
+def timeout_decision(order: Order, seen: TwentyDownPosition) -> Move:
     """The safe move: look rather than go blind, the suggested trump (never next nor a new deal), keep every
     card, stay or drop as the table suggests, play the lowest legal card."""
     phase, hand = seen.phase, seen.hand
@@ -42,7 +42,7 @@ def timeout_decision(order: Order, seen: Seen) -> Move:
     raise IllegalMove("There is nothing to decide now.")
 
 
-def bot_decision(order: Order, seen: Seen, rng: Rng) -> Move:
+def bot_decision(order: Order, seen: TwentyDownPosition, rng: Rng) -> Move:
     """The bot's move (and the table's suggestion): the seed's tips for beginners, made exact."""
     phase, hand = seen.phase, seen.hand
     if phase == "play":  # asked first: most decisions are cards
@@ -100,7 +100,7 @@ def hand_strength(order: Order, hand: Sequence[Card], trump: str) -> float:
     return total
 
 
-def _stay_choice(order: Order, seen: Seen) -> Move:
+def _stay_choice(order: Order, seen: TwentyDownPosition) -> Move:
     """'Drop out with a weak hand': stay with about one trick (one and a half with hearts, which doubles)."""
     if not seen.may_drop:
         return _STAY
@@ -108,7 +108,7 @@ def _stay_choice(order: Order, seen: Seen) -> Move:
     return _STAY if hand_strength(order, seen.hand, seen.trump) >= need else _DROP
 
 
-def _play_choice(order: Order, seen: Seen, rng: Rng) -> Card:
+def _play_choice(order: Order, seen: TwentyDownPosition, rng: Rng) -> Card:
     """Lead a side Ace, else the highest trump, else the lowest card; follow with the cheapest card that
     wins, else the cheapest legal card."""
     trump, plays = seen.trump, seen.plays
@@ -145,15 +145,16 @@ def _trick_plays(view: Mapping[str, Any]) -> list[tuple[int, Card]]:
     return [(s, card_from_str(c)) for s, c in trick["plays"]] if trick else []
 
 
-@dataclass(slots=True)
-class Seen:
+@dataclass(slots=True, eq=False)
+class TwentyDownPosition(Position):
     """The facts the bot, the timeout and the suggestion decide from: one seat's, each read once.
 
-    Two makers, one decision (TwentyDownRules.bot_decision / timeout_decision): `of(view)` reads the seat's view
-    (the general path: the rules' bot_move / timeout_move / suggest, pure functions of the view) and
-    `of_state(state, seat)` reads the engine's own objects (the fast path: TwentyDownState._bot_move /
-    _timeout_move, which the audit replays with; no card text written or read back).
-    tests/games/twenty_down/test_policy_input.py holds the two makers' facts equal, and
+    Two makers, one decision (bot_decision / timeout_decision; fairdeal.core.games.base.Position): `of_view(view)`
+    reads the seat's view (the general path: the rules' bot_move / timeout_move / suggest, pure functions of the
+    view) and `of_state(state, seat)` reads the engine's own objects (the fast path GameState.bot_move /
+    timeout_move take, which the audit replays with; no card text written or read back).
+    tests/games/twenty_down/test_policy_input.py and tests/games/conformance/test_positions.py hold the two makers'
+    facts equal, and
     tests/games/conformance/test_policies.py the moves chosen from them, at every decision of whole games."""
 
     phase: str
@@ -163,10 +164,10 @@ class Seen:
     may_drop: bool
     newdeal_allowed: bool
 
-    @staticmethod
-    def of(view: Mapping[str, Any]) -> Seen:
+    @classmethod
+    def of_view(cls, view: Mapping[str, Any]) -> TwentyDownPosition:
         """From the seat's view: the general path."""
-        return Seen(
+        return cls(
             view["phase"],
             cards_of_texts(view["hand"] or []),
             view["trump"],
@@ -175,13 +176,13 @@ class Seen:
             bool(view.get("newdeal_allowed")),
         )
 
-    @staticmethod
-    def of_state(state: TwentyDownState, seat: int) -> Seen:
-        """From the engine's state, as `of(state.view(seat))` makes them (the same methods make the view's
+    @classmethod
+    def of_state(cls, state: TwentyDownState, seat: int) -> TwentyDownPosition:  # type: ignore[override]
+        """From the engine's state, as `of_view(state.view(seat))` makes them (the same methods make the view's
         entries): the fast path. Every list is a copy: the state is never changed."""
         state._check_seat(seat)
         play = state._trick_play()
-        return Seen(
+        return cls(
             state.phase,
             state._shown_hand(seat) or [],
             state.trump,
@@ -189,3 +190,13 @@ class Seen:
             state._may_drop(seat),
             state._may_demand_newdeal(seat),
         )
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "hand": self.hand,
+            "trump": self.trump,
+            "plays": self.plays,
+            "may_drop": self.may_drop,
+            "newdeal_allowed": self.newdeal_allowed,
+        }

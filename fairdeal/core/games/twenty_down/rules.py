@@ -8,7 +8,7 @@ from typing import Any
 from fairdeal.core.games.base import Chance, FirstChoiceRng, Move, Rng, Rules, Setting
 
 from . import text
-from .bots import Seen, bot_decision, timeout_decision
+from .bots import TwentyDownPosition, bot_decision, timeout_decision
 from .ranks import Order
 from .state import TwentyDownState
 
@@ -57,10 +57,12 @@ class TwentyDownRules(Rules):
     def suggest(self, view: Mapping[str, Any]) -> Move | None:
         if view.get("seat") is None or view.get("to_move") != view.get("seat"):
             return None
-        return bot_decision(self.order, Seen.of(view), FirstChoiceRng())
+        return self.bot_choice(TwentyDownPosition.of_view(view), FirstChoiceRng())
 
-    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
-        return bot_decision(self.order, Seen.of(view), rng)
+    position = TwentyDownPosition
 
-    def timeout_move(self, view: Mapping[str, Any]) -> Move:
-        return timeout_decision(self.order, Seen.of(view))
+    def bot_choice(self, pos: TwentyDownPosition, rng: Rng) -> Move:
+        return bot_decision(self.order, pos, rng)
+
+    def timeout_choice(self, pos: TwentyDownPosition) -> Move:
+        return timeout_decision(self.order, pos)

@@ -1,4 +1,5 @@
-"""Twenty Down's scores, and when a game ends, by rules version (docs/rules/twenty-down.md, "Winning" and "The last deals").
+"""Twenty Down's scores, and when a game ends, by rules version (docs/rules/twenty-down.md, "Winning" and "The last
+deals").
 
 Version 1 plays the rule as written: the game ends after the first deal that leaves one player alone lowest at
 zero or below. Nothing forces that (four players taking nothing with hearts trumps all gain 10), so a version 1

@@ -7,11 +7,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from fairdeal.core.cards import PACK_32, SUIT_NAMES, Card
-from fairdeal.core.games.base import Chance, GameState, Move, Rng
+from fairdeal.core.games.base import Chance, GameState, Move
 from fairdeal.core.games.seats import clockwise_from, left_of
 from fairdeal.core.games.tricks import Trick, TrickPlay
 
-from .bots import Seen, bot_decision, timeout_decision
 from .follow import HAND_SIZE, MAX_THROW, TRICKS, may_play, play_refusal
 from .ranks import SUITS
 from .scoring import NO_TRICK_PENALTY, START_SCORE, winners_after_deal
@@ -164,7 +163,7 @@ class TwentyDownState(GameState):
             if self.status[s] == "in":
                 change[s] = multiplier * (-won[s] if won[s] else NO_TRICK_PENALTY)
         before = list(self.scores)
-        self.scores = [a + b for a, b in zip(self.scores, change)]
+        self.scores = [a + b for a, b in zip(self.scores, change, strict=True)]
         self._last_hand = {
             "hand_number": self.hand_number,
             "counted_deal": self.deal_no,
@@ -405,16 +404,6 @@ class TwentyDownState(GameState):
 
     # each phase's step but the play's (_push reads them by phase, as _why_not its refusals)
     _STEP = {"blind": _push_blind, "trump": _push_trump, "exchange": _push_exchange, "stay": _push_stay}
-
-    # --- the policies: the fast path ----------------------------------------------------------------
-    def _bot_move(self, seat: int, rng: Rng) -> Move:
-        """The fast path of GameState.bot_move for the seat to move: rules.bot_move(view(seat), rng), answered from the engine's own objects (Seen.of_state: no view made
-        nor read back); the same decision as the view's, so the same move for every Rng."""
-        return bot_decision(self.rules.order, Seen.of_state(self, seat), rng)
-
-    def _timeout_move(self, seat: int) -> Move:
-        """The fast path of GameState.timeout_move: rules.timeout_move(view(seat)), from the engine's own objects."""
-        return timeout_decision(self.rules.order, Seen.of_state(self, seat))
 
     # --- views ------------------------------------------------------------------------------------
     def _hand_hidden(self, seat: int) -> bool:
