@@ -19,12 +19,13 @@ RULE_SETS: dict[str, str] = {
 }
 
 
-def rules_class(rule_set: str) -> type[Rules]:
+def rules_class(rule_set: object) -> type[Rules]:
     target = RULE_SETS.get(rule_set) if isinstance(rule_set, str) else None
     if target is None:
         raise BadSettings(f"Unknown rule set {rule_set!r}; the rule sets are: {', '.join(RULE_SETS)}.")
     module, _, name = target.partition(":")
-    return getattr(import_module(module), name)
+    cls: type[Rules] = getattr(import_module(module), name)
+    return cls
 
 
 def make_rules(
@@ -47,7 +48,8 @@ def rules_from_json(rules: Mapping[str, Any]) -> Rules:
             f"has version{'s' if len(cls.versions) > 1 else ''} {have}. Check it with the "
             f"fairdeal-verify of the service's release."
         )
-    return cls(rules.get("settings") or {}, rules.get("players"), version)
+    players: Any = rules.get("players")  # Rules refuses anything but a table size
+    return cls(rules.get("settings") or {}, players, version)
 
 
 def available() -> list[str]:

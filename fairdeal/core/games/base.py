@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from fairdeal.core.cards import Card
 from fairdeal.core.games.chance import Chance, FirstChoiceRng, FixedChance, Rng
@@ -38,6 +38,9 @@ from fairdeal.core.games.errors import (
 from fairdeal.core.games.moves import MOVE_FORMS, MOVE_KINDS, Move, MoveForm
 from fairdeal.core.games.seats import Sides
 from fairdeal.core.games.views import COMMON_VIEW, LazyView, ViewMaker
+
+if TYPE_CHECKING:
+    from fairdeal.core.games.tricks import TrickPlay
 
 __all__ = [
     "COMMON_VIEW",
@@ -148,7 +151,7 @@ class Rules:
     # the rules, and a verifier refuses a game of another version instead of failing it. `version` is the newest
     # (what a new table gets); `versions` every version this program still plays and replays as it was (older
     # transcripts keep verifying), each instance having its own `version`.
-    version: ClassVar[int] = 1
+    version: int = 1  # the class's: the newest; an instance's: its table's
     versions: ClassVar[tuple[int, ...]] = (1,)
 
     def __init__(self, settings: Mapping[str, Any] | None = None, players: int = 4, version: int | None = None):
@@ -260,6 +263,7 @@ class GameState:
     OWN_VIEW: ClassVar[Mapping[str, ViewMaker]] = {}
 
     rules: Rules
+    phase: str
     trump: str | None = None
 
     def __init__(self, rules: Rules, chance: Chance):
@@ -447,7 +451,7 @@ class GameState:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise NoSuchSeat(f"There is no seat {seat!r} at this table; the seats are 0 to {n - 1}.")
 
-    def _trick_play(self):
+    def _trick_play(self) -> TrickPlay | None:
         """The TrickPlay whose tricks the views show now (the trick in progress and this hand's completed
         tricks), or None when no trick is being played."""
         raise NotImplementedError

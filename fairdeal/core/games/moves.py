@@ -133,7 +133,7 @@ class Move:
     def __hash__(self) -> int:
         return hash((self.kind, self.card, self.cards, self.value))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Move], tuple[Any, ...]]:
         return (Move, (self.kind, self.card, self.cards, self.value))
 
     def __repr__(self) -> str:
@@ -172,7 +172,7 @@ class Move:
         """Every throw of `sizes` cards out of `cards`, smallest first, each combination in canonical order:
         [Move.throw(c) for k in sizes for c in combinations(cards, k)], with the cards checked once for all of
         them (a bidder's nine cards have 382 throws, listed at every throw decision)."""
-        held = Move("throw", cards=tuple(cards)).cards  # checked: distinct cards, in canonical order
+        held = Move("throw", cards=tuple(cards)).cards or ()  # checked: distinct cards, in canonical order
         known = Move.known_throw
         return [known(combo) for k in sizes for combo in combinations(held, k)]  # subsets of it are canonical
 
@@ -206,6 +206,7 @@ class Move:
         form = MOVE_FORMS.get(kind) if isinstance(kind, str) else None
         if form is None:
             raise MalformedMove(f"Unknown move kind {kind!r}; the kinds are {_KINDS_TEXT}.")
+        kind = form.kind  # the same text, now known to be a kind
         member = form.member
         for name in data:
             if name != "kind" and name != member:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from fairdeal.core.cards import cards_to_str
@@ -49,7 +49,7 @@ COMMON_VIEW: dict[str, ViewMaker] = {
 }
 
 
-class LazyView(Mapping):
+class LazyView(Mapping[str, Any]):
     """A seat's view whose entries are made when first read, each once (GameState.policy_view)."""
 
     __slots__ = ("_state", "_seat", "_makers", "_made")
@@ -71,7 +71,7 @@ class LazyView(Mapping):
     def __contains__(self, key: object) -> bool:
         return key in self._makers
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._makers)
 
     def __len__(self) -> int:

@@ -162,7 +162,7 @@ _low_key = {c: (c.suit == SPADE, c.rank) for c in PACK_52}.__getitem__
 _duck_key = {c: (c.suit != SPADE, c.rank) for c in PACK_52}.__getitem__
 
 
-def _pick(cards: Sequence[Card], key, rng: Rng | None, highest: bool = False) -> Card:
+def _pick(cards: Sequence[Card], key: Callable[[Card], Any], rng: Rng | None, highest: bool = False) -> Card:
     """The card with the lowest (or highest) key; among equal keys the first by suit, or rng's tie-break."""
     keys = list(map(key, cards))
     best = (max if highest else min)(keys)

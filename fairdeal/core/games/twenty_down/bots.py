@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairdeal.core.cards import Card, card_from_str, cards_of_texts
 from fairdeal.core.games.base import FirstChoiceRng, IllegalMove, Move, Position, Rng
@@ -66,7 +66,7 @@ def _trump_choice(order: Order, hand: Sequence[Card], rng: Rng) -> str:
     if not hand:
         return "S"
 
-    def key(suit: str) -> tuple:
+    def key(suit: str) -> tuple[int, bool, int]:
         own = [c for c in hand if c.suit == suit]
         return (len(own), any(c.rank == 14 for c in own), max(order.trump[c.rank] for c in own))
 
@@ -76,19 +76,19 @@ def _trump_choice(order: Order, hand: Sequence[Card], rng: Rng) -> str:
     return _pick(tied, rng)
 
 
-def _is_low_side_card(order: Order, card: Card, trump: str) -> bool:
+def _is_low_side_card(order: Order, card: Card, trump: str | None) -> bool:
     """'Low cards in side suits': a non-trump below the top three of its suit's order."""
     return card.suit != trump and order.plain[card.rank] <= len(order.plain_ranks) - 3
 
 
-def _throw_choice(order: Order, hand: Sequence[Card], trump: str) -> list[Card]:
+def _throw_choice(order: Order, hand: Sequence[Card], trump: str | None) -> list[Card]:
     low = [c for c in hand if _is_low_side_card(order, c, trump)]
     value = order.values(trump)
     low.sort(key=lambda c: (value[c], SUITS.index(c.suit)))
     return low[:MAX_THROW]
 
 
-def hand_strength(order: Order, hand: Sequence[Card], trump: str) -> float:
+def hand_strength(order: Order, hand: Sequence[Card], trump: str | None) -> float:
     """Expected tricks, roughly: a top-three trump 1, any other trump 1/2, a side Ace (top card) 3/4."""
     total = 0.0
     top_trumps = set(order.trump_ranks[:3])
@@ -135,7 +135,10 @@ def _play_choice(order: Order, seen: TwentyDownPosition, rng: Rng) -> Card:
     return min(pool, key=lambda c: (strength(c, led), value(c), SUITS.index(c.suit)))
 
 
-def _pick(items: Sequence[Any], rng: Rng) -> Any:
+_T = TypeVar("_T")
+
+
+def _pick(items: Sequence[_T], rng: Rng) -> _T:
     """A tie-break: the rng is asked only when there is a real choice."""
     return items[rng.randbelow(len(items))] if len(items) > 1 else items[0]
 

@@ -3,7 +3,7 @@ card's value and trick strength under a trump suit."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fairdeal.core.cards import PACK_32, Card
@@ -15,7 +15,10 @@ STANDARD_ORDER = (14, 13, 12, 11, 10, 9, 8, 7)  # A K Q J 10 9 8 7 (variant "sta
 JASS_TRUMP_ORDER = (11, 9, 14, 10, 13, 12, 8, 7)  # J 9 A 10 K Q 8 7 (variant "Jass order", trumps only)
 TRUMP_BONUS = 100  # a trump's strength is above every plain card's
 
-_ORDER_TABLES: dict[tuple, tuple[dict, dict, dict]] = {}
+Strength = Callable[[Card, Card], int]  # (card, card led) -> its strength in the trick
+SortKey = Callable[[Card], tuple[int, int]]
+_Tables = tuple[dict[str | None, dict[Card, int]], dict[str | None, SortKey], dict[str | None, Strength]]
+_ORDER_TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], _Tables] = {}
 
 
 class Order:
@@ -28,7 +31,6 @@ class Order:
         self.trump = rank_table(self.trump_ranks)
         # per trump suit, made when first asked and shared by every table of the same order (a replay makes a
         # table a game): the card values, the view's hand order and the trick strength
-        self._values: dict[str | None, dict[Card, int]]
         self._values, self._sort_keys, self._strengths = _ORDER_TABLES.setdefault(
             (self.plain_ranks, self.trump_ranks), ({}, {}, {})
         )
@@ -47,7 +49,7 @@ class Order:
             table = self._values[trump] = {c: self.value(c, trump) for c in PACK_32}
         return table
 
-    def strength(self, trump: str | None):
+    def strength(self, trump: str | None) -> Strength:
         """The trick strength with `trump` (one function a trump suit, made once)."""
         strength = self._strengths.get(trump)
         if strength is None:
@@ -61,7 +63,7 @@ class Order:
             self._strengths[trump] = strength
         return strength
 
-    def sort_key(self, trump: str | None):
+    def sort_key(self, trump: str | None) -> SortKey:
         """The hand's order in a view: by suit (C D H S), highest first."""
         key = self._sort_keys.get(trump)
         if key is None:
