@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from fairdeal.core.games.twenty_down_end import LAST_DEALS_FROM  # noqa: E402
+from fairdeal.core.games.twenty_down.scoring import LAST_DEALS_FROM  # noqa: E402
 from fairdeal.core.keys import private_key_from_hex  # noqa: E402
 from fairdeal.core.selfplay import selfplay  # noqa: E402
 

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from fairdeal.core.checks import verify_transcript
-from fairdeal.core.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
+from fairdeal.core.games.twenty_down.scoring import LAST_DEAL, LAST_DEALS_FROM
 from fairdeal.core.keys import private_key_from_hex
 from fairdeal.core.selfplay import selfplay
 from fairdeal.core.writer import sign_record, sign_transcript

@@ -51,7 +51,7 @@ RULE_SETS: dict[str, Callable[[], type[Rules]]] = {
 }
 
 
-def rules_class(rule_set: str) -> type[Rules]:
+def rules_class(rule_set: object) -> type[Rules]:
     load = RULE_SETS.get(rule_set) if isinstance(rule_set, str) else None
     if load is None:
         raise BadSettings(f"Unknown rule set {rule_set!r}; the rule sets are: {', '.join(RULE_SETS)}.")
@@ -78,7 +78,8 @@ def rules_from_json(rules: Mapping[str, Any]) -> Rules:
             f"has version{'s' if len(cls.versions) > 1 else ''} {have}. Check it with the "
             f"fairdeal-verify of the service's release."
         )
-    return cls(rules.get("settings") or {}, rules.get("players"), version)
+    players: Any = rules.get("players")  # Rules refuses anything but a table size
+    return cls(rules.get("settings") or {}, players, version)
 
 
 def available() -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from fairdeal.core.cards import _TEXT, Card
 
@@ -34,12 +35,13 @@ class Trick:
     def led(self) -> Card | None:
         return self.plays[0][1] if self.plays else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         # A complete trick never changes, and every view lists the hand's tricks: its JSON form is made once
         # (views are read, never changed in place). The cache is no dataclass field: == and repr ignore it.
         cached = self.__dict__.get("_json")
         if cached is not None and cached[0] == (self.winner, self.winning_card, len(self.plays)):
-            return cached[1]
+            made: dict[str, Any] = cached[1]
+            return made
         text = _TEXT.get  # a pack card's text form without a call to Card.__str__
         out = {
             "leader": self.leader,
@@ -123,7 +125,7 @@ class TrickPlay:
     def played_cards(self) -> list[Card]:
         return [c for t in self.done for _, c in t.plays] + [c for _, c in self.current.plays]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "current": self.current.to_json(),
             "done": [t.to_json() for t in self.done],

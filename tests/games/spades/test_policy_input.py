@@ -1,25 +1,27 @@
-"""The spades policies' one typed input (_Seen) made from the state (the audit's fast path) is the one made from
-the seat's view (the general path): the same facts, the lazily made `played` too, for every seat at every card
-decision of whole seeded games; and it is the state's copy, so a policy may change it without changing the game."""
+"""The spades policies' one typed input (SpadesPosition) made from the state (the audit's fast path) is the one
+made from the seat's view (the general path): the same facts, the lazily made `played` too, for every seat at every
+card decision of whole seeded games; and it is the state's copy, so a policy may change it without changing the
+game."""
 
 import pytest
 
 from fairdeal.core.cards import PACK_52
-from fairdeal.core.games.spades import _is_master, _Seen, sort_cards
+from fairdeal.core.games.spades import sort_cards
+from fairdeal.core.games.spades.bots import SpadesPosition, _is_master
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 
-SPADES = [(t, i) for t, i in zip(TABLES, TABLE_IDS) if t[0] == "spades"]
+SPADES = [(t, i) for t, i in zip(TABLES, TABLE_IDS, strict=True) if t[0] == "spades"]
 SPADES_TABLES = [t for t, _ in SPADES]
 
 
 def _inputs_agree(rules, state):
-    # the state keeps every hand in the pack's order (_Seen.of_state copies it, unsorted), in the bidding too
+    # the state keeps every hand in the pack's order (SpadesPosition.of_state copies it, unsorted), in the bidding too
     assert all(state.hands[s] == sort_cards(state.hands[s]) for s in range(rules.players))
     if state.phase != "play":
         return
     for seat in range(rules.players):
-        from_state, from_view = _Seen.of_state(state, seat), _Seen.of(state.view(seat))
+        from_state, from_view = SpadesPosition.of_state(state, seat), SpadesPosition.of_view(state.view(seat))
         assert from_state == from_view, (seat, from_state, from_view)
         assert from_state.played() == from_view.played()
         assert from_state.known() == from_view.known()
@@ -37,7 +39,7 @@ def test_changing_the_input_made_from_the_state_changes_nothing_in_the_game():
         if state.phase != "play":
             return
         before = all_views(state)
-        seen = _Seen.of_state(state, state.to_move)
+        seen = SpadesPosition.of_state(state, state.to_move)
         for facts in (seen.hand, seen.trick, seen.legal, seen.bids, seen.taken, seen.played()):
             facts.clear()
         assert all_views(state) == before
@@ -52,7 +54,7 @@ def test_a_master_card_is_one_no_other_hand_can_beat_in_its_suit():
     def masters_agree(rules, state):
         if state.phase != "play":
             return
-        seen = _Seen.of_state(state, state.to_move)
+        seen = SpadesPosition.of_state(state, state.to_move)
         for card in PACK_52:
             above = [c for c in PACK_52 if c.suit == card.suit and c.rank > card.rank]
             assert _is_master(card, seen) == all(c in seen.known() for c in above), card

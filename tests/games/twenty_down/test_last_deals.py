@@ -2,7 +2,7 @@
 deal that leaves one player alone lowest ends the game at any score; deal 50 is the last, won by the lowest, shared
 by a tie. Version 1 plays on as it always did."""
 
-from fairdeal.core.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
+from fairdeal.core.games.twenty_down.scoring import LAST_DEAL, LAST_DEALS_FROM
 
 from .helpers import game, walkover_deal
 

@@ -14,7 +14,7 @@ from fairdeal.core.fairness import SeedChance
 from fairdeal.core.games import make_rules
 from fairdeal.core.games.base import Move
 from fairdeal.core.games.twenty_down import TwentyDownRules
-from fairdeal.core.games.twenty_down_end import LAST_DEAL, LAST_DEALS_FROM
+from fairdeal.core.games.twenty_down.scoring import LAST_DEAL, LAST_DEALS_FROM
 from tests.games.randomness import SeededRng
 
 SETTING_NAMES = [s.name for s in TwentyDownRules.SETTINGS]
@@ -55,7 +55,7 @@ def check_deal_scores(last, before):
             assert last["changes"][s] == mult * (-won if won else 5)
         else:
             assert s in last["dropped"] and last["changes"][s] == 0 and last["tricks_won"][s] == 0
-    assert last["scores"] == [a + b for a, b in zip(before, last["changes"])]
+    assert last["scores"] == [a + b for a, b in zip(before, last["changes"], strict=True)]
 
 
 def run(table, seed, mode, check, version=None):

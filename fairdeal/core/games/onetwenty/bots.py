@@ -1,22 +1,22 @@
 """The table's suggestion, the bot and the timeout policy of 120s: pure functions of one seat's view.
 
 One hand evaluation serves all three (docs/rules/120s-auction.md "The suggestion, the bots and the timeout policy"):
-`suit_values`/`hand_ceiling` estimate the points the bidding side takes with this hand as the bidder (the hand's own cards,
-plus a fixed share for the partner and for the kitty and the draw), under the best trump suit. The bid the table
-suggests is the *lowest* bid the seat may make that the value covers (open at 15, keeping 20 and 25 for outbidding
-somebody); 30 only for a hand of five trumps holding the 5, the J and the ace of hearts.
-The bot says what the suggestion says, except that it never bids 30 (nor takes a 30 with Mine).
-Both play as a partnership at a 4-player table: neither outbids nor takes ("Mine", dealer-can-take-it) the
-partner's standing bid, it passes instead (the timeout too, which bids as the suggestion). In play the bot never
+`suit_values`/`hand_ceiling` estimate the points the bidding side takes with this hand as the bidder (the hand's own
+cards, plus a fixed share for the partner and for the kitty and the draw), under the best trump suit. The bid the
+table suggests is the *lowest* bid the seat may make that the value covers (open at 15, keeping 20 and 25 for
+outbidding somebody); 30 only for a hand of five trumps holding the 5, the J and the ace of hearts. The bot says
+what the suggestion says, except that it never bids 30 (nor takes a 30 with Mine). Both play as a partnership at a
+4-player table: neither outbids nor takes ("Mine", dealer-can-take-it) the partner's standing bid, it passes instead
+(the timeout too, which bids as the suggestion). In play the bot never
 overtakes or trumps a trick its partner is winning unless the rules force it, except with its own top card of the
 plain suit led when an opponent is still to play (see `support_card`); the bidder leads trumps (`lead_card`).
 Nothing here counts cards still out (120s-auction's bots do not count the drumpfs still out).
 
-The decisions read a `Position` (the facts of one seat's position, as Cards), never the view itself: made from
-the seat's view (`ViewPosition`, the general path: `bot_move`, `timeout_move`, `suggest`) or from the engine's
-own objects (`StatePosition`, the fast path OneTwentyState._bot_move / _timeout_move give the audit). The
-decisions exist once; the conformance suite (tests/games/conformance/test_policies.py) holds the two paths'
-answers equal at every decision.
+The decisions read a `Position` (the facts of one seat's position, as Cards; fairdeal.core.games.base.Position),
+never the view itself: made from the seat's view (`Position.of_view`, a `ViewPosition`: the general path, the
+rules' bot_move, timeout_move and suggest) or from the engine's own objects (`Position.of_state`, a
+`StatePosition`: the fast path GameState.bot_move / timeout_move give the audit). The decisions exist once; the
+conformance suite (tests/games/conformance/test_policies.py) holds the two paths' answers equal at every decision.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from fairdeal.core.cards import PACK_52, SUITS, Card, card, card_from_str, cards_of_texts
 from fairdeal.core.games.base import Move, Rng
+from fairdeal.core.games.base import Position as BasePosition
 
 from .bidding import Options
 from .moves import MINE_MOVE, PASS_MOVE, REDEAL_MOVE, bid_move, trump_move
@@ -104,7 +105,7 @@ def _suit_sums(hand: Sequence[Card], v: Variant) -> list[float]:
 def suit_sums_by_rows(hand: Sequence[Card], v: Variant) -> list[float]:
     """_suit_sums column by column from suit_value_rows (the general form; the tests hold the two equal)."""
     rows = suit_value_rows(v.aces_low)
-    return [sum(column) for column in zip(*map(rows.__getitem__, hand))] or [0.0] * len(SUITS)
+    return [sum(column) for column in zip(*map(rows.__getitem__, hand), strict=True)] or [0.0] * len(SUITS)
 
 
 def _extra(v: Variant) -> float:
@@ -114,7 +115,7 @@ def _extra(v: Variant) -> float:
 def suit_values(hand: Sequence[Card], v: Variant) -> dict[str, float]:
     """The points the hand is worth to the bidding side under each trump suit (see the module doc)."""
     extra = _extra(v)
-    return {s: extra + x for s, x in zip(SUITS, _suit_sums(hand, v))}
+    return {s: extra + x for s, x in zip(SUITS, _suit_sums(hand, v), strict=True)}
 
 
 def best_suits(hand: Sequence[Card], v: Variant) -> list[str]:
@@ -122,7 +123,7 @@ def best_suits(hand: Sequence[Card], v: Variant) -> list[str]:
     point, so comparing the sums before the same `extra` is added compares the values."""
     sums = _suit_sums(hand, v)
     top = max(sums)
-    return [s for s, x in zip(SUITS, sums) if x == top]
+    return [s for s, x in zip(SUITS, sums, strict=True) if x == top]
 
 
 def sees_every_trick(hand: Sequence[Card], trump: str) -> bool:
@@ -143,7 +144,7 @@ def hand_ceiling(hand: Sequence[Card], v: Variant) -> int:
     return fits[-1] if fits else 0
 
 
-class Position:
+class Position(BasePosition):
     """What the policies read of one seat's position (the seat to move): its phase, seat, trump suit (None before
     it is named) and bidder, and the facts only some phases read, each made only when asked (a property: the
     decisions ask each at most once), so a card play never pays for the bidding: `hand` (its cards, sorted as the
@@ -151,10 +152,11 @@ class Position:
     `high` / `holder` (the standing bid and whose it is) and `throw_bounds` ((least, most) cards to throw). The
     decisions only read them (never change a list: a StatePosition's are the state's own).
 
-    Two makers: `ViewPosition` (from the seat's view: the general path) and `StatePosition` (from the engine's
-    own objects: the fast path). Two positions are equal when their facts for the phase are: the two makers agree
-    at every decision of whole games (tests/games/onetwenty/test_policy_positions.py), and so do the moves chosen
-    from them (tests/games/conformance/test_policies.py)."""
+    Two makers: `of_view`, a `ViewPosition` (from the seat's view: the general path) and `of_state`, a
+    `StatePosition` (from the engine's own objects: the fast path). Two positions are equal when their facts for
+    the phase are: the two makers agree at every decision of whole games (tests/games/onetwenty/
+    test_policy_positions.py, tests/games/conformance/test_positions.py), and so do the moves chosen from them
+    (tests/games/conformance/test_policies.py)."""
 
     phase: str
     seat: int
@@ -176,20 +178,20 @@ class Position:
         "play": ("legal", "plays"),
     }
 
+    @classmethod
+    def of_view(cls, view: Mapping[str, Any]) -> ViewPosition:
+        return ViewPosition(view)
+
+    @classmethod
+    def of_state(cls, state: Any, seat: int) -> StatePosition:
+        return StatePosition(state, seat)
+
     def facts(self) -> dict[str, Any]:
         """Every fact a policy may read in this phase (reading them all: for comparing positions)."""
         out = {"phase": self.phase, "seat": self.seat, "trump": self.trump, "bidder": self.bidder}
         for name in self.PHASE_FACTS.get(self.phase, ()):
             out[name] = getattr(self, name)
         return out
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.facts() == other.facts()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.facts()!r})"
 
 
 class ViewPosition(Position):
@@ -460,13 +462,3 @@ def timeout_choice(pos: Position, v: Variant) -> Move:
     if phase in ("kitty", "throw"):
         return throw_choice(pos, v)
     return play_choice(pos, v, safe=True)
-
-
-def bot_move(view: Mapping[str, Any], v: Variant, rng: Rng) -> Move:
-    """The bot's move from the seat's view (the general path)."""
-    return bot_choice(ViewPosition(view), v, rng)
-
-
-def timeout_move(view: Mapping[str, Any], v: Variant) -> Move:
-    """The timeout's move from the seat's view (the general path)."""
-    return timeout_choice(ViewPosition(view), v)

@@ -24,7 +24,8 @@ def card_name(c: Card, trump: str | None, word: str) -> str:
 class Following:
     """The following rules under one trump suit, its tables looked up once: a hand's play asks for every card.
     `legal` is the list of cards a hand may play; `allows` answers for one card without building that list (a
-    replay checks one card per position) and always equals `c in legal(...)` (tests/games/onetwenty/test_fast_paths.py)."""
+    replay checks one card per position) and always equals `c in legal(...)`
+    (tests/games/onetwenty/test_fast_paths.py)."""
 
     __slots__ = ("power", "trumps", "keep", "void_must_trump")
 

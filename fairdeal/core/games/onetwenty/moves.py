@@ -10,7 +10,7 @@ PLAY_MOVES = {c: Move("play", card=c) for c in PACK_52}
 BID_MOVES = {b: Move("bid", value=b) for b in (15, 20, 25, 30)}
 PASS_MOVE, MINE_MOVE, REDEAL_MOVE = Move("pass"), Move("mine"), Move("redeal")
 TRUMP_MOVES = tuple(Move("trump", value=s) for s in SUITS)
-TRUMP_OF = dict(zip(SUITS, TRUMP_MOVES))
+TRUMP_OF = dict(zip(SUITS, TRUMP_MOVES, strict=True))
 
 
 def bid_move(value: int) -> Move:

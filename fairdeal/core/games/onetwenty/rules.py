@@ -52,11 +52,13 @@ class OneTwentyRules(Rules):
     def suggest(self, view: Mapping[str, Any]) -> Move | None:
         return bots.suggest(view, self.variant)
 
-    def bot_move(self, view: Mapping[str, Any], rng: Rng) -> Move:
-        return bots.bot_move(view, self.variant, rng)
+    position = bots.Position
 
-    def timeout_move(self, view: Mapping[str, Any]) -> Move:
-        return bots.timeout_move(view, self.variant)
+    def bot_choice(self, pos: bots.Position, rng: Rng) -> Move:
+        return bots.bot_choice(pos, self.variant, rng)
+
+    def timeout_choice(self, pos: bots.Position) -> Move:
+        return bots.timeout_choice(pos, self.variant)
 
 
 # The fixed part every rule set shares unless it says otherwise.

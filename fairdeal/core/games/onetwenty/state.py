@@ -14,10 +14,9 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, SUITS, Card, cards_to_str
-from fairdeal.core.games.base import Chance, GameState, Move, Rng
+from fairdeal.core.games.base import Chance, GameState, Move
 from fairdeal.core.games.tricks import Trick, TrickPlay
 
-from . import bots
 from .bidding import Bidding
 from .follow import Following, card_name, following, why_not_card
 from .moves import BID_MOVES, MINE_MOVE, PASS_MOVE, PLAY_MOVES, REDEAL_MOVE, TRUMP_MOVES
@@ -185,7 +184,7 @@ class OneTwentyState(GameState):
         else:  # a short deck (a Chance outside the contract): dealt as far as it goes
             hands = [[] for _ in range(n)]
             kitty = []
-            for c, to in zip(deck, plan.plan):
+            for c, to in zip(deck, plan.plan, strict=False):
                 (kitty if to == KITTY else hands[to]).append(c)
             for h in hands:
                 sort_hand(h)
@@ -539,18 +538,6 @@ class OneTwentyState(GameState):
         "throws": lambda st, seat: [{"seat": s, "threw": t, "drew": d} for s, t, d in st.throws],
         "options": lambda st, seat: st.options(seat) if seat is not None and st.phase != "over" else None,
     }
-
-    # ------------------------------------------------------------------------------------- the policies
-    def _bot_move(self, seat: int, rng: Rng) -> Move:
-        """The fast path of GameState.bot_move for the seat to move (the audit recomputes every bot move): the one
-        decision, bots.bot_choice, on a position read from this state's own objects (bots.StatePosition) instead
-        of from the seat's view (bots.ViewPosition, the general path rules.bot_move takes). It changes nothing;
-        the conformance suite holds its answer to the view's at every decision, whatever the Rng picks."""
-        return bots.bot_choice(bots.StatePosition(self, seat), self.v, rng)
-
-    def _timeout_move(self, seat: int) -> Move:
-        """The fast path of GameState.timeout_move: bots.timeout_choice on the state's own position."""
-        return bots.timeout_choice(bots.StatePosition(self, seat), self.v)
 
     # ------------------------------------------------------------------------------------- audit
     def all_cards(self) -> list[Card]:

@@ -1,4 +1,5 @@
-"""When a game of Twenty Down ends, by rules version (docs/rules/twenty-down.md, "Winning" and "The last deals").
+"""Twenty Down's scores, and when a game ends, by rules version (docs/rules/twenty-down.md, "Winning" and "The last
+deals").
 
 Version 1 plays the rule as written: the game ends after the first deal that leaves one player alone lowest at
 zero or below. Nothing forces that (four players taking nothing with hearts trumps all gain 10), so a version 1
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+START_SCORE = 20
+NO_TRICK_PENALTY = 5  # "adds 5 points"
 LAST_DEALS_FROM = 40  # version 2: from this counted deal on, one player alone lowest wins at any score
 LAST_DEAL = 50  # version 2: after this counted deal the game is over whatever the scores
 
