@@ -200,7 +200,7 @@ class Session:
             key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"  # one key for every resend of this move
             try:
 
-                def send(seq=game["seq"], move=move):
+                def send(seq=game["seq"], move=move, key=key):
                     return self.c.move(
                         self.id,
                         seq,

@@ -261,7 +261,7 @@ def trick_line(trick: dict | None, table: Table) -> str | None:
 
 def scores_text(scores: list, sides: list | None, table: Table) -> str:
     if sides and len(sides) == len(scores):
-        return ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores))
+        return ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores, strict=True))
     return ", ".join(f"{table.who(i)} {s}" for i, s in enumerate(scores))
 
 
@@ -321,7 +321,9 @@ def hand_summary(last: dict, view: dict, table: Table) -> list[str]:
                 groups = sides if sides and len(sides) == len(points) else [[i] for i in range(len(points))]
                 ten = f" (the 10-point trick: {last['ten_card']})" if last.get("ten_card") else ""
                 lines.append(
-                    "    Points taken: " + ", ".join(f"{table.group(g)} {p}" for g, p in zip(groups, points)) + ten
+                    "    Points taken: "
+                    + ", ".join(f"{table.group(g)} {p}" for g, p in zip(groups, points, strict=True))
+                    + ten
                 )
     if isinstance(last.get("scores"), list):
         lines.append("    Scores: " + scores_text(last["scores"], sides, table))
@@ -354,7 +356,7 @@ def state_lines(game: dict, table: Table) -> list[str]:
             "Bids (tricks taken): "
             + ", ".join(
                 f"{table.who(i)} {'-' if b is None else 'nil' if b == 0 else b} ({t})"
-                for i, (b, t) in enumerate(zip(v["bids"], taken))
+                for i, (b, t) in enumerate(zip(v["bids"], taken, strict=False))
             )
         )
     if isinstance(v.get("seats"), list) and v["seats"] and isinstance(v["seats"][0], dict):

@@ -584,7 +584,7 @@ def _deal_problems(game: LiveGame, end: Mapping[str, Any]) -> list[Check]:
     engine re-derives every hand from the seed, the deal layout and these dealers."""
     actual = [(d[0], d[1]) for d in game.state.deals]
     claimed = [(d["hand"], d["dealer"]) for d in end["deals"]]
-    for (hand, dealer), (_, real) in zip(claimed, actual):
+    for (hand, dealer), (_, real) in zip(claimed, actual, strict=False):
         if dealer != real:
             return [failed("deals", "deals-differ", hand=hand, claimed=dealer, actual=real)]
     if len(claimed) != len(actual):

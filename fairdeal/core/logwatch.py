@@ -241,7 +241,7 @@ class _Check:
     def diverged(self, known: Sequence[Any], new: Sequence[Any]) -> bool:
         """The leaves seen before against the source's (both from leaf 0). Where they differ the logs diverge:
         one finding, at the first leaf that differs, naming the members that changed."""
-        differ = [i for i, (old, leaf) in enumerate(zip(known, new)) if leaf_text(old) != leaf_text(leaf)]
+        differ = [i for i, (old, leaf) in enumerate(zip(known, new, strict=False)) if leaf_text(old) != leaf_text(leaf)]
         if differ:
             i = differ[0]
             game = known[i].get("game_id") if isinstance(known[i], dict) else None
@@ -260,7 +260,7 @@ class _Check:
         if prefix.root() == state.range.root():
             return
         lo = 0
-        for mine, theirs in zip(state.range.hashes, prefix.hashes):
+        for mine, theirs in zip(state.range.hashes, prefix.hashes, strict=False):
             width = 1 << ((state.size - lo).bit_length() - 1)
             if mine != theirs:
                 break

@@ -10,6 +10,7 @@ The schemas below are the member tables of docs/transcript.md, as data.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -339,7 +340,7 @@ def _validated(obj: Any) -> dict:
     for name in headers:
         if (name in obj) != (f"{name}_signature" in obj):
             raise TranscriptError(f"The transcript has a {name} record without its signature, or the other way round.")
-    for before, name in zip(headers, headers[1:]):
+    for before, name in itertools.pairwise(headers):
         if name in obj and before not in obj:
             raise TranscriptError(f"The transcript has a {name} record but no {before} record.")
 

@@ -4,8 +4,8 @@
 same transcript byte for byte (Ed25519 signatures are deterministic and the times are fixed texts). Bots move by
 the bot policy. A human seat's moves are chosen deterministically: mostly the timeout policy's choice, recorded as
 the player's own move; every `timeout_every`-th human move is recorded as a timeout (the same choice, which the
-verifier recomputes), when that decision's kind has a clock; every `variety_every`-th is another legal move instead, picked from a stream derived from the
-game seed, so human play is not always the policy's.
+verifier recomputes), when that decision's kind has a clock; every `variety_every`-th is another legal move
+instead, picked from a stream derived from the game seed, so human play is not always the policy's.
 """
 
 from __future__ import annotations

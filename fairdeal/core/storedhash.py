@@ -98,7 +98,9 @@ class Appender:
     def __init__(self, n: int, read: HashReader):
         self.start = self.n = n
         edge = subtree_indexes(0, n)
-        self._edge = dict(zip(edge, read(edge))) if edge else {}  # stored index -> hash of each edge subtree
+        self._edge = (
+            dict(zip(edge, read(edge), strict=True)) if edge else {}
+        )  # stored index -> hash of each edge subtree
         self.hashes: list[bytes] = []
 
     def _take(self, indexes: Sequence[int]) -> list[bytes]:

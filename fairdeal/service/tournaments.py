@@ -347,7 +347,7 @@ def ratings(export: dict) -> dict[str, dict[str, float]]:
     entries = export["registration"]["entries"]
     lower = export["tournament"]["rules"]["id"] in LOWER_IS_BETTER
     for rnd in export.get("rounds", []):
-        for table, game in zip(rnd["round"]["tables"], rnd["games"]):
+        for table, game in zip(rnd["round"]["tables"], rnd["games"], strict=False):
             result = (game.get("end") or {}).get("result") or {}
             scores = result.get("scores")
             if not scores:

@@ -51,7 +51,9 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
         "seats": [
             {"seat": i, "name": s["name"], "bot": s["bot"], "gone": s.get("gone", False), **away}
             for (i, s), away in zip(
-                enumerate(table["seats"]), standin.seats_view(c, table, games.now(), games.config.standin_after)
+                enumerate(table["seats"]),
+                standin.seats_view(c, table, games.now(), games.config.standin_after),
+                strict=True,
             )
         ],
         "on_leave": table.get("on_leave", "stand-in"),

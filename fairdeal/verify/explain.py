@@ -210,7 +210,7 @@ def _hand_end_text(teller: Teller, summary: Mapping[str, Any], before: Mapping[s
     new = summary.get("scores")
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         moves = []
-        for i, (a, b) in enumerate(zip(old, new)):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
             moves.append(f"{teller.side(i, sides)} {a} → {b}")
         lines.append("  Score: " + "; ".join(moves) + ".")
     return lines
@@ -230,7 +230,7 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
         before_taken = before.get("tricks_taken")
         after_taken = summary.get("tricks_taken") if isinstance(summary, Mapping) else None
         if isinstance(before_taken, list) and isinstance(after_taken, list):
-            for seat, (x, y) in enumerate(zip(before_taken, after_taken)):
+            for seat, (x, y) in enumerate(zip(before_taken, after_taken, strict=False)):
                 if y > x:
                     card = next((c for s, c in plays if s == seat), None)
                     return {"plays": plays, "winner": seat, "winning_card": card}

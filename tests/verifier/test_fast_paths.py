@@ -395,7 +395,7 @@ def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
     _general_paths(monkeypatch)
     general = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in cases]
     assert len(cases) > 150
-    for a, b in zip(fast, general):
+    for a, b in zip(fast, general, strict=True):
         assert a == b
     assert sum(1 for r in fast if r["ok"]) >= 20 and sum(1 for r in fast if not r["ok"]) >= 100
 

@@ -177,7 +177,9 @@ def play_round(
             )
         )
     played.append(
-        round_results(tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, dealt_from)], len(listed))
+        round_results(
+            tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, dealt_from, strict=True)], len(listed)
+        )
     )
     standing = scoring.standings(len(listed), order, played)
     result = header(

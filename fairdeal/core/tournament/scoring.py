@@ -30,7 +30,7 @@ def deal_scores(transcript: Mapping[str, Any], board_seed: bytes) -> list[list[i
             marks.append(list(game.state.scores))
     marks.append(list(game.state.scores))
     sign = -1 if start["rules"]["id"] in LOWER_IS_BETTER else 1
-    return [[sign * (b - a) for a, b in zip(marks[k], marks[k + 1])] for k in range(len(marks) - 1)]
+    return [[sign * (b - a) for a, b in zip(marks[k], marks[k + 1], strict=True)] for k in range(len(marks) - 1)]
 
 
 def matchpoints(tables: Sequence[list[list[int]]]) -> list[list[tuple[int, int]]]:

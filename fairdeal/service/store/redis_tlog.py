@@ -187,7 +187,7 @@ class RedisTlog(TransparencyLogStore):
         pipe = self.r.pipeline(transaction=False)
         for game_id, _ in pending:
             pipe.lrange(keys.tlog_queue(game_id), 0, -1)
-        queues = [(g, q) for (g, _), q in zip(pending, pipe.execute()) if q]
+        queues = [(g, q) for (g, _), q in zip(pending, pipe.execute(), strict=True) if q]
         if not queues:
             return
         named = [(leaf_field(g, json.loads(leaf)["type"]), leaf) for g, queued in queues for leaf in queued]
@@ -211,7 +211,7 @@ class RedisTlog(TransparencyLogStore):
                 continue
             placed = self.r.hmget(keys.tlog_games(), [name for name, _ in named])
             first: dict[str, str] = {}  # a name queued twice is placed once, with its first text (as before)
-            for (name, text), at in zip(named, placed):
+            for (name, text), at in zip(named, placed, strict=True):
                 if at is None:
                     first.setdefault(name, text)
             todo = list(first.items())
@@ -246,7 +246,7 @@ class RedisTlog(TransparencyLogStore):
         except NoScriptError:
             self.r.script_load(READ_HASHES)  # on every primary of a cluster
             out = self.r.execute_command(*command, NEVER_DECODE=[])
-        for i, h in zip(indexes, out):
+        for i, h in zip(indexes, out, strict=True):
             if len(h) != 32:
                 raise ValueError(f"stored hash {i} is not in the store")
         return out
@@ -292,7 +292,7 @@ class RedisTlog(TransparencyLogStore):
     def tlog_game(self, game_id: str) -> dict[str, int]:
         types = ("commitment", "ending")
         found = self.r.hmget(keys.tlog_games(), [leaf_field(game_id, t) for t in types])
-        return {t: int(i) for t, i in zip(types, found) if i is not None}
+        return {t: int(i) for t, i in zip(types, found, strict=True) if i is not None}
 
     def tlog_head(self) -> dict | None:
         body = self.r.hget(keys.tlog_head(), "body")

@@ -9,7 +9,7 @@ from fairdeal.core.games.spades import _is_master, _Seen, sort_cards
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 
-SPADES = [(t, i) for t, i in zip(TABLES, TABLE_IDS) if t[0] == "spades"]
+SPADES = [(t, i) for t, i in zip(TABLES, TABLE_IDS, strict=True) if t[0] == "spades"]
 SPADES_TABLES = [t for t, _ in SPADES]
 
 

@@ -8,7 +8,7 @@ from fairdeal.core.games.twenty_down import Seen
 from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 
-TWENTY_DOWN = [(t, i) for t, i in zip(TABLES, TABLE_IDS) if t[0] == "twenty-down"]
+TWENTY_DOWN = [(t, i) for t, i in zip(TABLES, TABLE_IDS, strict=True) if t[0] == "twenty-down"]
 
 
 def _inputs_agree(rules, state):

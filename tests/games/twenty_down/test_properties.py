@@ -55,7 +55,7 @@ def check_deal_scores(last, before):
             assert last["changes"][s] == mult * (-won if won else 5)
         else:
             assert s in last["dropped"] and last["changes"][s] == 0 and last["tricks_won"][s] == 0
-    assert last["scores"] == [a + b for a, b in zip(before, last["changes"])]
+    assert last["scores"] == [a + b for a, b in zip(before, last["changes"], strict=True)]
 
 
 def run(table, seed, mode, check, version=None):
