@@ -445,7 +445,7 @@ def _never_started(run: _Run, t: Mapping[str, Any]) -> None:
 # ------------------------------------------------------------------------------------------- the replay
 
 
-def _cards_of(move: Any) -> list:
+def _cards_of(move: Any) -> list[Any]:
     if move.card is not None:
         return [move.card]
     return list(move.cards or ())

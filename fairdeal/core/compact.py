@@ -50,7 +50,7 @@ class CompactRange:
     def copy(self) -> CompactRange:
         return CompactRange(self.size, list(self.hashes))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"size": self.size, "hashes": [h.hex() for h in self.hashes]}
 
     @classmethod

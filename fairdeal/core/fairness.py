@@ -334,7 +334,7 @@ class KeyedHmac:
     def __copy__(self) -> KeyedHmac:
         return self
 
-    def __deepcopy__(self, memo: dict) -> KeyedHmac:
+    def __deepcopy__(self, memo: dict[str, Any]) -> KeyedHmac:
         return self
 
     def __reduce__(self):

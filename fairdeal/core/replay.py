@@ -53,7 +53,7 @@ def read_move(record: Mapping[str, Any], protocol: str) -> Move:
 _PLAYS = {str(c): Move.play(c) for c in PACK_52}
 # Every other move read in its one form, by its members with their types (True is not 1): bids, passes, trump
 # suits recur in every game. Bounded, so that a hostile transcript of distinct bids cannot grow it without end.
-_OTHERS: dict[tuple, Move] = {}
+_OTHERS: dict[tuple[Any, ...], Move] = {}
 _OTHERS_MAX = 4096
 
 

@@ -215,7 +215,9 @@ def selfplay_nonce(server_seed: bytes, seat: int) -> str:
     return hashlib.sha256(b"selfplay-nonce\x00" + server_seed + bytes([seat])).hexdigest()
 
 
-def _committed_seat(game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None) -> dict:
+def _committed_seat(
+    game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None
+) -> dict[str, Any]:
     if seed is None:
         return {
             "seat": seat,

@@ -140,7 +140,7 @@ def clocked_kinds(clocks: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(CLOCK_KINDS) if values and all(v is not None for v in values) else frozenset()
 
 
-def public_view(transcript: Mapping[str, Any]) -> dict:
+def public_view(transcript: Mapping[str, Any]) -> dict[str, Any]:
     """The transcript as anyone may see it: a deep copy of the documented members only. While the game runs there
     is no "end", so no server seed; anything else a store keeps beside the transcript is dropped.
     Note: move records name every move, thrown cards included; a service that hides thrown cards must not

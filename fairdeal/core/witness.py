@@ -33,7 +33,11 @@ TEXT_TYPE = "text/plain; charset=utf-8"
 
 class Witness:
     def __init__(
-        self, name: str, private: Ed25519PrivateKey, log_keys: Mapping[str, Iterable[str]], state: dict | None = None
+        self,
+        name: str,
+        private: Ed25519PrivateKey,
+        log_keys: Mapping[str, Iterable[str]],
+        state: dict[str, Any] | None = None,
     ):
         """`log_keys`: origin -> the service keys ("ed25519:...") trusted to sign that log's checkpoints.
         `state`: origin -> {"size", "root" (base64), "checkpoint"}: the latest checkpoint cosigned."""
@@ -90,7 +94,7 @@ class Witness:
         return 200, line, TEXT_TYPE
 
 
-def for_log_key(name: str, private: Ed25519PrivateKey, state: dict, log_key: str, origin: str) -> Witness:
+def for_log_key(name: str, private: Ed25519PrivateKey, state: dict[str, Any], log_key: str, origin: str) -> Witness:
     """The witness of the log whose checkpoints `log_key` signs. The origin it knows that log by is the one in
     its state for that key (a service cannot get a fork cosigned by naming it another log); the checkpoint's
     own `origin` only for a key it never witnessed."""

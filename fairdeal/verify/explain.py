@@ -216,7 +216,7 @@ def _hand_end_text(teller: Teller, summary: Mapping[str, Any], before: Mapping[s
     return lines
 
 
-def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list) -> Mapping[str, Any] | None:
+def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list[Any]) -> Mapping[str, Any] | None:
     """The trick the last card completed, or None while it goes on."""
     b_tricks, a_tricks = before.get("tricks") or [], after.get("tricks") or []
     if len(a_tricks) > len(b_tricks):
@@ -286,7 +286,7 @@ def explain_game(data: Any, seat: int | None = None, checks: Sequence[Check] = (
         seat = None
     before = first_view
     hand_seen = None
-    plays: list = []
+    plays: list[Any] = []
     trick_no = 0
     for record in t["records"]:
         hand = before["hand_number"]

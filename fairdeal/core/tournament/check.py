@@ -278,14 +278,14 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
     )
 
 
-def _first_diff(record: Mapping[str, Any], expected: list, byes: list) -> str:
+def _first_diff(record: Mapping[str, Any], expected: list[Any], byes: list[Any]) -> str:
     for got, want in zip(record["tables"], expected, strict=False):
         if got != want:
             return f"table {want['table']}: {got.get('entries')} where the seed gives {want['entries']}"
     return f"byes {record['byes']} where the seed gives {byes}" if record["byes"] != byes else "the table count"
 
 
-def _standing_diff(got: list, want: list) -> str:
+def _standing_diff(got: list[Any], want: list[Any]) -> str:
     for g, w in zip(got, want, strict=False):
         if g != w:
             return f"published {g}, recomputed {w}"

@@ -229,7 +229,7 @@ def round_results(
     return {"tables": [list(t) for t in tables], "byes": list(byes), "results": results}
 
 
-def met_of(played: Sequence[Mapping[str, Any]]) -> set[frozenset]:
+def met_of(played: Sequence[Mapping[str, Any]]) -> set[frozenset[Any]]:
     return {frozenset((a, b)) for rnd in played for table in rnd["tables"] for a in table for b in table if a != b}
 
 
