@@ -94,7 +94,7 @@ def state_from_json(obj: Any, where: str) -> LogState:
         matches = (
             state.head is None
             and state.size == 0
-            or (head_size == state.size and tlog.head_root(state.head) == state.range.root())
+            or (head_size == state.size and tlog.head_root(state.head or {}) == state.range.root())
         )
     except (tlog.LogError, KeyError, TypeError, ValueError):
         matches = False

@@ -35,7 +35,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core import logtrust, merkle, tlog
 from fairdeal.core.compact import CompactRange
@@ -94,7 +94,7 @@ def load_known(path: str | None) -> LogCopy | None:
 
 def state_of_copy(copy: LogCopy) -> LogState:
     """The state a copy of the log amounts to (its heads checked, its leaves hashed): a full recomputation."""
-    return watch(LogState(), source=copy).state
+    return cast(LogState, watch(LogState(), source=copy).state)  # LogReport.state: the state after the run
 
 
 def save_copy(path: str, copy: LogCopy) -> None:
@@ -518,8 +518,12 @@ class ExportFindings:
     unlogged: list[str] = field(default_factory=list)  # exported, but no commitment in the log
     report: LogReport | None = None
 
+    def _made(self) -> LogReport:
+        assert self.report is not None  # against_export makes every one with its report
+        return self.report
+
     def to_json(self) -> dict[str, Any]:
-        r = self.report
+        r = self._made()
         return {
             "missing_from_export": self.missing,
             "exported_not_in_log": self.unlogged,
@@ -532,10 +536,10 @@ class ExportFindings:
 
     @property
     def ok(self) -> bool:
-        return not self.missing and not self.unlogged and self.report.ok
+        return not self.missing and not self.unlogged and self._made().ok
 
     def text(self) -> str:
-        r = self.report
+        r = self._made()
         share = r.cut_short_share
         lines = [
             f"log: {r.committed} game(s) committed, {sum(r.endings.values())} ended; "

@@ -59,7 +59,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _load(data: bytes | str, big_ints: _BigInts | None = None, pairs_hook: bool = True) -> Any:
+def _load(data: bytes | bytearray | str, big_ints: _BigInts | None = None, pairs_hook: bool = True) -> Any:
     if isinstance(data, (bytes, bytearray)):
         try:
             data = bytes(data).decode("utf-8")

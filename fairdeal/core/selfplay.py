@@ -110,6 +110,7 @@ def selfplay(
         if live.seq >= MAX_MOVES:
             raise SelfplayError(f"{rule_set}: the game did not end within {MAX_MOVES} moves")
         seat = live.state.to_move
+        assert seat is not None  # a game not over has a seat to move
         away = (stand_ins or {}).get(seat)
         if seat in bot_seats:
             move, by = live.bot_move(seat), "bot"
@@ -162,19 +163,19 @@ class _Table:
 
     def __init__(
         self,
-        rule_set,
-        private_key,
-        server_seed,
-        settings,
-        players,
-        client_seeds,
-        bots,
-        game_id,
-        names,
-        protocol,
-        rules_version=None,
-        board=None,
-    ):
+        rule_set: str,
+        private_key: Any,
+        server_seed: bytes,
+        settings: Mapping[str, Any] | None,
+        players: int,
+        client_seeds: Sequence[str | None] | None,
+        bots: Sequence[int],
+        game_id: str | None,
+        names: Sequence[str] | None,
+        protocol: str,
+        rules_version: int | None = None,
+        board: Mapping[str, Any] | None = None,
+    ) -> None:
         rules = make_rules(rule_set, settings or {}, players, rules_version)
         rules_json = rules.to_json()
         self.bot_seats = frozenset(bots)

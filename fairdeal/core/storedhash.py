@@ -201,7 +201,8 @@ def inclusion_proof(index: int, size: int, read: HashReader) -> list[bytes]:
 
 def _consistency_ranges(first: int, second: int) -> list[tuple[int, int]]:
     """The subtrees of PROOF(first, D[second]) (RFC 9162 2.1.4.1), in the proof's order."""
-    lo, hi, whole, tail = 0, second, True, []
+    lo, hi, whole = 0, second, True
+    tail: list[tuple[int, int]] = []
     while True:
         if first == hi:
             head = [] if whole else [(lo, hi)]

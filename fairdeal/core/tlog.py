@@ -202,6 +202,7 @@ def check_log_tree(
                 f"sign different trees"
             )
         tree = {"size": cp.size, "root": cp.root.hex(), "key": cp.key, "cosigners": cp.cosigners}
+    assert tree is not None  # a head or a checkpoint: refused above without either
     return tree
 
 
@@ -209,8 +210,8 @@ def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> d
     """Check a transcript's `log` member offline: {"head": signed head and/or "checkpoint": signed note,
     "commitment": {"index", "proof"}, "ending": {"index", "proof"} (once the game has ended)}. Returns
     {leaf type: index}; LogError says what fails."""
-    log = transcript.get("log")
-    head = check_log_tree(transcript, key)
+    head = check_log_tree(transcript, key)  # first: it refuses a log member that is not an object
+    log = transcript["log"]
     found = {}
     expected = transcript_leaves(transcript)
     for kind, forms in expected.items():

@@ -56,10 +56,10 @@ class Witness:
             lines = head.split("\n")
             if not sep or not lines[0].startswith("old "):
                 raise note.NoteError("the request is 'old <size>', the proof lines, a blank line, the checkpoint")
-            old = lines[0][4:]
-            if not old.isdigit() or str(int(old)) != old:
-                raise note.NoteError(f"the old size is a decimal number with no leading zeros, not {old[:20]!r}")
-            old = int(old)
+            old_text = lines[0][4:]
+            if not old_text.isdigit() or str(int(old_text)) != old_text:
+                raise note.NoteError(f"the old size is a decimal number with no leading zeros, not {old_text[:20]!r}")
+            old = int(old_text)
             if len(lines) - 1 > MAX_PROOF:
                 raise note.NoteError(f"a consistency proof has at most {MAX_PROOF} hashes")
             proof = [note.b64_decode(p) for p in lines[1:]]
@@ -77,7 +77,7 @@ class Witness:
             return 403, f"{exc}\n", TEXT_TYPE
         if old > cp.size:
             return 400, f"the old size {old} is above the checkpoint's {cp.size}\n", TEXT_TYPE
-        last = self.state.get(cp.origin)
+        last = self.state.get(cp.origin, {})
         have = last["size"] if last else 0
         if old != have:
             return 409, f"{have}\n", SIZE_TYPE

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core import keys
 from fairdeal.core.canonical import canonical_json
@@ -60,7 +60,7 @@ def _is_int(value: Any) -> bool:
 
 def _text(value: Any, what: str) -> str:
     _need(isinstance(value, str), f"'{what}' is an ISO 8601 time text.")
-    return value
+    return cast(str, value)
 
 
 # ------------------------------------------------------------------------------------------- records
@@ -84,7 +84,7 @@ def make_commit(
     _need(is_hex64(commitment), "A commitment is 64 lowercase hex digits.")
     keys.load_public_key(key)
     _text(created, "created")
-    record = {"type": "commit", "protocol": protocol, "game_id": game_id, "rules": dict(rules)}
+    record: dict[str, Any] = {"type": "commit", "protocol": protocol, "game_id": game_id, "rules": dict(rules)}
     if protocol != "fairdeal/1":
         _need(isinstance(deal_layout, str) and bool(deal_layout), "A fairdeal/2 commit names its deal layout.")
         record["deal_layout"] = deal_layout
@@ -222,7 +222,7 @@ def make_start(
         ]
         _need(
             [{k: s[k] for k in ("seat", "name", "bot", "client_seed_commitment")} for s in seat_list]
-            == list(seating["seats"]),
+            == list(seating["seats"]),  # type: ignore[index]  # _need above refused a missing seating
             "The start record's seats are not the seating record's.",
         )
     _check_seat_list(commit, seat_list)
@@ -316,7 +316,7 @@ def make_end(
         )
         record["deals"] = deal_list
         _need((reveals is None) == (unrevealed is None), "An end names its reveals and unrevealed seats together.")
-        if reveals is not None:
+        if reveals is not None and unrevealed is not None:  # both or neither, as just checked
             record["reveals"] = [
                 {
                     "seat": r["seat"],

@@ -166,7 +166,8 @@ class ItemReader:
         if item.length > MAX_BYTES:  # the line is read whole: not past the largest transcript read_file takes
             raise InputError(f"{item.label} is longer than {MAX_BYTES // (1024 * 1024)} MB; it is not a transcript.")
         self._fh.seek(item.offset)
-        return self._fh.read(item.length)
+        data: bytes = self._fh.read(item.length)
+        return data
 
     def close(self) -> None:
         if self._fh is not None:

@@ -118,7 +118,8 @@ KEY_STATUS = {
 
 def key_line(report: Report) -> str:
     """Which key signed, where the user gave it, and whether it was current at the game's time."""
-    kid = keys.key_id(report.key) if report.key.startswith(keys.KEY_PREFIX) else report.key
+    key = report.key or ""  # a report that has a key line names its key
+    kid = keys.key_id(key) if key.startswith(keys.KEY_PREFIX) else key
     signer = report.signer or {"origin": "--key"}
     line = f"key: {kid}, " + KEY_SOURCE.get(report.key_source or "", str(report.key_source)).format(**signer)
     if signer.get("status") in KEY_STATUS:  # a bare key has no times: whether it was current is not known

@@ -11,7 +11,7 @@ a hand summary's own fields differ by rule set and are read defensively (a field
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core.cards import SUIT_NAMES, card_from_str
 from fairdeal.core.games.base import Move
@@ -220,12 +220,12 @@ def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list
     """The trick the last card completed, or None while it goes on."""
     b_tricks, a_tricks = before.get("tricks") or [], after.get("tricks") or []
     if len(a_tricks) > len(b_tricks):
-        return a_tricks[-1]
+        return cast("Mapping[str, Any]", a_tricks[-1])
     summary = after["last_hand"]
     if summary != before["last_hand"] and summary is not None:
         done = summary.get("tricks") if isinstance(summary, Mapping) else None
         if done:
-            return done[-1]
+            return cast("Mapping[str, Any]", done[-1])
         # No tricks in the summary: the winner is the seat whose trick count went up.
         before_taken = before.get("tricks_taken")
         after_taken = summary.get("tricks_taken") if isinstance(summary, Mapping) else None

@@ -7,6 +7,7 @@ gives the service the cosigned checkpoint (POST /log/cosignatures). `witness-key
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import click
@@ -14,6 +15,8 @@ import click
 from fairdeal.core import checkpoint, note, witness
 from fairdeal.core.fetch import InputError, fetch_url, parse_json, post_text
 from fairdeal.core.logwatch import base_url
+
+Poster = Callable[[str, str], tuple[int, str]]  # post_text's shape: (url, text) -> (status, the answer's start)
 
 
 @dataclass
@@ -26,7 +29,7 @@ def state_path_for(key_path: str, given: str | None) -> str:
     return given or key_path + ".state.json"
 
 
-def post_cosignature(base: str, cosigned_note: str, post=post_text) -> str:
+def post_cosignature(base: str, cosigned_note: str, post: Poster = post_text) -> str:
     status, body = post(f"{base}/log/cosignatures", cosigned_note)
     if status == 200:
         return "the service keeps it"
@@ -36,7 +39,13 @@ def post_cosignature(base: str, cosigned_note: str, post=post_text) -> str:
 
 
 def act_as_witness(
-    url: str, key_path: str, state_file: str | None, log_key: str | None, now: int, get=fetch_url, post=post_text
+    url: str,
+    key_path: str,
+    state_file: str | None,
+    log_key: str | None,
+    now: int,
+    get: Callable[[str], bytes] = fetch_url,
+    post: Poster = post_text,
 ) -> Cosigned:
     """Cosign the service's current checkpoint if it is consistent with the last one this witness cosigned.
     `get(url) -> bytes` and `post(url, text) -> (status, body)` reach the service."""

@@ -4,7 +4,7 @@ which side of its table each entry takes. Pure functions of the tournament seed 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core.fairness import DerivedRng
 from fairdeal.core.tournament.seeds import seeded_order, sides_rng
@@ -37,7 +37,7 @@ def round_robin(order: Sequence[int], round_no: int) -> tuple[list[list[int]], l
     for i in range(n // 2):
         a, b = ring[i], ring[n - 1 - i]
         if a is None or b is None:
-            byes.append(b if a is None else a)
+            byes.append(cast(int, b if a is None else a))  # the ring holds one None at most
         else:
             tables.append([a, b])
     return tables, byes
