@@ -29,7 +29,7 @@ def read_line(prompt: Callable[[int | None], str], deadline: float | None, stdin
             import termios
             import tty
         except ImportError:
-            termios = None
+            termios = None  # type: ignore[assignment]
         if termios is not None:
             return _edit_line(fd, prompt, deadline, stdout, termios, tty)
     stdout.write(prompt(_left(deadline)))

@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 
 from fairdeal.client.http import Client, Problem, Unreachable, _retry_after
 from fairdeal.client.http import backoff as jittered_wait
@@ -58,7 +59,7 @@ class EventStream:
 
     def __init__(self, client: Client, game_id: str):
         self.c, self.id = client, game_id
-        self._resp = None
+        self._resp: Any = None  # the open event stream (urlopen's response), or None
         self.after = 0
 
     def close(self) -> None:
@@ -93,7 +94,8 @@ class EventStream:
         while True:
             if self._resp is None:
                 self._open()
-            event, data = "message", []
+            event = "message"
+            data: list[str] = []
             try:
                 while True:
                     raw = self._resp.readline()

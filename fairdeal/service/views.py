@@ -28,7 +28,7 @@ def game_summary(games: Games, table: dict, c: Cached) -> dict[str, Any]:
     """What a mover needs after a move: where the game is now (the full view is GET /games/{id})."""
     live = c.live
     over = c.ended or live is None or live.state.is_over
-    to_move = None if over else live.state.to_move
+    to_move = None if over or live is None else live.state.to_move
     due = games.deadline(c, table) if to_move is not None else None
     return {
         "game_id": table["id"],
