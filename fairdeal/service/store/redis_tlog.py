@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import NoScriptError
 
@@ -134,6 +135,14 @@ return 1
 class RedisTlog(TransparencyLogStore):
     """Mixed into RedisStore: uses its client `self.r`."""
 
+    if TYPE_CHECKING:  # what it uses of RedisStore, for mypy
+        r: Any  # a Redis or a RedisCluster client
+
+        def _run_append(self, script: Any, script_keys: list[str], args: list[Any]) -> list[Any]: ...
+        def index_range(
+            self, name: str, max_score: float | None = None, limit: int = 100, after: float | None = None
+        ) -> list[tuple[str, float]]: ...
+
     _tlog_scripts: dict | None = None
 
     def _script(self, name: str):
@@ -175,7 +184,7 @@ class RedisTlog(TransparencyLogStore):
             self._pend(game_id)  # after, with a fresh score: a sequencer that read the first one keeps it
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
-    def _sequence_games(self, pending: list[tuple[str, float | None]]) -> None:
+    def _sequence_games(self, pending: Sequence[tuple[str, float | None]]) -> None:
         """Sequence the queues of these games (with the pending score read for each, None: not from the index):
         un-pend them, read their queues (one pipeline), place every leaf (one script in the log's slot), then
         empty each queue of exactly its leaves placed."""
