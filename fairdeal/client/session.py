@@ -85,6 +85,10 @@ class Session:
         assert self._table is not None, "no event read yet"
         return self._table
 
+    @table.setter
+    def table(self, table: Table) -> None:
+        self._table = table
+
     def feed(self, wait: float) -> dict:
         """The records after the last one shown, told in order (each trick's winner and each hand's result right
         after its last move), and the seat's view after them."""
