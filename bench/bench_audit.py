@@ -140,8 +140,12 @@ def breakdown(path: str, rounds: int = 3) -> list[tuple[str, float]]:
         """The median CPU time of `rounds` rounds (shares of a whole: the median is enough)."""
         return statistics.median(ms.timed(work)[0] for _ in range(rounds))
 
-    plain = fastest(lambda: [_walk(t["start"], seed, t["records"], policies=False) for t, seed in zip(ts, seeds)])
-    policies = fastest(lambda: [_walk(t["start"], seed, t["records"], policies=True) for t, seed in zip(ts, seeds)])
+    plain = fastest(
+        lambda: [_walk(t["start"], seed, t["records"], policies=False) for t, seed in zip(ts, seeds, strict=True)]
+    )
+    policies = fastest(
+        lambda: [_walk(t["start"], seed, t["records"], policies=True) for t, seed in zip(ts, seeds, strict=True)]
+    )
     return [
         ("read and parse the transcript", fastest(lambda: [read_transcript(line) for line in lines])),
         (
@@ -150,14 +154,18 @@ def breakdown(path: str, rounds: int = 3) -> list[tuple[str, float]]:
         ),
         (
             "signatures (Ed25519)",
-            fastest(lambda: [check_signatures(t, t["commit"]["key"], None, body) for t, (body, _) in zip(ts, made)]),
+            fastest(
+                lambda: [
+                    check_signatures(t, t["commit"]["key"], None, body) for t, (body, _) in zip(ts, made, strict=True)
+                ]
+            ),
         ),
         (
             "hash chain links and salts",
             fastest(
                 lambda: [
                     (check_chain(t, parsed=True, hashes=hashes), check_salts(seed, t["records"]))
-                    for t, seed, (_, hashes) in zip(ts, seeds, made)
+                    for t, seed, (_, hashes) in zip(ts, seeds, made, strict=True)
                 ]
             ),
         ),

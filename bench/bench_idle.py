@@ -53,7 +53,7 @@ def wait_port(port: int, proc: subprocess.Popen, log: str) -> None:
             return
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit("the server exited: " + open(log).read()[-2000:])
+                raise SystemExit("the server exited: " + open(log).read()[-2000:]) from None
             time.sleep(0.1)
     raise SystemExit("the server did not listen")
 

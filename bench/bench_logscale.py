@@ -61,12 +61,12 @@ def leaf_text(i: int) -> str:
     g = f"{i // 2:016x}"
     if i % 2 == 0:
         return (
-            '{"commit":"%064x","commitment":"%064x","game_id":"%s","time":"2026-11-29T17:00:00Z",'
-            '"type":"commitment"}' % (i, i + 1, g)
+            f'{{"commit":"{i:064x}","commitment":"{i + 1:064x}","game_id":"{g}","time":"2026-11-29T17:00:00Z",'
+            '"type":"commitment"}'
         )
     return (
-        '{"dealt":true,"game_id":"%s","reason":"finished","time":"2026-11-29T17:30:00Z","transcript":"%064x",'
-        '"type":"ending"}' % (g, i)
+        f'{{"dealt":true,"game_id":"{g}","reason":"finished","time":"2026-11-29T17:30:00Z","transcript":"{i:064x}",'
+        '"type":"ending"}'
     )
 
 

@@ -325,10 +325,12 @@ def main() -> int:
                 + "; server CPU per move (ms): "
                 + ", ".join(f"{r['cpu_per_move_ms']:.2f}" for r in rounds[name])
             )
-        bare, svc = results["bare"], results["service"]
-        ratios = [s["throughput"] / b["throughput"] for b, s in zip(rounds["bare"], rounds["service"])]
+        svc = results["service"]
+        ratios = [s["throughput"] / b["throughput"] for b, s in zip(rounds["bare"], rounds["service"], strict=True)]
         ratio = statistics.median(ratios)
-        cpu_ratios = [b["cpu_per_move_ms"] / s["cpu_per_move_ms"] for b, s in zip(rounds["bare"], rounds["service"])]
+        cpu_ratios = [
+            b["cpu_per_move_ms"] / s["cpu_per_move_ms"] for b, s in zip(rounds["bare"], rounds["service"], strict=True)
+        ]
         print(
             f"move endpoint, gunicorn 2 gevent workers, {args.connections} connections, {args.rounds} rounds "
             f"of {args.seconds:.0f} s per app (median shown), loopback, redis-server {rport}, "

@@ -98,9 +98,10 @@ def main() -> int:
         ms.alternate(
             ROUNDS,
             [
-                lambda: fast.add(run(shuffle, seed, pack)),
-                lambda: fair.add(run(fair_stream_shuffle, seed, pack)),
-                lambda: draw.add(run(per_draw_shuffle, seed, pack)),
+                # ms.alternate calls them within this iteration; the defaults bind this pack all the same
+                lambda fast=fast, pack=pack: fast.add(run(shuffle, seed, pack)),
+                lambda fair=fair, pack=pack: fair.add(run(fair_stream_shuffle, seed, pack)),
+                lambda draw=draw, pack=pack: draw.add(run(per_draw_shuffle, seed, pack)),
             ],
         )
         results.append((fast, fair, draw))

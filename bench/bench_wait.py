@@ -35,7 +35,7 @@ def start_pair(folder: str) -> tuple[list[subprocess.Popen], int]:
 
     ports = [free_port(), free_port()]
     procs = []
-    for name, port in zip(("primary", "replica"), ports):
+    for name, port in zip(("primary", "replica"), ports, strict=True):
         d = os.path.join(folder, name)
         os.makedirs(d)
         extra = ["--replicaof", "127.0.0.1", str(ports[0])] if name == "replica" else []

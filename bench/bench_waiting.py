@@ -582,7 +582,7 @@ def main() -> int:
                     break
                 except OSError:
                     if s.proc.poll() is not None:
-                        raise SystemExit(f"service {s.name} exited: " + open(s.log).read()[-2000:])
+                        raise SystemExit(f"service {s.name} exited: " + open(s.log).read()[-2000:]) from None
                     time.sleep(0.1)
         rc = asyncio.run(run(args, *services, rport))
         for s in services:  # what went wrong on the servers, if anything

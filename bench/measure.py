@@ -71,7 +71,7 @@ class Series:
 
     def ratio_to(self, baseline: Series) -> tuple[float, float, float]:
         """(median, min, max) of the per-round ratios of this rate to the baseline's, round i with round i."""
-        ratios = [a / b for a, b in zip(self.rates, baseline.rates)]
+        ratios = [a / b for a, b in zip(self.rates, baseline.rates, strict=True)]
         return statistics.median(ratios), min(ratios), max(ratios)
 
 

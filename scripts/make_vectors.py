@@ -85,7 +85,7 @@ def fairness_vectors() -> list[dict]:
         {"vector": "pack", "name": "PACK_32", "cards": cards_to_str(PACK_32)},
         _commitment_vector("fairdeal/2"),
     ]
-    for seed, nonce in zip(CLIENT_SEEDS, NONCES):
+    for seed, nonce in zip(CLIENT_SEEDS, NONCES, strict=True):
         if seed is None:
             continue
         preimage = {
@@ -193,7 +193,7 @@ def _seated() -> dict:
 
 def _seats() -> list[dict]:
     out = []
-    for i, (name, seed, nonce) in enumerate(zip(NAMES, CLIENT_SEEDS, NONCES)):
+    for i, (name, seed, nonce) in enumerate(zip(NAMES, CLIENT_SEEDS, NONCES, strict=True)):
         commitment = fairness.client_seed_commitment(GAME_ID, seed, nonce) if seed else None
         out.append(
             {

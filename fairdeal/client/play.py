@@ -109,7 +109,7 @@ def _fetch_later(
     game_id: str,
     seat: int | None,
     client_seed: str | None,
-    key: str,
+    key: str | None,
     receipts: dict[int, str],
     commitment: str | None,
 ) -> None:

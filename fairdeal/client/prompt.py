@@ -10,12 +10,13 @@ import select
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 TIMEOUT = object()  # read_line's answer when the deadline passed first
 REDRAW = 0.25  # seconds between redraws of the counting prompt
 
 
-def read_line(prompt: Callable[[int | None], str], deadline: float | None, stdin=None, stdout=None) -> object:
+def read_line(prompt: Callable[[int | None], str], deadline: float | None, stdin=None, stdout=None) -> Any:
     """The line typed (without its newline), None at the end of input, or TIMEOUT. `prompt(seconds_left)` gives
     the prompt text for the seconds left (None: no clock); `deadline` is a time.time() value or None."""
     stdin = stdin or sys.stdin
@@ -29,7 +30,7 @@ def read_line(prompt: Callable[[int | None], str], deadline: float | None, stdin
             import termios
             import tty
         except ImportError:
-            termios = None
+            termios = None  # type: ignore[assignment]
         if termios is not None:
             return _edit_line(fd, prompt, deadline, stdout, termios, tty)
     stdout.write(prompt(_left(deadline)))

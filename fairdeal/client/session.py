@@ -74,18 +74,28 @@ class Session:
         self.rules_help: dict | None = None  # GET /tables/{id}/rules, read when the player first asks
         self.tricks_told = 0  # tricks told so far (a watcher is shown the table after each)
         self.seq = 0  # the last record shown
-        self.table: Table | None = None
+        self._table: Table | None = None
         self.tracker = HandTracker(rule_set, players)
         self.plays: list = []  # the plays of the trick in progress, as the records told them
         self.receipts: dict[int, str] = {}  # seq -> the hash the server gave back for each of my moves
+
+    @property
+    def table(self) -> Table:
+        """The table's seats and words: known from the first event on (feed() reads it from the game)."""
+        assert self._table is not None, "no event read yet"
+        return self._table
+
+    @table.setter
+    def table(self, table: Table) -> None:
+        self._table = table
 
     def feed(self, wait: float) -> dict:
         """The records after the last one shown, told in order (each trick's winner and each hand's result right
         after its last move), and the seat's view after them."""
         ev = backoff(lambda: self._next(wait), self.patience, lambda line: click.echo(line, err=True))
         game = ev["game"]
-        if self.table is None:
-            self.table = Table(game)
+        if self._table is None:
+            self._table = Table(game)
         view = game.get("view") or {}
         records = [r for r in ev.get("records") or [] if r.get("seq", 0) > self.seq]
         tricks_before = self.tricks_told
@@ -191,6 +201,7 @@ class Session:
                 move = suggested_or_first(game)
                 click.echo(f"> {move_text(move, trump_word(view), view.get('rule_set', ''))}")
             else:
+                assert numbered is not None  # show() numbers the moves unless auto
                 move = self.ask(game, numbered)
                 if move is TIMEOUT:
                     click.echo("Your time is up: the table moves for you.")
@@ -200,7 +211,7 @@ class Session:
             key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"  # one key for every resend of this move
             try:
 
-                def send(seq=game["seq"], move=move):
+                def send(seq=game["seq"], move=move, key=key):
                     return self.c.move(
                         self.id,
                         seq,

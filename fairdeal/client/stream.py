@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fairdeal.client.http import Client, Problem, Unreachable, _retry_after
 from fairdeal.client.http import backoff as jittered_wait
@@ -28,13 +29,16 @@ class GaveUp(Exception):
     """The service did not answer for the whole patience."""
 
 
+T = TypeVar("T")  # what the action answers
+
+
 def backoff(
-    action: Callable[[], object],
+    action: Callable[[], T],
     patience: float,
     say: Callable[[str], None],
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
-) -> object:
+) -> T:
     """Run `action` until it answers: on no answer (a 5xx, a 429) wait a jittered, growing time (http.backoff:
     full jitter below 0.5 s, 1 s, 2 s ..., capped, never less than a Retry-After) and try again, telling `say`
     each time, for at most `patience` seconds; then GaveUp."""
@@ -58,7 +62,7 @@ class EventStream:
 
     def __init__(self, client: Client, game_id: str):
         self.c, self.id = client, game_id
-        self._resp = None
+        self._resp: Any = None  # the open event stream (urlopen's response), or None
         self.after = 0
 
     def close(self) -> None:
@@ -93,7 +97,8 @@ class EventStream:
         while True:
             if self._resp is None:
                 self._open()
-            event, data = "message", []
+            event = "message"
+            data: list[str] = []
             try:
                 while True:
                     raw = self._resp.readline()

@@ -4,10 +4,11 @@ trick's winner and each hand's result. Reads only the game view's fields (docs/a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from fairdeal.core.cards import BadCard, card_from_str
 
-SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUITS: dict[Any, str] = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}  # looked up with any view value
 WORD_MOVES = {
     "pass": "pass",
     "mine": "mine",
@@ -108,7 +109,7 @@ def examples(legal: list[dict], trump_word: str = "trump", hand: Sequence[str] =
     """What may be typed now, from the legal moves: 'bid 3, nil' at a Spades bid, 'bid 20, pass' at a 120s bid,
     '10H' for a card, 'drumpf H' for trumps, 'throw 2C 3D, keep' for a throw, 'stay, drop'..."""
     out: list[str] = []
-    kinds = list(dict.fromkeys(m.get("kind") for m in legal))
+    kinds: list[Any] = list(dict.fromkeys(m.get("kind") for m in legal))
     for kind in kinds:
         of = [m for m in legal if m.get("kind") == kind]
         if kind == "play":
@@ -176,7 +177,7 @@ def move_text(move: dict, trump_word: str = "trump", rule_set: str = "") -> str:
 
 def _past(move: dict, trump_word: str, rule_set: str) -> str:
     """'played 7H', 'bid 20', 'passed', ... for 'the table ... for you'."""
-    kind = move.get("kind")
+    kind: Any = move.get("kind")
     if kind == "play":
         return f"played {move['card']}"
     if kind == "bid":
@@ -261,7 +262,7 @@ def trick_line(trick: dict | None, table: Table) -> str | None:
 
 def scores_text(scores: list, sides: list | None, table: Table) -> str:
     if sides and len(sides) == len(scores):
-        return ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores))
+        return ", ".join(f"{table.group(side)} {s}" for side, s in zip(sides, scores, strict=True))
     return ", ".join(f"{table.who(i)} {s}" for i, s in enumerate(scores))
 
 
@@ -321,7 +322,9 @@ def hand_summary(last: dict, view: dict, table: Table) -> list[str]:
                 groups = sides if sides and len(sides) == len(points) else [[i] for i in range(len(points))]
                 ten = f" (the 10-point trick: {last['ten_card']})" if last.get("ten_card") else ""
                 lines.append(
-                    "    Points taken: " + ", ".join(f"{table.group(g)} {p}" for g, p in zip(groups, points)) + ten
+                    "    Points taken: "
+                    + ", ".join(f"{table.group(g)} {p}" for g, p in zip(groups, points, strict=True))
+                    + ten
                 )
     if isinstance(last.get("scores"), list):
         lines.append("    Scores: " + scores_text(last["scores"], sides, table))
@@ -354,7 +357,7 @@ def state_lines(game: dict, table: Table) -> list[str]:
             "Bids (tricks taken): "
             + ", ".join(
                 f"{table.who(i)} {'-' if b is None else 'nil' if b == 0 else b} ({t})"
-                for i, (b, t) in enumerate(zip(v["bids"], taken))
+                for i, (b, t) in enumerate(zip(v["bids"], taken, strict=False))
             )
         )
     if isinstance(v.get("seats"), list) and v["seats"] and isinstance(v["seats"][0], dict):

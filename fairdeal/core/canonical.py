@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import json.encoder
+from collections.abc import Callable
 from typing import Any
 
 MAX_SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (JavaScript too) reads exactly
@@ -21,7 +22,7 @@ MAX_SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (JavaScript to
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _encoder_without_circular_check():
+def _encoder_without_circular_check() -> Callable[[Any], str]:
     """_ENCODER.encode with the C encoder made once rather than per call, and without the check for circular
     values (a value that passed the walk, or came from a JSON parser, is never circular): the same text."""
     make = getattr(json.encoder, "c_make_encoder", None)

@@ -13,7 +13,7 @@ order, so an independent verifier must build the same list.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -51,7 +51,7 @@ class BadCard(ValueError):
 
 
 _ALL = {(r, s): Card(r, s) for s in SUITS for r in range(2, 15)}
-_TEXT: dict[tuple, str] = {c: RANK_TEXT.get(c.rank, str(c.rank)) + c.suit for c in _ALL.values()}
+_TEXT: dict[tuple[Any, ...], str] = {c: RANK_TEXT.get(c.rank, str(c.rank)) + c.suit for c in _ALL.values()}
 _BY_TEXT = {str(c): c for c in _ALL.values()}
 _BY_TEXT.update({("T" + s): _ALL[(10, s)] for s in SUITS})
 

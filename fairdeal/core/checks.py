@@ -278,7 +278,7 @@ def _log_inclusion(t: Mapping[str, Any], trust: tuple[KeySet, str], cosigners: A
     problem = logtrust.head_key_problem(dict(head, time=signed.get("time")), *trust)  # a checkpoint has no time
     if problem is not None:
         return failed("log-inclusion", problem.pop("code"), **problem)
-    extra = {"cosigners": names} if cosigners is not None else {}
+    extra: dict[str, Any] = {"cosigners": names} if cosigners is not None else {}
     return passed(
         "log-inclusion",
         "log-included-cosigned" if extra else "log-included",
@@ -372,7 +372,7 @@ def _never_started(run: _Run, t: Mapping[str, Any]) -> None:
 # ------------------------------------------------------------------------------------------- the replay
 
 
-def _cards_of(move: Any) -> list:
+def _cards_of(move: Any) -> list[Any]:
     if move.card is not None:
         return [move.card]
     return list(move.cards or ())

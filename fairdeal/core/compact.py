@@ -50,7 +50,7 @@ class CompactRange:
     def copy(self) -> CompactRange:
         return CompactRange(self.size, list(self.hashes))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"size": self.size, "hashes": [h.hex() for h in self.hashes]}
 
     @classmethod
@@ -61,4 +61,4 @@ class CompactRange:
             hashes = [bytes.fromhex(h) for h in obj["hashes"]]
         except (TypeError, ValueError):
             raise ValueError("a compact range's hashes are hex") from None
-        return cls(obj.get("size"), hashes)
+        return cls(obj.get("size"), hashes)  # type: ignore[arg-type]  # __init__ refuses a size not an int

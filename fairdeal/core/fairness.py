@@ -27,7 +27,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from fairdeal.core.canonical import canonical_json, sha256_hex
 from fairdeal.core.cards import Card
@@ -81,7 +81,7 @@ def validate_client_seed(seed: Any) -> str:
 def _check_protocol(protocol: Any) -> str:
     if protocol not in PROTOCOLS:
         raise ValueError(f"Unknown protocol {protocol!r}; the protocols are {', '.join(PROTOCOLS)}.")
-    return protocol
+    return cast(str, protocol)  # one of PROTOCOLS
 
 
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
@@ -100,7 +100,7 @@ def new_nonce() -> str:
 def validate_nonce(nonce: Any) -> str:
     if not is_hex64(nonce):
         raise ValueError(f"A nonce is {NONCE_BYTES} random bytes written as {2 * NONCE_BYTES} lowercase hex digits.")
-    return nonce
+    return cast(str, nonce)  # is_hex64: a text
 
 
 def client_seed_commitment(game_id: str, client_seed: str, nonce: str, protocol: str = PROTOCOL) -> str:
@@ -334,10 +334,10 @@ class KeyedHmac:
     def __copy__(self) -> KeyedHmac:
         return self
 
-    def __deepcopy__(self, memo: dict) -> KeyedHmac:
+    def __deepcopy__(self, memo: dict[str, Any]) -> KeyedHmac:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (KeyedHmac, (self._key,))
 
     def digest(self, msg: bytes) -> bytes:

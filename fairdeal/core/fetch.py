@@ -88,7 +88,7 @@ def fetch_url(url: str) -> bytes:
     request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "fairdeal-verify"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:  # noqa: S310 - the user's own URL
-            data = response.read(MAX_BYTES + 1)
+            data: bytes = response.read(MAX_BYTES + 1)
     except urllib.error.HTTPError as exc:
         raise InputError(f"{url} answered {exc.code} {exc.reason}; is the game finished and the URL right?") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
@@ -130,7 +130,7 @@ def transcript_from_url(url: str) -> Any:
         inner = obj.get("transcript")
         if looks_like_transcript(inner):
             return inner
-        links = obj.get("links") if isinstance(obj.get("links"), dict) else {}
+        links = obj["links"] if isinstance(obj.get("links"), dict) else {}
         target = inner if isinstance(inner, str) else links.get("transcript")
         if isinstance(target, str) and target:
             nxt = urllib.parse.urljoin(url, target)

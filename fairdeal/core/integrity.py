@@ -126,7 +126,7 @@ def check_header(t: Mapping[str, Any]) -> list[Check]:
         if committed != (seating["reveal_deadline"] is not None):
             problems.append(failed("header", "reveal-deadline"))
         if start is not None:
-            for i, (a, b) in enumerate(zip(seating["seats"], start["seats"])):
+            for i, (a, b) in enumerate(zip(seating["seats"], start["seats"], strict=False)):
                 for member in ("seat", "name", "bot", "client_seed_commitment"):
                     if a[member] != b[member]:
                         problems.append(failed("header", "seating-differs", seat=i, member=member))
@@ -333,7 +333,7 @@ def check_chain(t: Mapping[str, Any], *, parsed: bool = False, hashes: Sequence[
         rec.get("prev") for rec in chained
     ] == [prev_hash, *hashes[: len(chained) - 1]]:
         return problems
-    for i, (rec, rec_hash) in enumerate(zip(chained, hashes), start=1):
+    for i, (rec, rec_hash) in enumerate(zip(chained, hashes, strict=True), start=1):
         kind = "end" if rec.get("type") == "end" else "move"
         if rec.get("seq") != i:
             problems.append(failed("hash-chain", "seq-wrong", i, record=kind, place=i, got=rec.get("seq")))
@@ -354,7 +354,7 @@ def check_salts(seed: bytes, records: Sequence[Mapping[str, Any]]) -> list[Check
     salts = record_salts(seed, len(records))
     if [record.get("salt") for record in records] == salts:  # all at once; the walk words the first wrong
         return []
-    for place, (record, salt) in enumerate(zip(records, salts), start=1):
+    for place, (record, salt) in enumerate(zip(records, salts, strict=True), start=1):
         if record.get("salt") != salt:
             return [failed("hash-chain", "salt-wrong", record.get("seq"), place=place)]
     return []

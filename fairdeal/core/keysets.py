@@ -18,11 +18,11 @@ is older than the key; "unknown" when the key set holds no times for the key (a 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core import keys
 
@@ -95,7 +95,7 @@ class KeySet:
         if known is None or (known.created is None and entry.created is not None):
             self._by_key[entry.key] = entry
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[TrustedKey]:
         return iter(self._by_key.values())
 
     def __len__(self) -> int:
@@ -146,7 +146,7 @@ def _checked(text: Any, where: str) -> str:
         keys.load_public_key(text)
     except ValueError as exc:
         raise KeySetError(f"{where}: {exc}") from None
-    return text
+    return cast(str, text)  # load_public_key took it: a key text
 
 
 def _time_or_none(value: Any, what: str, where: str) -> str | None:
@@ -154,7 +154,7 @@ def _time_or_none(value: Any, what: str, where: str) -> str | None:
         return None
     if parse_time(value) is None:
         raise KeySetError(f"{where}: the key's {what} time {value!r} is not an ISO 8601 time.")
-    return value
+    return cast(str, value)  # parse_time read it: a time text
 
 
 def keys_from_json(obj: Any, origin: str) -> list[TrustedKey]:

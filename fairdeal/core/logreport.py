@@ -24,7 +24,7 @@ class Finding:
     # inconsistent, bad-leaf
     detail: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "detail": self.detail}
 
 
@@ -34,7 +34,7 @@ class LogReport:
     heads: int = 0
     new_leaves: int = 0
     findings: list[Finding] = field(default_factory=list)
-    pending: list[dict] = field(default_factory=list)  # commitments with no ending, older than the age
+    pending: list[dict[str, Any]] = field(default_factory=list)  # commitments with no ending, older than the age
     committed: int = 0
     endings: dict[str, int] = field(default_factory=dict)  # reason -> count
     dealt: int = 0  # endings after the deal
@@ -60,10 +60,10 @@ class LogReport:
         seated = self.dealt + self.reveal_aborts
         return (self.dealt_cut_short + self.reveal_aborts) / seated if seated else None
 
-    def walked_away_json(self) -> list[dict]:
+    def walked_away_json(self) -> list[dict[str, Any]]:
         return [{"name": n, "games": c} for n, c in sorted(self.walked_away.items(), key=lambda x: (-x[1], x[0]))]
 
-    def counts_json(self) -> dict:
+    def counts_json(self) -> dict[str, Any]:
         return {
             "committed": self.committed,
             "endings": self.endings,
@@ -76,7 +76,7 @@ class LogReport:
             "pending": self.pending,
         }
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "size": self.size,

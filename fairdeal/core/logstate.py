@@ -31,14 +31,14 @@ STATE_FORMAT = "fairdeal-log-state/2"
 
 @dataclass
 class LogState:
-    head: dict | None = None
+    head: dict[str, Any] | None = None
     range: CompactRange = field(default_factory=CompactRange)
     heads_seen: int = 0
     committed: int = 0
     endings: dict[str, int] = field(default_factory=dict)
     dealt: int = 0
     dealt_cut_short: int = 0
-    open: dict[str, dict] = field(default_factory=dict)
+    open: dict[str, dict[str, Any]] = field(default_factory=dict)
     reveal_aborts: int = 0  # kept, so that incremental runs count them
     walked_away: dict[str, int] = field(default_factory=dict)
 
@@ -47,10 +47,10 @@ class LogState:
         return self.range.size
 
     @property
-    def latest(self) -> dict | None:
+    def latest(self) -> dict[str, Any] | None:
         return self.head
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT,
             "head": self.head,
@@ -94,7 +94,7 @@ def state_from_json(obj: Any, where: str) -> LogState:
         matches = (
             state.head is None
             and state.size == 0
-            or (head_size == state.size and tlog.head_root(state.head) == state.range.root())
+            or (head_size == state.size and tlog.head_root(state.head or {}) == state.range.root())
         )
     except (tlog.LogError, KeyError, TypeError, ValueError):
         matches = False

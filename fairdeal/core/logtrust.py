@@ -105,7 +105,9 @@ class HeadTrust:
         if found is not None:
             return head_problem_text(found)
         if self.source == PINNED:
-            service = self.keys.find(head["key"]).origin
+            trusted = self.keys.find(head["key"])
+            assert trusted is not None  # head_key_problem found it
+            service = trusted.origin
             others = self.services - {service}
             if others:
                 return (

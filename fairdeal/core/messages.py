@@ -311,7 +311,7 @@ def render(code: str, fields: Fields) -> str:
         return f"{code} {dict(fields)} ({type(exc).__name__})"
 
 
-class _Lenient(dict):
+class _Lenient(dict[str, Any]):
     """format_map fields with derived names: <name>_short for a hash shown by its first 16 digits."""
 
     def __missing__(self, key: str) -> Any:

@@ -10,6 +10,7 @@ The schemas below are the member tables of docs/transcript.md, as data.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -47,7 +48,7 @@ class _BigInts:
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out = dict(pairs)
     if len(out) != len(pairs):  # a key repeated: name the first repeat
         seen: set[str] = set()
@@ -58,7 +59,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
-def _load(data: bytes | str, big_ints: _BigInts | None = None, pairs_hook: bool = True) -> Any:
+def _load(data: bytes | bytearray | str, big_ints: _BigInts | None = None, pairs_hook: bool = True) -> Any:
     if isinstance(data, (bytes, bytearray)):
         try:
             data = bytes(data).decode("utf-8")
@@ -102,7 +103,7 @@ _KIND_TEST = {
     NULL: lambda v: v is None,
 }
 
-Schema = tuple[dict, dict]  # (required members, optional members): name -> kind or a tuple of kinds
+Schema = tuple[dict[str, Any], dict[str, Any]]  # (required members, optional members): name -> kind or a tuple of kinds
 
 _RULES: Schema = ({"id": STR, "players": INT, "settings": OBJ, "version": INT}, {})
 _MOVE: Schema = ({"type": STR, "seq": INT, "prev": HEX, "seat": INT, "by": STR, "move": OBJ, "salt": HEX}, {"at": STR})
@@ -180,10 +181,10 @@ def _fields(obj: Any, where: str, schema: Schema) -> None:
             raise TranscriptError(f"{where}.{key} should be {names}.")
 
 
-_PLANS: dict[int, tuple[Schema, frozenset, tuple]] = {}
+_PLANS: dict[int, tuple[Schema, frozenset[Any], tuple[Any, ...]]] = {}
 
 
-def _plan(schema: Schema) -> tuple[frozenset, tuple]:
+def _plan(schema: Schema) -> tuple[frozenset[Any], tuple[Any, ...]]:
     """A schema's members, and for each (in order, required first) whether it is required, its kinds' tests and
     its kinds: made once a schema (the schemas are this module's constants), not at every object checked. The
     schema is kept beside its plan, so that its id is never another schema's."""
@@ -198,12 +199,12 @@ def _plan(schema: Schema) -> tuple[frozenset, tuple]:
     return plan[1], plan[2]
 
 
-def _check_type(obj: dict, where: str, expected: str) -> None:
+def _check_type(obj: dict[str, Any], where: str, expected: str) -> None:
     if obj.get("type") != expected:
         raise TranscriptError(f"{where}.type should be {expected!r}, not {obj.get('type')!r}.")
 
 
-def _items(obj: dict, member: str, where: str, schema: Schema) -> None:
+def _items(obj: dict[str, Any], member: str, where: str, schema: Schema) -> None:
     for i, item in enumerate(obj[member]):
         _fields(item, f"{where}.{member}[{i}]", schema)
 
@@ -213,7 +214,7 @@ _BY = frozenset(BY)
 _HEX_DIGITS = re.compile(r"[0-9a-f]*\Z")
 
 
-def plain_move_records(records: list) -> bool:
+def plain_move_records(records: list[Any]) -> bool:
     """True when every move record passes every check the reader makes of it: the records' fast path (they are
     most of a transcript), one pass over them and one match of all their hex digits at once. False sends them
     through the full checks (check_move_record), whose messages say what is wrong; it never lets through a record
@@ -288,14 +289,14 @@ def _decode(data: Any, pairs_hook: bool = True) -> Any:
     return obj
 
 
-def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict:
+def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     """Reads and structurally validates a transcript (JSON bytes, text, or an already-decoded object).
     Returns the transcript as a dict (a deep copy for dict input). Raises TranscriptError with a clear message
     for anything that is not a readable transcript of a protocol this verifier knows."""
     return _validated(_decode(data))
 
 
-def read_transcript(data: bytes | str | Mapping[str, Any]) -> tuple[dict, int | None]:
+def read_transcript(data: bytes | str | Mapping[str, Any]) -> tuple[dict[str, Any], int | None]:
     """parse_transcript, with the test for a key given twice left to a count where a count can settle it: the
     audit's fast path (the parser's hook on every object is a Python call per object). Returns the transcript
     and, for JSON bytes holding no backslash, the number of '":' in them; the caller compares that number with
@@ -324,7 +325,7 @@ def keys_written(t: Mapping[str, Any], body: bytes) -> int:
     return count
 
 
-def _validated(obj: Any) -> dict:
+def _validated(obj: Any) -> dict[str, Any]:
     if not isinstance(obj, dict) or ("protocol" not in obj and "commit" not in obj):
         raise TranscriptError('This is not a fairdeal transcript (no "protocol" and no "commit").')
     protocol = obj.get("protocol")
@@ -339,7 +340,7 @@ def _validated(obj: Any) -> dict:
     for name in headers:
         if (name in obj) != (f"{name}_signature" in obj):
             raise TranscriptError(f"The transcript has a {name} record without its signature, or the other way round.")
-    for before, name in zip(headers, headers[1:]):
+    for before, name in itertools.pairwise(headers):
         if name in obj and before not in obj:
             raise TranscriptError(f"The transcript has a {name} record but no {before} record.")
 
@@ -370,7 +371,7 @@ def _validated(obj: Any) -> dict:
     return obj
 
 
-def _parse_end(obj: dict, protocol: str) -> None:
+def _parse_end(obj: dict[str, Any], protocol: str) -> None:
     end, schema = obj["end"], SCHEMAS[protocol]
     _fields(end, "end", schema["end"])
     _check_type(end, "end", "end")

@@ -33,10 +33,11 @@ class ReplayError(Exception):
         super().__init__(self.message)
 
 
-def read_move(record: Mapping[str, Any], protocol: str) -> Move:
+def read_move(record: Mapping[str, Any], protocol: str | None) -> Move:
     """The move of a record, in the protocol's terms. fairdeal/2 has one form per move: a record whose move is
     written any other way (a member its kind does not use, cards out of order, "T" for ten, lower case) fails,
     so one move can never be signed as two different records. fairdeal/1 reads moves as it always did."""
+    data: Any  # a record's values are whatever it holds until read
     seq, data = record.get("seq"), record.get("move")
     if protocol == "fairdeal/1":
         data = _as_fairdeal_1_read_it(data)
@@ -50,14 +51,14 @@ def read_move(record: Mapping[str, Any], protocol: str) -> Move:
 
 
 # A card played, in its one fairdeal/2 form, by the card's text: most of every game's records (a Move is immutable).
-_PLAYS = {str(c): Move.play(c) for c in PACK_52}
+_PLAYS: dict[Any, Move] = {str(c): Move.play(c) for c in PACK_52}  # looked up with any value a record holds
 # Every other move read in its one form, by its members with their types (True is not 1): bids, passes, trump
 # suits recur in every game. Bounded, so that a hostile transcript of distinct bids cannot grow it without end.
-_OTHERS: dict[tuple, Move] = {}
+_OTHERS: dict[tuple[Any, ...], Move] = {}
 _OTHERS_MAX = 4096
 
 
-def read_move_fast(record: Mapping[str, Any], protocol: str) -> Move:
+def read_move_fast(record: Mapping[str, Any], protocol: str | None) -> Move:
     """read_move, with a move already read in its one form looked up rather than parsed again: the replay's fast
     path (a card played by its text; any other move whose members are scalars by those members). Anything else,
     and every move the first time, is read_move's."""
@@ -97,17 +98,17 @@ def throw_in_its_form(texts: Any) -> Move | None:
         play = _PLAYS.get(t) if t.__class__ is str else None  # a card text in its one form
         if play is None:
             return None
-        place = PACK_PLACE[play.card]
+        place = PACK_PLACE[play.card]  # type: ignore[index]  # a play move's card is never None
         if place <= last:
             return None
         last = place
         cards.append(play.card)
-    return Move.known_throw(tuple(cards))
+    return Move.known_throw(tuple(cards))  # type: ignore[arg-type]  # (the plays' cards)
 
 
 def _as_fairdeal_1_read_it(data: Any) -> Any:
     """fairdeal/1 readers ignored members a move's kind does not use (a bid's "card"): keep only the kind's own."""
-    form = MOVE_FORMS.get(data.get("kind")) if isinstance(data, Mapping) and isinstance(data.get("kind"), str) else None
+    form = MOVE_FORMS.get(data["kind"]) if isinstance(data, Mapping) and isinstance(data.get("kind"), str) else None
     if form is None:
         return data
     return {k: v for k, v in data.items() if k == "kind" or k == form.member}
@@ -124,7 +125,7 @@ def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:
 class LiveGame:
     def __init__(self, start: Mapping[str, Any], game_seed: bytes, board_seed: bytes | None = None):
         self.start = start
-        self.protocol = start.get("protocol")
+        self.protocol: str | None = start.get("protocol")
         self.rules = rules_from_json(start["rules"])
         self.game_seed = game_seed
         # A tournament table's cards come from its round's board seed (docs/tournaments.md, "Boards")
@@ -218,7 +219,7 @@ class LiveGame:
         whole chain once by itself (the verifier's hash-chain check), so a broken link does not stop the replay.
         policies=False does not check who made a move nor recompute the bot and timeout policies: it tells whether
         a game whose bot or timeout moves are wrong was at least dealt and played legally."""
-        seq = record.get("seq")
+        seq: Any = record.get("seq")  # any value until the chain check (or the caller's) has read it
         if chain:
             if seq != self.seq + 1:
                 raise ReplayError("hash-chain", "seq-follows", seq, previous=self.seq, expected=self.seq + 1)
@@ -226,6 +227,7 @@ class LiveGame:
                 raise ReplayError("hash-chain", "prev-mismatch", seq)
             if record.get("salt") != record_salt(self.game_seed, self.seq + 1):
                 raise ReplayError("hash-chain", "salt-mismatch", seq)
+        seat: Any  # any value: the state refuses a seat that is not one
         seat, by = record.get("seat"), record.get("by")
         if by not in MOVERS:
             raise ReplayError("moves-legal", "unknown-mover", seq, by=by)
@@ -255,6 +257,7 @@ class LiveGame:
     def _check_mover(self, record: Mapping[str, Any]) -> None:
         """Who may have made this move: bot moves by bots only, player and timeout moves by players only, and
         timeouts only where the table has a clock."""
+        seat: Any  # as in apply_record
         seq, seat, by = record.get("seq"), record.get("seat"), record.get("by")
         if by == "bot" and seat not in self.bot_seats:
             raise ReplayError("bot-moves", "bot-move-by-human", seq, seat=seat)

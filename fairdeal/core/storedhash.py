@@ -98,7 +98,9 @@ class Appender:
     def __init__(self, n: int, read: HashReader):
         self.start = self.n = n
         edge = subtree_indexes(0, n)
-        self._edge = dict(zip(edge, read(edge))) if edge else {}  # stored index -> hash of each edge subtree
+        self._edge = (
+            dict(zip(edge, read(edge), strict=True)) if edge else {}
+        )  # stored index -> hash of each edge subtree
         self.hashes: list[bytes] = []
 
     def _take(self, indexes: Sequence[int]) -> list[bytes]:
@@ -199,7 +201,8 @@ def inclusion_proof(index: int, size: int, read: HashReader) -> list[bytes]:
 
 def _consistency_ranges(first: int, second: int) -> list[tuple[int, int]]:
     """The subtrees of PROOF(first, D[second]) (RFC 9162 2.1.4.1), in the proof's order."""
-    lo, hi, whole, tail = 0, second, True, []
+    lo, hi, whole = 0, second, True
+    tail: list[tuple[int, int]] = []
     while True:
         if first == hi:
             head = [] if whole else [(lo, hi)]

@@ -29,7 +29,7 @@ class LogError(ValueError):
 # ------------------------------------------------------------------------------------------------ leaves
 
 
-def commitment_leaf(commit: Mapping[str, Any]) -> dict:
+def commitment_leaf(commit: Mapping[str, Any]) -> dict[str, Any]:
     """The leaf of a table's commitment: published with the commit record, before anyone sits down."""
     return {
         "type": "commitment",
@@ -40,7 +40,7 @@ def commitment_leaf(commit: Mapping[str, Any]) -> dict:
     }
 
 
-def ending_leaf(transcript: Mapping[str, Any]) -> dict:
+def ending_leaf(transcript: Mapping[str, Any]) -> dict[str, Any]:
     """The leaf of a game's end, however it ended. `transcript` is the SHA-256 of the bytes the final signature
     covers; `dealt` says whether cards existed (the transcript has a start record) before it ended. A table that
     ended in the reveal phase (seated, never started: its end names `reveals`) also names, in `unrevealed`, the
@@ -60,7 +60,7 @@ def ending_leaf(transcript: Mapping[str, Any]) -> dict:
     return leaf
 
 
-def ending_leaf_forms(transcript: Mapping[str, Any]) -> list[dict]:
+def ending_leaf_forms(transcript: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The ending leaves a transcript may have in the log, newest form first: a reveal-phase ending logged before
     leaves named the unrevealed seats has the form without `unrevealed` (docs/log.md, "Leaf forms"). Both forms
     bind the same transcript hash, so accepting the older one weakens no check; it only names no seat."""
@@ -78,7 +78,7 @@ def leaf_hash_of(leaf: Mapping[str, Any]) -> bytes:
     return merkle.leaf_hash(leaf_bytes(leaf))
 
 
-def check_leaf(leaf: Any) -> dict:
+def check_leaf(leaf: Any) -> dict[str, Any]:
     """A leaf record read from a log, in its one form (else LogError)."""
     common = {"type", "game_id", "time"}
     forms = {"commitment": common | {"commit", "commitment"}, "ending": common | {"reason", "dealt", "transcript"}}
@@ -115,16 +115,16 @@ def _seats_named(value: Any) -> bool:
 # ------------------------------------------------------------------------------------------------ heads
 
 
-def make_head(size: int, root: bytes, time: str, key: str) -> dict:
+def make_head(size: int, root: bytes, time: str, key: str) -> dict[str, Any]:
     return {"type": HEAD_TYPE, "size": size, "root": root.hex(), "time": time, "key": key}
 
 
-def sign_head(private_key: Any, head: Mapping[str, Any]) -> dict:
+def sign_head(private_key: Any, head: Mapping[str, Any]) -> dict[str, Any]:
     body = {m: head[m] for m in HEAD_MEMBERS}
     return dict(body, signature=keys.sign(private_key, canonical_json(body)))
 
 
-def check_head(head: Any, key: str | None = None) -> dict:
+def check_head(head: Any, key: str | None = None) -> dict[str, Any]:
     """A signed tree head in its one form, its signature valid under its own key (and that key `key` when
     given); else LogError."""
     if not isinstance(head, dict) or set(head) != set(HEAD_MEMBERS) | {"signature"} or head["type"] != HEAD_TYPE:
@@ -167,7 +167,7 @@ def inclusion(leaf: Mapping[str, Any], index: int, head: Mapping[str, Any], proo
     return merkle.verify_inclusion(leaf_hash_of(leaf), index, head["size"], proof_bytes(proof), head_root(head))
 
 
-def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, list[dict]]:
+def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The leaves a transcript must have in the log, each kind with the forms it may take (ending_leaf_forms):
     its commitment, and its ending once it has one."""
     out = {"commitment": [commitment_leaf(transcript["commit"])]}
@@ -176,7 +176,9 @@ def transcript_leaves(transcript: Mapping[str, Any]) -> dict[str, list[dict]]:
     return out
 
 
-def check_log_tree(transcript: Mapping[str, Any], key: str | None = None, witnesses: Sequence[Any] = ()) -> dict:
+def check_log_tree(
+    transcript: Mapping[str, Any], key: str | None = None, witnesses: Sequence[Any] = ()
+) -> dict[str, Any]:
     """The tree a transcript's `log` member proves its leaves in: its signed head (fairdeal/2's JSON head) and/or
     its checkpoint (a C2SP signed note, docs/log.md "Checkpoints"), which must then sign the same tree with the
     same key. {"size", "root" (hex), "key", "cosigners": [(witness verifier, timestamp)] of `witnesses`}. `key`:
@@ -200,6 +202,7 @@ def check_log_tree(transcript: Mapping[str, Any], key: str | None = None, witnes
                 f"sign different trees"
             )
         tree = {"size": cp.size, "root": cp.root.hex(), "key": cp.key, "cosigners": cp.cosigners}
+    assert tree is not None  # a head or a checkpoint: refused above without either
     return tree
 
 
@@ -207,8 +210,8 @@ def check_log_member(transcript: Mapping[str, Any], key: str | None = None) -> d
     """Check a transcript's `log` member offline: {"head": signed head and/or "checkpoint": signed note,
     "commitment": {"index", "proof"}, "ending": {"index", "proof"} (once the game has ended)}. Returns
     {leaf type: index}; LogError says what fails."""
-    log = transcript.get("log")
-    head = check_log_tree(transcript, key)
+    head = check_log_tree(transcript, key)  # first: it refuses a log member that is not an object
+    log = transcript["log"]
     found = {}
     expected = transcript_leaves(transcript)
     for kind, forms in expected.items():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core.canonical import canonical_json, canonical_json_of_parsed, sha256_hex
 from fairdeal.core.fairness import PROTOCOL, PROTOCOLS
@@ -58,12 +58,12 @@ REASONS: dict[str, tuple[str, ...]] = {
     "fairdeal/2": ("finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap"),
 }
 # The signed header records of each protocol, in the order they are written; each has its "<name>_signature".
-HEADERS: dict[str, tuple[str, ...]] = {
+HEADERS: dict[Any, tuple[str, ...]] = {  # keyed by protocol, looked up with what a transcript says
     "fairdeal/1": ("commit", "start"),
     "fairdeal/2": ("commit", "seating", "start"),
 }
 # Top-level members the final signature does not cover (besides "signature" itself).
-UNSIGNED: dict[str, tuple[str, ...]] = {"fairdeal/1": (), "fairdeal/2": ("log",)}
+UNSIGNED: dict[Any, tuple[str, ...]] = {"fairdeal/1": (), "fairdeal/2": ("log",)}  # as HEADERS
 
 
 class TranscriptError(ValueError):
@@ -117,7 +117,7 @@ def anchor_name(transcript: Mapping[str, Any]) -> str:
 
 
 def chain_anchor(transcript: Mapping[str, Any]) -> Mapping[str, Any]:
-    return transcript[anchor_name(transcript)]
+    return cast("Mapping[str, Any]", transcript[anchor_name(transcript)])
 
 
 def clocks_off(clocks: Mapping[str, Any]) -> bool:
@@ -140,7 +140,7 @@ def clocked_kinds(clocks: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(CLOCK_KINDS) if values and all(v is not None for v in values) else frozenset()
 
 
-def public_view(transcript: Mapping[str, Any]) -> dict:
+def public_view(transcript: Mapping[str, Any]) -> dict[str, Any]:
     """The transcript as anyone may see it: a deep copy of the documented members only. While the game runs there
     is no "end", so no server seed; anything else a store keeps beside the transcript is dropped.
     Note: move records name every move, thrown cards included; a service that hides thrown cards must not

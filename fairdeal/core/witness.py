@@ -33,7 +33,11 @@ TEXT_TYPE = "text/plain; charset=utf-8"
 
 class Witness:
     def __init__(
-        self, name: str, private: Ed25519PrivateKey, log_keys: Mapping[str, Iterable[str]], state: dict | None = None
+        self,
+        name: str,
+        private: Ed25519PrivateKey,
+        log_keys: Mapping[str, Iterable[str]],
+        state: dict[str, Any] | None = None,
     ):
         """`log_keys`: origin -> the service keys ("ed25519:...") trusted to sign that log's checkpoints.
         `state`: origin -> {"size", "root" (base64), "checkpoint"}: the latest checkpoint cosigned."""
@@ -52,10 +56,10 @@ class Witness:
             lines = head.split("\n")
             if not sep or not lines[0].startswith("old "):
                 raise note.NoteError("the request is 'old <size>', the proof lines, a blank line, the checkpoint")
-            old = lines[0][4:]
-            if not old.isdigit() or str(int(old)) != old:
-                raise note.NoteError(f"the old size is a decimal number with no leading zeros, not {old[:20]!r}")
-            old = int(old)
+            old_text = lines[0][4:]
+            if not old_text.isdigit() or str(int(old_text)) != old_text:
+                raise note.NoteError(f"the old size is a decimal number with no leading zeros, not {old_text[:20]!r}")
+            old = int(old_text)
             if len(lines) - 1 > MAX_PROOF:
                 raise note.NoteError(f"a consistency proof has at most {MAX_PROOF} hashes")
             proof = [note.b64_decode(p) for p in lines[1:]]
@@ -73,7 +77,7 @@ class Witness:
             return 403, f"{exc}\n", TEXT_TYPE
         if old > cp.size:
             return 400, f"the old size {old} is above the checkpoint's {cp.size}\n", TEXT_TYPE
-        last = self.state.get(cp.origin)
+        last = self.state.get(cp.origin, {})
         have = last["size"] if last else 0
         if old != have:
             return 409, f"{have}\n", SIZE_TYPE
@@ -90,7 +94,7 @@ class Witness:
         return 200, line, TEXT_TYPE
 
 
-def for_log_key(name: str, private: Ed25519PrivateKey, state: dict, log_key: str, origin: str) -> Witness:
+def for_log_key(name: str, private: Ed25519PrivateKey, state: dict[str, Any], log_key: str, origin: str) -> Witness:
     """The witness of the log whose checkpoints `log_key` signs. The origin it knows that log by is the one in
     its state for that key (a service cannot get a fork cosigned by naming it another log); the checkpoint's
     own `origin` only for a key it never witnessed."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core import keys
 from fairdeal.core.canonical import canonical_json
@@ -60,7 +60,7 @@ def _is_int(value: Any) -> bool:
 
 def _text(value: Any, what: str) -> str:
     _need(isinstance(value, str), f"'{what}' is an ISO 8601 time text.")
-    return value
+    return cast(str, value)
 
 
 # ------------------------------------------------------------------------------------------- records
@@ -76,7 +76,7 @@ def make_commit(
     protocol: str = PROTOCOL,
     deal_layout: str | None = None,
     board: Mapping[str, Any] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The commit record. `rules` is Rules.to_json(); `key` a public key text ("ed25519:..."); fairdeal/2 names
     the rule set's deal layout (Rules.deal_layout, an id docs/rules spells out)."""
     _need(protocol in PROTOCOLS, f"Unknown protocol {protocol!r}.")
@@ -84,7 +84,7 @@ def make_commit(
     _need(is_hex64(commitment), "A commitment is 64 lowercase hex digits.")
     keys.load_public_key(key)
     _text(created, "created")
-    record = {"type": "commit", "protocol": protocol, "game_id": game_id, "rules": dict(rules)}
+    record: dict[str, Any] = {"type": "commit", "protocol": protocol, "game_id": game_id, "rules": dict(rules)}
     if protocol != "fairdeal/1":
         _need(isinstance(deal_layout, str) and bool(deal_layout), "A fairdeal/2 commit names its deal layout.")
         record["deal_layout"] = deal_layout
@@ -102,7 +102,7 @@ def _seat_basics(seat: Any, name: Any, bot: Any) -> None:
     _need(isinstance(bot, bool), "'bot' is true or false.")
 
 
-def make_seat(seat: int, name: str, bot: bool, client_seed: str | None = None) -> dict:
+def make_seat(seat: int, name: str, bot: bool, client_seed: str | None = None) -> dict[str, Any]:
     """fairdeal/1: one entry of start["seats"], its client seed in clear. A bot has no client seed."""
     _seat_basics(seat, name, bot)
     if client_seed is not None:
@@ -111,7 +111,7 @@ def make_seat(seat: int, name: str, bot: bool, client_seed: str | None = None) -
     return {"seat": seat, "name": name, "bot": bot, "client_seed": client_seed}
 
 
-def seating_seat(seat: int, name: str, bot: bool, client_seed_commitment: str | None = None) -> dict:
+def seating_seat(seat: int, name: str, bot: bool, client_seed_commitment: str | None = None) -> dict[str, Any]:
     """fairdeal/2: one entry of seating["seats"]: who sits there and the commitment to its client seed (or None)."""
     _seat_basics(seat, name, bot)
     if client_seed_commitment is not None:
@@ -128,7 +128,7 @@ def start_seat(
     client_seed_commitment: str | None = None,
     client_seed: str | None = None,
     nonce: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """fairdeal/2: one entry of start["seats"]: the seating's entry with the revealed seed and nonce, which must
     open the commitment. A seat that committed to nothing has neither."""
     entry = seating_seat(seat, name, bot, client_seed_commitment)
@@ -149,7 +149,7 @@ def client_seed_commitment_of(game_id: str, client_seed: Any, nonce: Any) -> str
     return client_seed_commitment(game_id, client_seed, nonce)
 
 
-def _header(commit: Mapping[str, Any], kind: str) -> dict:
+def _header(commit: Mapping[str, Any], kind: str) -> dict[str, Any]:
     """The members every header record after the commit repeats from it."""
     return {
         "type": kind,
@@ -171,7 +171,7 @@ def _check_seat_list(commit: Mapping[str, Any], seats: Sequence[Mapping[str, Any
 
 def make_seating(
     commit: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], reveal_deadline: str | None, seated: str
-) -> dict:
+) -> dict[str, Any]:
     """fairdeal/2: the seating record, written when the host starts the table: every seat (bots included) with
     its commitment, and until when the committed seats may reveal (None when no seat committed)."""
     _need(commit["protocol"] != "fairdeal/1", "fairdeal/1 has no seating record.")
@@ -200,7 +200,7 @@ def make_start(
     clocks: Mapping[str, Any],
     started: str,
     seating: Mapping[str, Any] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The start record: the commit's game, rules, commitment and key, the seats in order and the table's clock
     settings (an object of ints or nulls). fairdeal/1: seats as make_seat gives them (client seeds in clear).
     fairdeal/2: seats as start_seat gives them, which must be the `seating` record's seats, each revealed."""
@@ -222,7 +222,7 @@ def make_start(
         ]
         _need(
             [{k: s[k] for k in ("seat", "name", "bot", "client_seed_commitment")} for s in seat_list]
-            == list(seating["seats"]),
+            == list(seating["seats"]),  # type: ignore[index]  # _need above refused a missing seating
             "The start record's seats are not the seating record's.",
         )
     _check_seat_list(commit, seat_list)
@@ -247,7 +247,7 @@ def make_start(
 
 def make_move_record(
     prev_hash: str, seq: int, seat: int, by: str, move_json: Mapping[str, Any], at: str | None = None, *, salt: str
-) -> dict:
+) -> dict[str, Any]:
     """One move record. `move_json` is Move.to_json(); `at` an optional ISO 8601 time text; `salt` the record's
     salt (fairness.record_salt): it keeps a face-down move (a throw) from being guessed from the record's hash,
     which every seat sees as a receipt."""
@@ -284,7 +284,7 @@ def make_end(
     deals: Sequence[tuple[int, int]] | None = None,
     reveals: Sequence[Mapping[str, Any]] | None = None,
     unrevealed: Sequence[int] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The end record: it reveals the server seed. `result` is the engine's result, or None.
     fairdeal/2 adds `deals`, every deal's (number, dealer) in order; and, for a table that ended between its
     seating and its start, `reveals` (the seeds and nonces the seats revealed) and `unrevealed` (the committed
@@ -316,7 +316,7 @@ def make_end(
         )
         record["deals"] = deal_list
         _need((reveals is None) == (unrevealed is None), "An end names its reveals and unrevealed seats together.")
-        if reveals is not None:
+        if reveals is not None and unrevealed is not None:  # both or neither, as just checked
             record["reveals"] = [
                 {
                     "seat": r["seat"],
@@ -351,7 +351,7 @@ def sign_transcript(private_key: Any, transcript: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------------------ step by step (the service)
 
 
-def new_transcript(private_key: Any, commit: Mapping[str, Any]) -> dict:
+def new_transcript(private_key: Any, commit: Mapping[str, Any]) -> dict[str, Any]:
     """A transcript holding only the signed commit."""
     return {
         "protocol": commit["protocol"],
@@ -361,7 +361,7 @@ def new_transcript(private_key: Any, commit: Mapping[str, Any]) -> dict:
     }
 
 
-def _add_header(private_key: Any, transcript: dict, name: str, record: Mapping[str, Any]) -> dict:
+def _add_header(private_key: Any, transcript: dict[str, Any], name: str, record: Mapping[str, Any]) -> dict[str, Any]:
     names = HEADERS[transcript["protocol"]]
     _need(name in names, f"A {transcript['protocol']} transcript has no {name} record.")
     _need(name not in transcript, f"The transcript already has its {name} record.")
@@ -375,12 +375,12 @@ def _add_header(private_key: Any, transcript: dict, name: str, record: Mapping[s
     return transcript
 
 
-def add_seating(private_key: Any, transcript: dict, seating: Mapping[str, Any]) -> dict:
+def add_seating(private_key: Any, transcript: dict[str, Any], seating: Mapping[str, Any]) -> dict[str, Any]:
     """fairdeal/2: adds the signed seating record (in place) and returns the transcript."""
     return _add_header(private_key, transcript, "seating", seating)
 
 
-def add_start(private_key: Any, transcript: dict, start: Mapping[str, Any]) -> dict:
+def add_start(private_key: Any, transcript: dict[str, Any], start: Mapping[str, Any]) -> dict[str, Any]:
     """Adds the signed start record (in place) and returns the transcript."""
     _need("start" not in transcript, "The game has already started.")
     return _add_header(private_key, transcript, "start", start)
@@ -395,8 +395,8 @@ def chain_head(transcript: Mapping[str, Any]) -> tuple[int, str]:
 
 
 def append_move(
-    transcript: dict, seat: int, by: str, move_json: Mapping[str, Any], at: str | None = None, *, salt: str
-) -> tuple[dict, str]:
+    transcript: dict[str, Any], seat: int, by: str, move_json: Mapping[str, Any], at: str | None = None, *, salt: str
+) -> tuple[dict[str, Any], str]:
     """Appends a move record (in place); returns (the record, its receipt)."""
     _need("start" in transcript, "No move before the game starts.")
     _need("end" not in transcript, "The game has ended.")
@@ -411,7 +411,9 @@ def append_move(
     return record, record_hash(record)
 
 
-def reveal_outcome(seating: Mapping[str, Any], reveals: Sequence[Mapping[str, Any]]) -> tuple[list[dict], list[int]]:
+def reveal_outcome(
+    seating: Mapping[str, Any], reveals: Sequence[Mapping[str, Any]]
+) -> tuple[list[dict[str, Any]], list[int]]:
     """fairdeal/2, a table that ends between its seating and its start: the reveals (checked against the
     seating's commitments, in seat order) and the committed seats that did not reveal."""
     commitments = {s["seat"]: s["client_seed_commitment"] for s in seating["seats"]}
@@ -430,7 +432,7 @@ def reveal_outcome(seating: Mapping[str, Any], reveals: Sequence[Mapping[str, An
 
 def finish(
     private_key: Any,
-    transcript: dict,
+    transcript: dict[str, Any],
     reason: str,
     server_seed: bytes,
     result: Mapping[str, Any] | None,
@@ -438,7 +440,7 @@ def finish(
     *,
     deals: Sequence[tuple[int, int]] | None = None,
     reveals: Sequence[Mapping[str, Any]] = (),
-) -> dict:
+) -> dict[str, Any]:
     """Appends the end record revealing the seed and the final signature (in place); returns the transcript.
     fairdeal/2: `deals` are the game's deals (state.deals); a table ended after its seating and before its
     start passes the `reveals` it received (the unrevealed seats are worked out from the seating)."""

@@ -68,10 +68,12 @@ def create_app(config: Config | None = None, store: Store | None = None, now: Ca
     logs.setup(config.log_level)
     app = Flask("fairdeal")
     app.config["MAX_CONTENT_LENGTH"] = config.max_content_length
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # the default provider's option
     if config.trusted_proxies:  # the client address (rate limits) is the one the proxies in front name
         n = config.trusted_proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=0, x_port=0, x_prefix=0)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # werkzeug's way to wrap the WSGI app
+            app.wsgi_app, x_for=n, x_proto=n, x_host=0, x_port=0, x_prefix=0
+        )
     services = app.extensions["fairdeal"] = build_services(config, store, now)
     services.outage = errors.install(app, services.store)
 

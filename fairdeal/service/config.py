@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -334,10 +335,10 @@ class Config:
     def from_env(environ: dict[str, str] | None = None, **overrides: Any) -> Config:
         """The configuration from FAIRDEAL_* variables (empty ones count as unset), then `overrides`
         (None values are ignored: an option not given)."""
-        environ = os.environ if environ is None else environ
+        env: Mapping[str, str] = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         for s in SETTINGS:
-            raw = environ.get(s.env)
+            raw = env.get(s.env)
             if raw is None or raw.strip() == "":
                 continue
             try:

@@ -111,7 +111,7 @@ def store_unavailable(exc: BaseException) -> str | None:
         import redis.exceptions as rx
         from redis.exceptions import RedisClusterException
     except ImportError:  # pragma: no cover - redis is a service dependency
-        rx = None
+        rx = None  # type: ignore[assignment]
     from fairdeal.service.store.base import StoreUnavailable
 
     if isinstance(exc, StoreUnavailable):

@@ -21,6 +21,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from fairdeal.service import auth
 from fairdeal.service.errors import ApiError, problem_body
@@ -183,7 +184,7 @@ def until_due(services, game) -> float:
     return left + DUE_SLACK if left > 0 else RECHECK
 
 
-def past(after: int, started: bool) -> Callable[[object], bool]:
+def past(after: int, started: bool) -> Callable[[Any], bool]:
     """The feed's news: a move past `after`, the start (the last seed revealed: no move yet, but the deal is
     there to see), or the end."""
     return lambda c: c.seq > after or c.ended or c.started != started

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from typing import Any
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.store.base import SecretMissing
@@ -46,7 +47,12 @@ class LostRecords:
         """The 503 for this game (counted; logged the first time this process sees the game so)."""
         if self.metrics:
             self.metrics.inc("fairdeal_games_records_missing_total", why=why)
-        fields = {"game": game_id, "why": why, "records_found": found, "table_status": (table or {}).get("status")}
+        fields: dict[str, Any] = {
+            "game": game_id,
+            "why": why,
+            "records_found": found,
+            "table_status": (table or {}).get("status"),
+        }
         if at_entry is not None:
             fields["at_entry"] = at_entry
         if self._first(game_id, why):

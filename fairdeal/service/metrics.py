@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -75,7 +76,7 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self._m = {}
         for name, (kind, doc, labels) in DEFS.items():
-            extra = {}
+            extra: dict[str, Any] = {}
             if kind is Histogram:
                 extra["buckets"] = STORE_BUCKETS if name == "fairdeal_store_seconds" else BUCKETS
             if kind is Gauge:

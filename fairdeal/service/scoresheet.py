@@ -24,7 +24,7 @@ def sheet(c) -> list[dict]:
     last = None
     for rec in c.transcript.get("records") or ():
         game.adopt(rec)
-        summary = game.state.last_hand
+        summary = game.state.last_hand  # type: ignore[attr-defined]  # every engine's state has one
         if summary is not None and summary is not last:
             last = summary
             rows.append({k: v for k, v in summary.items() if k != "tricks"})

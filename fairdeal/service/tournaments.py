@@ -347,7 +347,7 @@ def ratings(export: dict) -> dict[str, dict[str, float]]:
     entries = export["registration"]["entries"]
     lower = export["tournament"]["rules"]["id"] in LOWER_IS_BETTER
     for rnd in export.get("rounds", []):
-        for table, game in zip(rnd["round"]["tables"], rnd["games"]):
+        for table, game in zip(rnd["round"]["tables"], rnd["games"], strict=False):
             result = (game.get("end") or {}).get("result") or {}
             scores = result.get("scores")
             if not scores:
@@ -358,5 +358,5 @@ def ratings(export: dict) -> dict[str, dict[str, float]]:
             ranks = [(s if lower else -s) for s in scores[: len(teams)]]
             for team in model.rate(teams, ranks=ranks):
                 for r in team:
-                    people[r.name] = r
+                    people[str(r.name)] = r  # the name it was made with
     return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for name, r in sorted(people.items())}

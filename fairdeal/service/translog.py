@@ -81,7 +81,7 @@ class TransLog:
             self._damage(f"the store holds fewer leaves than the {stop} the signed head covers: leaves were lost")
             return
         stored = self.subtree_hashes([(0, i) for i in range(start, stop)])
-        for i, (text, h) in enumerate(zip(texts, stored), start=start):
+        for i, (text, h) in enumerate(zip(texts, stored, strict=True), start=start):
             if merkle.leaf_hash(text.encode("utf-8")) != h:
                 self._damage(
                     f"leaf {i} in the store does not hash to its stored hash, which signed heads cover: it was edited"
@@ -290,7 +290,7 @@ class TransLog:
         return {
             "head": head,
             "checkpoint": self.checkpoints.note_for(head),
-            **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs)},
+            **{kind: {"index": i, "proof": tlog.proof_hex(p)} for (kind, i), p in zip(kinds, proofs, strict=True)},
         }
 
 

@@ -30,7 +30,7 @@ def game_summary(games: Games, game: Game) -> dict[str, Any]:
     """What a mover needs after a move: where the game is now (the full view is GET /games/{id})."""
     live, table = game.live, game.table
     over = game.ended or live is None or live.state.is_over
-    to_move = None if over else live.state.to_move
+    to_move = None if over or live is None else live.state.to_move
     due = games.clocks.deadline(game) if to_move is not None else None
     return {
         "game_id": table["id"],

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Union
+from typing import Any, BinaryIO
 
 from fairdeal.core.checks import verify_transcript
 from fairdeal.core.fetch import MAX_BYTES, InputError, read_file
@@ -30,8 +30,8 @@ from fairdeal.verify.progress import Progress
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
 FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
-KeyArg = Union[str, KeySet, None]  # what verify_transcript takes as the keys given
-PinArg = Union[Mapping[str, str], KeySet, None]  # and as the pinned keys
+KeyArg = str | KeySet | None  # what verify_transcript takes as the keys given
+PinArg = Mapping[str, str] | KeySet | None  # and as the pinned keys
 CHUNK = 16  # items per task at most: big enough to hide the pool's overhead (a few ms a task)
 TASKS_PER_JOB = 8  # at least this many tasks a process, so that the last ones leave no core idle for long
 
@@ -166,7 +166,8 @@ class ItemReader:
         if item.length > MAX_BYTES:  # the line is read whole: not past the largest transcript read_file takes
             raise InputError(f"{item.label} is longer than {MAX_BYTES // (1024 * 1024)} MB; it is not a transcript.")
         self._fh.seek(item.offset)
-        return self._fh.read(item.length)
+        data: bytes = self._fh.read(item.length)
+        return data
 
     def close(self) -> None:
         if self._fh is not None:

@@ -11,7 +11,7 @@ a hand summary's own fields differ by rule set and are read defensively (a field
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core.cards import SUIT_NAMES, card_from_str
 from fairdeal.core.games.base import Move
@@ -210,27 +210,27 @@ def _hand_end_text(teller: Teller, summary: Mapping[str, Any], before: Mapping[s
     new = summary.get("scores")
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         moves = []
-        for i, (a, b) in enumerate(zip(old, new)):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
             moves.append(f"{teller.side(i, sides)} {a} → {b}")
         lines.append("  Score: " + "; ".join(moves) + ".")
     return lines
 
 
-def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list) -> Mapping[str, Any] | None:
+def _trick_done(before: Mapping[str, Any], after: Mapping[str, Any], plays: list[Any]) -> Mapping[str, Any] | None:
     """The trick the last card completed, or None while it goes on."""
     b_tricks, a_tricks = before.get("tricks") or [], after.get("tricks") or []
     if len(a_tricks) > len(b_tricks):
-        return a_tricks[-1]
+        return cast("Mapping[str, Any]", a_tricks[-1])
     summary = after["last_hand"]
     if summary != before["last_hand"] and summary is not None:
         done = summary.get("tricks") if isinstance(summary, Mapping) else None
         if done:
-            return done[-1]
+            return cast("Mapping[str, Any]", done[-1])
         # No tricks in the summary: the winner is the seat whose trick count went up.
         before_taken = before.get("tricks_taken")
         after_taken = summary.get("tricks_taken") if isinstance(summary, Mapping) else None
         if isinstance(before_taken, list) and isinstance(after_taken, list):
-            for seat, (x, y) in enumerate(zip(before_taken, after_taken)):
+            for seat, (x, y) in enumerate(zip(before_taken, after_taken, strict=False)):
                 if y > x:
                     card = next((c for s, c in plays if s == seat), None)
                     return {"plays": plays, "winner": seat, "winning_card": card}
@@ -286,7 +286,7 @@ def explain_game(data: Any, seat: int | None = None, checks: Sequence[Check] = (
         seat = None
     before = first_view
     hand_seen = None
-    plays: list = []
+    plays: list[Any] = []
     trick_no = 0
     for record in t["records"]:
         hand = before["hand_number"]

@@ -47,7 +47,7 @@ def _read(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise PinError(f"The pinned keys file {path} could not be read: {exc.strerror or exc}.") from None
     try:
-        pins = json.loads(raw)["pins"]
+        pins: dict[str, Any] = json.loads(raw)["pins"]
         for name, entry in pins.items():
             load_public_key(entry["key"])
             if entry.get("keys"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 import click
 
@@ -17,7 +17,7 @@ CLEAR_LINE = "\r\033[K\033[?25h"  # back to the line's start, erase it, show the
 class Progress:
     """Call it with the number of games just checked; close() when done (also after an interruption)."""
 
-    def __init__(self, total: int, stream: IO[str] | None = None, enabled: bool | None = None):
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool | None = None):
         self.stream = stream or sys.stdout
         self.total = total
         self.done = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,7 +13,7 @@ from fairdeal.core.reporttext import render_tournament
 from fairdeal.core.tournament.check import TournamentReport, verify_tournament
 
 
-def load_export(source: str):
+def load_export(source: str) -> Any:
     if source == "-":
         return parse_json(read_stdin(), "standard input")
     if is_url(source):

@@ -57,7 +57,7 @@ def test_a_spades_trick_is_done_every_fourth_card():
     for _ in range(4):
         tracker.step({"move": {"kind": "bid", "value": 3}})
     done = []
-    for i in range(8):
+    for _ in range(8):
         tracker.step({"move": {"kind": "play", "card": "2C"}})
         done.append(tracker.trick_done)
     assert done == [None, None, None, 0, None, None, None, 1]

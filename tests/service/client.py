@@ -89,11 +89,11 @@ def play_to_end(
     for _ in range(max_moves):
         views = [api.view(p, gid) for p in players]
         if on_view:
-            for p, v in zip(players, views):
+            for p, v in zip(players, views, strict=True):
                 on_view(p, v)
         if views[0]["status"] == "over":
             return views[0]
-        mover = [(p, v) for p, v in zip(players, views) if v["your_turn"]]
+        mover = [(p, v) for p, v in zip(players, views, strict=True) if v["your_turn"]]
         assert mover, "no human is to move, yet the game waits"
         p, v = mover[0]
         move = choose(v) if choose else v["legal_moves"][0]

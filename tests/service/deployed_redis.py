@@ -98,7 +98,7 @@ class DeployedRedis:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-            raise AssertionError("redis-server did not stop")
+            raise AssertionError("redis-server did not stop") from None
         finally:
             self.log.close()
         self.proc = None

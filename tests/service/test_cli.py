@@ -17,7 +17,7 @@ from tests.service.checks import check_finished
 from tests.service.client import Api, finished_game, play_to_end
 from tests.service.conftest import make_app
 from tests.service.http import Http
-from tests.service.served import served  # noqa: F401 - the live-server fixture
+from tests.service.served import served_fixture  # noqa: F401 - the live-server fixture
 from tests.waiting import scaled
 
 

@@ -1,7 +1,7 @@
 """deploy/: redis.conf is a configuration redis-server accepts, with the stated durability, no anonymous access and
-no open bind; gunicorn runs the serving model of `fairdeal serve` (gevent workers with room for thousands of waits); compose runs Redis (password from the
-environment, on an internal network), the app and the sweeper (with no HTTP health check); the image's build
-context leaves secrets and bulk out."""
+no open bind; gunicorn runs the serving model of `fairdeal serve` (gevent workers with room for thousands of
+waits); compose runs Redis (password from the environment, on an internal network), the app and the sweeper
+(with no HTTP health check); the image's build context leaves secrets and bulk out."""
 
 from __future__ import annotations
 

@@ -248,7 +248,7 @@ def test_a_long_poll_of_a_game_evicted_from_the_cache_writes_nothing_when_it_exp
     seqs = [api.view(p, gid)["seq"] for p, gid in games]
     store.calls.clear()
     for _ in range(2):
-        for (p, gid), seq in zip(games, seqs):
+        for (p, gid), seq in zip(games, seqs, strict=True):
             ev = api.get(f"/games/{gid}/events?after={seq}&wait=0.01", p).get_json()
             assert ev["records"] == []
     assert store.calls["index_set"] == 0 and store.calls["index_remove"] == 0, store.calls

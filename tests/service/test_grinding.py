@@ -69,7 +69,7 @@ def test_a_last_joiner_trying_1000_client_seeds_gets_no_choice_of_deal(service):
     # what it can compute for each candidate: the other seeds are unknown, so it must guess them (any guess does)
     candidates = [f"grind-{i}" for i in range(CANDIDATES)]
     guessed = [[None, None, None, c] for c in candidates]
-    predicted = {c: hand(server_seed, g, ATTACKER) for c, g in zip(candidates, guessed)}
+    predicted = {c: hand(server_seed, g, ATTACKER) for c, g in zip(candidates, guessed, strict=True)}
     chosen = max(candidates, key=lambda c: strength(predicted[c]))
 
     # the truth, which the test knows: the hand each candidate really gets with the honest seats' seeds

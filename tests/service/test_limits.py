@@ -51,7 +51,7 @@ def test_moves_are_limited_per_player_and_another_player_moves_on(tmp_path, requ
     api = Api(make_app(tmp_path, "sqlite", request, limit_moves="5/minute").test_client())
     a, b = api.player(), api.player()
     tables = [api.table(p, rule_set="spades", clocks="off")["id"] for p in (a, b)]
-    for p, gid in zip((a, b), tables):
+    for p, gid in zip((a, b), tables, strict=True):
         api.start(p, gid)
     for _ in range(5):  # refused or not, each move request counts
         assert api.move(a, tables[0], 10_000, {"kind": "pass"}).status_code == 409

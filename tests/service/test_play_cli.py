@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from fairdeal.client.play import Table, parse_move, play, state_lines, throw_hint
 from fairdeal.core import fairness
 from tests.service.redis_servers import free_port
-from tests.service.served import served  # noqa: F401 - the live-server fixture
+from tests.service.served import served_fixture  # noqa: F401 - the live-server fixture
 from tests.waiting import scaled
 
 ON_SQLITE = pytest.mark.parametrize("served", ["sqlite"], indirect=True)

@@ -38,7 +38,7 @@ def test_metrics_are_one_view_of_the_workers_and_the_sweeper(tmp_path):
         api.start(p, gid)
         # nobody touches the game: the sweeper ends it, and its counters are in the server's /metrics (it counts
         # the sweep after the game's end and the index update that follow it: wait for both, on a busy machine)
-        text = wait_for(
+        wait_for(
             lambda: (
                 lambda s: (
                     s

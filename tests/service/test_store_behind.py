@@ -4,6 +4,7 @@ serve or sign anything but the store's own chain."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -22,7 +23,7 @@ def last_record(store, game_id: str) -> dict:
 def assert_chain_holds(store, game_id: str) -> list[dict]:
     """The store's move records, each carrying the hash of the one before."""
     moves = [e for e in map(json.loads, store.records(game_id)) if e.get("type") == "move"]
-    for before, after in zip(moves, moves[1:]):
+    for before, after in itertools.pairwise(moves):
         assert after["prev"] == record_hash(before), f"the stored chain breaks at seq {after['seq']}"
     return moves
 

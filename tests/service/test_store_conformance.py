@@ -7,6 +7,8 @@ import threading
 import uuid
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, entry_digest
@@ -251,8 +253,6 @@ def test_sqlite_compare_and_append_is_safe_across_processes(tmp_path):
 
 # ------------------------------------------------------------------ a model of compare-and-append
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st
 
 OPS = st.lists(
     st.tuples(

@@ -17,7 +17,7 @@ from fairdeal.service.config import Config
 from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import keys
 from fairdeal.service.translog import TransLog
-from tests.service.tlog_isolation import redis_url, tlog_store  # noqa: F401 - a database of its own
+from tests.service.tlog_isolation import redis_url, tlog_store_fixture  # noqa: F401 - a database of its own
 
 
 def leaf(g: str, kind: str) -> str:
@@ -58,7 +58,7 @@ def test_the_stored_tree_is_the_reference_tree_at_every_size(tlog_store):
         assert storedhash.consistency_proof(m, n, read(store)) == ref.consistency_proof(m, n), (m, n)
     # every stored hash is the hash of its subtree
     count = storedhash.stored_hash_count(len(ref))
-    for at, h in zip(range(count), store.tlog_read_hashes(list(range(count)))):
+    for at, h in zip(range(count), store.tlog_read_hashes(list(range(count))), strict=True):
         level, k = storedhash.split_stored_hash_index(at)
         assert h == ref.hash(k << level, (k + 1) << level), at
 

@@ -64,7 +64,7 @@ def test_a_rewritten_leaf_is_detected(app):
     api = Api(app.test_client())
     games(api, 2)
     before = watch(app, logwatch.LogCopy())
-    store, s = app.extensions["fairdeal"].store, app.extensions["fairdeal"]
+    store = app.extensions["fairdeal"].store
     # the operator rewrites an old leaf (a cancelled game now "finished") and signs heads over the new tree
     victim = next(i for i, leaf in enumerate(before.copy.leaves) if leaf["type"] == "ending")
     forged = dict(before.copy.leaves[victim], reason="finished")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from fairdeal.cli import main
 from fairdeal.core.tournament.check import verify_tournament
-from tests.service.served import served  # noqa: F401 - the live-server fixture
+from tests.service.served import served_fixture  # noqa: F401 - the live-server fixture
 
 
 def test_a_tournament_run_from_the_terminal_verifies(served, tmp_path):

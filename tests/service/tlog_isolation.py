@@ -22,8 +22,8 @@ def redis_url(redis_url):
     return url
 
 
-@pytest.fixture(params=["sqlite", "redis", "cluster"])
-def tlog_store(request, tmp_path):
+@pytest.fixture(name="tlog_store", params=["sqlite", "redis", "cluster"])  # named apart: see served.py
+def tlog_store_fixture(request, tmp_path):
     """A store of each kind with a log of its own (the cluster's is shared by the session: start from its size)."""
     from fairdeal.service.store.sqlite import SqliteStore
 

@@ -86,7 +86,7 @@ def test_a_file_of_key_lines_and_comments(tmp_path):
         ('{"keys": []}', "holds no key"),
         ('{"keys": [{"key": "ed25519:x"}]}', "key 1"),
         ('{"other": 1}', "neither"),
-        ('[{"key": "%s", "created": "yesterday"}]' % SERVER_PUBLIC, "not an ISO 8601 time"),
+        (f'[{{"key": "{SERVER_PUBLIC}", "created": "yesterday"}}]', "not an ISO 8601 time"),
         ('{"keys": [', "not valid JSON"),
     ],
 )

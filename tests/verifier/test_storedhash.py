@@ -18,7 +18,7 @@ def stored_log(leaf_hashes: list[bytes]) -> list[bytes]:
     store: list[bytes] = []
     for n, h in enumerate(leaf_hashes):
         assert len(store) == storedhash.stored_hash_count(n)
-        store += storedhash.hashes_for_append(n, h, lambda ix: [store[i] for i in ix])
+        store += storedhash.hashes_for_append(n, h, lambda ix, store=store: [store[i] for i in ix])
     return store
 
 

@@ -128,7 +128,9 @@ def wait_after(page, seq: str, timeout: float = 20_000) -> None:
 _STATE = """() => {
   const mine = document.getElementById("mine");
   const over = document.getElementById("over");
-  return {over: !!over && !over.hidden, turn: !!mine && mine.dataset.turn === "yes", seq: mine ? mine.dataset.seq : null};
+  return {
+    over: !!over && !over.hidden, turn: !!mine && mine.dataset.turn === "yes", seq: mine ? mine.dataset.seq : null
+  };
 }"""
 
 

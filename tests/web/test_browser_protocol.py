@@ -57,7 +57,8 @@ RUN_VECTORS = """async (vectors) => {
           break;
         }
         case "shuffle":
-          r.deck = await f.shuffle(await f.seedKey(b.fromHex(x.game_seed)), x.label, x.pack === "PACK_52" ? f.PACK_52 : f.PACK_32);
+          r.deck = await f.shuffle(
+            await f.seedKey(b.fromHex(x.game_seed)), x.label, x.pack === "PACK_52" ? f.PACK_52 : f.PACK_32);
           break;
         case "reshuffle":
           r.result = await f.reshuffle(await f.seedKey(b.fromHex(x.game_seed)), x.hand, x.round, x.cards);
@@ -84,7 +85,8 @@ RUN_VECTORS = """async (vectors) => {
         }
         case "transcript": {
           const receipts = x.receipts.map((h, i) => [i + 1, h]);
-          const report = await v.verifyTranscript(JSON.stringify(x.transcript), { keys: [x.public_key_text], receipts });
+          const report = await v.verifyTranscript(
+            JSON.stringify(x.transcript), { keys: [x.public_key_text], receipts });
           r.checks = Object.fromEntries(report.checks.map((ch) => [ch.id, ch.status]));
           r.error = report.error;
           r.client_seeds = report.checks.find((ch) => ch.id === "client-seeds").detail;
@@ -125,7 +127,7 @@ def test_the_browser_computes_every_documented_test_vector(page):
     vectors = all_vectors()
     results = page.evaluate(RUN_VECTORS, vectors)
     kinds = set()
-    for x, r in zip(vectors, results):
+    for x, r in zip(vectors, results, strict=True):
         kinds.add(x["vector"])
         assert "error" not in r or r["error"] is None, (x["vector"], r.get("error"))
         assert not r.get("unknown"), x["vector"]
@@ -318,7 +320,7 @@ def test_the_browser_deals_every_hand_as_the_rules_engine(page, rule_set, settin
         assert got["problem"] is None, got["problem"]
         assert [d["index"] for d in got["deals"]] == [d["index"] for d in expected]
         assert len(expected) > 1 and all(e["hands"] for e in expected if e["records"])
-        for g, e in zip(got["deals"], expected):
+        for g, e in zip(got["deals"], expected, strict=True):
             assert g["dealer"] == e["dealer"], (g["index"], "dealer")
             assert g["records"] == e["records"], (g["index"], "where the hand starts and ends")
             assert g["deck"] == e["deck"], (g["index"], "the pack")
@@ -365,7 +367,8 @@ RUN_LOG_VECTORS = """async ([inclusion, roots, leaves, withLog]) => {
   const t = withLog.transcript;
   const made = [await m.commitmentLeaf(t.commit), await m.endingLeaf(t)];
   const leafOut = [];
-  for (const leaf of made) leafOut.push({ canonical: c.canonicalText(leaf), hash: b.toHex(await m.leafHash(c.canonicalBytes(leaf))) });
+  for (const leaf of made)
+    leafOut.push({ canonical: c.canonicalText(leaf), hash: b.toHex(await m.leafHash(c.canonicalBytes(leaf))) });
   const report = async (x) => Object.fromEntries((await v.verifyTranscript(JSON.stringify(x), { keys: [withLog.key] }))
     .checks.map((ch) => [ch.id, ch.status]));
   const swapped = { ...t, log: { ...t.log, commitment: t.log.ending, ending: t.log.commitment } };

@@ -94,7 +94,8 @@ def test_the_inliner_joins_modules_in_dependency_order_each_in_its_own_scope(tmp
     _write(
         tmp_path,
         {
-            "static/js/a.js": 'import { b, shared as s2 } from "./lib/b.js";\nconst shared = 1;\nexport function a() { return b() + s2 + shared; }\n',
+            "static/js/a.js": 'import { b, shared as s2 } from "./lib/b.js";\nconst shared = 1;\n'
+            "export function a() { return b() + s2 + shared; }\n",
             "static/js/lib/b.js": "const shared = 40;\nexport const b = () => 1;\nexport { shared };\n",
             "page.html": '<script type="module" src="/assets/js/a.js" data-inline></script>',
         },

@@ -157,7 +157,7 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
     seeds = start["seeds"]
     if [e["entry"] for e in entries] != list(range(len(entries))) or len(seeds) != len(entries):
         _fail(report, "entry-seeds", "the entries are not numbered 0, 1, ... with one reveal each")
-    for e, s in zip(entries, seeds):
+    for e, s in zip(entries, seeds, strict=False):
         if e["client_seed_commitment"] is None:
             if s["client_seed"] is not None:
                 _fail(report, "entry-seeds", f"entry {e['entry']} committed to no seed but reveals one")
@@ -204,7 +204,7 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
                 f"round {r} has {len(tables)} tables but {len(games)} games "
                 f"({len(result['games'])} named in its result)",
             )
-        for t, (game, named) in enumerate(zip(games, result["games"])):
+        for t, (game, named) in enumerate(zip(games, result["games"], strict=False)):
             gid = game["commit"]["game_id"]
             if gid != expected[t]["game_id"] or named != {
                 "table": t,
@@ -230,7 +230,7 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
                 _fail(report, "games", f"round {r} table {t}: the game's rules are not the tournament's")
             want = table_seats(rules, entries, tables[t])
             got = game["start"]["seats"]
-            for w, g in zip(want, got):
+            for w, g in zip(want, got, strict=False):
                 if g.get("client_seed") is not None:
                     _note(report, "seats", f"round {r} table {t} seat {w['seat']} gives a client seed of its own")
                 if (g["name"], g["bot"]) != (w["name"], w["bot"]):
@@ -278,15 +278,15 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
     )
 
 
-def _first_diff(record: Mapping[str, Any], expected: list, byes: list) -> str:
-    for got, want in zip(record["tables"], expected):
+def _first_diff(record: Mapping[str, Any], expected: list[Any], byes: list[Any]) -> str:
+    for got, want in zip(record["tables"], expected, strict=False):
         if got != want:
             return f"table {want['table']}: {got.get('entries')} where the seed gives {want['entries']}"
     return f"byes {record['byes']} where the seed gives {byes}" if record["byes"] != byes else "the table count"
 
 
-def _standing_diff(got: list, want: list) -> str:
-    for g, w in zip(got, want):
+def _standing_diff(got: list[Any], want: list[Any]) -> str:
+    for g, w in zip(got, want, strict=False):
         if g != w:
             return f"published {g}, recomputed {w}"
     return f"{len(got)} rows published, {len(want)} recomputed"

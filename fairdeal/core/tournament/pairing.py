@@ -4,6 +4,7 @@ which side of its table each entry takes. Pure functions of the tournament seed 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
 from fairdeal.core.fairness import DerivedRng
 from fairdeal.core.tournament.seeds import seeded_order, sides_rng
@@ -36,14 +37,14 @@ def round_robin(order: Sequence[int], round_no: int) -> tuple[list[list[int]], l
     for i in range(n // 2):
         a, b = ring[i], ring[n - 1 - i]
         if a is None or b is None:
-            byes.append(b if a is None else a)
+            byes.append(cast(int, b if a is None else a))  # the ring holds one None at most
         else:
             tables.append([a, b])
     return tables, byes
 
 
 def swiss(
-    ranking: Sequence[int], met: set[frozenset], byes_had: dict[int, int], per_table: int
+    ranking: Sequence[int], met: set[frozenset[Any]], byes_had: dict[int, int], per_table: int
 ) -> tuple[list[list[int]], list[int]]:
     """Swiss by the ranking (best first): the byes go to the lowest-ranked entries among those with the fewest
     byes; with tables of two, each entry from the top meets the next one below it it has not met (greedy: the
@@ -87,7 +88,7 @@ def pair_round(
     per_table: int,
     round_no: int,
     ranking: Sequence[int],
-    met: set[frozenset],
+    met: set[frozenset[Any]],
     byes_had: dict[int, int],
 ) -> tuple[list[list[int]], list[int]]:
     """Round r's tables (each its entries in side order) and byes."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from fairdeal.core.games import make_rules
@@ -61,7 +62,7 @@ def play_tournament(
     per_table, size = shape(rules)
     if any(len(e["members"]) != size for e in entries):
         raise ValueError(f"An entry of {rule_set} for {players} has {size} member(s).")
-    sign = lambda record: sign_record(private_key, record)  # noqa: E731
+    sign = partial(sign_record, private_key)
     commit = header(
         "tournament",
         tournament_id,
@@ -82,7 +83,7 @@ def play_tournament(
                 "name": e["name"],
                 "members": list(e["members"]),
                 "bot": bool(e["bot"]),
-                "client_seed_commitment": entry_commitment(tournament_id, seed, nonce) if seed else None,
+                "client_seed_commitment": entry_commitment(tournament_id, seed, nonce) if seed and nonce else None,
             }
         )
         reveals.append({"entry": i, "client_seed": seed, "nonce": nonce})
@@ -139,7 +140,7 @@ def play_round(
     rules = rules_of(commit)
     rule_set, settings, players = rules.id, commit["rules"]["settings"], rules.players
     per_table, _ = shape(rules)
-    sign = lambda record: sign_record(private_key, record)  # noqa: E731
+    sign = partial(sign_record, private_key)
     tseed = tournament_seed(server_seed, tournament_id, [r["client_seed"] for r in reveals])
     order = seeded_order(tseed, len(listed))
     r = len(export["rounds"]) + 1
@@ -147,7 +148,7 @@ def play_round(
     tables, byes = pairing.pair_round(tseed, fmt, len(listed), per_table, r, ranking, met_of(played), byes_of(played))
     bseed = board_seed(tseed, r)
     bcommit = board_commitment(bseed, tournament_id, r)
-    table_list = [
+    table_list: list[dict[str, Any]] = [
         {"table": t, "game_id": game_id(tournament_id, r, t), "entries": by_side} for t, by_side in enumerate(tables)
     ]
     round_record = header("round", tournament_id, round=r, board_commitment=bcommit, tables=table_list, byes=byes)
@@ -177,7 +178,9 @@ def play_round(
             )
         )
     played.append(
-        round_results(tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, dealt_from)], len(listed))
+        round_results(
+            tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, dealt_from, strict=True)], len(listed)
+        )
     )
     standing = scoring.standings(len(listed), order, played)
     result = header(
@@ -227,7 +230,7 @@ def round_results(
     return {"tables": [list(t) for t in tables], "byes": list(byes), "results": results}
 
 
-def met_of(played: Sequence[Mapping[str, Any]]) -> set[frozenset]:
+def met_of(played: Sequence[Mapping[str, Any]]) -> set[frozenset[Any]]:
     return {frozenset((a, b)) for rnd in played for table in rnd["tables"] for a in table for b in table if a != b}
 
 

@@ -36,7 +36,7 @@ def table_seats(rules: Rules, entries: Sequence[Mapping[str, Any]], by_side: Seq
     seats: list[dict[str, Any]] = [{} for _ in range(rules.players)]
     for side, e in enumerate(by_side):
         entry = entries[e]
-        for seat, member in zip(rules.sides.groups[side], entry["members"]):
+        for seat, member in zip(rules.sides.groups[side], entry["members"], strict=False):
             seats[seat] = {"seat": seat, "name": member, "bot": entry["bot"], "entry": e}
     return seats
 

@@ -15,6 +15,11 @@ BYE_POINTS = 5000  # a bye, or a table with nobody to compare with: half of the 
 ROUND_POINTS = 10000
 
 
+def _scores(game: LiveGame) -> list[int]:
+    """The sides' scores now: every engine's state keeps them, but GameState does not declare them (yet)."""
+    return list(game.state.scores)  # type: ignore[attr-defined]
+
+
 def deal_scores(transcript: Mapping[str, Any], board_seed: bytes) -> list[list[int]]:
     """[deal k's score change for side 0, side 1, ...] for every deal of a started, ended game, replayed from its
     records: the change is what the side's score moved from the start of deal k to the start of deal k+1 (the end
@@ -22,15 +27,15 @@ def deal_scores(transcript: Mapping[str, Any], board_seed: bytes) -> list[list[i
     start, end = transcript["start"], transcript["end"]
     seeds = [s["client_seed"] for s in start["seats"]]
     game = LiveGame(start, game_seed(server_seed_from_hex(end["server_seed"]), seeds, start["protocol"]), board_seed)
-    marks = [list(game.state.scores)]
+    marks = [_scores(game)]
     for record in transcript["records"]:
         before = len(game.state.deals)
         game.state.apply(record["seat"], read_move(record, start["protocol"]))
         for _ in range(len(game.state.deals) - before):
-            marks.append(list(game.state.scores))
-    marks.append(list(game.state.scores))
+            marks.append(_scores(game))
+    marks.append(_scores(game))
     sign = -1 if start["rules"]["id"] in LOWER_IS_BETTER else 1
-    return [[sign * (b - a) for a, b in zip(marks[k], marks[k + 1])] for k in range(len(marks) - 1)]
+    return [[sign * (b - a) for a, b in zip(marks[k], marks[k + 1], strict=True)] for k in range(len(marks) - 1)]
 
 
 def matchpoints(tables: Sequence[list[list[int]]]) -> list[list[tuple[int, int]]]:

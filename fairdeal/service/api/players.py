@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Blueprint
 
@@ -48,7 +49,7 @@ def create_player():
     # a retry answers the same player, with a fresh token: a token is never stored, so the first one cannot be
     # shown again (it stays live; the key is scoped to the client's address, and should be as unguessable)
     once = Once(s.store, "address:" + client_address(), "create-player", key, body, now, s.config.idem_ttl)
-    made = {}
+    made: dict[str, Any] = {}
     answer, replayed = once.run(
         {"player": new_id()},
         lambda a: s.store.get_doc("player", a["player"])[0] is not None,
@@ -84,6 +85,7 @@ def me():
 def my_games():
     """The tables the caller holds a seat at, newest first: open, playing and over (with the transcript link)."""
     me_ = player_ref()
+    assert me_ is not None  # required: player_ref answered 401 without a player
     limit = int_arg("limit", 50, 1, player_games.MAX_LIST)
     return {"games": player_games.games_of(svc().store, me_["id"], limit)}
 

@@ -4,8 +4,9 @@ The model is small on purpose:
 - documents: JSON objects with a version, replaced only by compare-and-set on the version;
 - game logs: an append-only list of records, appended only by compare-and-append on the length (and, when the
   caller says which, on the digest of the last entry: a store that lost writes and was written again since has
-  the length the caller expects but not its last entry), with idempotency keys so a retried request is acknowledged once. A key belongs to whoever sent it (its scope: the
-  player): the same key text from another player is another request;
+  the length the caller expects but not its last entry), with idempotency keys so a retried request is
+  acknowledged once. A key belongs to whoever sent it (its scope: the player): the same key text from another
+  player is another request;
 - secrets: the server seed of a game, stored apart;
 - indexes: named sorted sets of ids (lobby, deadline schedule, finished games);
 - change notification: every append is announced to every process that watches the game (changes.py).
@@ -162,7 +163,7 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def ping(self) -> bool: ...
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional: a store holding nothing to release keeps this no-op
         pass
 
 

@@ -6,6 +6,11 @@ service checks every cosignature and its root before it stores it)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
 
 from fairdeal.service.store import keys
 
@@ -35,6 +40,12 @@ class CosignatureStore:
 class SqliteCosignatures(CosignatureStore):
     """Mixed into SqliteStore (its connection and transactions)."""
 
+    if TYPE_CHECKING:  # what it uses of SqliteStore, for mypy
+
+        def _conn(self) -> sqlite3.Connection: ...
+        def _tx(self) -> Any: ...
+        def _write(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+
     def tlog_put_cosignature(self, witness: str, cosignature: dict) -> bool:
         return self._write(self._put_cosignature, witness, cosignature["size"], json.dumps(cosignature))
 
@@ -55,6 +66,9 @@ class SqliteCosignatures(CosignatureStore):
 
 class RedisCosignatures(CosignatureStore):
     """Mixed into RedisStore (its client `self.r`)."""
+
+    if TYPE_CHECKING:
+        r: Any  # a Redis or a RedisCluster client
 
     def tlog_put_cosignature(self, witness: str, cosignature: dict) -> bool:
         script = getattr(self, "_cosignature_script", None)

@@ -18,6 +18,7 @@ import collections
 import logging
 import threading
 import time
+from typing import Any
 
 import redis as redis_lib
 from redis.cluster import RedisCluster
@@ -159,7 +160,7 @@ class _Shard:
                 if sub is not None:
                     sub.resync = False
                     sub.live.set()
-            if resync:
+            if resync and sub is not None:
                 self.changes.wake(sub.game_id)
         elif kind == "sunsubscribe":
             if self._pending and self._pending[0] == ("SUNSUBSCRIBE", channel):
@@ -191,6 +192,8 @@ class _Shard:
 
 
 class RedisChanges(Changes):
+    client: Any  # a Redis or a RedisCluster: self.cluster says which, and the cluster-only calls need one
+
     def __init__(
         self, client: redis_lib.Redis | RedisCluster, linger: float = LINGER, confirm_timeout: float = CONFIRM_TIMEOUT
     ):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import NoScriptError
 
@@ -134,6 +135,14 @@ return 1
 class RedisTlog(TransparencyLogStore):
     """Mixed into RedisStore: uses its client `self.r`."""
 
+    if TYPE_CHECKING:  # what it uses of RedisStore, for mypy
+        r: Any  # a Redis or a RedisCluster client
+
+        def _run_append(self, script: Any, script_keys: list[str], args: list[Any]) -> list[Any]: ...
+        def index_range(
+            self, name: str, max_score: float | None = None, limit: int = 100, after: float | None = None
+        ) -> list[tuple[str, float]]: ...
+
     _tlog_scripts: dict | None = None
 
     def _script(self, name: str):
@@ -175,7 +184,7 @@ class RedisTlog(TransparencyLogStore):
             self._pend(game_id)  # after, with a fresh score: a sequencer that read the first one keeps it
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
 
-    def _sequence_games(self, pending: list[tuple[str, float | None]]) -> None:
+    def _sequence_games(self, pending: Sequence[tuple[str, float | None]]) -> None:
         """Sequence the queues of these games (with the pending score read for each, None: not from the index):
         un-pend them, read their queues (one pipeline), place every leaf (one script in the log's slot), then
         empty each queue of exactly its leaves placed."""
@@ -187,7 +196,7 @@ class RedisTlog(TransparencyLogStore):
         pipe = self.r.pipeline(transaction=False)
         for game_id, _ in pending:
             pipe.lrange(keys.tlog_queue(game_id), 0, -1)
-        queues = [(g, q) for (g, _), q in zip(pending, pipe.execute()) if q]
+        queues = [(g, q) for (g, _), q in zip(pending, pipe.execute(), strict=True) if q]
         if not queues:
             return
         named = [(leaf_field(g, json.loads(leaf)["type"]), leaf) for g, queued in queues for leaf in queued]
@@ -211,7 +220,7 @@ class RedisTlog(TransparencyLogStore):
                 continue
             placed = self.r.hmget(keys.tlog_games(), [name for name, _ in named])
             first: dict[str, str] = {}  # a name queued twice is placed once, with its first text (as before)
-            for (name, text), at in zip(named, placed):
+            for (name, text), at in zip(named, placed, strict=True):
                 if at is None:
                     first.setdefault(name, text)
             todo = list(first.items())
@@ -246,7 +255,7 @@ class RedisTlog(TransparencyLogStore):
         except NoScriptError:
             self.r.script_load(READ_HASHES)  # on every primary of a cluster
             out = self.r.execute_command(*command, NEVER_DECODE=[])
-        for i, h in zip(indexes, out):
+        for i, h in zip(indexes, out, strict=True):
             if len(h) != 32:
                 raise ValueError(f"stored hash {i} is not in the store")
         return out
@@ -292,7 +301,7 @@ class RedisTlog(TransparencyLogStore):
     def tlog_game(self, game_id: str) -> dict[str, int]:
         types = ("commitment", "ending")
         found = self.r.hmget(keys.tlog_games(), [leaf_field(game_id, t) for t in types])
-        return {t: int(i) for t, i in zip(types, found) if i is not None}
+        return {t: int(i) for t, i in zip(types, found, strict=True) if i is not None}
 
     def tlog_head(self) -> dict | None:
         body = self.r.hget(keys.tlog_head(), "body")

@@ -288,6 +288,7 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
     def index_range(
         self, name: str, max_score: float | None = None, limit: int = 100, after: float | None = None
     ) -> list[tuple[str, float]]:
+        args: list[Any]
         sql, args = "SELECT member, score FROM idx WHERE name=?", [name]
         if max_score is not None:
             sql += " AND score<=?"

@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from fairdeal.service.store.changes import Changes
 
@@ -98,8 +99,8 @@ class SqliteChanges(Changes):
     def __init__(
         self,
         folder: str,
-        read_since: Callable[[int], tuple[int, set[str]]],
-        last_rowid: Callable[[], int],
+        read_since: Callable[[Any], tuple[Any, set[str]]],  # cursor -> (the next cursor, the games changed)
+        last_rowid: Callable[[], Any],  # the cursor now
         abstract: bool = ABSTRACT,
     ):
         super().__init__()
@@ -133,6 +134,7 @@ class SqliteChanges(Changes):
 
     def _run(self) -> None:
         sock = self._sock
+        assert sock is not None  # bound before the listener starts
         try:
             while not self._closed:
                 try:
@@ -168,6 +170,6 @@ class SqliteChanges(Changes):
         self._closed = True
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
             try:
-                s.sendto(b"", self._bell.address(self._name))
+                s.sendto(b"", self._bell.address(self._name or ""))  # named with its socket
             except OSError:
                 pass  # its queue is full: it wakes anyway

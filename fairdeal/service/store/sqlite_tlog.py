@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from fairdeal.core import merkle, storedhash
 from fairdeal.service.store.base import CONFLICT, OK, AppendResult, TransparencyLogStore
+
+if TYPE_CHECKING:
+    from fairdeal.service.store.sqlite_changes import Doorbell
 
 TLOG_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tlog (idx INTEGER PRIMARY KEY, game_id TEXT NOT NULL, type TEXT NOT NULL,
@@ -54,6 +58,15 @@ def _store_hashes(db: sqlite3.Connection, n: int, hashes: Sequence[bytes]) -> No
 
 class SqliteTlog(TransparencyLogStore):
     """Mixed into SqliteStore: uses its connection, transactions and doorbell."""
+
+    if TYPE_CHECKING:  # what it uses of SqliteStore, for mypy
+        _bell: Doorbell
+
+        def _conn(self) -> sqlite3.Connection: ...
+        def _tx(self) -> Any: ...
+        def _write(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+        @staticmethod
+        def _last_differs(db: sqlite3.Connection, game_id: str, length: int, last_digest: str | None) -> bool: ...
 
     def append_with_leaf(
         self,

@@ -39,7 +39,7 @@ def every_table():
         choices = [s.choices if len(s.choices) <= 3 else (s.default,) for s in cls.SETTINGS]
         for players in cls.table_sizes:
             for values in itertools.product(*choices):
-                yield rid, players, dict(zip((s.name for s in cls.SETTINGS), values))
+                yield rid, players, dict(zip((s.name for s in cls.SETTINGS), values, strict=True))
 
 
 @pytest.mark.parametrize("rid,players,settings", TABLES, ids=lambda x: str(x))

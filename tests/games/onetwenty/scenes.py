@@ -3,6 +3,8 @@ deck helpers (tests/games/onetwenty/helpers.py, imported, not copied)."""
 
 from __future__ import annotations
 
+import itertools
+
 from fairdeal.core.games.base import Move
 from tests.games.onetwenty.helpers import bid_and_throw, cards, new_game
 
@@ -19,7 +21,7 @@ TRUMPS_HIGHEST_FIRST = {
 
 def adjacent(order: str):
     ranks = order.split()
-    return list(zip(ranks, ranks[1:]))
+    return list(itertools.pairwise(ranks))
 
 
 def ready(

@@ -1,6 +1,7 @@
 """Whole bot games at every 4-player 120s table: the partnership rules hold at every bot move, and every bot move
 is legal. Behind a winning partner a bot takes the trick over only when the rules force it (every legal card
-beats the partner's: void and bound to trump) or with the top card of the plain suit led. Seeded random deals (tests' RandomChance); a few games per table keep it fast."""
+beats the partner's: void and bound to trump) or with the top card of the plain suit led. Seeded random deals
+(tests' RandomChance); a few games per table keep it fast."""
 
 import pytest
 

@@ -86,7 +86,7 @@ def tricks(draw):
     n = draw(st.integers(min_value=1, max_value=4))
     cards = draw(st.permutations(PACK_52))[:n]
     seats = draw(st.permutations(range(4)))[:n]
-    return list(zip(seats, cards)), draw(st.sampled_from(SUITS)), draw(st.booleans())
+    return list(zip(seats, cards, strict=True)), draw(st.sampled_from(SUITS)), draw(st.booleans())
 
 
 @settings(max_examples=300, deadline=None)

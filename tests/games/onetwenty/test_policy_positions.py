@@ -14,7 +14,7 @@ from tests.games.conformance.play import all_views, play
 from tests.games.conformance.tables import TABLE_IDS, TABLES
 from tests.games.randomness import PickRng
 
-TABLES_120 = [(t, i) for t, i in zip(TABLES, TABLE_IDS) if t[0].startswith("120s")]
+TABLES_120 = [(t, i) for t, i in zip(TABLES, TABLE_IDS, strict=True) if t[0].startswith("120s")]
 PHASES_SEEN: set[str] = set()
 
 
@@ -65,10 +65,13 @@ def _other_seats_fail_alike(rules, state):
         if seat == state.to_move and seat.__class__ is int:
             continue
         general = (
-            _outcome(lambda: GameState.bot_move(state, seat, PickRng(0))),
-            _outcome(lambda: GameState.timeout_move(state, seat)),
+            _outcome(lambda seat=seat: GameState.bot_move(state, seat, PickRng(0))),
+            _outcome(lambda seat=seat: GameState.timeout_move(state, seat)),
         )
-        fast = (_outcome(lambda: state.bot_move(seat, PickRng(0))), _outcome(lambda: state.timeout_move(seat)))
+        fast = (
+            _outcome(lambda seat=seat: state.bot_move(seat, PickRng(0))),
+            _outcome(lambda seat=seat: state.timeout_move(seat)),
+        )
         assert fast == general, (seat, fast, general)
 
 

@@ -4,7 +4,7 @@ may not)."""
 
 import pytest
 
-from fairdeal.core.games.base import Move
+from fairdeal.core.games.base import GameError, Move
 from tests.games.onetwenty.helpers import PASS, bid, new_game, pass_round, play, throw, trump
 from tests.games.onetwenty.scenes import TRUMPS_HIGHEST_FIRST, adjacent, head_to_head, legal, ready, trick
 
@@ -192,6 +192,6 @@ def test_a_card_not_held_or_not_allowed_is_refused_and_changes_nothing():
     g.apply(2, play("KH"))
     before = g.view(3)
     for m in (play("2D"), play("AC"), Move.pass_()):
-        with pytest.raises(Exception):
+        with pytest.raises(GameError):
             g.apply(3, m)
     assert g.view(3) == before

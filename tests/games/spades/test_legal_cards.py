@@ -55,5 +55,5 @@ def test_may_play_is_why_not_card_allowing_it(deck, held, in_trick, broken, spad
 def test_winner_of_is_trick_winner_with_the_strength_function(deck, seats, n):
     """winner_of (the trick's winner the state and the policies' fast path use) is trick_winner with strength,
     for every trick so far: one card to four."""
-    plays = list(zip(seats, deck))[:n]
+    plays = list(zip(seats, deck, strict=False))[:n]
     assert winner_of(plays) == trick_winner(plays, strength)

@@ -189,8 +189,8 @@ def test_last_hand_lists_the_deals_tricks_last_the_same_dict_at_every_read():
     from tests.games.conformance.play import new_game
     from tests.games.randomness import SeededRng
 
-    for settings in ({}, {"three_first_cards": True, "drop_out_first": True}):
-        rules, state = new_game(("twenty-down", 4, settings), 7)
+    for table_settings in ({}, {"three_first_cards": True, "drop_out_first": True}):
+        rules, state = new_game(("twenty-down", 4, table_settings), 7)
         bots, ends = SeededRng(7), 0
         while not state.is_over:
             before, deals = state.tricks, len(state.deals)
