@@ -1,0 +1,78 @@
+"""Games played and audited under one FAIRDEAL_GENERAL_PATHS mode (fairdeal.core.fastpath), in a process of their
+own: the mode is read when the core is imported. tests/verifier/test_fast_paths.py runs this module once a mode
+and compares what it prints.
+
+    FAIRDEAL_GENERAL_PATHS=1 python -m tests.verifier.fastpath_run [--games N] [--no-tampers]
+
+Prints one JSON object: the mode, every pair the core declares (all its modules imported), the calls shadow mode
+compared by pair, a digest of every transcript played (the writer's side runs the same code, so the games
+themselves must be the same in every mode) and the audit's report of each case."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import importlib
+import json
+import pkgutil
+
+import fairdeal.core
+from fairdeal.core import fastpath
+
+
+def import_the_core() -> list[str]:
+    """Every module of fairdeal.core imported (each declares its pairs when imported); their names."""
+    names = [m.name for m in pkgutil.walk_packages(fairdeal.core.__path__, "fairdeal.core.")]
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
+def cases(games: int, tampers: bool) -> list[tuple[dict, dict]]:
+    """The tamper suite (every rule set, both protocols, every change) and `games` self-played games a rule set."""
+    from fairdeal.core.games import available
+    from fairdeal.core.selfplay import selfplay
+    from tests.verifier.tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
+
+    out = []
+    if tampers:
+        for protocol in PROTOCOLS:
+            for rule_set in available():
+                for tamper in TAMPERS:
+                    made = tampered(rule_set, tamper, protocol)
+                    if made is not None:
+                        out.append(made)
+    for i, rule_set in enumerate(available()):
+        for n in range(games):
+            t = selfplay(rule_set, SERVER_KEY, bytes([90 + i, n]) * 16, bots=(1, 2, 3), timeout_every=3)
+            out.append((t, {"key": SERVER_PUBLIC}))
+    return out
+
+
+def run(games: int, tampers: bool) -> dict:
+    from fairdeal.core.checks import verify_transcript
+
+    import_the_core()
+    made = cases(games, tampers)
+    digest = hashlib.sha256(json.dumps([t for t, _ in made], sort_keys=True).encode()).hexdigest()
+    reports = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in made]
+    return {
+        "mode": fastpath.MODE,
+        "pairs": sorted(fastpath.REGISTRY),
+        "calls": dict(fastpath.CALLS),
+        "transcripts": digest,
+        "reports": reports,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--no-tampers", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(run(args.games, not args.no_tampers)))
+
+
+if __name__ == "__main__":
+    main()
