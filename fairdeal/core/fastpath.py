@@ -17,15 +17,19 @@ import, a cache, a table built at import). The contract of a pair: for every inp
 returns what the general form returns (or raises the same exception with the same words) and changes nothing the
 general form would not. `equal` compares two answers that are not equal by ==; `factory=True` marks a pair that
 makes functions (compared by what they answer); `consumes` names arguments a call uses up (an Rng), copied for the
-second call in shadow mode. docs/design.md ("Fast paths") is the list of pairs.
+second call in shadow mode; `changes_state=True` marks a pair that changes its object (GameState.apply), which shadow
+mode cannot run twice: it is held to its general form by the whole report only. docs/design.md ("Fast paths")
+lists the pairs.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import importlib
 import inspect
 import os
+import pkgutil
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,6 +60,7 @@ class Pair:
     equal: Callable[[Any, Any], bool] | None = None
     factory: bool = False
     consumes: tuple[str, ...] = ()
+    changes_state: bool = False
 
 
 REGISTRY: dict[str, Pair] = {}
@@ -72,6 +77,7 @@ def fast_path(
     equal: Callable[[Any, Any], bool] | None = None,
     factory: bool = False,
     consumes: tuple[str, ...] = (),
+    changes_state: bool = False,
 ) -> Callable[[F], F]:
     """Declare the decorated function a fast path of `general` (same arguments, same answers)."""
     if not callable(general):
@@ -83,7 +89,7 @@ def fast_path(
         name = f"{fast.__module__}.{fast.__qualname__}"
         if name in REGISTRY:
             raise ValueError(f"the fast path {name} is declared twice")
-        pair = REGISTRY[name] = Pair(name, fast, general, equal, factory, tuple(consumes))
+        pair = REGISTRY[name] = Pair(name, fast, general, equal, factory, tuple(consumes), changes_state)
         if MODE == "general":
             return general  # type: ignore[return-value]
         if MODE == "shadow":
@@ -96,6 +102,16 @@ def fast_path(
 def pairs() -> list[Pair]:
     """Every pair declared by the modules imported so far."""
     return list(REGISTRY.values())
+
+
+def import_the_core() -> list[str]:
+    """Every module of fairdeal.core imported, so that every pair is declared; their names."""
+    import fairdeal.core
+
+    names = [m.name for m in pkgutil.walk_packages(fairdeal.core.__path__, "fairdeal.core.")]
+    for name in names:
+        importlib.import_module(name)
+    return names
 
 
 # ------------------------------------------------------------------------------------------- shadow mode
@@ -119,13 +135,22 @@ def same_outcome(a: tuple[str, Any], b: tuple[str, Any], equal: Callable[[Any, A
 
 
 def _shadowed(pair: Pair) -> Callable[..., Any]:
+    if pair.changes_state:  # both cannot run on one state: the whole-report comparison holds this pair
+        fast = pair.fast
+
+        @functools.wraps(fast)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            CALLS[pair.name] += 1
+            return fast(*args, **kwargs)
+
+        return counted
     consumed: list[int] = []
     names: frozenset[str] = frozenset(pair.consumes)
     if pair.consumes:
         params = list(inspect.signature(pair.fast).parameters)
         consumed = [params.index(n) for n in pair.consumes]
 
-    def compared(name: str, fast: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
+    def compared(name: str, fast: Callable[..., Any], general: Callable[..., Any], makes: bool) -> Callable[..., Any]:
         @functools.wraps(fast)
         def both(*args: Any, **kwargs: Any) -> Any:
             CALLS[name] += 1
@@ -133,8 +158,8 @@ def _shadowed(pair: Pair) -> Callable[..., Any]:
             second_kwargs = {k: copy.copy(v) if k in names else v for k, v in kwargs.items()}
             a = outcome(fast, args, kwargs)
             b = outcome(general, second_args, second_kwargs)
-            if pair.factory and a[0] == b[0] == "returned":
-                return compared(name + "()", a[1], b[1])
+            if makes and a[0] == b[0] == "returned":  # two functions: compared at each of their calls
+                return compared(name + "()", a[1], b[1], False)
             if not same_outcome(a, b, pair.equal):
                 raise FastPathDiffers(f"{name}{args!r} {kwargs or ''}: fast {a!r}, general {b!r}")
             if a[0] == "raised":
@@ -143,4 +168,4 @@ def _shadowed(pair: Pair) -> Callable[..., Any]:
 
         return both
 
-    return compared(pair.name, pair.fast, pair.general)
+    return compared(pair.name, pair.fast, pair.general, pair.factory)

@@ -382,7 +382,8 @@ def audit_cmd(
             _emit(err.rstrip("\n"), err=True)
         return code
     if general_paths:
-        _say(f"on the general code: {len(fastpath.REGISTRY)} fast paths replaced by their general forms")
+        fastpath.import_the_core()  # every pair declared, for the count
+        _say(f"on the general code: {len(fastpath.pairs())} fast paths replaced by their general forms")
     given, pins = _trusted_keys(key_opts, service)
     summary = run_audit(
         list(paths), key=given, pins=pins, jobs=jobs or default_jobs(), cosigners=_cosigners(cosigner_keys, quorum)

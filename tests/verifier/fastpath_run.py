@@ -13,20 +13,9 @@ from __future__ import annotations
 import argparse
 import copy
 import hashlib
-import importlib
 import json
-import pkgutil
 
-import fairdeal.core
 from fairdeal.core import fastpath
-
-
-def import_the_core() -> list[str]:
-    """Every module of fairdeal.core imported (each declares its pairs when imported); their names."""
-    names = [m.name for m in pkgutil.walk_packages(fairdeal.core.__path__, "fairdeal.core.")]
-    for name in names:
-        importlib.import_module(name)
-    return names
 
 
 def cases(games: int, tampers: bool) -> list[tuple[dict, dict]]:
@@ -53,7 +42,7 @@ def cases(games: int, tampers: bool) -> list[tuple[dict, dict]]:
 def run(games: int, tampers: bool) -> dict:
     from fairdeal.core.checks import verify_transcript
 
-    import_the_core()
+    fastpath.import_the_core()
     made = cases(games, tampers)
     digest = hashlib.sha256(json.dumps([t for t, _ in made], sort_keys=True).encode()).hexdigest()
     reports = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in made]

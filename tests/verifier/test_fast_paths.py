@@ -370,9 +370,7 @@ def test_a_fast_path_without_its_general_form_is_refused():
 def test_every_pair_is_found_in_the_core_and_bound_to_its_fast_form():
     """Walking the core's modules finds every pair; each fast form is what its module (or class) holds under its
     name in the ordinary mode, and its general form is another function, itself no fast path."""
-    from tests.verifier.fastpath_run import import_the_core
-
-    import_the_core()
+    fastpath.import_the_core()
     pairs = fastpath.pairs()
     assert len(pairs) >= 19
     fast_names = {p.name for p in pairs}
@@ -403,12 +401,10 @@ def _split(name: str) -> tuple[str, str]:
 def test_code_that_calls_itself_a_fast_path_is_declared_as_one():
     """A function named *_fast, or whose docstring speaks of a fast path, is a declared pair's fast or general form,
     or names one (a caller or a maker explaining the pair): no fast path lives undeclared beside its general code."""
-    from tests.verifier.fastpath_run import import_the_core
-
-    names = import_the_core()
+    names = fastpath.import_the_core()
     pairs = fastpath.pairs()
     declared = {id(p.fast) for p in pairs} | {id(p.general) for p in pairs}
-    words = {p.name.rsplit(".", 1)[1] for p in pairs}
+    words = {p.name.rsplit(".", 1)[1] for p in pairs} | {p.general.__name__ for p in pairs} - {"<lambda>"}
     undeclared = []
     for module_name in names:
         if module_name == fastpath.__name__:
@@ -526,3 +522,24 @@ def test_a_live_game_hashes_its_start_when_first_asked_and_chains_from_it(games)
         for record in t["records"][:5]:
             unhashed.apply_record(record, chain=False)
         assert unhashed.seq == 5 and unhashed.last_hash == record_hash(dict(t["start"]))
+
+
+def test_fairdeal_verify_audit_on_the_general_paths_gives_the_same_summary(games, tmp_path, capsys):
+    """`fairdeal-verify audit --general-paths` runs again on the general code (a new process: the message says
+    how many fast paths it replaced) and sums up every game as the ordinary run does; only the time differs."""
+    from fairdeal.core.keys import public_key_text
+    from tests.verifier.cli_run import run
+
+    changed = copy.deepcopy(games[2])
+    changed["records"][5]["seat"] = (changed["records"][5]["seat"] + 1) % 4  # a record rewritten: it fails
+    export = tmp_path / "games.jsonl"
+    export.write_text("".join(json.dumps(t) + "\n" for t in [*games, changed]))
+    argv = ["audit", str(export), "--key", public_key_text(KEY), "--json", "--jobs", "1"]
+    code, out, err = run(argv, capsys)
+    general_code, general_out, general_err = run([*argv, "--general-paths"], capsys)
+    fast, general = json.loads(out), json.loads(general_out)
+    assert fast.pop("seconds") >= 0 and general.pop("seconds") >= 0
+    assert (code, general_code) == (1, 1) and general == fast
+    assert (fast["games"], fast["passed"], fast["failed"]) == (len(games) + 1, len(games), 1)
+    replaced = re.search(r"on the general code: (\d+) fast paths replaced", general_err)
+    assert replaced and int(replaced.group(1)) >= 39 and "general code" not in err

@@ -21,6 +21,7 @@ from itertools import combinations
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, BadCard, Card, card_from_str, cards_to_str
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.seats import Sides
 
 # --------------------------------------------------------------------------------------------- errors
@@ -128,6 +129,21 @@ _place = _PLACE.__getitem__
 _set = object.__setattr__
 
 
+def play_made_anew(card: Card) -> Move:
+    """Move("play", card=card): the general form of Move.play."""
+    return Move("play", card=card)
+
+
+def throws_one_by_one(cards: Sequence[Card], sizes: Iterable[int]) -> list[Move]:
+    """[Move.throw(c) for k in sizes for c in combinations(cards, k)]: the general form of Move.throws."""
+    return [Move.throw(c) for k in sizes for c in combinations(cards, k)]
+
+
+def throw_made_anew(cards: tuple[Card, ...]) -> Move:
+    """Move("throw", cards=cards), checked: the general form of Move.known_throw."""
+    return Move("throw", cards=cards)
+
+
 class Move:
     """One decision of one seat: a small immutable value (python-chess's Move). Its fields are checked when it is
     made, against its kind's form (MOVE_FORMS): a kind it does not know, a member its kind does not use, a card
@@ -202,6 +218,7 @@ class Move:
 
     # convenient constructors
     @staticmethod
+    @fast_path(general=play_made_anew)
     def play(card: Card) -> Move:
         """Move("play", card=card); a card of the pack gets its one play, made once (a Move never changes, and
         the policies name a card to play at most moves)."""
@@ -228,6 +245,7 @@ class Move:
         return Move("throw", cards=tuple(cards))
 
     @staticmethod
+    @fast_path(general=throws_one_by_one)
     def throws(cards: Sequence[Card], sizes: Iterable[int]) -> list[Move]:
         """Every throw of `sizes` cards out of `cards`, smallest first, each combination in canonical order:
         [Move.throw(c) for k in sizes for c in combinations(cards, k)], with the cards checked once for all of
@@ -237,6 +255,7 @@ class Move:
         return [known(combo) for k in sizes for combo in combinations(held, k)]  # subsets of it are canonical
 
     @staticmethod
+    @fast_path(general=throw_made_anew)
     def known_throw(cards: tuple[Card, ...]) -> Move:
         """Move.throw(cards) for cards known to be a tuple of distinct pack cards in canonical order, made
         without the checks (the throws listed from a hand checked once; a throw read in its one JSON form)."""
@@ -588,6 +607,14 @@ class GameState:
     def is_legal(self, seat: int, move: Move) -> bool:
         return self._refusal(seat, move) is None
 
+    def apply_refused_first(self, seat: int, move: Move) -> None:
+        """The refusal of the move (_refusal) raised, else the move pushed: the general form of apply."""
+        refusal = self._refusal(seat, move)
+        if refusal is not None:
+            raise refusal
+        self._push(seat, move)
+
+    @fast_path(general=apply_refused_first, changes_state=True)
     def apply(self, seat: int, move: Move) -> None:
         """Make a move: the checks of `why_not`, then `push`. A refused move raises its GameError (GameOver,
         NoSuchSeat, MalformedMove, NotYourTurn, IllegalMove) with the why_not sentence and changes nothing."""
@@ -711,14 +738,23 @@ class GameState:
                 return move
         return self.rules.timeout_move(self.policy_view(seat))
 
+    def _bot_move_from_view(self, seat: int, rng: Rng) -> Move:
+        """rules.bot_move(view(seat), rng): the general form of an engine's _bot_move."""
+        return self.rules.bot_move(self.view(seat), rng)
+
+    def _timeout_move_from_view(self, seat: int) -> Move:
+        """rules.timeout_move(view(seat)): the general form of an engine's _timeout_move."""
+        return self.rules.timeout_move(self.view(seat))
+
     def _bot_move(self, seat: int, rng: Rng) -> Move | None:
-        """The engine's fast path of bot_move for the seat to move, or None: this engine has none."""
+        """The engine's fast path of bot_move for the seat to move (its general form _bot_move_from_view), or None."""
         return None
 
     def _timeout_move(self, seat: int) -> Move | None:
-        """The engine's fast path of timeout_move for the seat to move, or None: this engine has none."""
+        """The engine's fast path of timeout_move for the seat to move (general: _timeout_move_from_view), or None."""
         return None
 
+    @fast_path(general=view)
     def policy_view(self, seat: int) -> LazyView:
         """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which
         recomputes every bot and timeout move: a policy reads a few of the entries). The same makers as view's,

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, SUIT_NAMES, Card, card_from_str, cards_of_texts
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.base import Chance, GameState, Move, Rng, Rules
 from fairdeal.core.games.seats import Sides, left_of
-from fairdeal.core.games.tricks import TrickPlay
+from fairdeal.core.games.tricks import TrickPlay, trick_winner
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -125,6 +126,12 @@ def strength(card: Card, led: Card) -> int:
     return -1
 
 
+def winner_by_strength(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
+    """trick_winner(plays, strength): winner_of's general form."""
+    return trick_winner(plays, strength)
+
+
+@fast_path(general=winner_by_strength)
 def winner_of(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
     """trick_winner(plays, strength), card by card without the strength call: the card taking the trick so far
     is of the suit led or a spade, so a card beats it when of its suit and higher, or a spade over a non-spade
@@ -169,6 +176,14 @@ def why_not_card(hand: Sequence[Card], card: Card, trick: Sequence[Card], spades
     return f"You must follow {SUIT_NAMES[rule[0]]}." if rule[1] else "Spades are not broken yet."
 
 
+def may_play_by_refusal(
+    hand: Sequence[Card], card: Card, plays: Sequence[tuple[int, Card]], spades_broken: bool
+) -> bool:
+    """why_not_card(hand, card, [c for _, c in plays], spades_broken) is None: may_play's general form."""
+    return why_not_card(hand, card, [c for _, c in plays], spades_broken) is None
+
+
+@fast_path(general=may_play_by_refusal)
 def may_play(hand: Sequence[Card], card: Card, plays: Sequence[tuple[int, Card]], spades_broken: bool) -> bool:
     """why_not_card(hand, card, [c for _, c in plays], spades_broken) is None, from the trick's (seat, card)
     plays as they lie and without the sentence: the one card a replay checks at every play. Plain loops, no
@@ -287,7 +302,8 @@ class _Seen:
         """From the engine's state, as `of(state.view(seat))` makes them: the fast path. The lists are copies (the
         state is never changed); `played` reads the state, so it is asked before the state moves on (within the
         same policy call, as the view's). The state keeps each hand in the pack's order, the view's (sort_cards):
-        the hand is a copy, not sorted again; and the set of the cards played (a copy: no list of the tricks)."""
+        the hand is a copy, not sorted again; and the set of the cards played (a copy: no list of the tricks).
+        SpadesState._bot_move reads it."""
         play = state.play
         assert play is not None, "a card decision is made while tricks are played"
         hand = list(state.hands[seat])
@@ -563,11 +579,13 @@ class SpadesState(GameState):
         return cls._WITH_LEGAL
 
     # --- the policies: the fast path -------------------------------------------------------------------
+    @fast_path(general=GameState._bot_move_from_view, consumes=("rng",))
     def _bot_move(self, seat: int, rng: Rng) -> Move:
         """The fast path of GameState.bot_move for the seat to move: rules.bot_move(view(seat), rng), answered from the engine's own objects (_Seen.of_state: no view made
         nor read back); the same decision functions as the view's, so the same move for every Rng."""
         return self._policy_move(seat, lambda seen: bot_card_of(seen, self.rules.sides, rng))
 
+    @fast_path(general=GameState._timeout_move_from_view)
     def _timeout_move(self, seat: int) -> Move:
         """The fast path of GameState.timeout_move: rules.timeout_move(view(seat)), from the engine's own objects."""
         return self._policy_move(seat, lambda seen: safe_card_of(seen, self.rules.sides))

@@ -25,6 +25,7 @@ from itertools import combinations
 from typing import Any
 
 from fairdeal.core.cards import PACK_32, SUIT_NAMES, Card, card_from_str, cards_of_texts
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.base import Chance, FirstChoiceRng, GameState, IllegalMove, Move, Rng, Rules, Setting
 from fairdeal.core.games.seats import clockwise_from, left_of
 from fairdeal.core.games.tricks import Trick, TrickPlay, rank_table
@@ -121,6 +122,12 @@ def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump
     return trump if trumps else None
 
 
+def may_play_by_refusal(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
+    """play_refusal(hand, plays, trump, card) is None: may_play's general form."""
+    return play_refusal(hand, plays, trump, card) is None
+
+
+@fast_path(general=may_play_by_refusal)
 def may_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
     """play_refusal(hand, plays, trump, card) is None, without the sentence nor the list of the hand's suits: the
     one card a replay checks at every play (tests/games/twenty_down/test_play_and_scoring.py holds it to
@@ -390,7 +397,7 @@ class Seen:
     @staticmethod
     def of_state(state: TwentyDownState, seat: int) -> Seen:
         """From the engine's state, as `of(state.view(seat))` makes them (the same methods make the view's
-        entries): the fast path. Every list is a copy: the state is never changed."""
+        entries): the fast path (_bot_move). Every list is a copy: the state is never changed."""
         state._check_seat(seat)
         play = state._trick_play()
         return Seen(
@@ -791,11 +798,13 @@ class TwentyDownState(GameState):
     _STEP = {"blind": _push_blind, "trump": _push_trump, "exchange": _push_exchange, "stay": _push_stay}
 
     # --- the policies: the fast path ----------------------------------------------------------------
+    @fast_path(general=GameState._bot_move_from_view, consumes=("rng",))
     def _bot_move(self, seat: int, rng: Rng) -> Move:
         """The fast path of GameState.bot_move for the seat to move: rules.bot_move(view(seat), rng), answered from the engine's own objects (Seen.of_state: no view made
         nor read back); the same decision as the view's, so the same move for every Rng."""
         return self.rules.bot_decision(Seen.of_state(self, seat), rng)
 
+    @fast_path(general=GameState._timeout_move_from_view)
     def _timeout_move(self, seat: int) -> Move:
         """The fast path of GameState.timeout_move: rules.timeout_move(view(seat)), from the engine's own objects."""
         return self.rules.timeout_decision(Seen.of_state(self, seat))

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, SUITS, Card, cards_to_str
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.base import Chance, GameState, Move, Rng
 from fairdeal.core.games.tricks import Trick, TrickPlay
 
@@ -290,7 +291,7 @@ class OneTwentyState(GameState):
         return self._playable
 
     def playable_now(self, seat: int) -> list[Card]:
-        """playable(seat) worked out anew, as a new list (the policies' fast path asks once a position, so
+        """playable(seat) worked out anew, as a new list (_bot_move's position asks once a position, so
         keeping it would only cost)."""
         plays = self.play.current.plays
         return self._follow.legal(self.hands[seat], plays[0][1] if plays else None, self.first_lead_trump)
@@ -541,6 +542,7 @@ class OneTwentyState(GameState):
     }
 
     # ------------------------------------------------------------------------------------- the policies
+    @fast_path(general=GameState._bot_move_from_view, consumes=("rng",))
     def _bot_move(self, seat: int, rng: Rng) -> Move:
         """The fast path of GameState.bot_move for the seat to move (the audit recomputes every bot move): the one
         decision, bots.bot_choice, on a position read from this state's own objects (bots.StatePosition) instead
@@ -548,6 +550,7 @@ class OneTwentyState(GameState):
         the conformance suite holds its answer to the view's at every decision, whatever the Rng picks."""
         return bots.bot_choice(bots.StatePosition(self, seat), self.v, rng)
 
+    @fast_path(general=GameState._timeout_move_from_view)
     def _timeout_move(self, seat: int) -> Move:
         """The fast path of GameState.timeout_move: bots.timeout_choice on the state's own position."""
         return bots.timeout_choice(bots.StatePosition(self, seat), self.v)
