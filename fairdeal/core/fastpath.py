@@ -65,6 +65,7 @@ class Pair:
 
 REGISTRY: dict[str, Pair] = {}
 CALLS: Counter[str] = Counter()  # shadow mode: the calls compared, by pair
+DIFFERENCES: list[str] = []  # shadow mode: every difference raised (kept even where a caller catches the error)
 
 
 class FastPathDiffers(AssertionError):
@@ -161,7 +162,8 @@ def _shadowed(pair: Pair) -> Callable[..., Any]:
             if makes and a[0] == b[0] == "returned":  # two functions: compared at each of their calls
                 return compared(name + "()", a[1], b[1], False)
             if not same_outcome(a, b, pair.equal):
-                raise FastPathDiffers(f"{name}{args!r} {kwargs or ''}: fast {a!r}, general {b!r}")
+                DIFFERENCES.append(f"{name}{args!r} {kwargs or ''}: fast {a!r}, general {b!r}")
+                raise FastPathDiffers(DIFFERENCES[-1])
             if a[0] == "raised":
                 raise a[1]
             return a[1]

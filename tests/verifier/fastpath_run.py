@@ -50,6 +50,7 @@ def run(games: int, tampers: bool) -> dict:
         "mode": fastpath.MODE,
         "pairs": sorted(fastpath.REGISTRY),
         "calls": dict(fastpath.CALLS),
+        "differences": fastpath.DIFFERENCES[:20],
         "transcripts": digest,
         "reports": reports,
     }
