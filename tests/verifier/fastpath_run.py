@@ -18,8 +18,9 @@ import json
 from fairdeal.core import fastpath
 
 
-def cases(games: int, tampers: bool) -> list[tuple[dict, dict]]:
-    """The tamper suite (every rule set, both protocols, every change) and `games` self-played games a rule set."""
+def cases(games: int, tampers: bool, tamper_rule_sets: list[str] | None = None) -> list[tuple[dict, dict]]:
+    """The tamper suite (every rule set, or those named; both protocols, every change) and `games` self-played games
+    a rule set."""
     from fairdeal.core.games import available
     from fairdeal.core.selfplay import selfplay
     from tests.verifier.tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
@@ -27,7 +28,7 @@ def cases(games: int, tampers: bool) -> list[tuple[dict, dict]]:
     out = []
     if tampers:
         for protocol in PROTOCOLS:
-            for rule_set in available():
+            for rule_set in tamper_rule_sets or available():
                 for tamper in TAMPERS:
                     made = tampered(rule_set, tamper, protocol)
                     if made is not None:
@@ -39,11 +40,11 @@ def cases(games: int, tampers: bool) -> list[tuple[dict, dict]]:
     return out
 
 
-def run(games: int, tampers: bool) -> dict:
+def run(games: int, tampers: bool, tamper_rule_sets: list[str] | None = None) -> dict:
     from fairdeal.core.checks import verify_transcript
 
     fastpath.import_the_core()
-    made = cases(games, tampers)
+    made = cases(games, tampers, tamper_rule_sets)
     digest = hashlib.sha256(json.dumps([t for t, _ in made], sort_keys=True).encode()).hexdigest()
     reports = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in made]
     return {
@@ -60,8 +61,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--no-tampers", action="store_true")
+    parser.add_argument("--tampers-of", action="append", metavar="RULE_SET", help="the tamper suite of these only")
     args = parser.parse_args()
-    print(json.dumps(run(args.games, not args.no_tampers)))
+    print(json.dumps(run(args.games, not args.no_tampers, args.tampers_of)))
 
 
 if __name__ == "__main__":

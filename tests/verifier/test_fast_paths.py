@@ -337,14 +337,15 @@ def _result(run: subprocess.Popen) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.timeout(1200)  # three processes playing and auditing hundreds of games, on a shared machine
 def test_the_audit_reports_alike_on_the_general_code_and_every_pair_answers_alike():
     """Over the tamper suite (every rule set, both protocols, every change) and played games of every rule set:
     on the general code (every declared fast path swapped for its general form) the same games are played and
     the same report is made, check by check, sentence by sentence; and in shadow mode every pair the core
     declares is called and gives its general form's answer at every call (the run stops at the first that
     does not)."""
-    runs = {mode: _run(mode) for mode in ("", "1")}
-    shadow = _run("shadow", "--games", "1")
+    runs = {mode: _run(mode, "--games", "2") for mode in ("", "1")}
+    shadow = _run("shadow", "--games", "2", "--tampers-of", "120s-auction", "--tampers-of", "spades")
     fast, general = (_result(runs[m]) for m in ("", "1"))
     assert (fast["mode"], general["mode"]) == ("fast", "general")
     assert fast["pairs"] == general["pairs"] and len(fast["pairs"]) >= 19
@@ -352,7 +353,10 @@ def test_the_audit_reports_alike_on_the_general_code_and_every_pair_answers_alik
     assert len(fast["reports"]) > 150
     for a, b in zip(fast["reports"], general["reports"], strict=True):
         assert a == b
-    assert sum(1 for r in fast["reports"] if r["ok"]) >= 20 and sum(1 for r in fast["reports"] if not r["ok"]) >= 100
+    assert (
+        sum(1 for r in fast["reports"] if r["ok"]) >= 2 * len(available())
+        and sum(1 for r in fast["reports"] if not r["ok"]) >= 100
+    )
     compared = _result(shadow)
     assert compared["mode"] == "shadow" and compared["differences"] == []
     assert [p for p in fast["pairs"] if not compared["calls"].get(p)] == []  # every pair was compared
