@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import cache
 
 from fairdeal.core.cards import PACK_52, SUITS, Card, card
+from fairdeal.core.fastpath import fast_path
+from fairdeal.core.games.tricks import trick_winner
 
 TRUMP_BASE = 100
 ACE_OF_HEARTS = card(14, "H")
@@ -85,7 +87,20 @@ def make_strength(trump: str, aces_low: bool = False):
     return strength
 
 
+def winner_by_strength(trump: str, aces_low: bool = False):
+    """trick_winner(plays, make_strength(trump, aces_low)) as a function of the plays: make_winner's general form."""
+    strength = make_strength(trump, aces_low)
+    return lambda plays: trick_winner(plays, strength)
+
+
+def beaters_by_strength(trump: str, aces_low: bool = False):
+    """beaters(cards, best, led) read from the strength function, one call per card: make_beaters' general form."""
+    strength = make_strength(trump, aces_low)
+    return lambda cards, best, led: [c for c in cards if strength(c, led) > strength(best, led)]
+
+
 @cache
+@fast_path(general=winner_by_strength, factory=True)
 def make_winner(trump: str, aces_low: bool = False):
     """The seat and card that win a trick: what fairdeal.core.games.tricks.trick_winner gives with make_strength(trump,
     aces_low), without a call per card. The card led's strength is its power; a later card beats the best so far
@@ -106,6 +121,7 @@ def make_winner(trump: str, aces_low: bool = False):
 
 
 @cache
+@fast_path(general=beaters_by_strength, factory=True)
 def make_beaters(trump: str, aces_low: bool = False):
     """beaters(cards, best, led): the cards c of `cards` with strength(c, led) > strength(best, led), in their order
     (strength: make_strength(trump, aces_low)), without a call per card. A card's strength is its power when it
