@@ -106,10 +106,10 @@ def pairs() -> list[Pair]:
 
 
 def import_the_core() -> list[str]:
-    """Every module of fairdeal.core imported, so that every pair is declared; their names."""
-    import fairdeal.core
-
-    names = [m.name for m in pkgutil.walk_packages(fairdeal.core.__path__, "fairdeal.core.")]
+    """Every module of fairdeal.core imported, so that every pair is declared; their names. The package is found
+    from this module's own place, not imported by name: the core imports this module."""
+    core = __name__.rpartition(".")[0]
+    names = [m.name for m in pkgutil.walk_packages([os.path.dirname(__file__)], core + ".")]
     for name in names:
         importlib.import_module(name)
     return names
@@ -118,7 +118,7 @@ def import_the_core() -> list[str]:
 # ------------------------------------------------------------------------------------------- shadow mode
 
 
-def outcome(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[str, Any]:
+def outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, Any]:
     """("returned", value) or ("raised", exception) of one call."""
     try:
         return "returned", fn(*args, **kwargs)

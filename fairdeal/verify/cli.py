@@ -292,15 +292,15 @@ def audit_cmd(
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
     if general_paths and not generalpaths.on_general_code():
-        code, out, err = generalpaths.run_on_general_code(generalpaths.ARGV or sys.argv[1:])
-        if out:
-            _emit(out.rstrip("\n"))
-        if err:
-            _emit(err.rstrip("\n"), err=True)
-        return code
+        again_code, again_out, again_err = generalpaths.run_on_general_code(generalpaths.ARGV or sys.argv[1:])
+        if again_out:
+            emit(again_out.rstrip("\n"))
+        if again_err:
+            emit(again_err.rstrip("\n"), err=True)
+        return again_code
     if general_paths:
         fastpath.import_the_core()  # every pair declared, for the count
-        _say(f"on the general code: {len(fastpath.pairs())} fast paths replaced by their general forms")
+        say(f"on the general code: {len(fastpath.pairs())} fast paths replaced by their general forms")
     given, pins = _trusted_keys(key_opts, service)
     summary = run_audit(
         list(paths), key=given, pins=pins, jobs=jobs or default_jobs(), cosigners=_cosigners(cosigner_keys, quorum)

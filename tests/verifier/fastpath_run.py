@@ -5,8 +5,9 @@ and compares what it prints.
     FAIRDEAL_GENERAL_PATHS=1 python -m tests.verifier.fastpath_run [--games N] [--no-tampers]
 
 Prints one JSON object: the mode, every pair the core declares (all its modules imported), the calls shadow mode
-compared by pair, the module-level names bound to a fast form, a digest of every transcript played (the writer's side runs the same code, so the games
-themselves must be the same in every mode) and the audit's report of each case."""
+compared by pair, the module-level names bound to a fast form, a digest of every transcript played (the writer's
+side runs the same code, so the games themselves must be the same in every mode) and the audit's report of each
+case."""
 
 from __future__ import annotations
 
