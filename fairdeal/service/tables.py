@@ -426,7 +426,7 @@ class Tables:
         self._must_be_host(t, player)
         if t["status"] == "over":
             raise ApiError(409, "table-over", "This table's game has already ended.")
-        return self.games.act(table_id, lambda g: self.games.appender.finish(g, "cancelled"))[0].table
+        return self.games.act(table_id, lambda g: self.games.appender.finish(g, "cancelled"))[0].loaded_table
 
     # ---------------------------------------------------------------------------- preferences
     def save_prefs(self, player_id: str, rule_set: str, prefs: dict) -> None:
