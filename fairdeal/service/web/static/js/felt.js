@@ -94,7 +94,13 @@ export function renderSeats(felt, game, table, names, secondsLeft) {
   }
 }
 
-export function renderFacts(box, game) {
+// The clocks as the table's settings name them ("25 s a card, 30 s for other moves"), or null without clocks.
+export function clocksFact(clocks) {
+  if (!clocks || (clocks.card == null && clocks.other == null)) return null;
+  return `Clocks: ${clocks.card ?? "no"} s a card, ${clocks.other ?? "no"} s for other moves`;
+}
+
+export function renderFacts(box, game, table = null) {
   const v = game.view || {};
   const word = trumpWord(v);
   const facts = [];
@@ -117,6 +123,8 @@ export function renderFacts(box, game) {
   if (v.rule_set === "spades") fact(v.spades_broken ? "Spades broken" : "Spades not broken yet");
   if (v.endgame) fact("Endgame: hearts, nobody drops out");
   if (v.blind) fact("Blind trumps: counts double");
+  const clocks = clocksFact(table && table.clocks);
+  if (clocks) fact(clocks);
   clear(box).append(...facts);
 }
 
@@ -127,7 +135,9 @@ export function renderTrick(box, note, game, names) {
   let trick = v.trick && v.trick.plays && v.trick.plays.length ? v.trick : null;
   let done = false;
   if (!trick) {
-    const tricks = v.tricks && v.tricks.length ? v.tricks : ((lastHand(v) || {}).tricks || []);
+    // the hand before's last trick only once the game is over: a new hand starts with an empty table
+    const before = game.status === "over" ? ((lastHand(v) || {}).tricks || []) : [];
+    const tricks = v.tricks && v.tricks.length ? v.tricks : before;
     if (tricks.length) {
       trick = tricks[tricks.length - 1];
       done = true;
