@@ -81,7 +81,8 @@ def test_the_hint_line_follows_the_lifted_card_not_the_pointer(pages, server):
 
 def test_a_new_hand_starts_with_an_empty_table_and_no_old_time_ran_out_note(pages, server):
     # only the card clock runs: the last card of hand 1 is left to it; the bidding of hand 2 waits for us
-    host, _, gid = _started(server, "cleared", {"rule_set": "spades", "clocks": {"card": 6, "other": None}})
+    body = {"rule_set": "120s-house", "players": 2, "clocks": {"card": 6, "other": None}}
+    host, _, gid = _started(server, "cleared", body)
     page = _open(pages, server, host, gid)
 
     def last_card_left():
@@ -99,7 +100,7 @@ def test_a_new_hand_starts_with_an_empty_table_and_no_old_time_ran_out_note(page
     page.wait_for_selector(TURN)
     assert page.locator("#trick .played").count() == 0, "the last trick of hand 1 is not in the middle"
     assert page.locator("#moved-for-you").is_hidden(), "hand 1's time-ran-out note is gone"
-    assert "Hand 1 over." in page.inner_text("#last-trick"), "hand 1 is still told beside the table"
+    assert "Hand 1" in page.inner_text("#last-trick"), "hand 1 is still told beside the table"
     shot(page, "table-new-hand-clean")
     host.post(f"/tables/{gid}/leave")
 
@@ -180,3 +181,34 @@ def test_a_whole_hand_played_with_the_keyboard_only(pages, server):
     records = host.get(f"/games/{gid}/transcript")["transcript"]["records"]
     assert sum(1 for r in records if r["seat"] == 0 and r["by"] == "player" and r["move"]["kind"] == "play") == 5
     host.post(f"/tables/{gid}/leave")
+
+
+CAP_NOTES = """async (cases) => {
+  const f = await import("/assets/js/felt.js");
+  return cases.map(([v, side, score]) => f.capNote(v, side, score));
+}"""
+
+
+def test_the_115_stop_is_noted_only_where_and_when_it_binds(pages, server):
+    """docs/rules/120s-auction.md (the cap) and 120s-house.md (bid and make it to go out), on the table page's
+    own code: no note on either side from the first hand."""
+    auction = {"rule_set": "120s-auction", "target": 120, "phase": "bidding"}
+    house = {"rule_set": "120s-house", "target": 120, "phase": "bidding", "settings": {"bid_to_go_out": True}}
+    cases = [
+        ({**auction, "made_bid": [False, False]}, 0, 0),
+        ({**auction, "made_bid": [False, False]}, 1, 0),
+        ({**auction, "made_bid": [False, False]}, 0, 115),  # held at the cap
+        ({**auction, "made_bid": [False, False]}, 1, 60),
+        ({**auction, "made_bid": [True, False]}, 0, 115),  # a made bid lifts it
+        ({**house, "start_scores": [0, 0]}, 0, 0),
+        ({**house, "start_scores": [105, 60]}, 0, 105),  # from 100 at the hand's start: only a made bid goes out
+        ({**house, "start_scores": [105, 60]}, 1, 60),
+        ({**house, "settings": {"bid_to_go_out": False}, "start_scores": [105, 60]}, 0, 105),
+        ({**house, "target": 60, "start_scores": [45, 0]}, 0, 45),  # the stop follows the target
+        ({"rule_set": "spades", "made_bid": [False, False]}, 0, 300),
+    ]
+    page = pages.new()
+    page.goto(f"{server.url}/verify")
+    got = page.evaluate(CAP_NOTES, [list(c) for c in cases])
+    unless = " (stops at 115 unless it bids and makes it)"
+    assert got == ["", "", " (capped at 115)", "", "", "", unless, "", "", unless.replace("115", "55"), ""]

@@ -158,6 +158,21 @@ export function renderTrick(box, note, game, names) {
   box.setAttribute("aria-label", done ? "The last trick" : "The trick");
 }
 
+// 120s' stop at target − 5 (docs/rules), beside a side only where and when it binds: in 120s-auction a side that
+// has never made a bid, once it is at the stop; in 120s-house (bid and make it to go out) a side that started the
+// hand at target − 20 or more, for that hand. Never on both sides from the first hand.
+export function capNote(v, side, score) {
+  const stop = (typeof v.target === "number" ? v.target : 120) - 5;
+  if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[side] && score >= stop) {
+    return ` (capped at ${stop})`;
+  }
+  const house = v.rule_set === "120s-house" && v.settings && v.settings.bid_to_go_out;
+  if (house && Array.isArray(v.start_scores) && v.start_scores[side] >= stop - 15 && v.phase !== "over") {
+    return ` (stops at ${stop} unless it bids and makes it)`;
+  }
+  return "";
+}
+
 export function renderScores(tbody, game, names) {
   const v = game.view || {};
   clear(tbody);
@@ -169,8 +184,7 @@ export function renderScores(tbody, game, names) {
   for (const [who, score, i] of rows) {
     let extra = "";
     if (Array.isArray(v.bags)) extra = ` (${v.bags[i]} bag${v.bags[i] === 1 ? "" : "s"})`;
-    // the cap matters only once it binds: not on both sides from the first hand
-    if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[i] && score >= 115) extra = " (capped at 115)";
+    extra += capNote(v, i, score);
     const title = who.charAt(0).toUpperCase() + who.slice(1);
     tbody.append(el("tr", {}, el("th", { scope: "row", title: extra.trim() || null }, title, el("span", { class: "muted", text: extra })),
       el("td", { class: "num", text: String(score) })));
