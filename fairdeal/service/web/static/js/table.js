@@ -530,6 +530,9 @@ function renderHand(game) {
       onclick: () => onCard(card),
       onkeydown: (e) => rove(e, hand, "button.card"),
       onfocus: () => { if (!S.quietFocus) showWhy(card); },
+      // pointing says why a card cannot be played, but while a card is lifted the hint line stays with it
+      onpointerenter: () => { if (!(S.lift && S.lift.card)) showWhy(card); },
+      onpointerleave: () => showWhy(S.lift && S.lift.card ? S.lift.card : null),
       onpointerdown: () => { S.press = setTimeout(() => showWhy(card, true), LONG_PRESS_MS); },
       onpointerup: () => clearTimeout(S.press),
       oncontextmenu: (e) => { if (reason) e.preventDefault(); },
