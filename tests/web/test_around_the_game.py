@@ -115,10 +115,10 @@ def test_the_seat_clock_and_the_suggested_bid_are_labelled_and_no_cap_note_befor
     as_player(page, host.identity)
     page.goto(f"{server.url}/table/{t['id']}")
     page.wait_for_selector("#mine[data-turn=yes]")
-    page.wait_for_selector(".seat.to-move .clock:text-matches('· \\\\d+ s left$')")
+    page.wait_for_selector(".seat.to-move .clock:text-matches('· \\\\d+ s left for other moves$')")
     assert page.locator(".seat.to-move .info").inner_text().count(" s") == 1, "one clock per seat, not two"
     tick = page.locator("#choices button.choice:has(.tick)")
     if tick.count():
-        assert tick.first.get_attribute("aria-label").endswith("the table's suggestion")
+        assert tick.first.get_attribute("aria-label").endswith("(the table's suggestion)")
     assert "capped at 115" not in page.inner_text("#scores"), "the cap note shows only once it binds"
     host.post(f"/tables/{t['id']}/leave")

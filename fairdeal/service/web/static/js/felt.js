@@ -94,7 +94,13 @@ export function renderSeats(felt, game, table, names, secondsLeft) {
   }
 }
 
-export function renderFacts(box, game) {
+// The clocks as the table's settings name them ("25 s a card, 30 s for other moves"), or null without clocks.
+export function clocksFact(clocks) {
+  if (!clocks || (clocks.card == null && clocks.other == null)) return null;
+  return `Clocks: ${clocks.card ?? "no"} s a card, ${clocks.other ?? "no"} s for other moves`;
+}
+
+export function renderFacts(box, game, table = null) {
   const v = game.view || {};
   const word = trumpWord(v);
   const facts = [];
@@ -117,6 +123,8 @@ export function renderFacts(box, game) {
   if (v.rule_set === "spades") fact(v.spades_broken ? "Spades broken" : "Spades not broken yet");
   if (v.endgame) fact("Endgame: hearts, nobody drops out");
   if (v.blind) fact("Blind trumps: counts double");
+  const clocks = clocksFact(table && table.clocks);
+  if (clocks) fact(clocks);
   clear(box).append(...facts);
 }
 
@@ -127,7 +135,9 @@ export function renderTrick(box, note, game, names) {
   let trick = v.trick && v.trick.plays && v.trick.plays.length ? v.trick : null;
   let done = false;
   if (!trick) {
-    const tricks = v.tricks && v.tricks.length ? v.tricks : ((lastHand(v) || {}).tricks || []);
+    // the hand before's last trick only once the game is over: a new hand starts with an empty table
+    const before = game.status === "over" ? ((lastHand(v) || {}).tricks || []) : [];
+    const tricks = v.tricks && v.tricks.length ? v.tricks : before;
     if (tricks.length) {
       trick = tricks[tricks.length - 1];
       done = true;
@@ -148,6 +158,21 @@ export function renderTrick(box, note, game, names) {
   box.setAttribute("aria-label", done ? "The last trick" : "The trick");
 }
 
+// 120s' stop at target − 5 (docs/rules), beside a side only where and when it binds: in 120s-auction a side that
+// has never made a bid, once it is at the stop; in 120s-house (bid and make it to go out) a side that started the
+// hand at target − 20 or more, for that hand. Never on both sides from the first hand.
+export function capNote(v, side, score) {
+  const stop = (typeof v.target === "number" ? v.target : 120) - 5;
+  if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[side] && score >= stop) {
+    return ` (capped at ${stop})`;
+  }
+  const house = v.rule_set === "120s-house" && v.settings && v.settings.bid_to_go_out;
+  if (house && Array.isArray(v.start_scores) && v.start_scores[side] >= stop - 15 && v.phase !== "over") {
+    return ` (stops at ${stop} unless it bids and makes it)`;
+  }
+  return "";
+}
+
 export function renderScores(tbody, game, names) {
   const v = game.view || {};
   clear(tbody);
@@ -159,8 +184,7 @@ export function renderScores(tbody, game, names) {
   for (const [who, score, i] of rows) {
     let extra = "";
     if (Array.isArray(v.bags)) extra = ` (${v.bags[i]} bag${v.bags[i] === 1 ? "" : "s"})`;
-    // the cap matters only once it binds: not on both sides from the first hand
-    if (v.rule_set === "120s-auction" && Array.isArray(v.made_bid) && !v.made_bid[i] && score >= 115) extra = " (capped at 115)";
+    extra += capNote(v, i, score);
     const title = who.charAt(0).toUpperCase() + who.slice(1);
     tbody.append(el("tr", {}, el("th", { scope: "row", title: extra.trim() || null }, title, el("span", { class: "muted", text: extra })),
       el("td", { class: "num", text: String(score) })));

@@ -291,11 +291,13 @@ async function comeBackIfAway(game) {
 function onBatch(records, game) {
   const first = S.game === null;
   const endedBefore = S.handsEnded || 0;
+  const handBefore = S.game && S.game.view ? S.game.view.hand_number : undefined;
   S.game = game;
   S.names = new Names(game);
   const v = game.view || {};
   const last = lastHand(v);
   let movedForMe = null;
+  let movedAt = -1;
   // The view knows the tricks of the hand in play and, in last_hand, those of the hand that ended last in this
   // batch; a trick of an earlier hand of the same batch is told only where the plays alone tell it (Spades).
   const probe = S.tracker ? S.tracker.clone() : null;
@@ -304,7 +306,7 @@ function onBatch(records, game) {
   const firstOfLast = endsAt.length > 1 ? endsAt[endsAt.length - 2] + 1 : 0;
   records.forEach((rec, i) => {
     log(recordSentence(rec, S.names, v), rec.by === "timeout" || rec.by === "stand-in" ? "timeout" : "", rec.seq);
-    if (rec.by === "timeout" && rec.seat === game.seat) movedForMe = recordSentence(rec, S.names, v);
+    if (rec.by === "timeout" && rec.seat === game.seat) [movedForMe, movedAt] = [recordSentence(rec, S.names, v), i];
     if (!first && rec.move.kind === "play" && rec.seat !== game.seat) cardPlayed();
     if (!S.tracker) return;
     if (rec.move.kind === "play") S.plays.push([rec.seat, rec.move.card]);
@@ -325,7 +327,10 @@ function onBatch(records, game) {
       handSummary(last, v, S.names).forEach((line, k) => log(line, k ? "hand-over" : "hand-over first"));
     } else log(`Hand ${number + 1} is over.`, "hand-over first");
   });
-  if (movedForMe) showMovedForMe(movedForMe);
+  // a new hand starts clean: the note of a time that ran out in the hand before stays in the log only
+  const newHand = (S.handsEnded || 0) !== endedBefore || (handBefore !== undefined && v.hand_number !== handBefore);
+  if (newHand) $("moved-for-you").hidden = true;
+  if (movedForMe && !(newHand && movedAt <= (lastEnd ?? records.length))) showMovedForMe(movedForMe);
   if (first || (S.handsEnded || 0) !== endedBefore) refreshSheet();
   if (first) comeBackIfAway(game);
   if (game.seq !== S.turnSeq) {
@@ -360,6 +365,9 @@ async function onEnd(game) {
   // "Verify this game" where the end is read, not below the fold at the bottom of the fairness panel
   if (!$("over-verify")) $("over").append(el("p", {}, el("a", { class: "button primary", id: "over-verify",
     href: `/verify/${encodeURIComponent(tableId)}` }, "Verify this game")));
+  // in view without scrolling (on a phone the panel is below the table); focus there if "Your turn" had it
+  if (S.focusMine && document.activeElement === document.body) $("over-verify").focus({ preventScroll: true });
+  $("over").scrollIntoView({ block: "nearest" });
   log(resultSentence(game, new Names(game)), "hand-over first");
   try {
     const t = await get(`/games/${encodeURIComponent(tableId)}/transcript`);
@@ -398,7 +406,7 @@ function render() {
   const names = S.names;
   const felt = $("felt");
   renderSeats(felt, game, S.table, names, secondsLeft(game));
-  renderFacts($("facts"), game);
+  renderFacts($("facts"), game, S.table);
   renderTrick($("trick"), $("trick-note"), game, names);
   renderScores($("scores"), game, names);
   renderLastTrick(game, names);
@@ -419,6 +427,22 @@ function render() {
   renderChoices(shown);
   renderHand(shown);
   updateAct(shown);
+  $("tick-legend").hidden = !$("mine").querySelector(".tick");
+  keepFocus();
+}
+
+// Focus that was in "Your turn" and lost its element (a card played, a block sent, the Throw button hidden) goes
+// back to the hand (or the blocks), not to the page. Quietly: the hint line keeps what it says.
+function keepFocus() {
+  const active = document.activeElement;
+  // a removed element leaves focus on the body; a hidden or disabled one keeps it until the next frame
+  const lost = !active || active === document.body || !active.isConnected || active.disabled || active.closest("[hidden]");
+  if (!S.focusMine || !lost) return;
+  const target = [$("choices"), $("hand")].map((b) => b.querySelector("[tabindex='0']:not(:disabled)")).find(Boolean);
+  if (!target) return;
+  S.quietFocus = true;
+  target.focus();
+  S.quietFocus = false;
 }
 
 function renderLastTrick(game, names) {
@@ -455,7 +479,7 @@ function renderChoices(game) {
     const lifted = S.lift && S.lift.key === b.key;
     const btn = el("button", {
       type: "button", class: `choice${b.word ? " word" : ""}`, "aria-pressed": lifted ? "true" : "false",
-      "aria-label": b.suggested ? `${b.aria}, the table's suggestion` : b.aria,
+      "aria-label": b.aria,
       title: b.suggested ? "The table's suggestion" : null, dataset: { choice: b.key },
       tabindex: (S.lift ? lifted : (b.suggested || (i === 0 && !c.blocks.some((x) => x.suggested)))) ? "0" : "-1",
       disabled: S.sending,
@@ -505,9 +529,10 @@ function renderHand(game) {
       "aria-disabled": reason ? "true" : null, tabindex: first && !tabbed ? "0" : "-1", disabled: S.sending,
       onclick: () => onCard(card),
       onkeydown: (e) => rove(e, hand, "button.card"),
-      onfocus: () => showWhy(card),
-      onpointerenter: () => showWhy(card),
-      onpointerleave: () => showWhy(null),
+      onfocus: () => { if (!S.quietFocus) showWhy(card); },
+      // pointing says why a card cannot be played, but while a card is lifted the hint line stays with it
+      onpointerenter: () => { if (!(S.lift && S.lift.card)) showWhy(card); },
+      onpointerleave: () => showWhy(S.lift && S.lift.card ? S.lift.card : null),
       onpointerdown: () => { S.press = setTimeout(() => showWhy(card, true), LONG_PRESS_MS); },
       onpointerup: () => clearTimeout(S.press),
       oncontextmenu: (e) => { if (reason) e.preventDefault(); },
@@ -521,6 +546,7 @@ function renderHand(game) {
     const again = hand.querySelector(`[data-card='${CSS.escape(focused)}']`);
     if (again) again.focus();
   }
+  if (S.lift && S.lift.card) showWhy(S.lift.card);
 }
 
 // What pointing at (or holding, or focusing) a card says: why it cannot be played now.
@@ -680,7 +706,8 @@ function tick() {
     const info = seat.querySelector(".info");
     if (!info) continue;
     const clock = info.querySelector(".clock") || info.appendChild(el("span", { class: "clock" }));
-    clock.textContent = seat.classList.contains("to-move") && left !== null ? ` · ${left} s left` : "";
+    const which = game.clock === "card" ? "to play a card" : "for other moves";
+    clock.textContent = seat.classList.contains("to-move") && left !== null ? ` · ${left} s left ${which}` : "";
   }
   if (!game.your_turn || left === null) {
     timer.hidden = true;
@@ -714,6 +741,9 @@ function soundButton() {
 
 async function init() {
   soundButton();
+  // where focus is: in "Your turn" (keepFocus brings it back there) or elsewhere on the page (left alone)
+  document.addEventListener("focusin", (e) => { S.focusMine = $("mine").contains(e.target); });
+  document.addEventListener("pointerdown", (e) => { if (!$("mine").contains(e.target)) S.focusMine = false; });
   if (me()) $("who").textContent = `You: ${me().name}`;
   try {
     await loadTable();
