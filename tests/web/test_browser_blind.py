@@ -191,3 +191,123 @@ def test_the_browser_computes_the_blind_vectors(page):
     got = page.evaluate(BLIND_VECTORS, vectors)
     for v, r in zip(vectors, got, strict=True):
         assert "unknown" not in r, v["vector"]
+
+
+# ------------------------------------------------------------------------------------------------ the verifier
+
+AUDIT = """async ([game, messages, holders, pack]) => {
+  const { audit } = await import("/assets/js/blind/check.js");
+  const out = await audit(game, 4, messages, new Map(Object.entries(holders).map(([k, v]) => [Number(k), v])), pack);
+  return {
+    findings: out.findings.map((f) => [f.code, f.seat, f.deal, f.positions ?? null]),
+    atFault: out.atFault,
+    decks: Object.fromEntries(out.decks),
+    hands: Object.fromEntries([...out.hands].map(([k, h]) => [k, Object.fromEntries(h)])),
+    opens: out.opens.size,
+  };
+}"""
+
+
+def _cheating(kind, seat, change):
+    """Two deals of a table where `seat` changes its `kind` message of deal 1 (signed again by itself)."""
+    import copy
+
+    from tests.blind.table import play_deals, resign
+
+    holder = {}
+
+    def tamper(m):
+        if m["type"] == kind and m["seat"] == seat and m["deal"] == 1:
+            m = copy.deepcopy(m)
+            change(m)
+            return resign(holder["table"][seat], m)
+        return m
+
+    honest, first, holders = play_deals("g-browser-audit", deals=1, first_dealer=1)
+    from fairdeal.core.blind.local import run_deal
+
+    table = honest
+    holder["table"] = table
+    holders = dict(holders)
+    holders[1] = blind_deal.spades_holders(2)
+    body = [m for m in first if m["type"] != "reveal"]
+    body += run_deal(table, 1, holders[1], tamper=tamper, receive=False)
+    return body + [s.reveal() for s in table], holders
+
+
+def _flip_release(m):
+    h = sorted(m["keys"])[0]
+    j = sorted(m["keys"][h], key=int)[0]
+    m["keys"][h][j] = "%064x" % (int(m["keys"][h][j], 16) ^ 1)
+
+
+def _skip_release(m):
+    h = sorted(m["keys"])[-1]
+    del m["keys"][h][sorted(m["keys"][h], key=int)[0]]
+
+
+def _dup(m):
+    m["deck"][5] = m["deck"][6]
+
+
+def _swap(m):
+    m["deck"][0], m["deck"][1] = m["deck"][1], m["deck"][0]
+
+
+def _remask(m):
+    m["deck"] = [group.mul(3, bytes.fromhex(x)).hex() for x in m["deck"]]
+
+
+def _relock(m):
+    m["deck"][17] = group.mul(2, bytes.fromhex(m["deck"][17])).hex()
+
+
+CASES = {
+    "honest": None,
+    "wrong-release-key": ("release", 1, _flip_release),
+    "skipped-release": ("release", 3, _skip_release),
+    "not-a-permutation": ("shuffle", 2, _dup),
+    "chosen-order": ("shuffle", 3, _swap),
+    "another-mask": ("shuffle", 0, _remask),
+    "wrong-lock": ("lock", 2, _relock),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_page_audits_a_blind_game_as_the_python_verifier(page, case):
+    """Every shuffle, lock, release and open checked from the revealed secrets: the same findings (code, seat,
+    deal, positions), the same seats at fault, the same decks and hands as fairdeal/core/blind/check.py."""
+    from fairdeal.core.blind import check
+    from tests.blind.table import play_deals
+
+    if CASES[case] is None:
+        _, msgs, holders = play_deals("g-browser-audit", deals=2, first_dealer=1)
+    else:
+        msgs, holders = _cheating(*CASES[case])
+    want = check.audit("g-browser-audit", 4, msgs, holders)
+    got = page.evaluate(
+        AUDIT, ["g-browser-audit", msgs, {str(k): v for k, v in holders.items()}, blind_deal.pack_texts()]
+    )
+    assert got["findings"] == [[f.code, f.seat, f.deal, f.fields.get("positions")] for f in want.findings]
+    assert got["atFault"] == want.at_fault
+    assert got["decks"] == {str(k): v for k, v in want.decks.items()}
+    assert got["hands"] == {str(k): {str(s): c for s, c in h.items()} for k, h in want.hands.items()}
+    assert got["opens"] == len(want.opens)
+    if case == "honest":
+        assert want.findings == [] and set(want.decks) == {0, 1} and len(want.opens) == 104
+    else:
+        # the seat is named; a deal whose shuffle or lock differs has no deck, a bad release does not change it
+        assert want.at_fault == [CASES[case][1]] and 0 in want.decks
+        assert (1 in want.decks) == (CASES[case][0] == "release")
+
+
+def test_the_page_blames_no_seat_for_a_message_the_server_altered(page):
+    from tests.blind.table import play_deals
+
+    _, msgs, holders = play_deals("g-browser-audit", deals=1)
+    i = next(i for i, m in enumerate(msgs) if m["type"] == "open")
+    msgs[i] = dict(msgs[i], card="2C" if msgs[i]["card"] != "2C" else "3C")  # not signed again
+    got = page.evaluate(
+        AUDIT, ["g-browser-audit", msgs, {str(k): v for k, v in holders.items()}, blind_deal.pack_texts()]
+    )
+    assert got["findings"][0][:2] == ["signature", None] and got["atFault"] == []
