@@ -42,6 +42,8 @@ from fairdeal.core.games import rules_from_json
 from fairdeal.core.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.core.replay import LiveGame
 from fairdeal.service import endings, standin
+from fairdeal.service.blind.state import blind_live_game  # BLIND HOOK
+from fairdeal.service.blind.table import Blind, is_blind  # BLIND HOOK
 from fairdeal.service.errors import ApiError
 from fairdeal.service.lost_records import LostRecords, UnreadableEntry
 from fairdeal.service.store.base import CONFLICT, DUPLICATE, KEY_REUSED, OK, SecretMissing, Store, entry_digest
@@ -145,6 +147,7 @@ class Games:
         self._cache: OrderedDict[str, Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._cache_bytes = 0  # the sum of the cached games' `bytes`
+        self.blind = Blind(store, config, metrics)  # BLIND HOOK: dealer-blind tables (fairdeal/service/blind/)
 
     # ------------------------------------------------------------------------------------ cache
     def slot(self, game_id: str) -> Cached:
@@ -248,6 +251,8 @@ class Games:
             self._adopt_header(c, "start", entry["start"], entry["start_signature"], c.length)
         elif "end" in entry:
             self._chained(c, entry["end"])
+            if self._is_blind(c):  # BLIND HOOK: the signed transcript carries the blind log
+                t.update(self.blind.member(c.game_id))
             t["end"], t["signature"] = entry["end"], entry["signature"]
             c.last_at = parse_iso(entry["end"]["ended"])
         elif entry.get("type") == "move":
@@ -274,7 +279,10 @@ class Games:
         c.transcript[name], c.transcript[f"{name}_signature"] = record, signature
         c.transcript["records"] = records
         c.headers = index + 1  # the entries up to and including this one
-        if name == "start":
+        if name == "start" and self._is_blind(c):  # BLIND HOOK: the server does not hold the humans' hands
+            c.live = blind_live_game(record, self._game_seed(c.game_id, record))
+            c.last_at = c.last_human_at = parse_iso(record["started"])
+        elif name == "start":
             c.live = LiveGame(record, self._game_seed(c.game_id, record))
             c.last_at = c.last_human_at = parse_iso(record["started"])
         else:
@@ -287,6 +295,10 @@ class Games:
         c.last_at = at
         if record["by"] == "player":
             c.last_human_at = at
+
+    def _is_blind(self, c: Cached) -> bool:
+        """BLIND HOOK: whether the game is at a dealer-blind table (its table document says so)."""
+        return is_blind(c.table if c.table is not None else self.store.get_doc("table", c.game_id)[0])
 
     def _server_seed(self, game_id: str) -> bytes:
         secret = self.store.get_secret(game_id)
@@ -471,6 +483,8 @@ class Games:
         if c.live is not None and c.live.state.is_over:
             result = c.live.state.result
         t = json.loads(json.dumps(c.transcript))
+        blind_member = self.blind.member(c.game_id) if self._is_blind(c) else {}  # BLIND HOOK
+        t.update(blind_member)
         extra: dict[str, Any] = {}
         if t["protocol"] != "fairdeal/1":
             extra["deals"] = [(d[0], d[1]) for d in c.live.state.deals] if c.live is not None else []
@@ -487,6 +501,7 @@ class Games:
             leaf=tlog.ending_leaf(t) if self.config.transparency_log else None,
         )
         if res.status == OK:
+            c.transcript.update(blind_member)  # BLIND HOOK
             c.transcript["end"], c.transcript["signature"] = t["end"], t["signature"]
             # said once: here, by the process whose append of the end won, not by each process that sees it
             log.info("game ended", extra={"fields": {"game": c.game_id, "reason": reason, "seq": c.seq}})
@@ -542,6 +557,10 @@ class Games:
             raise self.lost.refusal(c.game_id, table, "no-commit", 0)
         if table["status"] == "playing" and not c.started:
             self.ensure_started(c, table)
+        if is_blind(table):  # BLIND HOOK: a blind table's steps, moves, aborts and end (fairdeal/service/blind/)
+            self.blind.advance(self, c, table)
+            self.schedule(c, table)
+            return
         for _ in range(MAX_STEPS):
             if c.ended or c.live is None:
                 break
@@ -578,6 +597,8 @@ class Games:
             return None
         if c.live is None:
             return self.reveal_due(table)
+        if is_blind(table):  # BLIND HOOK
+            return self.blind.next_check(self, c, table)
         due, abandon = self.deadline(c, table), self.abandon_at(c, table)
         if abandon is not None:
             # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth

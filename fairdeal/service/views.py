@@ -73,6 +73,8 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
         out["result"] = c.transcript["end"]["result"]
     if table["status"] == "revealing":
         out["reveal_deadline"] = table.get("reveal_deadline")  # no card exists until every seat has revealed
+    if table.get("blind"):  # BLIND HOOK: the blind log's place and the step due
+        out["blind"] = games.blind.summary(games, c, table)
     if live is None:
         return out
     state, rules = live.state, live.rules
@@ -125,6 +127,8 @@ def public_transcript(c: Cached, seat: int | None) -> dict:
     """The finished game's transcript in full (seed revealed, signed); while it runs, the signed header and
     the records as this seat may see them, without the seed."""
     t = tr.public_view(c.transcript)
+    if "blind" in c.transcript:  # BLIND HOOK (until core's public_view keeps the member itself)
+        t["blind"] = c.transcript["blind"]
     if c.ended:
         return t
     t["records"] = visible_records(c, seat)

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, request, stream_with_context
 
 from fairdeal.service import auth, feed, scoresheet
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
+from fairdeal.service.blind.log import log_id  # BLIND HOOK
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.tables import seat_of
 from fairdeal.service.translog import add_log_member
@@ -39,7 +40,7 @@ def post_move(game_id):
     s = svc()
     p = player_ref()
     body = json_body()
-    unknown = set(body) - {"seat", "seq", "move"}
+    unknown = set(body) - {"seat", "seq", "move", "open", "timeout"}  # BLIND HOOK: open, timeout (blind tables)
     if unknown:
         raise ApiError(
             422,
@@ -68,6 +69,15 @@ def post_move(game_id):
                 409,
                 "not-started",
                 "The table is waiting for its seats to reveal their client seeds; no card exists yet.",
+            )
+        if table.get("blind"):  # BLIND HOOK: a play carries its open; the seat's client plays its timeout move
+            return s.games.blind.player_move(s.games, c, table, seat, body, idem, p["id"])
+        extra = sorted(set(body) & {"open", "timeout"})
+        if extra:
+            raise ApiError(
+                422,
+                "unknown-field",
+                f"A move request at this table has no field {extra[0]!r} (only a dealer-blind table's has).",
             )
         return s.games.player_move(c, table, seat, body["seq"], body["move"], idem, p["id"])
 
@@ -106,9 +116,10 @@ def events(game_id):
     token = auth.current_token(s.store)
     p, guard = ({"id": token[0]} if token else None), feed.guard_of(s, token)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
+    blind_after = int_arg("blind_after", -1)  # BLIND HOOK: also answer when the blind log grows past it
     until = time.monotonic() + feed.spread(wait)
     try:  # the watch comes first: an append after the read below wakes it (one read, no gap)
-        w, away = feed.watch(s, game_id, guard), None
+        w, away = feed.watch(s, game_id, guard, (log_id(game_id),) if blind_after >= 0 else ()), None
     except feed.WaitRefused as exc:
         w, away = None, exc  # notifications are away: answer what there is, but do not wait
     try:
@@ -120,6 +131,9 @@ def events(game_id):
                 w = None
             raise
         done = feed.past(after, c.started)
+        if blind_after >= 0 and table.get("blind"):  # BLIND HOOK
+            moved = done
+            done = lambda c: moved(c) or s.games.blind.progress(game_id).count > blind_after  # noqa: E731
         if not done(c) and wait > 0:
             if away is not None:
                 raise away
