@@ -311,3 +311,72 @@ def test_the_page_blames_no_seat_for_a_message_the_server_altered(page):
         AUDIT, ["g-browser-audit", msgs, {str(k): v for k, v in holders.items()}, blind_deal.pack_texts()]
     )
     assert got["findings"][0][:2] == ["signature", None] and got["atFault"] == []
+
+
+# ------------------------------------------------------------------------------------------------ the seat's rules
+
+SPADES = """async (cases) => {
+  const sp = await import("/assets/js/blind/spades.js");
+  return cases.map((c) => {
+    const trick = c.trick.map((p) => p[1]);
+    return {
+      legal: sp.legalCards(sp.sortCards(c.hand), trick, c.broken),
+      why: c.hand.map((card) => sp.whyNot(c.hand, card, trick, c.broken) === null),
+      timeout: c.phase === "bid" ? sp.suggestedBid(c.hand)
+        : sp.safeCard({ seat: c.seat, hand: c.hand, trick: c.trick, bids: c.bids, spadesBroken: c.broken }),
+    };
+  });
+}"""
+
+
+def test_the_pages_spades_rules_are_the_engines(page):
+    """What the page works out from its own hand at a blind table, where the server cannot (the legal cards, the
+    suggested bid, the timeout card) is the engine's: at every decision of whole selfplayed Spades games."""
+    from fairdeal.core.fairness import game_seed
+    from fairdeal.core.games.spades import why_not_card
+    from fairdeal.core.keys import private_key_from_hex
+    from fairdeal.core.replay import LiveGame
+    from fairdeal.core.selfplay import selfplay
+
+    key = private_key_from_hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+    cases, want = [], []
+    for n in range(3):
+        server_seed = bytes([n + 11] * 32)
+        t = selfplay("spades", key, server_seed, bots=(0, 1, 2, 3), timeout_every=0, variety_every=2)
+        game = LiveGame(
+            t["start"], game_seed(server_seed, [s["client_seed"] for s in t["start"]["seats"]], t["protocol"])
+        )
+        for rec in t["records"]:
+            st = game.state
+            seat = st.to_move
+            v = st.view(seat)
+            if v["phase"] in ("bid", "play") and v["hand"]:
+                trick = v["trick"]["plays"] if v["phase"] == "play" else []
+                cases.append(
+                    {
+                        "seat": seat,
+                        "hand": v["hand"],
+                        "trick": trick,
+                        "bids": v["bids"],
+                        "broken": v["spades_broken"],
+                        "phase": v["phase"],
+                    }
+                )
+                hand = [c for c in st.hands[seat]]
+                played = [c for _, c in st.play.current.plays] if st.play is not None else []
+                timeout = st.rules.timeout_move(v)
+                want.append(
+                    {
+                        "legal": [str(m.card) for m in st.legal_moves(seat)] if v["phase"] == "play" else None,
+                        "why": [why_not_card(hand, c, played, v["spades_broken"]) is None for c in hand],
+                        "timeout": timeout.to_json()["value"] if v["phase"] == "bid" else timeout.to_json()["card"],
+                    }
+                )
+            game.apply_record(rec, chain=False)
+    got = page.evaluate(SPADES, cases)
+    assert len(cases) > 600
+    for c, g, w in zip(cases, got, want, strict=True):
+        assert g["timeout"] == w["timeout"], c
+        if c["phase"] == "play":
+            assert g["legal"] == w["legal"], c
+            assert g["why"] == w["why"], c
