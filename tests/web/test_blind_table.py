@@ -36,6 +36,19 @@ def stored(page, gid: str) -> dict:
     return json.loads(text) if text else {}
 
 
+TAMPER = """async (text) => {
+  const v = await import("/assets/js/checks.js");
+  const t = JSON.parse(text);
+  const m = t.blind.messages.find((x) => x.type === "release" && x.seat === 2);
+  const h = Object.keys(m.keys)[0];
+  const j = Object.keys(m.keys[h])[0];
+  m.keys[h][j] = (m.keys[h][j][0] === "0" ? "1" : "0") + m.keys[h][j].slice(1);
+  const report = await v.verifyTranscript(JSON.stringify(t), {});
+  return { deals: report.checks.find((c) => c.id === "deals").status, atFault: report.blind.atFault,
+    codes: report.blind.findings.map((f) => f.code) };
+}"""
+
+
 def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, server):
     page = pages.new()
     gid = open_blind(page, server, "blind-player")
@@ -86,6 +99,26 @@ def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, serv
     audit = check.audit(gid, 4, blind["messages"], holders)
     assert audit.findings == [] and set(audit.decks) == set(holders)
     assert sorted(audit.hands[0][0]) == first_hand
+    # the verify page checks the blind deal from the revealed secrets and deals every hand from it
+    page.click("#verify-link")
+    page.wait_for_url(f"**/verify/{gid}")
+    page.wait_for_selector("#checks tr[data-check=deals]")
+    statuses = {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
+    assert {k: statuses[k] for k in ("signature-transcript", "commitment", "client-seeds", "hash-chain", "deals")} == {
+        "signature-transcript": "pass",
+        "commitment": "pass",
+        "client-seeds": "pass",
+        "hash-chain": "pass",
+        "deals": "pass",
+    }, statuses
+    assert "blind shuffles" in page.inner_text("#checks tr[data-check=deals]")
+    assert page.is_visible("#blind") and page.locator("#blind-findings li.fail").count() == 0
+    assert "revoke" in page.inner_text("#blind-not-checked")
+    shot(page, "blind-verify")
+    # a message changed after its seat signed it: the page fails the deals and blames the server, no seat
+    tampered = page.evaluate(TAMPER, json.dumps(t))
+    assert tampered["deals"] == "fail" and tampered["atFault"] == [] and tampered["codes"][0] == "signature"
+
     # and the whole transcript passes the verifier
     seat = t["start"]["seats"][0]
     report = verify_transcript(t, client_seeds=[(0, seat["client_seed"])])

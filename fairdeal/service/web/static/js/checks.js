@@ -8,6 +8,7 @@ import { gameSeed, recordSalt, seedKey } from "./fairness.js";
 import { keyId, NoEd25519, verifier } from "./keys.js";
 import { canonicalBytes } from "./canonical.js";
 import { checkLogMember } from "./merkle.js";
+import { findingSentence, verifyBlind } from "./blind/verify.js";
 import {
   checkChain, checkClientSeeds, checkCommitment, checkHeader, headers, namedProtocol, parseTranscript, PROTOCOLS,
   recordHash, transcriptBody,
@@ -197,17 +198,36 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   if (!lay || (t.commit.deal_layout && t.commit.deal_layout !== lay.id)) {
     const named = t.commit.deal_layout ? ` (deal layout '${t.commit.deal_layout}')` : "";
     run.set("deals", SKIP, `this page does not know how rule set '${start.rules.id}' deals${named}: fairdeal-verify checks it`);
+  } else if (t.blind && !await blindDecks(run, report, t)) {
+    /* the deals check failed: a deal the seats' messages cannot give */
   } else {
-    const dealt = await dealGame(t, keyed);
+    const dealt = await dealGame(t, keyed, report.blind ? report.blind.decks : null);
     report.deals = dealt;
     if (dealt.problem) run.fail("deals", dealt.problem.text, dealt.problem.seq);
     else {
       const first = records.length ? `; seat ${records[0].seat} moved first as the seed's dealer requires` : "";
       const listed = Array.isArray(end.deals) ? "; the end record lists these deals" : "";
-      run.set("deals", PASS, `${dealt.deals.length} hand(s) dealt from the revealed seed; every card played or thrown was in the mover's hand${first}${listed}`);
+      const from = report.blind ? "by the seats' blind shuffles, every step checked from their revealed secrets" : "from the revealed seed";
+      run.set("deals", PASS, `${dealt.deals.length} hand(s) dealt ${from}; every card played or thrown was in the mover's hand${first}${listed}`);
     }
   }
   engineChecks(run, t);
+}
+
+// A dealer-blind game (docs/blind.md): the decks come from the seats' shuffles, checked from their revealed
+// secrets; every deal the end record lists must have one. False (and "deals" failed) when one has not.
+async function blindDecks(run, report, t) {
+  report.blind = await verifyBlind(t);
+  const { decks, findings } = report.blind;
+  const missing = (t.end.deals || []).map((d) => d.hand).filter((k) => !decks.has(k));
+  if (!missing.length && !findings.length) return true;
+  const why = findings.length ? findings.map(findingSentence).join(" ") : "";
+  if (missing.length) {
+    run.fail("deals", `deal(s) ${missing.join(", ")} cannot be derived from the seats' blind messages. ${why}`.trim());
+    return false;
+  }
+  run.fail("deals", `the seats' blind messages do not all check out. ${why}`);
+  return true;
 }
 
 const CLOCK_KINDS = ["card", "other"];

@@ -267,6 +267,10 @@ function startBlind() {
     onNote: (text, error) => say("why", text, error),
   });
   S.blind.run().catch((exc) => say("why", exc.message, true));
+  if (!$("blind-note")) {
+    $("fair-title").after(el("p", { id: "blind-note", text: "Dealer-blind table: the seats shuffle and hold the cards "
+      + "between them, so the service never sees a hand. This browser keeps your keys and reads only your own cards." }));
+  }
 }
 
 // The score sheet, read again when a hand ends (and at the start and the end).
