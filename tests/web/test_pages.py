@@ -114,6 +114,10 @@ def test_the_package_ships_every_page_script_and_style():
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = conf["tool"]["setuptools"]["package-data"]["fairdeal.service.web"]
     web = PAGES.parent
-    shipped = {p for pattern in patterns for p in web.glob(pattern)}
+    everything = {p for pattern in patterns for p in web.glob(pattern)}
+    shipped = {p for p in everything if p.suffix in (".html", ".js", ".css")}
     present = {p for p in web.rglob("*") if p.is_file() and p.suffix in (".html", ".js", ".css")}
     assert present and present == shipped, sorted(str(PurePosixPath(p.relative_to(web))) for p in present ^ shipped)
+    # a vendored library ships with its licence and the note of its version
+    vendored = {p.parent for p in (web / "static" / "vendor").rglob("*.js")}
+    assert vendored and all({d / "LICENSE", d / "VERSION"} <= everything for d in vendored)
