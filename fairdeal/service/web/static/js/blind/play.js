@@ -202,16 +202,17 @@ export class BlindPlay {
   }
 }
 
-// The sentence for an aborted blind game: who is blamed and why.
+// The sentence for an aborted blind game: who is blamed and why (the end record names the seat).
 export function abortSentence(abort, names) {
   if (!abort) return null;
-  const who = names ? names.title(abort.seat) : `Seat ${abort.seat}`;
+  const title = names ? names.title(abort.seat) : `Seat ${abort.seat}`;
+  const who = title === "You" ? "you" : title;
   const why = {
-    "step-timeout": `did not send its ${abort.step} of deal ${abort.deal} in time`,
-    "move-timeout": "did not move in time (its own client plays its timeout move)",
-    left: "left the table while its keys were still needed",
-    revoke: "played a card the rules did not allow (found when the hand's cards were all open)",
-    "bad-timeout-move": "sent a timeout move that is not the timeout policy's",
+    "step-timeout": `its ${abort.step} of deal ${abort.deal + 1} did not come in time`,
+    "move-timeout": "no move in time (a blind seat's own page plays its timeout move, and it was gone)",
+    left: "it left the table while its keys were still needed",
+    revoke: "a card the rules did not allow, found when the hand's cards were all open",
+    "bad-timeout-move": "a timeout move that is not the timeout policy's",
   }[abort.why] || abort.why;
-  return `The game was aborted: ${who} ${why}. The signed end record names that seat.`;
+  return `Blamed on ${who}: ${why}. The signed end record names seat ${abort.seat}.`;
 }
