@@ -185,7 +185,7 @@ def _check_deal(
         deck = [element_from_hex(x) for x in m["deck"]]
         if s in secrets_:
             expected = blind_deal.lock_deck(secrets_[s], k, prev)
-            wrong = [j for j, (x, y) in enumerate(zip(deck, expected)) if x != y]
+            wrong = [j for j, (x, y) in enumerate(zip(deck, expected, strict=False)) if x != y]
             if wrong:
                 out.add("lock-differs", s, k, positions=wrong)
                 sound = False
@@ -235,7 +235,11 @@ def _check_releases(
     by_key: Mapping[tuple, dict],
     secrets_: Mapping[int, bytes],
 ) -> None:
-    box = {s: element_from_hex(by_key[("commit", s, None)]["box_key"]) for s in range(seats) if ("commit", s, None) in by_key}
+    box = {
+        s: element_from_hex(by_key[("commit", s, None)]["box_key"])
+        for s in range(seats)
+        if ("commit", s, None) in by_key
+    }
     for s in range(seats):
         m = by_key.get(("release", s, k))
         if m is None:
@@ -274,7 +278,7 @@ def _check_opens(
     by_key: Mapping[tuple, dict],
     secrets_: Mapping[int, bytes],
 ) -> None:
-    points = dict(zip(pack, blind_deal.initial_deck(pack)))
+    points = dict(zip(pack, blind_deal.initial_deck(pack), strict=False))
     for key, m in sorted(by_key.items(), key=lambda kv: kv[0][3] if kv[0][0] == "open" else -1):
         if key[0] != "open" or key[2] != k:
             continue
