@@ -319,8 +319,8 @@ MESSAGES: dict[str, Template] = {
     "blind-missing-message": lambda f: (
         f"seat {f['seat']} sent no {f['type']} for deal {f['deal']}"
         if f.get("seat") is not None
-        else f"the {f['type']} of seat {f.get('claimed_seat')} for deal {f['deal']} is missing, a forgery in its place: "
-        "the server's fault"
+        else f"the {f['type']} of seat {f.get('claimed_seat')} for deal {f['deal']} is missing, a forgery in its "
+        "place: the server's fault"
     ),
     "blind-not-a-point": "seat {seat}'s {type} of deal {deal} holds no curve point at positions {positions}",
     "blind-shuffle-wrong-mask": "seat {seat}'s shuffle of deal {deal} is not masked with its secret's key",
@@ -334,7 +334,9 @@ MESSAGES: dict[str, Template] = {
     "blind-release-extra": "seat {seat}'s release of deal {deal} gives keys of positions {positions} to non-holders",
     "blind-release-wrong-key": "seat {seat}'s release of deal {deal} holds wrong keys for positions {positions}",
     "blind-open-not-holder": "seat {seat} opened position {position} of deal {deal}, which seat {holder} holds",
-    "blind-open-wrong": "seat {seat}'s open of {card} at position {position} of deal {deal} does not fit the final deck",
+    "blind-open-wrong": (
+        "seat {seat}'s open of {card} at position {position} of deal {deal} does not fit the final deck"
+    ),
     "blind-open-twice": "seat {seat} opened {card} of deal {deal} a second time",
     "not-checked": "not checked",
     "replay-stopped": "not checked: the replay stopped at record {stopped}",

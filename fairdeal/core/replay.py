@@ -123,7 +123,11 @@ def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:
 
 class LiveGame:
     def __init__(
-        self, start: Mapping[str, Any], game_seed: bytes, board_seed: bytes | None = None, chance: SeedChance | None = None
+        self,
+        start: Mapping[str, Any],
+        game_seed: bytes,
+        board_seed: bytes | None = None,
+        chance: SeedChance | None = None,
     ):
         self.start = start
         self.protocol = start.get("protocol")

@@ -16,7 +16,7 @@ from typing import Any
 
 from fairdeal.core.blind import deal as blind_deal
 from fairdeal.core.blind import derive, release
-from fairdeal.core.blind.group import N, element_bytes, element_from_hex, inverse, is_element, mul, mul_many, product
+from fairdeal.core.blind.group import element_bytes, element_from_hex, inverse, is_element, mul, mul_many, product
 from fairdeal.core.blind.messages import BadMessage, check_form, verify_signature
 
 

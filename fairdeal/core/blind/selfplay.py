@@ -14,6 +14,8 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from fairdeal.core.blind import derive
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.blind.local import Tamper, run_deal
@@ -31,6 +33,13 @@ PLAYERS = 4
 def seat_secret(server_seed: bytes, seat: int) -> bytes:
     """A selfplay seat's σ, derived so the game is reproducible (never how a real seat makes one)."""
     return hashlib.sha256(b"fairdeal-blind selfplay\x00" + server_seed + bytes([seat])).digest()
+
+
+def seat_identity(server_seed: bytes, seat: int) -> Ed25519PrivateKey:
+    """A selfplay seat's identity key, derived likewise (Ed25519 signatures are deterministic: the same
+    arguments give the same transcript byte for byte)."""
+    digest = hashlib.sha256(b"fairdeal-blind selfplay identity\x00" + server_seed + bytes([seat])).digest()
+    return Ed25519PrivateKey.from_private_bytes(digest)
 
 
 class LiveBlindChance(SeedChance):
@@ -83,7 +92,10 @@ def blind_selfplay(
     tamper: as local.run_deal's; unrevealed: seats that send no reveal; edit: a last change to the message list
     (a server's); blame: the end's blame (default: what the verifier will find, an honest server's)."""
     game_id = game_id or f"blind-selfplay-{server_seed.hex()[:12]}"
-    seats = [BlindSeat(game_id, s, PLAYERS, secret=seat_secret(server_seed, s)) for s in range(PLAYERS)]
+    seats = [
+        BlindSeat(game_id, s, PLAYERS, secret=seat_secret(server_seed, s), identity=seat_identity(server_seed, s))
+        for s in range(PLAYERS)
+    ]
     made: dict[str, LiveBlindChance] = {}
 
     def chance_of(game_seed: bytes) -> LiveBlindChance:

@@ -93,7 +93,9 @@ class BlindVerification:
         else:
             self.checks.append(passed("blind-blame", "blind-blame-ok", named=named))
 
-    def hands_of_plays(self, start: Mapping[str, Any], game_seed: bytes, records: Sequence[Mapping[str, Any]]) -> list[int]:
+    def hands_of_plays(
+        self, start: Mapping[str, Any], game_seed: bytes, records: Sequence[Mapping[str, Any]]
+    ) -> list[int]:
         """The hand number each play record was played in, by a replay without the policy checks (the full
         replay, already passed, has checked them)."""
         from fairdeal.core.replay import LiveGame  # the replay is the verifier's; this module is imported by it
@@ -115,6 +117,10 @@ class BlindVerification:
             opened = self.audit.opens.get((hand, record["move"]["card"]))
             if opened is None or opened[0] != record["seat"]:
                 return failed(
-                    "blind-opens", "blind-play-not-opened", record["seq"], seat=record["seat"], card=record["move"]["card"]
+                    "blind-opens",
+                    "blind-play-not-opened",
+                    record["seq"],
+                    seat=record["seat"],
+                    card=record["move"]["card"],
                 )
         return passed("blind-opens", "blind-opens-ok", plays=len(plays), opens=len(self.audit.opens))
