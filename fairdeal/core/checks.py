@@ -544,6 +544,10 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | No
         run.put_all(blind.checks)
         if blind.chance is None:
             raise _Unusable("This blind table's deal layout is not one this verifier can deal blind.")
+        if blind.underived:  # a seat did not reveal, or cheated: nobody can say which cards its hands held
+            for cid in ("blind-opens", *REPLAY_CHECKS):
+                run.put(skipped(cid, "blind-deal-unknown", hand=blind.underived[0]))
+            return
         chance = blind.chance
     try:
         fresh = LiveGame(start, seed, board_seed, chance)

@@ -296,13 +296,19 @@ MESSAGES: dict[str, Template] = {
     "no-log": "the transcript carries no transparency-log proof (no log member)",
     # blind tables (docs/blind.md, "Findings"): who is at fault is {seat} (None: the server)
     "not-blind": "not a blind table",
+    "blind-deal-unknown": "not checked: the cards of deal {hand} cannot be derived (see blind-messages and blind-deal)",
     "blind-messages-ok": "{count} signed message(s) of {seats} seats, each in form, every secret opening its commit",
     "blind-deal-ok": "{deals} deal(s), every shuffle, lock and key release the one its seat's secret gives",
     "blind-opens-ok": "{plays} card(s) played, each opened by its holder with the final deck's keys",
     "blind-blame-ok": lambda f: (
-        f"the end names {_seats(f['named'])} at fault, as the messages show" if f["named"] else "no seat is at fault"
+        (
+            f"the end names {_seats(f['claimed'])} at fault, as the messages show"
+            if f["claimed"]
+            else "the end blames no seat"
+        )
+        + (f"; the messages show {_seats(f['named'])} at fault" if f["named"] != f["claimed"] else "")
     ),
-    "blind-blame-differs": "the end names seats {claimed} at fault, but the messages show seats {named}",
+    "blind-blame-framed": "the end names {framed_text} at fault, but the messages show no fault of theirs",
     "blind-play-not-opened": "record {seq}: seat {seat} played {card} without an open of it from a position it holds",
     "blind-layout": "the deal layout {layout!r} cannot be dealt blind by this verifier",
     "blind-message-form": "message {index} (seat {claimed_seat}) is not in its form: {reason}",

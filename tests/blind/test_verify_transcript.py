@@ -107,19 +107,22 @@ def test_a_non_permutation_shuffle_fails_and_names_the_seat():
     assert "seat 2" in deal.detail
 
 
-def test_a_server_that_hides_the_cheat_fails_blame():
+def test_a_cheat_the_end_does_not_name_is_still_named():
     def dup(m):
         m["deck"][3] = m["deck"][4]
 
     report = _tampered(_cheat(0, "shuffle", dup), blame=[])
     blame = report.check("blind-blame")
-    assert (blame.status, blame.fields["claimed"], blame.fields["named"]) == ("fail", [], [0])
+    assert (blame.status, blame.fields["claimed"], blame.fields["named"]) == ("pass", [], [0])
+    assert "seat 0" in blame.detail
+    assert report.check("blind-deal").status == "fail" and report.check("blind-deal").fields["seat"] == 0
 
 
 def test_a_server_that_blames_an_honest_seat_fails_blame():
     t = blind_selfplay(KEY, SEED, stop_after=SHORT, blame=[2])
     report = verify_transcript(t)
-    assert report.check("blind-blame").status == "fail"
+    blame = report.check("blind-blame")
+    assert (blame.status, blame.code, blame.fields["framed"]) == ("fail", "blind-blame-framed", [2])
     assert [c.id for c in report.failed] == ["blind-blame"]
 
 
@@ -149,3 +152,10 @@ def test_a_play_without_its_open_fails():
     report = verify_transcript(t)
     opens = report.check("blind-opens")
     assert (opens.status, opens.code) == ("fail", "blind-play-not-opened")
+
+
+def test_without_every_reveal_the_replay_is_not_guessed():
+    report = verify_transcript(blind_selfplay(KEY, SEED, stop_after=SHORT, unrevealed=(2,)))
+    for cid in ("blind-opens", "deals", "moves-legal", "result"):
+        assert (report.check(cid).status, report.check(cid).code) == ("skip", "blind-deal-unknown")
+    assert not report.ok
