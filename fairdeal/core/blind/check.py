@@ -42,6 +42,7 @@ class Audit:
     # the steps (type, seat, deal) of which the store holds only a message its seat did not sign: a missing step
     # there is the server's doing, not the seat's
     forged: set[tuple] = field(default_factory=set)
+    shared: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (sender, holder) -> x(e_s·E_h)
 
     @property
     def at_fault(self) -> list[int]:
@@ -179,23 +180,24 @@ def _check_deal(
         else:
             sound = False
         prev = deck
+    locks = {s: derive.lock_scalars(secret, k, len(pack)) for s, secret in secrets_.items()}
     for s in range(seats):
         m = by_key.get(("lock", s, k))
         if m is None:
             out.missing("lock", s, k)
             return
-        deck = _deck(out, m)
+        deck = _deck(out, m, decode=s < seats - 1)
         if deck is None:
             return
         if s in secrets_:
-            expected = blind_deal.lock_deck(secrets_[s], k, prev)
+            expected = blind_deal.lock_deck(secrets_[s], k, prev, locks[s])
             wrong = [j for j, (x, y) in enumerate(zip(deck, expected, strict=False)) if x != y]
             if wrong:
                 out.add("lock-differs", s, k, positions=wrong)
                 sound = False
         prev = deck
     final = prev
-    _check_releases(out, game, seats, k, holders, by_key, secrets_)
+    _check_releases(out, game, seats, k, holders, by_key, secrets_, locks)
     cards = None
     if sound and len(secrets_) == seats:
         order = list(range(len(pack)))
@@ -210,16 +212,16 @@ def _check_deal(
         out.hands[k] = hands
     known = None
     if cards is not None:
-        locks = [product([derive.lock_scalar(secrets_[s], k, j) for s in range(seats)]) for j in range(len(pack))]
-        known = (cards, locks)
+        known = (cards, [product([locks[s][j] for s in range(seats)]) for j in range(len(pack))])
     _check_opens(out, pack, k, holders, final, by_key, known)
 
 
-def _deck(out: Audit, m: Mapping[str, Any]) -> list[bytes] | None:
+def _deck(out: Audit, m: Mapping[str, Any], decode: bool = True) -> list[bytes] | None:
     """A shuffle's or lock's deck as elements, each decoded once here (the next step's multiplications reuse the
-    decoded points); None, and the seat named, if one is no point: the seat signed it."""
+    decoded points); None, and the seat named, if one is no point: the seat signed it. decode=False: the final
+    deck, which no step multiplies (an open is compared with it; a bad element there fails its lock's check)."""
     deck = [element_bytes(x) for x in m["deck"]]
-    bad = [j for j, x in enumerate(deck) if not is_element(x)]
+    bad = [j for j, x in enumerate(deck) if not is_element(x)] if decode else []
     if bad:
         out.add("not-a-point", m["seat"], m["deal"], type=m["type"], positions=bad)
         return None
@@ -254,6 +256,7 @@ def _check_releases(
     holders: Sequence[int | None],
     by_key: Mapping[tuple, dict],
     secrets_: Mapping[int, bytes],
+    locks: Mapping[int, Sequence[int]],
 ) -> None:
     box = {
         s: element_from_hex(by_key[("commit", s, None)]["box_key"])
@@ -277,13 +280,18 @@ def _check_releases(
         if s not in secrets_:
             continue
         e = derive.box_scalar(secrets_[s])
-        shared = {h: release.shared_secret(e, box[h]) for h in box if h != s}
+        shared = {}
+        for h in box:
+            if h != s:  # one Diffie-Hellman per pair of seats for the whole game
+                if (s, h) not in out.shared:
+                    out.shared[(s, h)] = release.shared_secret(e, box[h])
+                shared[h] = out.shared[(s, h)]
         wrong = []
         for h, j in sorted(owed & given):
             if h not in shared:
                 continue
             p = release.pad(shared[h], game, k, s, h, j)
-            if release.unseal(keys[str(h)][str(j)], p) != derive.lock_scalar(secrets_[s], k, j):
+            if release.unseal(keys[str(h)][str(j)], p) != locks[s][j]:
                 wrong.append(j)
         if wrong:
             out.add("release-wrong-key", s, k, positions=wrong)
