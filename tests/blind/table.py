@@ -9,7 +9,9 @@ from fairdeal.core.blind.local import run_deal
 from fairdeal.core.blind.seat import BlindSeat
 
 
-def play_deals(game: str = "g-blind", deals: int = 1, first_dealer: int = 0, seats: int = 4, opens: bool = True, tamper=None):
+def play_deals(
+    game: str = "g-blind", deals: int = 1, first_dealer: int = 0, seats: int = 4, opens: bool = True, tamper=None
+):
     """(seats, messages, holders): deal k's dealer is first_dealer + k (the deal passes left). tamper: as
     local.run_deal's (then no card is received or opened)."""
     table = [BlindSeat(game, s, seats, secret=bytes([s + 1]) * 32) for s in range(seats)]

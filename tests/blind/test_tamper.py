@@ -48,9 +48,7 @@ def test_a_wrong_key_in_a_release_names_the_sender(honest):
     j = next(iter(m["keys"][h]))
     m["keys"][h][j] = "%064x" % (int(m["keys"][h][j], 16) ^ 1)
     result = _audit(_replace(messages, "release", 1, resign(table[1], m)), holders)
-    assert [(f.code, f.seat, f.fields["positions"]) for f in result.findings] == [
-        ("release-wrong-key", 1, [int(j)])
-    ]
+    assert [(f.code, f.seat, f.fields["positions"]) for f in result.findings] == [("release-wrong-key", 1, [int(j)])]
     assert result.at_fault == [1]
 
 
@@ -189,6 +187,6 @@ def test_an_open_with_keys_that_fit_a_chosen_card_fails(honest):
     m = _find(messages, "open", 1)
     keys = [int(x, 16) for x in m["keys"]]
     keys[0] = keys[0] * 5 % N
-    m["keys"] = ["%064x" % k for k in keys]
+    m["keys"] = [f"{k:064x}" for k in keys]
     result = _audit(_replace(messages, "open", 1, resign(table[1], m)), holders)
     assert [(f.code, f.seat) for f in result.findings] == [("open-wrong", 1)]

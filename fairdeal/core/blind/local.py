@@ -9,7 +9,6 @@ from typing import Any
 
 from fairdeal.core.blind.seat import BlindSeat
 
-
 Tamper = Callable[[dict[str, Any]], dict[str, Any]]
 
 
