@@ -7,6 +7,8 @@ import json
 import pytest
 
 from fairdeal.core import keys
+from fairdeal.core.blind.check import audit
+from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.blind.group import card_points
 from fairdeal.core.transcript import transcript_body
 from tests.service.blind_kit import BlindHuman, play_out
@@ -39,7 +41,15 @@ def check_signed_transcript(api: Api, tid: str, p: dict) -> dict:
     assert len(opens) == len(plays) == 52 * len(t["end"]["deals"])
     for m, r in zip(opens, plays):  # each play's open, in the order played
         assert (m["seat"], m["card"]) == (r["seat"], r["move"]["card"])
+    verdict = blind_audit(t)
+    assert verdict.findings == [] and sorted(verdict.decks) == list(range(len(t["end"]["deals"])))
     return t
+
+
+def blind_audit(t: dict):
+    """blind-core's verifier of the blind messages (fairdeal.core.blind.check), offline, from the transcript."""
+    holders = {d["hand"]: spades_holders(d["dealer"]) for d in t["end"]["deals"]}
+    return audit(t["commit"]["game_id"], 4, t["blind"]["messages"], holders)
 
 
 def test_a_blind_game_against_three_bots(api):
@@ -177,6 +187,7 @@ def test_a_seat_that_does_not_shuffle_in_time_aborts_the_game_blamed(clocked):
     assert g["status"] == "over" and g["end_reason"] == "aborted"
     t = api.get(f"/games/{tid}/transcript").get_json()
     assert t["blind"]["blame"] == [1] and t["end"]["reason"] == "aborted"
+    assert blind_audit(t).at_fault == [1]  # the verifier names the same seat
     assert sorted(m["seat"] for m in t["blind"]["messages"] if m["type"] == "reveal") == [0, 2, 3]
     assert aborts(app) == before + 1
 

@@ -26,7 +26,7 @@ def initial_deck(pack: Sequence[str]) -> list[bytes]:
 
 
 def card_by_point(pack: Sequence[str]) -> dict[bytes, str]:
-    return dict(zip(card_points(pack), pack))
+    return dict(zip(card_points(pack), pack, strict=False))
 
 
 def shuffle_deck(secret: bytes, deal: int, prev: Sequence[bytes]) -> list[bytes]:
@@ -41,7 +41,7 @@ def lock_scalars(secret: bytes, deal: int, size: int) -> list[int]:
 
 def lock_deck(secret: bytes, deal: int, prev: Sequence[bytes]) -> list[bytes]:
     a_inv = inverse(derive.shuffle_scalar(secret, deal))
-    return [mul(b * a_inv % N, x) for b, x in zip(lock_scalars(secret, deal, len(prev)), prev)]
+    return [mul(b * a_inv % N, x) for b, x in zip(lock_scalars(secret, deal, len(prev)), prev, strict=False)]
 
 
 def unlock(keys: Sequence[int], element: bytes) -> bytes:

@@ -112,7 +112,9 @@ def verify_signature(message: Mapping[str, Any], sign_key: str) -> None:
             bytes.fromhex(sig), signed_bytes(message)
         )
     except (InvalidSignature, ValueError):
-        raise BadMessage(f"The signature of seat {message.get('seat')}'s {message.get('type')} does not verify.") from None
+        raise BadMessage(
+            f"The signature of seat {message.get('seat')}'s {message.get('type')} does not verify."
+        ) from None
 
 
 def check_form(message: Any, game: str, seats: int, deck_size: int) -> dict[str, Any]:

@@ -27,10 +27,10 @@ def pad(shared: bytes, game: str, deal: int, sender: int, holder: int, position:
 
 
 def seal(lock: int, pad_bytes: bytes) -> str:
-    return bytes(a ^ b for a, b in zip(lock.to_bytes(PAD_BYTES, "big"), pad_bytes)).hex()
+    return bytes(a ^ b for a, b in zip(lock.to_bytes(PAD_BYTES, "big"), pad_bytes, strict=False)).hex()
 
 
 def unseal(value: str, pad_bytes: bytes) -> int | None:
     """The lock a release value carries, or None if it is no scalar in [1, n-1] (a wrong or garbled value)."""
-    k = int.from_bytes(bytes(a ^ b for a, b in zip(bytes.fromhex(value), pad_bytes)), "big")
+    k = int.from_bytes(bytes(a ^ b for a, b in zip(bytes.fromhex(value), pad_bytes, strict=False)), "big")
     return k if 1 <= k < N else None
