@@ -303,7 +303,10 @@ class Blind:
             if res.status in (DUPLICATE, KEY_REUSED):
                 return games._idempotent_answer(c, res, seat)
             if res.status == OK or (res.status == CONFLICT and c.seq >= record["seq"]):
-                receipt = c.live.last_hash if res.status == OK else None
+                from fairdeal.core.transcript import record_hash
+
+                stored = c.transcript["records"][record["seq"] - 1]  # the record as recorded (by a racer, maybe)
+                receipt = c.live.last_hash if res.status == OK else record_hash(stored)
                 self.advance(games, c, table)
                 games.schedule(c, table)
                 return {"seq": record["seq"], "receipt": receipt, "replayed": False}
