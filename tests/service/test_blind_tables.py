@@ -39,7 +39,7 @@ def check_signed_transcript(api: Api, tid: str, p: dict) -> dict:
     plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
     opens = [m for m in blind["messages"] if m["type"] == "open"]
     assert len(opens) == len(plays) == 52 * len(t["end"]["deals"])
-    for m, r in zip(opens, plays):  # each play's open, in the order played
+    for m, r in zip(opens, plays, strict=True):  # each play's open, in the order played
         assert (m["seat"], m["card"]) == (r["seat"], r["move"]["card"])
     verdict = blind_audit(t)
     assert verdict.findings == [] and sorted(verdict.decks) == list(range(len(t["end"]["deals"])))
@@ -89,7 +89,7 @@ def test_a_humans_unplayed_cards_are_nowhere_the_server_keeps_or_serves(api, app
     app.extensions["fairdeal"].store.close()
     stored = b"".join(p.read_bytes() for p in (tmp_path / "data").glob("fairdeal.sqlite3*"))
     logs = caplog.text
-    for card, point in zip(hand.values(), card_points(list(hand.values()))):
+    for card, point in zip(hand.values(), card_points(list(hand.values())), strict=True):
         for text in (served, logs):
             assert f'"{card}"' not in text and point.hex() not in text
         assert f'"{card}"'.encode() not in stored and point.hex().encode() not in stored and point not in stored
