@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fairdeal.core.blind.seat import BlindSeat
 from fairdeal.core.cards import card_from_str, cards_of_texts
-from fairdeal.core.games.spades import legal_cards, sort_cards, suggested_bid
+from fairdeal.core.games.base import FirstChoiceRng
+from fairdeal.core.games.spades import SpadesRules, legal_cards, sort_cards, suggested_bid
 from fairdeal.service.blind.log import holders
 
 
@@ -15,6 +16,8 @@ class BlindHuman:
         self.me = BlindSeat(table_id, seat, seats)
         self.log: list[dict] = []  # the blind log's messages, as served
         self.posted = 0  # messages this seat sent (shuffle/lock/release/reveal)
+        self.revoke = False  # play a card the rules forbid whenever the hand has one (a cheat)
+        self.revoked = False
 
     def commit(self) -> None:
         r = self.api.post(f"/tables/{self.tid}/join", self.p, json={"blind_commit": self.me.commit()})
@@ -79,8 +82,15 @@ class BlindHuman:
             return {"kind": "bid", "value": suggested_bid(cards_of_texts(list(hand.values())))}, None
         played = {c for t in view["tricks"] for _, c in t["plays"]} | {c for _, c in view["trick"]["plays"]}
         held = [c for c in hand.values() if c not in played]
-        trick = [card_from_str(c) for _, c in view["trick"]["plays"]]
-        card = str(sort_cards(legal_cards(cards_of_texts(held), trick, view["spades_broken"]))[0])
+        mine = dict(view, hand=[str(c) for c in sort_cards(cards_of_texts(held))])  # the view with my own hand
+        if self.revoke:
+            trick = [card_from_str(c) for _, c in view["trick"]["plays"]]
+            legal = legal_cards(cards_of_texts(held), trick, view["spades_broken"])
+            wrong = [str(c) for c in cards_of_texts(held) if c not in legal]
+            if wrong:
+                self.revoked = True
+                return {"kind": "play", "card": wrong[0]}, next(j for j, c in hand.items() if c == wrong[0])
+        card = str(SpadesRules().bot_move(mine, FirstChoiceRng()).card)  # plays as the bot would, from its view
         return {"kind": "play", "card": card}, next(j for j, c in hand.items() if c == card)
 
     def move(self, b: dict, timeout: bool = False, card: str | None = None) -> bool:

@@ -6,6 +6,7 @@ both take the same step), change notification (an append wakes every event-feed 
 watches this log's id too), and the store's durability. An entry is one of
   {"m": <signed message>}                                   commit, shuffle, lock, release, reveal
   {"m": <signed open>, "seq": n, "by": "player"|"timeout"|"bot"}   the open of the move record with seq n
+  {"abort": {"seat", "why", "deal", "step"[, "seq"]}}       a seat stalled, left or cheated: the reveals follow
   {"end": {"abort": null | {...}, "unrevealed": [...]}}     written once, just before the game's end record
 The open goes in first and its move record follows: a process that finds an open whose move record is not in
 the game log appends it (`Progress.unrecorded`), so a crash between the two writes loses nothing.
@@ -55,6 +56,7 @@ class Progress:
     deals: dict[int, DealSteps] = field(default_factory=dict)
     reveals: dict[int, dict] = field(default_factory=dict)
     end: dict | None = None
+    abort: dict | None = None  # the abort, once decided (the seats still present reveal, then the end)
     last_seq: int = 0  # the seq of the last open
     last_at: float = 0.0  # when the last entry was written
     audited: int = 0  # hands whose rules this process has checked with every card open (audit.first_fault)
@@ -65,6 +67,9 @@ class Progress:
         self.last_at = entry.get("at", self.last_at)
         if "end" in entry:
             self.end = entry["end"]
+            return
+        if "abort" in entry:
+            self.abort = entry["abort"]
             return
         m = entry["m"]
         kind, seat = m["type"], m["seat"]
@@ -111,21 +116,14 @@ class Progress:
         return [e["m"] for e in map(json.loads, self.texts) if "m" in e]
 
     def member(self) -> dict[str, Any]:
-        """The transcript's "blind" member, made from the log alone (so every process makes the same bytes)."""
-        messages, opens = [], []
-        for e in map(json.loads, self.texts):
-            if "m" in e:
-                if e["m"]["type"] == "open":
-                    opens.append([len(messages), e["seq"]])
-                messages.append(e["m"])
+        """The transcript's "blind" member (docs/blind.md, "The transcript"), made from the log alone (so every
+        process makes the same bytes): the messages as signed, and the seats the end blames (the aborting seat
+        and every seat that did not reveal), ascending."""
         end = self.end or {}
-        return {
-            "protocol": "fairdeal-blind/1",
-            "messages": messages,
-            "opens": opens,
-            "abort": end.get("abort"),
-            "unrevealed": end.get("unrevealed", []),
-        }
+        blame = set(end.get("unrevealed", []))
+        if end.get("abort"):
+            blame.add(end["abort"]["seat"])
+        return {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
 
 
 def holders(dealer: int, seats: int) -> list[int | None]:

@@ -114,26 +114,29 @@ class Blind:
             if p.last_seq == c.seq + 1:  # an open whose move record a crash or a racer left unwritten
                 self._record_open(games, c, p)
                 continue
-            blame = audit.first_fault(c, p)
+            blame = audit.first_fault(c, p) if p.abort is None else None
             if blame is not None:
                 self.abort(games, c, p, blame, now)
                 continue
             if not self._step(games, c, table, p, now):
                 return
+            if p.abort is not None and not c.ended:
+                continue
 
     def _step(self, games, c, table: dict, p: Progress, now: float) -> bool:
         """One thing due now, done; False when the game waits for a human."""
         state, n = c.live.state, table["players"]
         bots = c.live.bot_seats
         late = now > self.since(c, p) + self.step_seconds(table) + self.config.blind_grace
-        if state.is_over:
+        if state.is_over or p.abort is not None:  # the reveals: every seat still present
+            gone = {s for s in range(n) if table["seats"][s].get("gone")}
             missing = [s for s in range(n) if s not in p.reveals]
             bot = next((s for s in missing if s in bots), None)
             if bot is not None:
                 self._append(c.game_id, p, {"m": self.bots.seat(c.game_id, bot, n).reveal()}, now)
                 return True
-            if not missing or late:
-                self._end(games, c, p, None, missing, now)
+            if not [s for s in missing if s not in gone] or late:
+                self._end(games, c, p, missing, now)
                 return True
             return False
         k, dealer = state.hand_number, state.dealer
@@ -226,7 +229,12 @@ class Blind:
 
     # ------------------------------------------------------------------------------ aborts and the end
     def abort(self, games, c, p: Progress, blame: dict, now: float) -> None:
-        self._end(games, c, p, blame, [], now)
+        """No more moves or deal steps: the seats still present reveal (their clients see "due": reveal), then
+        the game ends aborted, its end's blame naming the seat (and any seat that did not reveal)."""
+        if p.abort is None and self._append(c.game_id, p, {"abort": blame}, now):
+            log.info("blind game aborted", extra={"fields": {"game": c.game_id, **blame}})
+            if self.metrics:
+                self.metrics.inc("fairdeal_blind_aborts_total", why=blame["why"])
 
     def left(self, games, c, table: dict, seat: int | None) -> None:
         """A seat left a running blind table: its keys are needed for every card still to come, so the game
@@ -237,12 +245,8 @@ class Blind:
         k = c.live.state.hand_number
         self.abort(games, c, p, {"seat": seat, "why": "left", "deal": k, "step": "leave"}, games.now())
 
-    def _end(self, games, c, p: Progress, blame: dict | None, unrevealed: list[int], now: float) -> None:
-        if self._append(c.game_id, p, {"end": {"abort": blame, "unrevealed": unrevealed}}, now):
-            if blame is not None:
-                log.info("blind game aborted", extra={"fields": {"game": c.game_id, **blame}})
-                if self.metrics:
-                    self.metrics.inc("fairdeal_blind_aborts_total", why=blame["why"])
+    def _end(self, games, c, p: Progress, unrevealed: list[int], now: float) -> None:
+        self._append(c.game_id, p, {"end": {"abort": p.abort, "unrevealed": unrevealed}}, now)
         p = self.progress(c.game_id)
         games.finish(c, "aborted" if p.end and p.end.get("abort") else "finished")
 
@@ -268,6 +272,10 @@ class Blind:
                 move = games._check_move(c, seat, body["seq"], move_json)
                 p = self.progress(c.game_id)
                 state = c.live.state
+                if p.abort is not None:
+                    raise ApiError(
+                        409, "game-aborted", "This game is aborted: no more moves; the seats reveal.", abort=p.abort
+                    )
                 if p.due(state.hand_number)[0] != "ready":
                     raise ApiError(
                         409,
@@ -295,7 +303,10 @@ class Blind:
             if res.status in (DUPLICATE, KEY_REUSED):
                 return games._idempotent_answer(c, res, seat)
             if res.status == OK or (res.status == CONFLICT and c.seq >= record["seq"]):
-                receipt = c.live.last_hash if res.status == OK else None
+                from fairdeal.core.transcript import record_hash
+
+                stored = c.transcript["records"][record["seq"] - 1]  # the record as recorded (by a racer, maybe)
+                receipt = c.live.last_hash if res.status == OK else record_hash(stored)
                 self.advance(games, c, table)
                 games.schedule(c, table)
                 return {"seq": record["seq"], "receipt": receipt, "replayed": False}
@@ -384,7 +395,7 @@ class Blind:
     def _in_turn(self, c, table: dict, p: Progress, seat: int, msg: dict) -> None:
         state, kind = c.live.state, msg["type"]
         if kind == "reveal":
-            if not state.is_over:
+            if not state.is_over and p.abort is None:
                 raise ApiError(
                     409,
                     "blind-out-of-turn",
@@ -396,7 +407,7 @@ class Blind:
             return
         k = state.hand_number
         step, owing = p.due(k)
-        if state.is_over or msg["deal"] != k or step != kind or seat not in owing:
+        if state.is_over or p.abort is not None or msg["deal"] != k or step != kind or seat not in owing:
             raise ApiError(
                 409,
                 "blind-out-of-turn",
@@ -422,8 +433,8 @@ class Blind:
             return None
         state, n = c.live.state, table["players"]
         deadline = self.since(c, p) + self.step_seconds(table) + self.config.blind_grace
-        if state.is_over:
-            seats = [s for s in range(n) if s not in p.reveals]
+        if state.is_over or p.abort is not None:
+            seats = [s for s in range(n) if s not in p.reveals and not table["seats"][s].get("gone")]
             return {
                 "type": "reveal",
                 "deal": None,
@@ -463,7 +474,7 @@ class Blind:
             "due": due,
             "ready": bool(due and due["type"] == "move"),
             "deal": deal,
-            "abort": (p.end or {}).get("abort"),
+            "abort": p.abort,
         }
 
     def next_check(self, games, c, table: dict) -> float | None:
