@@ -44,7 +44,8 @@ TAMPER = """async (text) => {
   const j = Object.keys(m.keys[h])[0];
   m.keys[h][j] = (m.keys[h][j][0] === "0" ? "1" : "0") + m.keys[h][j].slice(1);
   const report = await v.verifyTranscript(JSON.stringify(t), {});
-  return { deals: report.checks.find((c) => c.id === "deals").status, atFault: report.blind.atFault,
+  const status = (id) => report.checks.find((c) => c.id === id).status;
+  return { messages: status("blind-messages"), deals: status("deals"), atFault: report.blind.atFault,
     codes: report.blind.findings.map((f) => f.code) };
 }"""
 
@@ -87,7 +88,7 @@ def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, serv
     t = api.get(f"/games/{gid}/transcript")
     assert t["end"]["reason"] == "finished", t["end"]
     blind = t["blind"]
-    assert blind["abort"] is None and blind["unrevealed"] == []
+    assert blind["blame"] == []
     # the page's seat revealed its σ (the one it kept) and every card it played was opened by it
     reveal = next(m for m in blind["messages"] if m["type"] == "reveal" and m["seat"] == 0)
     assert reveal["secret"] == stored(page, gid)["secret"]
@@ -104,20 +105,16 @@ def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, serv
     page.wait_for_url(f"**/verify/{gid}")
     page.wait_for_selector("#checks tr[data-check=deals]")
     statuses = {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
-    assert {k: statuses[k] for k in ("signature-transcript", "commitment", "client-seeds", "hash-chain", "deals")} == {
-        "signature-transcript": "pass",
-        "commitment": "pass",
-        "client-seeds": "pass",
-        "hash-chain": "pass",
-        "deals": "pass",
-    }, statuses
+    checked = ("signature-transcript", "commitment", "client-seeds", "hash-chain", "deals")
+    blind_ids = ("blind-messages", "blind-deal", "blind-opens", "blind-blame")
+    assert {k: statuses[k] for k in checked + blind_ids} == {k: "pass" for k in checked + blind_ids}, statuses
     assert "blind shuffles" in page.inner_text("#checks tr[data-check=deals]")
     assert page.is_visible("#blind") and page.locator("#blind-findings li.fail").count() == 0
     assert "revoke" in page.inner_text("#blind-not-checked")
     shot(page, "blind-verify")
-    # a message changed after its seat signed it: the page fails the deals and blames the server, no seat
+    # a message changed after its seat signed it: the page fails blind-messages and blames the server, no seat
     tampered = page.evaluate(TAMPER, json.dumps(t))
-    assert tampered["deals"] == "fail" and tampered["atFault"] == [] and tampered["codes"][0] == "signature"
+    assert tampered["messages"] == "fail" and tampered["atFault"] == [] and tampered["codes"][0] == "signature"
 
     # and the whole transcript passes the verifier
     seat = t["start"]["seats"][0]

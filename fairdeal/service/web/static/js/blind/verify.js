@@ -28,7 +28,17 @@ export function findingSentence(f) {
   return `${who}: ${WHAT[f.code] || f.code}${where}${at}.`;
 }
 
-// -> {decks: Map deal -> cards in dealt order, findings, atFault, lines: [sentences], notChecked: [sentences]}
+export const BLIND_CHECKS = ["blind-messages", "blind-deal", "blind-opens", "blind-blame"];
+// which check reports each finding, as fairdeal/core/blind/verify.py's CHECK_OF
+const CHECK_OF = {
+  "message-form": "blind-messages", signature: "blind-messages", "two-messages": "blind-messages",
+  "missing-commit": "blind-messages", "missing-reveal": "blind-messages", "reveal-mismatch": "blind-messages",
+  "box-key-differs": "blind-messages",
+  "open-not-holder": "blind-opens", "open-wrong": "blind-opens", "open-twice": "blind-opens",
+};
+const checkOf = (code) => CHECK_OF[code] || "blind-deal";
+
+// -> {decks: Map deal -> cards in dealt order, findings, atFault, blame, lines: [sentences], notChecked: [sentences]}
 export async function verifyBlind(t) {
   const b = t.blind || {};
   const messages = Array.isArray(b.messages) ? b.messages : [];
@@ -36,16 +46,52 @@ export async function verifyBlind(t) {
   const deals = Array.isArray(t.end.deals) ? t.end.deals : [];
   const holders = new Map(deals.map((d) => [d.hand, spadesHolders(d.dealer, seats)]));
   const out = await audit(t.commit.game_id, seats, messages, holders, PACK_52);
-  const opens = messages.filter((m) => m && m.type === "open").length;
+  const blame = Array.isArray(b.blame) ? [...b.blame].sort((x, y) => x - y) : [];
   const lines = [
     `${messages.length} signed message(s) of ${seats} seats, each checked against its seat's key from its commit`,
     `every shuffle, lock and release of ${holders.size} deal(s) recomputed from the revealed secrets`,
-    `${opens} card open(s) checked against the final decks`,
+    `${messages.filter((m) => m && m.type === "open").length} card open(s) checked against the final decks`,
+    blame.length ? `the end names seat(s) ${blame.join(", ")} at fault; each must be at fault in the messages`
+      : "the end names no seat at fault",
   ];
-  if (b.abort) lines.push(`the game was aborted, blamed on seat ${b.abort.seat} (${b.abort.why}), as the signed transcript records`);
   const notChecked = [
-    "that each play followed suit (a revoke): fairdeal-verify replays the rules with the derived deals",
-    "that the abort's blame, if any, is the one the rules and clocks give: fairdeal-verify",
+    "that each play followed suit (a revoke) and each bot or timeout move is its policy's: fairdeal-verify replays the rules with the derived deals",
   ];
-  return { decks: out.decks, findings: out.findings, atFault: out.atFault, lines, notChecked };
+  return { decks: out.decks, opens: out.opens, findings: out.findings, atFault: out.atFault, blame, seats, lines, notChecked,
+    messages: messages.length };
+}
+
+// The four blind checks' statuses from the audit: [{id, status, detail}] (blind-opens' play records after).
+export function blindChecks(blind) {
+  const first = new Map();
+  for (const f of blind.findings) if (!first.has(checkOf(f.code))) first.set(checkOf(f.code), f);
+  const fail = (id) => ({ id, status: "fail", detail: findingSentence(first.get(id)) });
+  const out = [
+    first.has("blind-messages") ? fail("blind-messages")
+      : { id: "blind-messages", status: "pass", detail: `${blind.messages} message(s) of ${blind.seats} seats, in form and signed; every revealed secret opens its commit` },
+    first.has("blind-deal") ? fail("blind-deal")
+      : { id: "blind-deal", status: "pass", detail: `${blind.decks.size} deal(s): every shuffle, lock and key release is the one its seat's secret gives` },
+  ];
+  if (first.has("blind-opens")) out.push(fail("blind-opens"));
+  const framed = blind.blame.filter((s) => !blind.atFault.includes(s));
+  out.push(framed.length
+    ? { id: "blind-blame", status: "fail", detail: `the end names seat(s) ${framed.join(", ")} at fault, which the messages do not show at fault` }
+    : { id: "blind-blame", status: "pass", detail: blind.blame.length ? `the end names seat(s) ${blind.blame.join(", ")}, each at fault in the messages` : "the end names no seat, and none is framed" });
+  return out;
+}
+
+// blind-opens: every card played has an open by its player for the hand it was played in (deals: dealGame's).
+export function playsOpened(blind, records, deals) {
+  const handOf = new Map();
+  for (const d of deals) for (const seq of d.records) handOf.set(seq, d.index);
+  let plays = 0;
+  for (const r of records) {
+    if (!r.move || r.move.kind !== "play") continue;
+    plays++;
+    const opened = blind.opens.get(`${handOf.get(r.seq)}|${r.move.card}`);
+    if (!opened || opened[0] !== r.seat) {
+      return { status: "fail", seq: r.seq, detail: `seat ${r.seat} played ${r.move.card} without an open of it by that seat in this hand` };
+    }
+  }
+  return { status: "pass", seq: null, detail: `${plays} card(s) played, each opened by its player with the keys of the final deck` };
 }
