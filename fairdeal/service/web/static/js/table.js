@@ -737,9 +737,12 @@ function tick() {
 // rule set's timeout move for its own seat, marked as one (the verifier checks it is the policy's).
 async function blindTimeout(game) {
   const move = S.blind.timeoutMove(game);
-  if (!move || S.blindTimeoutAt === game.seq) return;
-  S.blindTimeoutAt = game.seq;
+  const tried = S.blindTimeoutTry;
+  // once per position, again after 2 s if the service refused it (its clock a little behind this browser's)
+  if (!move || (tried && tried.seq === game.seq && Date.now() - tried.at < 2000)) return;
+  S.blindTimeoutTry = { seq: game.seq, at: Date.now() };
   await send(move, true);
+  if (S.sentSeq !== game.seq) return;
   const what = move.kind === "play" ? cardName(move.card) : move.value === 0 ? "a bid of nil" : `a bid of ${move.value}`;
   showMovedForMe(`Your time ran out: this page played ${what} for you, the table's timeout move.`);
 }

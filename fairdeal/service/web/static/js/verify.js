@@ -6,7 +6,7 @@ import { renderReplay } from "./replay.js";
 import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./checks.js";
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
-import { findingSentence } from "./blind/verify.js";
+import { BLIND_CHECKS, findingSentence } from "./blind/verify.js";
 
 const $ = (id) => document.getElementById(id);
 const online = location.protocol === "http:" || location.protocol === "https:";
@@ -87,7 +87,9 @@ function show(report, clientSeeds, receipts, commitment) {
     // name exactly what this page did not check: a pass here is a pass of the checks it ran, no more
     const ran = report.checks.filter((c) => c.status === "pass").length;
     const notRun = report.checks.filter((c) => c.status === ELSEWHERE).map((c) => c.id);
-    const skipped = report.checks.filter((c) => c.status === "skip").map((c) => c.id);
+    // the blind checks of a game at an ordinary table have nothing to check: not worth a word in the headline
+    const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
+      .map((c) => c.id);
     verdict.textContent = `The ${ran} checks this page ran passed.`
       + (notRun.length ? ` Not checked here: ${notRun.join(", ")} (fairdeal-verify runs them, below).` : "")
       + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
