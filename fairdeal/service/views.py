@@ -78,6 +78,8 @@ def game_view(games: Games, game: Game, seat: int | None) -> dict[str, Any]:
         out["result"] = game.transcript["end"]["result"]
     if table["status"] == "revealing":
         out["reveal_deadline"] = table.get("reveal_deadline")  # no card exists until every seat has revealed
+    if table.get("blind"):  # BLIND HOOK: the blind log's place and the step due
+        out["blind"] = games.blind.summary(game)
     if live is None:
         return out
     state, rules = live.state, live.rules
