@@ -11,7 +11,7 @@ from fairdeal.core.blind import check
 from fairdeal.core.blind.deal import pack_texts, spades_holders
 from fairdeal.core.cards import Card, cards_of_texts
 from fairdeal.core.fairness import SeedChance
-from fairdeal.core.results import Check, failed, passed
+from fairdeal.core.results import Check, failed, passed, skipped
 
 BLIND_CHECKS = ("blind-messages", "blind-deal", "blind-opens", "blind-blame")
 # which check reports each finding (docs/blind.md, "Findings")
@@ -84,7 +84,12 @@ class BlindVerification:
         messages = len(blind["messages"])
         self.checks += [
             found.get("blind-messages") or passed("blind-messages", "blind-messages-ok", count=messages, seats=seats),
-            found.get("blind-deal") or passed("blind-deal", "blind-deal-ok", deals=len(self.audit.decks)),
+            found.get("blind-deal")
+            or (
+                skipped("blind-deal", "blind-deal-unknown", hand=self.underived[0])
+                if self.underived
+                else passed("blind-deal", "blind-deal-ok", deals=len(self.audit.decks))
+            ),
         ]
         if "blind-opens" in found:
             self.checks.append(found["blind-opens"])
