@@ -11,6 +11,7 @@ from fairdeal.core.blind import check
 from fairdeal.core.blind.deal import pack_texts, spades_holders
 from fairdeal.core.cards import Card, cards_of_texts
 from fairdeal.core.fairness import SeedChance
+from fairdeal.core.replay import LiveGame
 from fairdeal.core.results import Check, failed, passed, skipped
 
 BLIND_CHECKS = ("blind-messages", "blind-deal", "blind-opens", "blind-blame")
@@ -109,7 +110,6 @@ class BlindVerification:
     ) -> list[int]:
         """The hand number each play record was played in, by a replay without the policy checks (the full
         replay, already passed, has checked them)."""
-        from fairdeal.core.replay import LiveGame  # the replay is the verifier's; this module is imported by it
 
         game = LiveGame(start, game_seed, chance=self.chance)
         hands = []
