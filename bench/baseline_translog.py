@@ -17,7 +17,7 @@ from typing import Any
 
 from fairdeal.core import merkle, tlog
 from fairdeal.service.errors import ApiError
-from fairdeal.service.games import iso, parse_iso
+from fairdeal.service.isotime import iso, parse_iso
 
 READ_PAGE = 10_000  # leaves read from the store at a time
 

@@ -169,7 +169,9 @@ def worker_memory(games: int, rule_set: str, cache_bytes: int, cache_games: int)
         step = max(1, games // 4)
         for i in range(0, games, step):
             play_games(app, min(step, games - i), rule_set)
-            marks.append((i + min(step, games - i), rss_mib(), games_.cached_bytes / 2**20, len(games_._cache)))
+            marks.append(
+                (i + min(step, games - i), rss_mib(), games_.cache.cached_bytes / 2**20, len(games_.cache.entries))
+            )
         print(json.dumps(marks))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

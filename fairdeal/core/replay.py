@@ -206,6 +206,13 @@ class LiveGame:
         self.seq = record["seq"]
         self.last_hash = record_hash(dict(record))
 
+    def adopt_checked(self, record: Mapping[str, Any], move: Move) -> None:
+        """adopt() for the record next_record just made of `move`, a move this side has checked at this state (its
+        refusal was None): the Move is not read again from the record, nor checked again."""
+        self.state.push(record["seat"], move)
+        self.seq = record["seq"]
+        self.last_hash = record_hash(dict(record))
+
     def apply(self, seat: int, move: Move, by: str = "player", at: str | None = None) -> dict[str, Any]:
         """Apply a move (IllegalMove and friends propagate, nothing changes) and return its new record."""
         record = self.next_record(seat, move, by, at)

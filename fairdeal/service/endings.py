@@ -25,33 +25,34 @@ def clock_seconds(live: Any, table: dict, kind: str | None) -> int | None:
     return (table.get("clocks") or {}).get(kind)
 
 
-def abandon_at(c: Any, table: dict, abandon_after: float, kind: str | None) -> float | None:
+def abandon_at(game: Any, abandon_after: float) -> float | None:
     """When the game is abandoned unless someone moves first."""
+    table = game.table
     humans = [s for s in table["seats"] if not s["bot"]]
     if humans and all(s.get("gone") for s in humans):
-        return c.last_at
-    live = c.live
+        return game.last_at
+    live = game.live
     if live is not None and not live.state.is_over:
         seat = live.state.to_move  # no clock for this decision: nobody may move for a player who left
         if (
             seat is not None
             and seat not in live.bot_seats
             and table["seats"][seat].get("gone")
-            and clock_seconds(live, table, kind) is None
+            and clock_seconds(live, table, game.decision_kind()) is None
         ):
-            return c.last_at
-    return c.last_human_at + abandon_after
+            return game.last_at
+    return game.last_human_at + abandon_after
 
 
-def cut_short(c: Any, table: dict, config: Any, kind: str | None, now: float) -> str | None:
+def cut_short(game: Any, config: Any, now: float) -> str | None:
     """The reason to end this running game now, or None."""
     reason = None
-    if c.live.seq >= config.max_moves:
+    if game.live.seq >= config.max_moves:
         reason = "move-cap"
     else:
-        due = abandon_at(c, table, config.abandon_after, kind)
+        due = abandon_at(game, config.abandon_after)
         if due is not None and due <= now:
-            reason = "abandoned" if any(not s["bot"] for s in table["seats"]) else "no-humans"
-    if reason is not None and c.live.protocol == "fairdeal/1" and reason not in FAIRDEAL_1_REASONS:
+            reason = "abandoned" if any(not s["bot"] for s in game.table["seats"]) else "no-humans"
+    if reason is not None and game.live.protocol == "fairdeal/1" and reason not in FAIRDEAL_1_REASONS:
         return "abandoned"
     return reason

@@ -174,9 +174,9 @@ def watch(services, game_id: str, guard: TokenGuard | None = None) -> Watch:
         ) from None
 
 
-def until_due(services, c, table) -> float:
+def until_due(services, game) -> float:
     """Seconds until something is due in the game (a timeout move, abandonment); inf when nothing is."""
-    due = services.games.next_check(c, table)
+    due = services.games.clocks.next_check(game)
     if due is None:
         return math.inf
     left = due - services.tables.now()
@@ -197,25 +197,25 @@ def wait_past(
     until: float,
     current=None,
     guard: TokenGuard | None = None,
-) -> tuple[dict, object]:
-    """(table, game) once `done(game)` (see past()), or at `until` (time.monotonic()) as last read. `w` must
+):
+    """The game once `done(game)` (see past()), or at `until` (time.monotonic()) as last read. `w` must
     have been taken before `current` (the caller's last read of the game, if any) was read. The game is read
     again only when the watch was woken or its due time came, never because `until` did. With a guard: raises
     TokenEnded as soon as the watch hears that its token ended, or the token expires."""
-    table, c = current if current is not None else services.tables.touch(game_id)
-    while not done(c):
+    game = current if current is not None else services.games.touch(game_id)
+    while not done(game):
         left = until - time.monotonic()
         if left <= 0:
             break
-        due_in = until_due(services, c, table)
+        due_in = until_due(services, game)
         ends_in = math.inf if guard is None else max(guard.ends_in(), 0.0)
         woke = w.wait(min(left, due_in, ends_in))
         if guard is not None and guard.heard_end(w):
             guard.check()
         if not woke and due_in > left and ends_in > left:
             break  # the time is up, and nothing happened
-        table, c = services.tables.touch(game_id)
-    return table, c
+        game = services.games.touch(game_id)
+    return game
 
 
 def sse_events(
@@ -235,24 +235,24 @@ def sse_events(
 def _sse_events(
     services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None
 ) -> Iterator[str]:
-    table, c = services.tables.touch(game_id)
+    game = services.games.touch(game_id)
     yield retry_field()
     while True:
-        for rec in visible_records(c, seat, after):
+        for rec in visible_records(game, seat, after):
             yield f"id: {rec['seq']}\nevent: record\ndata: {json.dumps(rec)}\n\n"
-        after = c.seq
-        yield f"event: game\ndata: {json.dumps(game_view(services.games, table, c, seat))}\n\n"
-        if c.ended:
-            yield f"event: end\ndata: {json.dumps(c.transcript['end']['reason'])}\n\n"
+        after = game.seq
+        yield f"event: game\ndata: {json.dumps(game_view(services.games, game, seat))}\n\n"
+        if game.ended:
+            yield f"event: end\ndata: {json.dumps(game.transcript['end']['reason'])}\n\n"
             return
-        done = past(after, c.started)
+        done = past(after, game.started)
         while True:
             now = time.monotonic()
             if now >= limit:
                 return
-            table, c = wait_past(
-                services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)), (table, c), guard
+            game = wait_past(
+                services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)), game, guard
             )
-            if done(c):
+            if done(game):
                 break
             yield ": keep-alive\n\n"

@@ -13,7 +13,7 @@ import os
 import time
 
 from fairdeal.core import keys as vkeys
-from fairdeal.service.games import iso
+from fairdeal.service.isotime import iso
 
 FOLDER_MODE = 0o700  # the data dir holds the signing keys (and the embedded store's seeds): the owner only
 

@@ -13,14 +13,16 @@ game of bots alone is not played on (the silence limit abandons it, as before).
 
 fairdeal/1 tables (opened before the upgrade) have no stand-in moves: they keep their old rules.
 
-This module reads the cached game and the table document only; it writes nothing but through Tables.update.
+This module reads the game and its table document only; it writes nothing but through table_docs.update.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from fairdeal.service import table_docs
 from fairdeal.service.errors import ApiError
+from fairdeal.service.game import Game
 
 STANDIN_TIMEOUTS = 2
 ON_LEAVE = ("stand-in", "end")
@@ -42,27 +44,27 @@ def on_leave(value: Any) -> str:
     return value
 
 
-def _seat_records(c, seat: int, after: int):
+def _seat_records(game: Game, seat: int, after: int):
     """The seat's move records after seq `after`, newest first."""
-    for rec in reversed(c.transcript.get("records") or ()):
+    for rec in reversed(game.transcript.get("records") or ()):
         if rec["seq"] <= after:
             return
         if rec["seat"] == seat:
             yield rec
 
 
-def away_reason(c, table: dict, seat: int, now: float, standin_after: float) -> str | None:
+def away_reason(game: Game, seat: int, now: float, standin_after: float) -> str | None:
     """Why the seat's player counts as away ("left", "timeouts", "silent", "stood-in"), or None. Bots and
     fairdeal/1 games never are."""
-    live = c.live
-    if live is None or c.protocol == "fairdeal/1" or seat in live.bot_seats:
+    live, table = game.live, game.table
+    if live is None or game.protocol == "fairdeal/1" or seat in live.bot_seats:
         return None
     s = table["seats"][seat]
     if s.get("gone"):
         return "left" if table.get("on_leave", "stand-in") == "stand-in" else None
     back = s.get("back_seq", 0)
     timeouts = 0
-    for rec in _seat_records(c, seat, back):
+    for rec in _seat_records(game, seat, back):
         if rec["by"] == "stand-in" and timeouts == 0:
             return "stood-in"
         if rec["by"] != "timeout":
@@ -74,7 +76,7 @@ def away_reason(c, table: dict, seat: int, now: float, standin_after: float) -> 
         not live.timeouts_allowed
         and not live.state.is_over
         and live.state.to_move == seat
-        and now - max(c.last_at, s.get("back_at", 0.0)) >= standin_after
+        and now - max(game.last_at, s.get("back_at", 0.0)) >= standin_after
     ):
         return "silent"
     return None
@@ -84,73 +86,71 @@ def humans(table: dict) -> list[int]:
     return [i for i, s in enumerate(table["seats"]) if not s["bot"]]
 
 
-def stands_in(c, table: dict, seat: int, now: float, standin_after: float) -> bool:
+def stands_in(game: Game, seat: int, now: float, standin_after: float) -> bool:
     """Whether the table's bot moves for `seat` now: its player is away and some other player is not."""
-    if away_reason(c, table, seat, now, standin_after) is None:
+    if away_reason(game, seat, now, standin_after) is None:
         return False
-    return any(away_reason(c, table, i, now, standin_after) is None for i in humans(table) if i != seat)
+    return any(away_reason(game, i, now, standin_after) is None for i in humans(game.table) if i != seat)
 
 
-def next_at(c, table: dict, standin_after: float) -> float | None:
+def next_at(game: Game, standin_after: float) -> float | None:
     """When the silence rule would next put a stand-in at the seat to move (tables without clocks): for the
     sweeper's schedule."""
-    live = c.live
-    if live is None or c.ended or live.timeouts_allowed or live.state.is_over or c.protocol == "fairdeal/1":
+    live = game.live
+    if live is None or game.ended or live.timeouts_allowed or live.state.is_over or game.protocol == "fairdeal/1":
         return None
     seat = live.state.to_move
     if seat is None or seat in live.bot_seats:
         return None
-    return max(c.last_at, table["seats"][seat].get("back_at", 0.0)) + standin_after
+    return max(game.last_at, game.table["seats"][seat].get("back_at", 0.0)) + standin_after
 
 
-def seats_view(c, table: dict, now: float, standin_after: float) -> list[dict]:
+def seats_view(game: Game, now: float, standin_after: float) -> list[dict]:
     """Per seat, for every view: whether its player is away and the bot stands in, and since which move."""
     out = []
-    for i, s in enumerate(table["seats"]):
-        reason = away_reason(c, table, i, now, standin_after)
+    for i, s in enumerate(game.table["seats"]):
+        reason = away_reason(game, i, now, standin_after)
         first = None
         if reason is not None:
-            for rec in _seat_records(c, i, s.get("back_seq", 0)):
+            for rec in _seat_records(game, i, s.get("back_seq", 0)):
                 if rec["by"] != "stand-in":
                     break
                 first = rec["seq"]
         out.append(
             {
                 "away": reason,
-                "stand_in": reason is not None and stands_in(c, table, i, now, standin_after),
+                "stand_in": reason is not None and stands_in(game, i, now, standin_after),
                 "stand_in_from": first,
             }
         )
     return out
 
 
-def come_back(tables, player: dict, table_id: str) -> dict:
+def come_back(games, player: dict, table_id: str) -> dict:
     """A seated player takes its seat back (after leaving, a crash, an outage): the stand-in stops at the game's
     move now. Harmless to repeat. Before the start there is nothing to come back to but the seat itself."""
 
     def seat_of(t: dict) -> int:
-        mine = next((i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]), None)
+        mine = table_docs.seat_of(t, player)
         if mine is None:
             raise ApiError(403, "not-seated", "You have no seat at this table to come back to.")
         return mine
 
-    def action(table: dict, c) -> dict:
-        seat_of(table)  # refuses a stranger
-        if table["status"] == "over" or c.ended:
+    def action(game: Game) -> None:
+        seat_of(game.table)  # refuses a stranger
+        if game.table["status"] == "over" or game.ended:
             raise ApiError(
                 409,
                 "table-over",
                 f"This table's game has ended: fetch its transcript (GET /games/{table_id}/transcript).",
             )
-        seq, at = c.seq, tables.now()
+        seq, at = game.seq, games.now()
 
         def change(t: dict) -> None:
             s = t["seats"][seat_of(t)]
             s.update(gone=False, back_seq=seq, back_at=at)
 
-        new = tables.update(table_id, change)
-        c.table = new
-        return new
+        game.table = table_docs.update(games.store, table_id, change)
 
-    tables.act(table_id, action)
-    return tables.touch(table_id)[0]
+    games.act(table_id, action)
+    return games.touch(table_id).table

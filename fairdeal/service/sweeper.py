@@ -35,11 +35,11 @@ def sweep_once(services, limit: int = BATCH) -> int:
     due = store.index_range("schedule", max_score=now, limit=limit)
     for game_id, _ in due:
         try:
-            table, c = services.tables.touch(game_id)
-            if table["status"] == "over" or c.ended:
+            game = services.games.touch(game_id)
+            if game.table["status"] == "over" or game.ended:
                 store.index_remove("schedule", game_id)
             else:
-                _reschedule(services, game_id, c, table, now)
+                _reschedule(services, game, now)
         except ApiError:  # the table is gone: forget it
             store.index_remove("schedule", game_id)
         except Exception as e:
@@ -64,18 +64,18 @@ def tournaments_tick(services) -> int:
         return 0
 
 
-def _reschedule(services, game_id: str, c, table: dict, now: float) -> None:
+def _reschedule(services, game, now: float) -> None:
     """Write the game's next due time, whatever this process last wrote: the entry that made it due may
     have been written by another process, and left in the past it would be swept again and again."""
-    when = services.games.next_check(c, table)
+    when = services.games.clocks.next_check(game)
     if when is None:
-        services.store.index_remove("schedule", game_id)
-        c.scheduled = None
+        services.store.index_remove("schedule", game.game_id)
+        game.scheduled = None
         return
     if when <= now:  # still due after the touch (its step limit): not before the next round
         when = now + 1.0
-    services.store.index_set("schedule", game_id, when)
-    c.scheduled = round(when, 1)
+    services.store.index_set("schedule", game.game_id, when)
+    game.scheduled = round(when, 1)
 
 
 def log_tick(services) -> None:

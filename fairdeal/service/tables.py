@@ -12,7 +12,6 @@ cancels the table (end reason "not-revealed"), its trail signed and the server s
 
 from __future__ import annotations
 
-import copy
 import logging
 import re
 import secrets
@@ -21,11 +20,12 @@ from typing import Any
 
 from fairdeal.core import fairness
 from fairdeal.core.games import available, make_rules, rules_class
-from fairdeal.core.games.base import BadSettings
-from fairdeal.service import standin
+from fairdeal.core.games.base import BadSettings, Rules
+from fairdeal.service import standin, table_docs
 from fairdeal.service.errors import ApiError
-from fairdeal.service.games import Cached, Games, iso, parse_iso
-from fairdeal.service.lost_records import UnreadableEntry
+from fairdeal.service.games import Games
+from fairdeal.service.isotime import iso, parse_iso
+from fairdeal.service.table_docs import seat_of
 
 log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
@@ -72,20 +72,10 @@ class Tables:
 
     # ---------------------------------------------------------------------------- documents
     def load(self, table_id: str) -> tuple[dict, int]:
-        doc, version = self.store.get_doc("table", table_id) if isinstance(table_id, str) else (None, 0)
-        if doc is None:
-            raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
-        return doc, version
+        return table_docs.load(self.store, table_id)
 
     def update(self, table_id: str, change: Callable[[dict], None]) -> dict:
-        """Apply `change` (which may refuse with ApiError) by compare-and-set, retrying lost races."""
-        for _ in range(20):
-            doc, version = self.load(table_id)
-            new = copy.deepcopy(doc)
-            change(new)
-            if new == doc or self.store.put_doc("table", table_id, new, version):
-                return new
-        raise ApiError(503, "busy", "The table is changing too fast; try again.")
+        return table_docs.update(self.store, table_id, change)
 
     # ---------------------------------------------------------------------------- validation
     @staticmethod
@@ -126,15 +116,14 @@ class Tables:
                 out[kind] = v
         return out
 
-    def choices(self, body: dict, saved: dict) -> tuple[str, dict, int, dict]:
-        """The table's rule set, settings, size and clocks: the request, else the player's saved choice."""
+    def choices(self, body: dict, saved: dict) -> tuple[Rules, dict]:
+        """The table's rules (rule set, settings, size) and clocks: the request, else the player's saved choice."""
         rid = self.rule_set(body.get("rule_set"))
         pref = (saved or {}).get(rid, {})
         settings = body.get("settings", pref.get("settings", {}))
         players = body.get("players", pref.get("players", default_size(rid)))
         clocks = self.clocks(body["clocks"] if "clocks" in body else pref.get("clocks", {}))
-        rules = make_rules(rid, settings, players)  # BadSettings names what is allowed
-        return rid, rules.settings, rules.players, clocks
+        return make_rules(rid, settings, players), clocks  # BadSettings names what is allowed
 
     # ---------------------------------------------------------------------------- actions
     def create(self, player: dict, body: dict, table_id: str | None = None) -> dict:
@@ -157,14 +146,14 @@ class Tables:
                 "unknown-field",
                 f"A table has no field {sorted(unknown)[0]!r}; the fields are {', '.join(TABLE_FIELDS)}.",
             )
-        rid, settings, players, clocks = self.choices(body, player.get("prefs", {}))
+        rules, clocks = self.choices(body, player.get("prefs", {}))
+        rid, settings, players = rules.id, rules.settings, rules.players
         leaving = standin.on_leave(body.get("on_leave"))
         seat = body.get("seat", 0)
         if seat is not None:
             self._check_seat(seat, players)
-        rules = make_rules(rid, settings, players)
         table_id = table_id or new_id()
-        commit = self.games.append_commit(table_id, rules.to_json())
+        commit = self.games.appender.append_commit(table_id, rules)
         seats = [empty_seat() for _ in range(players)]
         if seat is not None:
             seats[seat].update(player=player["id"], name=player["name"])
@@ -321,7 +310,7 @@ class Tables:
                 }
             },
         )
-        self.touch(table_id)
+        self.games.touch(table_id)
         return self.load(table_id)[0]
 
     def reveal(self, player: dict, table_id: str, body: Any) -> dict:
@@ -348,7 +337,7 @@ class Tables:
             nonce = fairness.validate_nonce(body["nonce"])
         except ValueError as exc:
             raise ApiError(422, "bad-reveal", str(exc)) from None
-        self.touch(table_id)  # a deadline that has passed cancels the table first
+        self.games.touch(table_id)  # a deadline that has passed cancels the table first
 
         def change(t: dict) -> None:
             mine = seat_of(t, player)
@@ -390,9 +379,9 @@ class Tables:
             self.update(table_id, change)
         except ApiError as exc:
             if exc.code == "reveal-too-late":
-                self.touch(table_id)
+                self.games.touch(table_id)
             raise
-        self.touch(table_id)
+        self.games.touch(table_id)
         return self.load(table_id)[0]
 
     @staticmethod
@@ -418,7 +407,7 @@ class Tables:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
         if table["status"] == "playing" and table.get("on_leave") == "end" and seat_of(table, player) is not None:
             # the host chose that a leave ends the game: it ends now, for everyone, as abandoned
-            self.act(table_id, lambda t, c: self.games.finish(c, "abandoned") if c.started else None)
+            self.games.act(table_id, lambda g: self.games.appender.finish(g, "abandoned") if g.started else None)
             return self.load(table_id)[0]
         mine = seat_of(table, player)
         if (
@@ -428,8 +417,8 @@ class Tables:
             and not table["seats"][mine].get("revealed")
         ):
             # a committed seat that leaves will never reveal: the table cannot start, end it now, naming the seat
-            self.act(table_id, lambda t, c: self.games.finish(c, "not-revealed", t))
-        self.touch(table_id)
+            self.games.act(table_id, lambda g: self.games.appender.finish(g, "not-revealed"))
+        self.games.touch(table_id)
         return self.load(table_id)[0]
 
     def cancel(self, player: dict, table_id: str) -> dict:
@@ -437,105 +426,7 @@ class Tables:
         self._must_be_host(t, player)
         if t["status"] == "over":
             raise ApiError(409, "table-over", "This table's game has already ended.")
-        return self.act(table_id, lambda table, c: self.games.finish(c, "cancelled", table))[0]
-
-    # ---------------------------------------------------------------------------- touching
-    def touch(self, table_id: str) -> tuple[dict, Cached]:
-        """Load the table and its game, run what is due, and record the end in the table document."""
-        table, c, _ = self.act(table_id, None)
-        return table, c
-
-    def act(self, table_id: str, action: Callable[[dict, Cached], Any] | None) -> tuple[dict, Cached, Any]:
-        """Under the game's lock: catch up, run what is due, then `action(table, game)`, then bookkeeping."""
-        if not isinstance(table_id, str):
-            raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
-        c = self.games.slot(table_id)
-        with c.lock:
-            start = self.games.read_from(c)
-            (table, _), texts = self.store.doc_and_records("table", table_id, table_id, start)
-            if table is None:
-                raise ApiError(404, "table-not-found", f"There is no table {table_id!r}.")
-            c.table = table
-            try:
-                self.games.apply_texts(c, texts, start)
-            except UnreadableEntry as e:
-                self.games._reset(c)
-                raise self.games.lost.refusal(
-                    table_id, table, e.why, self.store.log_info(table_id)[0], e.error, e.index
-                ) from None
-            if c.length == 0:
-                raise self.games.lost.refusal(table_id, table, "no-commit", 0)
-            if table["status"] == "over" and c.started and not c.ended:
-                table = self._reopen(table_id, c)
-            if table["status"] in ("revealing", "playing"):
-                self.games.advance(c, table)
-            try:
-                result = action(table, c) if action is not None else None
-            finally:
-                if c.ended and table["status"] != "over":
-                    table = self._record_end(table_id, c)
-        return table, c, result
-
-    def act_fast(
-        self, table_id: str, action: Callable[[dict, Cached], Any], seq: Any = None
-    ) -> tuple[dict, Cached, Any]:
-        """`act` without reading the store first when this process holds the running game: the move's own
-        compare-and-append tells whether the cache was current (if not, it catches up and checks again).
-        Taken only when this process's copy is at `seq`, the sequence number the client saw.
-        The table document used is the one last read here; what it can lag in (a seat's player leaving)
-        only delays that seat's timeout move to the next touch."""
-        c = self.games.slot(table_id)
-        with c.lock:
-            table = c.table
-            usable = (
-                table is not None
-                and table["status"] == "playing"
-                and c.live is not None
-                and not c.ended
-                and c.live.seq == seq
-            )  # the client saw what this process holds: likely current
-            if usable:
-                try:
-                    result = action(table, c)
-                except (ApiError, UnreadableEntry):
-                    usable = False  # maybe only this process's copy is behind: read the store, try again
-                if usable and c.ended:
-                    table = self._record_end(table_id, c)
-        if not usable:
-            return self.act(table_id, action)
-        return table, c, result
-
-    def _reopen(self, table_id: str, c: Cached) -> dict:
-        """The table document says over, but the store's log has no end record: the store lost the end after the
-        table was marked (a failover, a restored backup, between the two writes). The log is the game: the table
-        goes back to playing, and the game goes on from the store's chain to an end record on it."""
-        log.warning(
-            "table over without an end record in the store: the game goes on from the store's chain",
-            extra={"fields": {"game": table_id, "seq": c.seq}},
-        )
-
-        def change(t: dict) -> None:
-            if t["status"] == "over":
-                t.update(status="playing", ended=None, end_reason=None)
-
-        table = self.update(table_id, change)
-        c.table = table
-        self.store.index_remove("finished", table_id)
-        return table
-
-    def _record_end(self, table_id: str, c: Cached) -> dict:
-        end = c.transcript["end"]
-
-        def change(t: dict) -> None:
-            t.update(status="over", ended=end["ended"], end_reason=end["reason"])
-
-        table = self.update(table_id, change)
-        c.table = table
-        self.store.index_remove("lobby", table_id)
-        self.store.index_remove("running", table_id)
-        self.store.index_remove("schedule", table_id)
-        self.store.index_set("finished", table_id, self.now())
-        return table
+        return self.games.act(table_id, lambda g: self.games.appender.finish(g, "cancelled"))[0].table
 
     # ---------------------------------------------------------------------------- preferences
     def save_prefs(self, player_id: str, rule_set: str, prefs: dict) -> None:
@@ -560,9 +451,9 @@ class Tables:
                 "unknown-field",
                 f"Preferences have no field {sorted(unknown)[0]!r}; the fields are settings, players, clocks.",
             )
-        rid, settings, players, clocks = self.choices(dict(body, rule_set=rule_set), {})
-        prefs = {"settings": settings, "players": players, "clocks": clocks}
-        self.save_prefs(player["id"], rid, prefs)
+        rules, clocks = self.choices(dict(body, rule_set=rule_set), {})
+        prefs = {"settings": rules.settings, "players": rules.players, "clocks": clocks}
+        self.save_prefs(player["id"], rules.id, prefs)
         return prefs
 
     # ---------------------------------------------------------------------------- presenting
@@ -628,13 +519,4 @@ class Tables:
         return self.lobby(limit, "running", ("revealing", "playing"))
 
 
-def seat_of(table: dict, player: dict | None) -> int | None:
-    if player is None:
-        return None
-    for i, s in enumerate(table["seats"]):
-        if s["player"] == player["id"]:
-            return i
-    return None
-
-
-__all__ = ["Tables", "seat_of", "BadSettings"]
+__all__ = ["Tables", "BadSettings"]

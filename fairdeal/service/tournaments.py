@@ -29,7 +29,7 @@ from fairdeal.core.tournament.seeds import FORMATS, entry_commitment, tournament
 from fairdeal.core.transcript import record_hash
 from fairdeal.core.writer import sign_record
 from fairdeal.service.errors import ApiError
-from fairdeal.service.games import entry_text, leaf_text
+from fairdeal.service.game import entry_text, leaf_text
 from fairdeal.service.store.base import OK
 
 KIND = "tournament"

@@ -27,7 +27,7 @@ from typing import Any
 from fairdeal.core import merkle, storedhash, tlog
 from fairdeal.service.checkpoints import Checkpoints
 from fairdeal.service.errors import ApiError
-from fairdeal.service.games import iso, parse_iso
+from fairdeal.service.isotime import iso, parse_iso
 
 SCRUB_PER_ROUND = 1_000  # leaves the sweeper's round reads again and compares with their stored hashes (a few ms)
 log = logging.getLogger("fairdeal.translog")

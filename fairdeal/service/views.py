@@ -10,48 +10,53 @@ from fairdeal.core import writer
 from fairdeal.core.cards import card_from_str
 from fairdeal.core.games.base import Move
 from fairdeal.service import standin
-from fairdeal.service.games import Cached, Games, iso
+from fairdeal.service.game import Game
+from fairdeal.service.games import Games
+from fairdeal.service.isotime import iso
 
 
-def chain_head_hash(c: Cached) -> str | None:
-    t = c.transcript
+def chain_head_hash(game: Game) -> str | None:
+    t = game.transcript
     if "end" in t:
         return tr.record_hash(t["end"])
-    if c.live is not None:
-        return c.live.last_hash  # the hash of the last record applied (the start record before any move)
+    if game.live is not None:
+        return game.live.last_hash  # the hash of the last record applied (the start record before any move)
     if "commit" not in t:
         return None
     return writer.chain_head(t)[1]
 
 
-def game_summary(games: Games, table: dict, c: Cached) -> dict[str, Any]:
+def game_summary(games: Games, game: Game) -> dict[str, Any]:
     """What a mover needs after a move: where the game is now (the full view is GET /games/{id})."""
-    live = c.live
-    over = c.ended or live is None or live.state.is_over
+    live, table = game.live, game.table
+    over = game.ended or live is None or live.state.is_over
     to_move = None if over else live.state.to_move
-    due = games.deadline(c, table) if to_move is not None else None
+    due = games.clocks.deadline(game) if to_move is not None else None
     return {
         "game_id": table["id"],
-        "status": "over" if c.ended else table["status"],
-        "seq": c.seq,
-        "last_hash": chain_head_hash(c),
+        "status": "over" if game.ended else table["status"],
+        "seq": game.seq,
+        "last_hash": chain_head_hash(game),
         "to_move": to_move,
         "deadline": iso(due) if due is not None else None,
-        "end_reason": c.transcript["end"]["reason"] if c.ended else None,
+        "end_reason": game.transcript["end"]["reason"] if game.ended else None,
     }
 
 
-def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[str, Any]:
+def game_view(games: Games, game: Game, seat: int | None) -> dict[str, Any]:
+    table = game.table
     out: dict[str, Any] = {
         "game_id": table["id"],
-        "status": table["status"] if not c.ended else "over",
+        "status": table["status"] if not game.ended else "over",
         "seat": seat,
-        "seq": c.seq,
-        "last_hash": chain_head_hash(c),
+        "seq": game.seq,
+        "last_hash": chain_head_hash(game),
         "seats": [
             {"seat": i, "name": s["name"], "bot": s["bot"], "gone": s.get("gone", False), **away}
             for (i, s), away in zip(
-                enumerate(table["seats"]), standin.seats_view(c, table, games.now(), games.config.standin_after)
+                enumerate(table["seats"]),
+                standin.seats_view(game, games.now(), games.config.standin_after),
+                strict=True,
             )
         ],
         "on_leave": table.get("on_leave", "stand-in"),
@@ -67,10 +72,10 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
         "end_reason": None,
         "links": {"transcript": f"/games/{table['id']}/transcript", "events": f"/games/{table['id']}/events"},
     }
-    live = c.live
-    if c.ended:
-        out["end_reason"] = c.transcript["end"]["reason"]
-        out["result"] = c.transcript["end"]["result"]
+    live = game.live
+    if game.ended:
+        out["end_reason"] = game.transcript["end"]["reason"]
+        out["result"] = game.transcript["end"]["result"]
     if table["status"] == "revealing":
         out["reveal_deadline"] = table.get("reveal_deadline")  # no card exists until every seat has revealed
     if live is None:
@@ -78,15 +83,15 @@ def game_view(games: Games, table: dict, c: Cached, seat: int | None) -> dict[st
     state, rules = live.state, live.rules
     view = state.view(seat)
     out["view"] = view
-    to_move = None if state.is_over or c.ended else state.to_move
+    to_move = None if state.is_over or game.ended else state.to_move
     out["to_move"] = to_move
     if to_move is not None:
-        due = games.deadline(c, table)
+        due = games.clocks.deadline(game)
         out["deadline"] = iso(due) if due is not None else None
-        out["clock"] = games.decision_kind(c)
+        out["clock"] = game.decision_kind()
     if seat is not None and to_move == seat:
         out["your_turn"] = True
-        legal = c.legal(seat)
+        legal = game.legal(seat)
         out["legal_moves"] = [m.to_json() for m in legal]
         if any(m.kind == "play" for m in legal):
             for text in view.get("hand") or []:
@@ -114,20 +119,20 @@ def redact_record(record: dict, seat: int | None) -> dict:
     return record
 
 
-def visible_records(c: Cached, seat: int | None, after: int = 0) -> list[dict]:
-    records = c.transcript.get("records", [])[max(after, 0) :]
-    if c.ended:
+def visible_records(game: Game, seat: int | None, after: int = 0) -> list[dict]:
+    records = game.transcript.get("records", [])[max(after, 0) :]
+    if game.ended:
         return list(records)
     return [redact_record(r, seat) for r in records]
 
 
-def public_transcript(c: Cached, seat: int | None) -> dict:
+def public_transcript(game: Game, seat: int | None) -> dict:
     """The finished game's transcript in full (seed revealed, signed); while it runs, the signed header and
     the records as this seat may see them, without the seed."""
-    t = tr.public_view(c.transcript)
-    if c.ended:
+    t = tr.public_view(game.transcript)
+    if game.ended:
         return t
-    t["records"] = visible_records(c, seat)
+    t["records"] = visible_records(game, seat)
     return {
         "complete": False,
         "transcript": t,

@@ -56,7 +56,8 @@ def test_illegal_card_is_refused_with_the_sentence(api, game):
 
 def test_out_of_turn_is_refused(api, game):
     v, n = game["view"], game["store"].log_info(game["gid"])[0]
-    problem(api.move(game["other"], game["gid"], v["seq"], v["legal_moves"][0]), 409, "not-your-turn")
+    body = problem(api.move(game["other"], game["gid"], v["seq"], v["legal_moves"][0]), 409, "not-your-turn")
+    assert body["detail"] == f"It is not your turn: seat {v['seat']} is to play a card."  # the engine's sentence
     unchanged(api, game, n)
 
 

@@ -22,11 +22,11 @@ def test_the_cache_keeps_no_more_log_bytes_than_its_bound(request, tmp_path):
         play_to_end(api, gid, [p], choose=pick)
         ids.append(gid)
         sizes.append(sum(len(t) for t in games.store.records(gid)))
-        cached = list(games._cache.values())
-        assert games.cached_bytes == sum(c.bytes for c in cached)  # the running total is exact
-        assert games.cached_bytes <= bound + max(sizes)  # at most one game past the bound
+        cached = list(games.cache.entries.values())
+        assert games.cache.cached_bytes == sum(c.bytes for c in cached)  # the running total is exact
+        assert games.cache.cached_bytes <= bound + max(sizes)  # at most one game past the bound
     assert sum(sizes) > 2 * bound  # the games did not all fit
-    assert ids[0] not in games._cache  # the least recently used went first
+    assert ids[0] not in games.cache.entries  # the least recently used went first
     first = api.get(f"/games/{ids[0]}/transcript").get_json()  # evicted: replayed from the store
     assert first["end"]["reason"] == "finished" and len(first["records"]) > 0
 
@@ -38,5 +38,5 @@ def test_a_game_larger_than_the_bound_is_still_served(request, tmp_path):
     gid = api.table(p, rule_set="120s-house", players=2, clocks="off")["id"]
     api.start(p, gid)
     v = play_to_end(api, gid, [p], choose=pick)
-    assert v["status"] == "over" and list(games._cache) == [gid]
-    assert games.cached_bytes == sum(len(t) for t in games.store.records(gid))
+    assert v["status"] == "over" and list(games.cache.entries) == [gid]
+    assert games.cache.cached_bytes == sum(len(t) for t in games.store.records(gid))

@@ -75,7 +75,7 @@ def test_sweep_once_ends_a_silent_game(tmp_path, request, monkeypatch):
     r = CliRunner().invoke(main, ["-d", str(tmp_path / "data"), "sweep", "--once"])
     assert r.exit_code == 0, r.output
     svc = app.extensions["fairdeal"]
-    svc.games._reset(svc.games.slot(t["id"]))  # forget this process's copy: the sweeper ran elsewhere
+    svc.games.cache.reset(svc.games.cache.slot(t["id"]))  # forget this process's copy: the sweeper ran elsewhere
     assert svc.games.get(t["id"]).transcript["end"]["reason"] == "abandoned"
 
 

@@ -32,10 +32,10 @@ def test_the_end_is_logged_by_the_process_that_appended_it_only(request, tmp_pat
     logging.getLogger("fairdeal").addHandler(caplog.handler)  # the service's logs do not propagate to the root
     request.addfinalizer(lambda: logging.getLogger("fairdeal").removeHandler(caplog.handler))
     c = games_a.get(gid)
-    with c.lock:  # as Tables.act runs it: A appends the end, B finds it before A marks the table over, A marks it
-        games_a.finish(c, "cancelled")
+    with c.lock:  # as Games.act runs it: A appends the end, B finds it before A marks the table over, A marks it
+        games_a.appender.finish(c, "cancelled")
         assert api_b.view(p, gid)["status"] == "over"
-        a.extensions["fairdeal"].tables._record_end(gid, c)
+        games_a.record_end(c)
     assert api_a.view(p, gid)["status"] == "over"
     ended = [r for r in caplog.records if r.getMessage() == "game ended"]
     assert len(ended) == 1 and ended[0].fields["game"] == gid and ended[0].fields["reason"] == "cancelled"

@@ -9,7 +9,8 @@ import pytest
 from fairdeal.core import fairness, writer
 from fairdeal.core.checks import verify_transcript
 from fairdeal.core.games import make_rules
-from fairdeal.service.games import entry_text, iso
+from fairdeal.service.game import entry_text
+from fairdeal.service.isotime import iso
 from fairdeal.service.tables import new_id
 from tests.service.client import Api, play_to_end
 from tests.service.conftest import make_app

@@ -83,11 +83,11 @@ def test_a_table_is_answered_even_when_the_players_document_went_meanwhile(api: 
     answer is the table (it was a 500, and a retry made a second table)."""
     svc = app.extensions["fairdeal"]
     p = api.player()
-    real = svc.games.append_commit
+    real = svc.games.appender.append_commit
     gone = {}
 
-    def commit_then_lose_the_player(game_id, rules_json):
-        out = real(game_id, rules_json)
+    def commit_then_lose_the_player(game_id, rules):
+        out = real(game_id, rules)
         doc, version = svc.store.get_doc("player", p["id"])
         gone["doc"] = doc
         monkeypatch.setattr(
@@ -97,6 +97,6 @@ def test_a_table_is_answered_even_when_the_players_document_went_meanwhile(api: 
         )
         return out
 
-    monkeypatch.setattr(svc.games, "append_commit", commit_then_lose_the_player)
+    monkeypatch.setattr(svc.games.appender, "append_commit", commit_then_lose_the_player)
     r = api.c.post("/tables", json={"rule_set": "spades"}, headers=keyed("t-9", p))
     assert r.status_code == 201 and r.get_json()["status"] == "open"

@@ -36,7 +36,9 @@ def test_an_idempotency_key_expires_after_its_ttl(short_lived):
     assert store.append(g, 0, "r0", time.time()).status == OK
     assert store.append(g, 1, "move", time.time(), "k", "h").status == OK
     assert store.append(g, 2, "x", time.time(), "k", "h").status == DUPLICATE  # within its TTL: honoured
+    assert store.idem_lookup(g, "k", "h", "", time.time()).status == DUPLICATE  # the read says the same
     time.sleep(0.5)
+    assert store.idem_lookup(g, "k", "h", "", time.time()) is None  # past it, before any purge
     store.purge_idempotency(time.time())
     res = store.append(g, 2, "a later move", time.time(), "k", "h")  # past it: a new request
     assert (res.status, res.seq) == (OK, 2)

@@ -23,7 +23,7 @@ def test_a_commit_for_an_id_in_use_leaves_that_games_seed_alone(api, svc):
     gid = api.table(p, rule_set="spades")["id"]
     seed = svc.store.get_secret(gid)
     with pytest.raises(RuntimeError, match="already in use"):
-        svc.games.append_commit(gid, make_rules("spades", {}, 4).to_json())
+        svc.games.appender.append_commit(gid, make_rules("spades", {}, 4))
     assert svc.store.get_secret(gid) == seed  # the seed its published commitment binds
 
 
@@ -36,7 +36,7 @@ def test_ending_a_game_whose_seed_is_missing_says_so(api, svc):
     else:
         svc.store._exec("DELETE FROM secrets WHERE game_id=?", (gid,))
     with pytest.raises(SecretMissing, match=gid):
-        svc.games.finish(c, "cancelled")
+        svc.games.appender.finish(c, "cancelled")
 
 
 def test_a_rule_set_whose_engine_does_not_load_fails_the_start(tmp_path, monkeypatch):

@@ -107,6 +107,26 @@ def test_idempotency_keys_are_per_player(store):
     assert store.records(g) == ["a's move", "b's move", "c", "d"]
 
 
+def test_an_idempotency_key_is_read_as_an_append_would_answer_it_and_nothing_is_written(store):
+    g = gid()
+    assert store.idem_lookup(g, "k", "h", "p", 1.0) is None  # no log at all
+    assert store.append(g, 0, "start", 1.0).status == OK
+    assert store.idem_lookup(g, "k", "h", "p", 1.5) is None  # never used
+    assert store.append(g, 1, "move", 2.0, "k", "h", idem_scope="p").status == OK
+    assert store.append(g, 2, "later", 2.5).status == OK
+    found = store.idem_lookup(g, "k", "h", "p", 3.0)
+    assert (found.status, found.seq, found.length) == (DUPLICATE, 1, 3)
+    assert store.append(g, 3, "move", 3.0, "k", "h", idem_scope="p") == found  # what the append answers
+    reused = store.idem_lookup(g, "k", "other body", "p", 3.0)
+    assert (reused.status, reused.seq) == (KEY_REUSED, 1)
+    assert store.idem_lookup(g, "k", "h", "q", 3.0) is None  # another player's key of the same text
+    assert store.idem_lookup(gid(), "k", "h", "p", 3.0) is None  # another game's
+    assert store.records(g) == ["start", "move", "later"]
+    drop_last(store, g)
+    drop_last(store, g)
+    assert store.idem_lookup(g, "k", "h", "p", 3.0) is None  # lost with its record: unused again
+
+
 def test_idempotency_keys_are_per_game(store):
     g1, g2 = gid(), gid()
     assert store.append(g1, 0, "a", 1.0, "k", "h").status == OK

@@ -98,7 +98,7 @@ def test_a_game_whose_sweep_fails_is_looked_at_again_later_not_at_every_sweep(ro
     def broken(game_id):
         raise RuntimeError("replay failed")
 
-    monkeypatch.setattr(swept.tables, "touch", broken)
+    monkeypatch.setattr(swept.games, "touch", broken)
     assert sweeper.sweep_once(swept) == 1
     assert sweeper.sweep_once(swept) == 0
     ((_, score),) = [x for x in svc.store.index_range("schedule", limit=50) if x[0] == gid]

@@ -10,7 +10,7 @@ import pytest
 from fairdeal.service import auth
 from fairdeal.service.app import create_app
 from fairdeal.service.config import Config
-from fairdeal.service.games import parse_iso
+from fairdeal.service.isotime import parse_iso
 from fairdeal.service.store.redis import RedisStore
 from tests.service.client import Api
 from tests.service.conftest import make_app

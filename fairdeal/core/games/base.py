@@ -585,6 +585,11 @@ class GameState:
         refusal = self._refusal(seat, move)
         return None if refusal is None else refusal.message
 
+    def refusal(self, seat: int, move: Move) -> GameError | None:
+        """None if `seat` may make `move` now, else the GameError `apply` would raise: the sentence and its code
+        (GameOver, NoSuchSeat, MalformedMove, NotYourTurn, IllegalMove), for a caller that answers with both."""
+        return self._refusal(seat, move)
+
     def is_legal(self, seat: int, move: Move) -> bool:
         return self._refusal(seat, move) is None
 

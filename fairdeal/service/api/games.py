@@ -10,71 +10,38 @@ import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from fairdeal.service import auth, feed, scoresheet
+from fairdeal.service import auth, feed, moves, scoresheet
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.errors import ApiError, problem
-from fairdeal.service.tables import seat_of
+from fairdeal.service.idempotent import request_key
+from fairdeal.service.table_docs import seat_of
 from fairdeal.service.translog import add_log_member
 from fairdeal.service.views import game_summary, game_view, public_transcript, visible_records
 
 bp = Blueprint("games", __name__)
-
-IDEM_MAX = 128
-
-
-def _seat(table: dict, p) -> int | None:
-    return seat_of(table, p)
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id):
     s = svc()
     p = player_ref(required=False)
-    table, c = s.tables.touch(game_id)
-    return game_view(s.games, table, c, _seat(table, p))
+    game = s.games.touch(game_id)
+    return game_view(s.games, game, seat_of(game.table, p))
 
 
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id):
+    """Every refusal of a move is moves.py's (the request's shape first, then the game's)."""
     s = svc()
     p = player_ref()
     body = json_body()
-    unknown = set(body) - {"seat", "seq", "move"}
-    if unknown:
-        raise ApiError(
-            422,
-            "unknown-field",
-            f"A move request has no field {sorted(unknown)[0]!r}; its fields are seq, move and (optionally) seat.",
-        )
-    if "move" not in body or "seq" not in body:
-        raise ApiError(400, "bad-request", 'A move request is {"seq": <last seq you saw>, "move": {...}}.')
-    idem = request.headers.get("Idempotency-Key")
-    if idem is not None and not 1 <= len(idem) <= IDEM_MAX:
-        raise ApiError(400, "bad-idempotency-key", f"An Idempotency-Key is 1 to {IDEM_MAX} characters.")
+    moves.check_request(body)
+    idem = request_key()
     started = time.perf_counter()
-    seat = None
-
-    def act(table, c):
-        nonlocal seat
-        seat = _seat(table, p)
-        if seat is None:
-            raise ApiError(403, "not-seated", "You have no seat at this game; spectators cannot move.")
-        if "seat" in body and body["seat"] != seat:
-            raise ApiError(403, "not-your-seat", f"Your token holds seat {seat}, not seat {body['seat']!r}.")
-        if table["status"] == "open":
-            raise ApiError(409, "not-started", "This table has not started yet.")
-        if table["status"] == "revealing":
-            raise ApiError(
-                409,
-                "not-started",
-                "The table is waiting for its seats to reveal their client seeds; no card exists yet.",
-            )
-        return s.games.player_move(c, table, seat, body["seq"], body["move"], idem, p["id"])
-
-    table, c, ack = s.tables.act_fast(game_id, act, body["seq"])
+    game, ack = s.games.play(game_id, p, body, idem)
     s.metrics.observe("fairdeal_move_seconds", time.perf_counter() - started)
     out = dict(ack)
-    out["game"] = game_summary(s.games, table, c)
+    out["game"] = game_summary(s.games, game)
     return out, (200 if ack["replayed"] else 201)
 
 
@@ -113,32 +80,32 @@ def events(game_id):
         w, away = None, exc  # notifications are away: answer what there is, but do not wait
     try:
         try:
-            table, c = s.tables.touch(game_id)
+            game = s.games.touch(game_id)
         except ApiError:
             if w is not None:
                 w.close(linger=False)  # no such game: keep no subscription for it
                 w = None
             raise
-        done = feed.past(after, c.started)
-        if not done(c) and wait > 0:
+        done = feed.past(after, game.started)
+        if not done(game) and wait > 0:
             if away is not None:
                 raise away
             release = s.waits.take(_waiter(p))
             try:
                 if guard is not None:
                     guard.check()  # the watch is live: an end from now on is heard, one before it is seen here
-                table, c = feed.wait_past(s, w, game_id, done, until, (table, c), guard)
+                game = feed.wait_past(s, w, game_id, done, until, game, guard)
             finally:
                 release()
     finally:
         if w is not None:
             w.close()
-    seat = _seat(table, p)
+    seat = seat_of(game.table, p)
     return {
-        "seq": c.seq,
-        "ended": c.ended,
-        "records": visible_records(c, seat, after),
-        "game": game_view(s.games, table, c, seat),
+        "seq": game.seq,
+        "ended": game.ended,
+        "records": visible_records(game, seat, after),
+        "game": game_view(s.games, game, seat),
     }
 
 
@@ -154,7 +121,7 @@ def stream(game_id):
     last_id = request.headers.get("Last-Event-ID", "")
     after = int(last_id) if last_id.isascii() and last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
-    seat = _seat(table, p)
+    seat = seat_of(table, p)
     limit = time.monotonic() + feed.spread(s.config.stream_max)
     release = s.waits.take(_waiter(p))  # held for the stream's whole life
     try:
@@ -186,17 +153,17 @@ def stream(game_id):
 @bp.get("/games/<game_id>/sheet")
 def score_sheet(game_id):
     """The score sheet: every hand that has ended, as the engine summed it up (public to anyone)."""
-    _, c = svc().tables.touch(game_id)
-    return {"game_id": game_id, "seq": c.seq, "hands": scoresheet.sheet(c)}
+    game = svc().games.touch(game_id)
+    return {"game_id": game_id, "seq": game.seq, "hands": scoresheet.sheet(game)}
 
 
 @bp.get("/games/<game_id>/transcript")
 def transcript(game_id):
     s = svc()
     p = player_ref(required=False)
-    table, c = s.tables.touch(game_id)
-    out = public_transcript(c, _seat(table, p))
-    return add_log_member(s.translog, out, game_id, c.protocol) if c.ended else out
+    game = s.games.touch(game_id)
+    out = public_transcript(game, seat_of(game.table, p))
+    return add_log_member(s.translog, out, game_id, game.protocol) if game.ended else out
 
 
 @bp.get("/games/<game_id>/start")
@@ -204,7 +171,6 @@ def start_record(game_id):
     """The signed header records: the commit (from the table's creation), the seating with every seat's
     commitment (from the host's start: a seat checks its commitment there before it reveals), and the start."""
     s = svc()
-    _, c = s.tables.touch(game_id)
-    t = c.transcript
+    t = s.games.touch(game_id).transcript
     names = ("commit", "seating", "start") if t.get("protocol") != "fairdeal/1" else ("commit", "start")
     return {"protocol": t.get("protocol"), **{m: t.get(m) for n in names for m in (n, f"{n}_signature")}}

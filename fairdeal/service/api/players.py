@@ -10,8 +10,8 @@ from fairdeal.service import player_games
 from fairdeal.service.api.common import int_arg, json_body, player, player_ref, svc
 from fairdeal.service.auth import issue_token, new_token, token_doc, token_hash
 from fairdeal.service.errors import ApiError
-from fairdeal.service.games import iso
 from fairdeal.service.idempotent import Once, request_key
+from fairdeal.service.isotime import iso
 from fairdeal.service.ratelimits import client_address
 from fairdeal.service.tables import new_id
 

@@ -67,7 +67,7 @@ def create_table():
 @bp.get("/tables/<table_id>")
 def get_table(table_id):
     p = player_ref(required=False)
-    table, _ = svc().tables.touch(table_id)
+    table = svc().games.touch(table_id).table
     return _answer(table, p and p["id"], log=True)
 
 
@@ -80,7 +80,9 @@ def join(table_id):
     body = json_body(required=False)
     current, _ = t.load(table_id)
     if current["status"] == "playing" and _seat(current, p["id"]) is not None:
-        return _answer(standin.come_back(t, p, table_id), p["id"])  # a seated player joins again: it comes back
+        return _answer(
+            standin.come_back(svc().games, p, table_id), p["id"]
+        )  # a seated player joins again: it comes back
     once = _once(p, "join:" + table_id, body)
     if once is None:
         table = t.join(p, table_id, body)
@@ -140,7 +142,7 @@ def play_again(table_id):
 def come_back(table_id):
     """A seated player takes its seat back: the table's bot stops standing in (docs/api.md)."""
     p = player()
-    return _answer(standin.come_back(svc().tables, p, table_id), p["id"])
+    return _answer(standin.come_back(svc().games, p, table_id), p["id"])
 
 
 @bp.post("/tables/<table_id>/cancel")

@@ -87,6 +87,14 @@ class Store(abc.ABC):
         than the store's idempotency TTL (its move is more than that long ago; 0: keys never expire)."""
 
     @abc.abstractmethod
+    def idem_lookup(
+        self, game_id: str, idem_key: str, body_hash: str | None, idem_scope: str, at: float
+    ) -> AppendResult | None:
+        """What an append with this idempotency key would answer without appending, read without writing: DUPLICATE
+        (same body) or KEY_REUSED (another), with the original's `seq` and the log's `length`; None when the key is
+        unused in this game (never used, lost with its record, or past the TTL at time `at`)."""
+
+    @abc.abstractmethod
     def delete_game(self, game_id: str) -> None:
         """Remove a game from the store: its table document, log, idempotency keys and secret (its index entries
         are the caller's to remove)."""

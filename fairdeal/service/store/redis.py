@@ -23,7 +23,7 @@ from fairdeal.service.store import keys
 from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
 from fairdeal.service.store.cosignatures import RedisCosignatures
 from fairdeal.service.store.redis_changes import RedisChanges
-from fairdeal.service.store.redis_lua import last_entry_check
+from fairdeal.service.store.redis_lua import idem_check, last_entry_check
 from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
@@ -44,17 +44,9 @@ return 1
 APPEND = (
     """
 local len = redis.call('LLEN', KEYS[1])
-if ARGV[4] ~= '' then
-  local prev = redis.call('HGET', KEYS[3], ARGV[4])
-  if prev then
-    local sp = string.find(prev, ' ', 1, true)
-    local seq = tonumber(string.sub(prev, sp + 1))
-    if seq < len then
-      if string.sub(prev, 1, sp - 1) == ARGV[5] then return {'duplicate', len, seq} end
-      return {'key-reused', len, seq}
-    end
-  end
-end
+"""
+    + idem_check(3, 4, 5)
+    + """
 if len ~= tonumber(ARGV[1]) then return {'conflict', len, -1} end
 """
     + last_entry_check(7)
@@ -67,6 +59,18 @@ if ARGV[4] ~= '' then
 end
 redis.call('SPUBLISH', ARGV[6], len + 1)
 return {'ok', len + 1, len}
+"""
+)
+
+# KEYS: log, idempotency hash (same hash tag). ARGV: idempotency key (with its scope), body hash. Reads only: what
+# APPEND would answer for the key, or {'', len, -1} when it is unused.
+IDEM_LOOKUP = (
+    """
+local len = redis.call('LLEN', KEYS[1])
+"""
+    + idem_check(2, 1, 2)
+    + """
+return {'', len, -1}
 """
 )
 
@@ -124,6 +128,7 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
         self._changes_lock = threading.Lock()
         self._put_doc = self.r.register_script(PUT_DOC)
         self._append = self.r.register_script(APPEND)
+        self._idem_lookup = self.r.register_script(IDEM_LOOKUP)
         self._doc_and_records = self.r.register_script(DOC_AND_RECORDS)
 
     def _check_version(self) -> None:
@@ -173,6 +178,15 @@ class RedisStore(RedisTlog, RedisCosignatures, Store):
         ]
         status, length, seq = self._run_append(self._append, script_keys, args)
         return AppendResult(status, int(length), None if int(seq) < 0 else int(seq))
+
+    def idem_lookup(
+        self, game_id: str, idem_key: str, body_hash: str | None, idem_scope: str, at: float
+    ) -> AppendResult | None:
+        # the key hash expires by itself (PEXPIRE at the idempotency TTL): `at` is not needed here
+        status, length, seq = self._idem_lookup(
+            keys=[keys.log(game_id), keys.idem(game_id)], args=[idem_field(idem_scope, idem_key), body_hash or ""]
+        )
+        return None if not status else AppendResult(status, int(length), int(seq))
 
     def _run_append(self, script, script_keys: list[str], args: list) -> list:
         """An append script (this store's or the transparency log's), followed, with FAIRDEAL_REDIS_WAIT_REPLICAS,

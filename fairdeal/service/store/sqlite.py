@@ -187,6 +187,26 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
                 )
             return AppendResult(OK, length + 1, length)
 
+    def idem_lookup(
+        self, game_id: str, idem_key: str, body_hash: str | None, idem_scope: str, at: float
+    ) -> AppendResult | None:
+        # one statement: one read snapshot of the key, the log's length and the key's record time (no write lock)
+        row = (
+            self._conn()
+            .execute(
+                "SELECT i.body_hash, i.seq, (SELECT COUNT(*) FROM log WHERE game_id=:g), "
+                "(SELECT at FROM log WHERE game_id=:g AND seq=i.seq) FROM idem i WHERE i.game_id=:g AND i.key=:k",
+                {"g": game_id, "k": idem_field(idem_scope, idem_key)},
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        stored_hash, seq, length, record_at = row
+        if seq >= length or (self.idem_ttl and record_at < at - self.idem_ttl):
+            return None
+        return AppendResult(DUPLICATE if stored_hash == body_hash else KEY_REUSED, length, seq)
+
     @staticmethod
     def _last_differs(db: sqlite3.Connection, game_id: str, length: int, last_digest: str | None) -> bool:
         """Whether the log's last entry is not the one whose digest the caller holds (None: not checked)."""

@@ -10,6 +10,7 @@ TIMED = (
     "get_doc",
     "put_doc",
     "append",
+    "idem_lookup",
     "records",
     "log_info",
     "doc_and_records",

@@ -22,6 +22,8 @@ def refused(state, seat, move, error=GameError):
     with pytest.raises(error) as raised:
         state.apply(seat, move)
     assert raised.value.message == why
+    refusal = state.refusal(seat, move)  # what the service answers with: apply's error, its code and sentence
+    assert type(refusal) is type(raised.value) and refusal.code == raised.value.code and refusal.message == why
 
 
 @settings(max_examples=60, deadline=None)
@@ -34,7 +36,7 @@ def test_every_legal_move_is_allowed_and_every_other_is_refused_changing_nothing
     seat = state.to_move
     legal = state.legal_moves(seat)
     for move in legal:
-        assert state.why_not(seat, move) is None and state.is_legal(seat, move)
+        assert state.why_not(seat, move) is None and state.is_legal(seat, move) and state.refusal(seat, move) is None
     for move in rng.sample(legal, min(3, len(legal))):  # a legal move applies (on a copy) and keeps every card
         trial = copy.deepcopy(state)
         trial.apply(seat, move)

@@ -1,0 +1,119 @@
+"""Clocks and scheduling: what is due in a game and when, run at every touch (`advance`: the seating and start
+records, a reveal deadline, bot moves, stand-ins, timeout moves, abandonment, the end), and the sweeper's index of
+when each game next needs a touch (`schedule`). When the service ends a game early is endings.py's; when a bot
+stands in for a player who is away, standin.py's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fairdeal.service import endings, standin
+from fairdeal.service.appends import Appender
+from fairdeal.service.game import Game
+from fairdeal.service.isotime import parse_iso
+from fairdeal.service.lost_records import LostRecords
+from fairdeal.service.store.base import Store
+
+MAX_STEPS = 2000  # bots and timeouts run per touch, a bound against a rule set that never stops
+
+
+def reveal_due(table: dict) -> float | None:
+    """When a table waiting for its reveals is cancelled for the seats that did not reveal."""
+    deadline = table.get("reveal_deadline")
+    return parse_iso(deadline) if table["status"] == "revealing" and deadline else None
+
+
+class Clocks:
+    def __init__(self, store: Store, config, now: Callable[[], float], appender: Appender, lost: LostRecords):
+        self.store, self.config, self.now, self.appender, self.lost = store, config, now, appender, lost
+
+    def deadline(self, game: Game) -> float | None:
+        """When the seat to move runs out of time (None: no clock). A seat whose player left has no time; a
+        decision without a clock (the table's clock for its kind is off) has no timeout move at all: abandon_at
+        ends the game if that seat's player left."""
+        kind = game.decision_kind()
+        if kind is None:
+            return None
+        seat = game.live.state.to_move
+        if seat in game.live.bot_seats:
+            return game.last_at  # due at once (a bot moves as soon as it is its turn)
+        secs = endings.clock_seconds(game.live, game.table, kind)
+        if secs is None:
+            return None
+        return game.last_at if game.table["seats"][seat].get("gone") else game.last_at + secs
+
+    def abandon_at(self, game: Game) -> float | None:
+        return endings.abandon_at(game, self.config.abandon_after)
+
+    def advance(self, game: Game) -> None:
+        """Run whatever is due now: seating and start records, a reveal deadline, bot moves, timeout moves,
+        abandonment, the end."""
+        table, appender = game.table, self.appender
+        if table["status"] == "revealing":
+            appender.ensure_seated(game)
+            due = reveal_due(table)
+            if not game.ended and due is not None and due <= self.now():
+                appender.finish(game, "not-revealed")
+            self.schedule(game)
+            return
+        if game.length == 0:  # the table is there, its log is not: nothing is written over lost records
+            raise self.lost.refusal(game.game_id, table, "no-commit", 0)
+        if table["status"] == "playing" and not game.started:
+            appender.ensure_started(game)
+        for _ in range(MAX_STEPS):
+            if game.ended or game.live is None:
+                break
+            live = game.live
+            if live.state.is_over:
+                appender.finish(game, "finished")
+                continue
+            now = self.now()
+            seat = live.state.to_move
+            stand_in = seat not in live.bot_seats and standin.stands_in(game, seat, now, self.config.standin_after)
+            reason = endings.cut_short(game, self.config, now)  # before bots move too
+            if reason == "abandoned" and stand_in:
+                reason = None  # the seat to move is away and another player is here: the bot stands in instead
+            if reason is not None:
+                appender.finish(game, reason)
+                continue
+            if seat in live.bot_seats:
+                appender.append_move(game, seat, live.bot_move(seat), "bot")
+                continue
+            if stand_in:  # the player is away
+                appender.append_move(game, seat, live.bot_move(seat), "stand-in")
+                continue
+            due = self.deadline(game)
+            if due is not None and due <= now:
+                appender.append_move(game, seat, live.timeout_move(seat), "timeout")
+                continue
+            break
+        self.schedule(game)
+
+    def next_check(self, game: Game) -> float | None:
+        """When the game next needs a touch (None: nothing is due, ever, without a move)."""
+        if game.ended:
+            return None
+        if game.live is None:
+            return reveal_due(game.table)
+        due, abandon = self.deadline(game), self.abandon_at(game)
+        if abandon is not None:
+            # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth
+            # of the limit) so that most moves need no index write
+            step = max(0.01, self.config.abandon_after / 20)
+            abandon = -(-abandon // step) * step
+        times = [t for t in (due, abandon, standin.next_at(game, self.config.standin_after)) if t is not None]
+        return min(times) if times else None
+
+    def schedule(self, game: Game) -> None:
+        """Keep the sweeper's index (game -> next time something is due) current."""
+        when = self.next_check(game)
+        key = None if when is None else round(when, 1)
+        if key is not None and game.scheduled is None:  # replayed afresh (evicted): the index may hold it (a read
+            stored = self.store.index_score("schedule", game.game_id)  # is cheaper than an fsynced write)
+            game.scheduled = key if stored is not None and round(stored, 1) == key else None
+        if key != game.scheduled:
+            if key is None:
+                self.store.index_remove("schedule", game.game_id)
+            else:
+                self.store.index_set("schedule", game.game_id, when)
+            game.scheduled = key
