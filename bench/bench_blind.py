@@ -173,7 +173,8 @@ def main() -> None:
     ]
     for target, value, what in lines:
         goal = TARGETS[target]
-        print(f"{what:44} {value * 1000:9.1f} ms  (target {goal * 1000:.0f} ms): {'met' if value < goal else 'NOT met'}")
+        verdict = "met" if value < goal else "NOT met"
+        print(f"{what:44} {value * 1000:9.1f} ms  (target {goal * 1000:.0f} ms): {verdict}")
     print(f"{'ordinary verifier (same seeds)':44} {med['ordinary verifier'] * 1000:9.1f} ms")
     print(ms.load())
 
