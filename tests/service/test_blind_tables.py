@@ -10,6 +10,8 @@ from fairdeal.core import keys
 from fairdeal.core.blind.check import audit
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.blind.group import card_points
+from fairdeal.core.games.base import FixedChance, Move
+from fairdeal.core.games.spades import SpadesRules, SpadesState
 from fairdeal.core.transcript import transcript_body
 from tests.service.blind_kit import BlindHuman, play_out
 from tests.service.client import Api
@@ -57,6 +59,36 @@ def test_a_blind_game_against_three_bots(api):
     g = play_out(humans, api, tid)
     assert g["end_reason"] == "finished" and g["result"]["winners"]
     check_signed_transcript(api, tid, humans[0].p)
+
+
+def test_the_score_sheet_of_a_blind_game_is_the_one_its_true_deals_give(api):
+    """The seed deals no card at a blind table: the sheet comes from the cards as opened. It equals the ordinary
+    engine's replay of the records over the decks the verifier derives from the revealed secrets."""
+    tid, humans = blind_table(api, 1)
+    mid = None
+    for _ in range(20000):
+        g = api.get(f"/games/{tid}", humans[0].p).get_json()
+        if g["status"] == "over":
+            break
+        if mid is None and g["view"] and g["view"].get("hand_number", 0) >= 1:
+            mid = api.get(f"/games/{tid}/sheet")  # while the game runs, after its first hand
+        humans[0].step()
+    assert mid is not None and mid.status_code == 200 and len(mid.get_json()["hands"]) >= 1
+    t = api.get(f"/games/{tid}/transcript", humans[0].p).get_json()
+    r = api.get(f"/games/{tid}/sheet")
+    assert r.status_code == 200
+    sheet = r.get_json()["hands"]
+    decks = blind_audit(t).decks
+    replay = SpadesState(SpadesRules(), FixedChance([decks[k] for k in sorted(decks)], t["end"]["deals"][0]["dealer"]))
+    expected, last = [], None
+    for record in t["records"]:
+        replay.apply(record["seat"], Move.from_json(record["move"]))
+        if replay.last_hand is not None and replay.last_hand is not last:
+            last = replay.last_hand
+            expected.append({k: v for k, v in last.items() if k != "tricks"})
+    assert sheet == expected and len(sheet) == len(t["end"]["deals"])
+    assert sheet[-1]["scores"] == t["end"]["result"]["scores"]
+    assert mid.get_json()["hands"] == sheet[: len(mid.get_json()["hands"])]
 
 
 @pytest.mark.parametrize("app", ["sqlite"], indirect=True)
