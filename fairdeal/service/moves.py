@@ -22,6 +22,7 @@ from fairdeal.core import transcript as tr
 from fairdeal.core.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.service import table_docs
 from fairdeal.service.appends import Appender
+from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
 from fairdeal.service.catchup import CatchUp
 from fairdeal.service.clocks import Clocks
 from fairdeal.service.errors import ApiError, game_error_status
@@ -74,7 +75,7 @@ class Moves:
         """The move of `player` (its request shape checked: check_request), under the game's lock; then whatever is
         due (bots) follows. The answer: {"seq", "receipt", "replayed"}."""
         seat = self._seat(game, player, body)
-        if game.table.get("blind"):  # BLIND HOOK: a play carries its open; the seat's client plays its timeouts
+        if is_blind(game.table):  # BLIND HOOK: a play carries its open; the seat's client plays its timeouts
             return self.blind.player_move(game, seat, body, idem_key, player["id"])
         extra = sorted(set(body) & set(BLIND_FIELDS))
         if extra:

@@ -42,7 +42,7 @@ class Audit:
     opens: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
     # the steps (type, seat, deal) of which the store holds only a message its seat did not sign: a missing step
     # there is the server's doing, not the seat's
-    forged: set[tuple] = field(default_factory=set)
+    forged: set[tuple[Any, ...]] = field(default_factory=set)
     shared: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (sender, holder) -> x(e_s·E_h)
 
     @property
@@ -89,7 +89,7 @@ def _composed(
     pack: Sequence[str],
     k: int,
     holders: Sequence[int | None],
-    by_key: Mapping[tuple, dict],
+    by_key: Mapping[tuple[Any, ...], dict[str, Any]],
     secrets_: Mapping[int, bytes],
 ) -> bool:
     """Deal k by the composed fast path; False (nothing recorded) when it does not apply or a deck differs."""
@@ -121,14 +121,16 @@ def _record_deal(out: Audit, k: int, holders: Sequence[int | None], cards: list[
 # --- reading: forms, signatures, one message per (type, seat, deal) ------------------------------------------
 
 
-def _key_of(m: Mapping[str, Any]) -> tuple:
+def _key_of(m: Mapping[str, Any]) -> tuple[Any, ...]:
     if m["type"] == "open":
         return ("open", m["seat"], m["deal"], m["position"])
     return (m["type"], m["seat"], m.get("deal"))
 
 
-def _read_messages(out: Audit, game: str, seats: int, size: int, messages: Sequence[Any]) -> dict[tuple, dict]:
-    forms: list[dict] = []
+def _read_messages(
+    out: Audit, game: str, seats: int, size: int, messages: Sequence[Any]
+) -> dict[tuple[Any, ...], dict[str, Any]]:
+    forms: list[dict[str, Any]] = []
     for i, m in enumerate(messages):
         try:
             forms.append(check_form(m, game, seats, size, points=False))
@@ -139,7 +141,7 @@ def _read_messages(out: Audit, game: str, seats: int, size: int, messages: Seque
     for m in forms:
         if m["type"] == "commit" and m["seat"] not in sign_keys:
             sign_keys[m["seat"]] = m["sign_key"]
-    by_key: dict[tuple, dict] = {}
+    by_key: dict[tuple[Any, ...], dict[str, Any]] = {}
     for i, m in enumerate(forms):
         seat = m["seat"]
         try:
@@ -162,7 +164,7 @@ def _read_messages(out: Audit, game: str, seats: int, size: int, messages: Seque
     return by_key
 
 
-def _reveals(out: Audit, seats: int, by_key: Mapping[tuple, dict]) -> dict[int, bytes]:
+def _reveals(out: Audit, seats: int, by_key: Mapping[tuple[Any, ...], dict[str, Any]]) -> dict[int, bytes]:
     found: dict[int, bytes] = {}
     for s in range(seats):
         commit, reveal = by_key.get(("commit", s, None)), by_key.get(("reveal", s, None))
@@ -195,7 +197,7 @@ def _check_deal(
     pack: Sequence[str],
     k: int,
     holders: Sequence[int | None],
-    by_key: Mapping[tuple, dict],
+    by_key: Mapping[tuple[Any, ...], dict[str, Any]],
     secrets_: Mapping[int, bytes],
 ) -> None:
     points = blind_deal.initial_deck(pack)
@@ -289,7 +291,7 @@ def _check_releases(
     seats: int,
     k: int,
     holders: Sequence[int | None],
-    by_key: Mapping[tuple, dict],
+    by_key: Mapping[tuple[Any, ...], dict[str, Any]],
     secrets_: Mapping[int, bytes],
     locks: Mapping[int, Sequence[int]],
 ) -> None:
@@ -338,7 +340,7 @@ def _check_opens(
     k: int,
     holders: Sequence[int | None],
     final: Sequence[bytes],
-    by_key: Mapping[tuple, dict],
+    by_key: Mapping[tuple[Any, ...], dict[str, Any]],
     known: tuple[Sequence[str], Sequence[int]] | None,
 ) -> None:
     """Every open of deal k: its sender holds the position and mul(Π keys, P_card) == F_k[j]. known = (the card

@@ -16,6 +16,7 @@ decoded (52 points, cached), never a published element. tests/blind/test_compose
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fairdeal.core.blind import derive
 from fairdeal.core.blind.group import N, card_points, mul, mul_many
@@ -54,7 +55,9 @@ def composed_deal(
     return [pack[i] for i in order], lock_keys
 
 
-def decks_of(by_key: Mapping[tuple, dict], kind: str, deal: int, seats: int) -> list[list[str]] | None:
+def decks_of(
+    by_key: Mapping[tuple[Any, ...], dict[str, Any]], kind: str, deal: int, seats: int
+) -> list[list[str]] | None:
     """Every seat's `kind` deck of the deal in seat order, or None if one is missing."""
     out = []
     for s in range(seats):

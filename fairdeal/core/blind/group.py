@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -28,7 +29,7 @@ class BadElement(ValueError):
     """A text or bytes value that is not an element (32 bytes, the x-coordinate of a P-256 point)."""
 
 
-class _LruCache(OrderedDict):
+class _LruCache(OrderedDict[Any, Any]):
     """A small least-recently-used map: the objects OpenSSL builds are costly (k·G for a private key, a square
     root for a decoded point) and a deal reuses them (a seat's shuffle scalar for 52 elements, a lock's input
     deck that was its own shuffle's output)."""
@@ -37,7 +38,7 @@ class _LruCache(OrderedDict):
         super().__init__()
         self.size = size
 
-    def get_or_make(self, key, make):
+    def get_or_make(self, key: Any, make: Callable[[Any], Any]) -> Any:
         found = self.get(key)
         if found is not None:
             self.move_to_end(key)
@@ -60,7 +61,8 @@ def check_scalar(k: int) -> int:
 
 
 def _private_key(k: int) -> ec.EllipticCurvePrivateKey:
-    return _private_keys.get_or_make(k, lambda s: ec.derive_private_key(s, CURVE))
+    key: ec.EllipticCurvePrivateKey = _private_keys.get_or_make(k, lambda s: ec.derive_private_key(s, CURVE))
+    return key
 
 
 def _public_key(x: bytes) -> ec.EllipticCurvePublicKey:
@@ -70,7 +72,8 @@ def _public_key(x: bytes) -> ec.EllipticCurvePublicKey:
         except ValueError:
             raise BadElement(f"{xb.hex()} is not the x-coordinate of a P-256 point.") from None
 
-    return _public_keys.get_or_make(x, decode)
+    key: ec.EllipticCurvePublicKey = _public_keys.get_or_make(x, decode)
+    return key
 
 
 def is_element(x: bytes) -> bool:

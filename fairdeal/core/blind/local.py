@@ -23,7 +23,7 @@ def run_deal(
     cards. tamper(message) -> the message sent instead (tests: a cheating seat; later seats work on it)."""
     send = tamper or (lambda m: m)
     out: list[dict[str, Any]] = []
-    prev = None
+    prev: Any = None  # the deck before the next step (None: the card points, for seat 0's shuffle)
     for s in seats:
         m = send(s.shuffle(deal, prev))
         out.append(m)
@@ -42,4 +42,5 @@ def run_deal(
 
 
 def final_deck(deal_messages: Sequence[dict[str, Any]]) -> list[str]:
-    return [m for m in deal_messages if m["type"] == "lock"][-1]["deck"]
+    deck: list[str] = [m for m in deal_messages if m["type"] == "lock"][-1]["deck"]
+    return deck

@@ -51,11 +51,11 @@ class LiveBlindChance(SeedChance):
         self.seats = seats
         self.tamper = tamper
         self.messages: list[dict[str, Any]] = []
-        self.first = None
+        self.first: int | None = None
 
     def first_dealer(self, players: int) -> int:
-        self.first = super().first_dealer(players)
-        return self.first
+        self.first = first = super().first_dealer(players)
+        return first
 
     def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
         assert self.first is not None

@@ -38,6 +38,9 @@ class _UnknownDeck:
     def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
         return list(pack)
 
+    def reshuffle(self, hand: int, round: int, cards: Sequence[Card]) -> list[Card]:
+        return list(cards)  # Spades never reshuffles; here for the Chance protocol
+
 
 class BlindSpadesState(SpadesState):
     def __init__(self, rules: SpadesRules, chance: Any):
@@ -66,7 +69,7 @@ class BlindSpadesState(SpadesState):
 
     # --- moves -------------------------------------------------------------------------------------
     def _why_not(self, seat: int, move: Move) -> str | None:
-        if self.play is not None and move.kind == "play" and self.hidden(seat):
+        if self.play is not None and move.card is not None and self.hidden(seat):  # a play: its card
             if move.card in self._played:
                 return f"{move.card.name()} has been played already."
             if self._held_elsewhere(move.card):
@@ -75,7 +78,7 @@ class BlindSpadesState(SpadesState):
         return super()._why_not(seat, move)
 
     def _push(self, seat: int, move: Move) -> None:
-        if self.play is not None and move.kind == "play":
+        if self.play is not None and move.card is not None:  # a play
             if self.hidden(seat):
                 self.hands[seat].append(move.card)  # opened: TrickPlay takes it out of the hand at once
             self.played_by[seat] += 1

@@ -130,8 +130,8 @@ class Blind:
                 return True
             if late or any(table["seats"][s].get("gone") for s in owing):
                 why = "left" if any(table["seats"][s].get("gone") for s in owing) else "step-timeout"
-                gone = [s for s in owing if table["seats"][s].get("gone")]
-                self.abort(game, p, {"seat": (gone or owing)[0], "why": why, "deal": k, "step": step}, now)
+                left = [s for s in owing if table["seats"][s].get("gone")]
+                self.abort(game, p, {"seat": (left or owing)[0], "why": why, "deal": k, "step": step}, now)
                 return True
             return False
         self._give_bots(game, p, k, dealer, n)
@@ -149,7 +149,6 @@ class Blind:
     def move_deadline(self, game) -> float | None:
         """When a human's move is past saving: its clock and the grace period (its own client plays the timeout
         move within them); at a table without clocks, the service's silence limit (abandon_after)."""
-        table = game.table
         due = self.clocks.deadline(game)
         if due is not None:
             return due + self.config.blind_grace
@@ -238,7 +237,6 @@ class Blind:
         """A move at a blind table: a play carries its open (checked: signature, the seat's position, not
         played before, the open against the final deck); `"timeout": true` says the seat's own client played
         its timeout move because its clock ran out."""
-        table = game.table
         move_json, opened, timeout = body["move"], body.get("open"), body.get("timeout", False)
         if type(timeout) is not bool:
             raise ApiError(
@@ -326,7 +324,10 @@ class Blind:
             raise ApiError(422, "bad-open", f"Position {j} of deal {k} was not dealt to seat {seat}.", why="position")
         if j in p.deal(k).opened:
             raise ApiError(422, "bad-open", f"Position {j} of deal {k} was opened already.", why="position-opened")
-        final = element_from_hex(p.deal(k).final_deck()[j])
+        final_deck = p.deal(k).final_deck()
+        if final_deck is None:  # cannot be: a move is taken only once the deal is ready (every lock in)
+            raise ApiError(409, "deal-not-ready", "The deal's locks are not all in yet.")
+        final = element_from_hex(final_deck[j])
         if not opens([scalar_from_hex(x) for x in msg["keys"]], msg["card"], final):
             raise ApiError(
                 422,
