@@ -17,22 +17,39 @@ import json.encoder
 from collections.abc import Callable
 from typing import Any
 
+from fairdeal.core.fastpath import fast_path
+
 MAX_SAFE_INT = 2**53 - 1  # the largest integer every JSON reader (JavaScript too) reads exactly
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _encoder_without_circular_check() -> Callable[[Any], str]:
+def _encode_in_full(value: Any) -> str:
+    """_ENCODER.encode(value): the general form of _encode."""
+    return _ENCODER.encode(value)
+
+
+def _c_encoder() -> Callable[[Any, int], Any] | None:
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator in this Python
+        return None
+    encoder: Callable[[Any, int], Any] = make(
+        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False
+    )
+    return encoder
+
+
+_C_ENCODE = _c_encoder()
+
+
+@fast_path(general=_encode_in_full)
+def _encode(value: Any) -> str:
     """_ENCODER.encode with the C encoder made once rather than per call, and without the check for circular
     values (a value that passed the walk, or came from a JSON parser, is never circular): the same text."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # no C accelerator in this Python: the plain encoder
-        return _ENCODER.encode
-    encode = make(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False)
-    return lambda value: "".join(encode(value, 0))
-
-
-_encode = _encoder_without_circular_check()
+    encode = _C_ENCODE
+    if encode is None:  # no C accelerator in this Python: the plain encoder
+        return _ENCODER.encode(value)
+    return "".join(encode(value, 0))
 
 
 class _Refused(Exception):
@@ -96,6 +113,7 @@ def canonical_json(obj: Any) -> bytes:
         raise ValueError("a string with a lone surrogate cannot be written as UTF-8") from None
 
 
+@fast_path(general=canonical_json)
 def canonical_json_of_parsed(obj: Any) -> bytes:
     """canonical_json without its validating walk, for a value that is known to pass it: what
     transcript.parse_transcript returns (its parser refuses every value the walk would refuse). Same bytes;

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
+from fairdeal.core.fastpath import fast_path
+
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -23,10 +25,16 @@ RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 RANK_NAMES = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
 
 
+def written_out(c: tuple[int, str]) -> str:
+    """A card's text, its rank and suit written out ("10H", "AS"): the general form of str(card)."""
+    return RANK_TEXT.get(c[0], str(c[0])) + c[1]
+
+
 class Card(NamedTuple):
     rank: int
     suit: str
 
+    @fast_path(general=written_out)
     def __str__(self) -> str:
         # precomputed below (card texts are written for every view and record); a Card made outside the packs
         # with an odd rank or suit is still written the same way
@@ -86,6 +94,12 @@ def cards_from_str(texts: Iterable[str] | str) -> list[Card]:
     return [card_from_str(t) for t in texts]
 
 
+def cards_one_by_one(texts: Sequence[str]) -> list[Card]:
+    """[card_from_str(t) for t in texts]: cards_of_texts' general form."""
+    return [card_from_str(t) for t in texts]
+
+
+@fast_path(general=cards_one_by_one)
 def cards_of_texts(texts: Sequence[str]) -> list[Card]:
     """[card_from_str(t) for t in texts], each text looked up at once: the fast path for the card texts a view
     wrote (their own forms; a policy reads them back). Anything else goes the general way, its error included."""
@@ -95,6 +109,12 @@ def cards_of_texts(texts: Sequence[str]) -> list[Card]:
         return [card_from_str(t) for t in texts]
 
 
+def texts_one_by_one(cards: Iterable[Card]) -> list[str]:
+    """[str(c) for c in cards]: cards_to_str's general form."""
+    return [str(c) for c in cards]
+
+
+@fast_path(general=texts_one_by_one)
 def cards_to_str(cards: Iterable[Card]) -> list[str]:
     text = _TEXT.get
     return [text(c) or str(c) for c in cards]

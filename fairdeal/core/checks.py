@@ -20,7 +20,7 @@ from fairdeal.core.games import rules_from_json
 from fairdeal.core.games.base import GameError
 from fairdeal.core.given import choose_key, parse_client_seed, parse_commitment, parse_receipt
 from fairdeal.core.keysets import RETIRED, KeySet
-from fairdeal.core.reader import TranscriptError, keys_written, parse_transcript, read_transcript
+from fairdeal.core.reader import TranscriptError, read_encoded
 from fairdeal.core.replay import LiveGame, ReplayError, read_move
 from fairdeal.core.results import (
     CHECK_IDS,
@@ -38,7 +38,7 @@ from fairdeal.core.results import (
     skipped,
 )
 from fairdeal.core.tournament.seeds import board_commitment_of_record
-from fairdeal.core.transcript import parsed_body_and_hashes, record_hash
+from fairdeal.core.transcript import record_hash
 
 __all__ = [
     "CHECKS",
@@ -138,11 +138,7 @@ def _verify(
 ) -> None:
     report = run.report
     try:
-        t, raw_keys = read_transcript(data)
-        body, hashes = parsed_body_and_hashes(t)  # each record encoded once, for the signature and the chain
-        if raw_keys is not None and raw_keys != keys_written(t, body):
-            t = parse_transcript(data)  # a key given twice: the full reader names it
-            body, hashes = parsed_body_and_hashes(t)
+        t, body, hashes = read_encoded(data)  # each record encoded once, for the signature and the chain
     except TranscriptError as exc:
         named = _named_protocol(data)
         if named is not None and named not in PROTOCOLS:

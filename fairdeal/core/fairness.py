@@ -22,6 +22,7 @@ randomness is new_server_seed(), which the service calls once per game.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import re
@@ -31,6 +32,7 @@ from typing import Any, TypeVar, cast
 
 from fairdeal.core.canonical import canonical_json, sha256_hex
 from fairdeal.core.cards import Card
+from fairdeal.core.fastpath import fast_path
 
 PROTOCOL = "fairdeal/2"  # what is written now
 PROTOCOLS = ("fairdeal/1", "fairdeal/2")  # what is read and verified
@@ -220,8 +222,22 @@ class DerivedRng:
         self._pos += n
         return out
 
+    def randbelow_by_reads(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling (docs/fairness.md, "Integers"), as the document
+        says it: k bytes read a draw, big-endian, kept when below n * (256**k // n). randbelow's general form."""
+        if type(n) is not int or n < 1:
+            raise ValueError(f"randbelow needs a positive integer, not {n!r}.")
+        k = ((n - 1).bit_length() + 7) // 8
+        limit = n * (256**k // n)
+        while True:
+            x = int.from_bytes(self.read(k), "big")
+            if x < limit:
+                return x % n
+
+    @fast_path(general=randbelow_by_reads, consumes=("self",))
     def randbelow(self, n: int) -> int:
-        """A uniform integer in [0, n), by rejection sampling (docs/fairness.md, "Integers")."""
+        """randbelow_by_reads(n), with the one-byte draw (n <= 256: every card game's) read from the buffer
+        directly."""
         if type(n) is not int or n < 1:
             raise ValueError(f"randbelow needs a positive integer, not {n!r}.")
         if n <= 256:
@@ -235,12 +251,7 @@ class DerivedRng:
                 self._pos += 1
                 if x < limit:
                     return x % n
-        k = ((n - 1).bit_length() + 7) // 8
-        limit = n * (256**k // n)
-        while True:
-            x = int.from_bytes(self.read(k), "big")
-            if x < limit:
-                return x % n
+        return self.randbelow_by_reads(n)
 
     def choice(self, items: Sequence[T]) -> T:
         """items[randbelow(len(items))]."""
@@ -249,16 +260,29 @@ class DerivedRng:
         return items[self.randbelow(len(items))]
 
 
-def shuffle(game_seed: bytes, label: str, cards: Sequence[T]) -> list[T]:
+def same_stream(a: DerivedRng, b: DerivedRng) -> bool:
+    """Two DerivedRng that will draw the same bytes from here on (read from copies: neither is used up)."""
+    return (a._key, a._prefix) == (b._key, b._prefix) and copy.copy(a).read(70) == copy.copy(b).read(70)
+
+
+def shuffle_by_randbelow(game_seed: bytes, label: str, cards: Sequence[T]) -> list[T]:
     """Fisher-Yates over `cards` as given: for i = len-1 down to 1, j = randbelow(i + 1), swap i and j.
-    Index 0 of the result is the top card (dealt first)."""
+    Index 0 of the result is the top card (dealt first). shuffle's general form, as docs/fairness.md writes it."""
     deck = list(cards)
     rng = DerivedRng(game_seed, label)
-    if len(deck) > 256:  # randbelow(n) needs more than one byte for n > 256
-        for i in range(len(deck) - 1, 0, -1):
-            j = rng.randbelow(i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.randbelow(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@fast_path(general=shuffle_by_randbelow)
+def shuffle(game_seed: bytes, label: str, cards: Sequence[T]) -> list[T]:
+    """shuffle_by_randbelow: Fisher-Yates over `cards` as given, index 0 of the result the top card."""
+    if len(cards) > 256:  # randbelow(n) needs more than one byte for n > 256
+        return shuffle_by_randbelow(game_seed, label, cards)
+    deck = list(cards)
+    rng = DerivedRng(game_seed, label)
     # The same algorithm with randbelow's one-byte case inlined: the hot path of every deal. Fetch up front
     # the blocks a shuffle without rejections needs (one byte a swap); rejections fetch more as they go.
     rng._more(max(1, (len(deck) - 1 + BLOCK_BYTES - 1) // BLOCK_BYTES))
@@ -304,6 +328,12 @@ def record_salt(game_seed: bytes, seq: int) -> str:
     return derive_bytes(game_seed, salt_label(seq), 32).hex()
 
 
+def record_salts_one_by_one(game_seed: bytes, count: int) -> list[str]:
+    """[record_salt(game_seed, seq) for seq in 1..count]: record_salts' general form."""
+    return [record_salt(game_seed, seq) for seq in range(1, count + 1)]
+
+
+@fast_path(general=record_salts_one_by_one)
 def record_salts(game_seed: bytes, count: int) -> list[str]:
     """[record_salt(game_seed, seq) for seq in 1..count]: the audit's fast path, the seed checked once and each
     salt one HMAC of its label's first block (32 bytes are one block), under the seed's pads hashed once."""
@@ -340,7 +370,17 @@ class KeyedHmac:
     def __reduce__(self) -> tuple[Any, ...]:
         return (KeyedHmac, (self._key,))
 
+    @property
+    def key(self) -> bytes:
+        return self._key
+
+    def digest_from_key(self, msg: bytes) -> bytes:
+        """hmac.digest(key, msg, "sha256"): digest's general form."""
+        return hmac.digest(self._key, msg, "sha256")
+
+    @fast_path(general=digest_from_key)
     def digest(self, msg: bytes) -> bytes:
+        """digest_from_key(msg), from the pads hashed once."""
         inner = self._inner.copy()
         inner.update(msg)
         outer = self._outer.copy()
@@ -362,6 +402,12 @@ def canonical_order(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: ("CDHS".index(c.suit), c.rank))
 
 
+def shuffle_by_seed(mac: KeyedHmac, label: str, cards: Sequence[T]) -> list[T]:
+    """shuffle(key, label, cards) under the key of `mac`: shuffle_keyed's general form."""
+    return shuffle(mac.key, label, cards)
+
+
+@fast_path(general=shuffle_by_seed)
 def shuffle_keyed(mac: KeyedHmac, label: str, cards: Sequence[T]) -> list[T]:
     """shuffle(game_seed, label, cards) for at most 256 cards, from `mac` = KeyedHmac(game_seed): the deals'
     fast path. Each byte of the stream is read once, in order, by one loop over a block (a rejected byte is
@@ -408,6 +454,11 @@ class SeedChance:
         not depend on the order in which the engine collected them."""
         return self._shuffle(reshuffle_label(hand, round), canonical_order(cards))
 
+    def _shuffle_by_seed(self, label: str, cards: Sequence[Card]) -> list[Card]:
+        """shuffle(self.game_seed, label, cards): _shuffle's general form."""
+        return shuffle(self.game_seed, label, cards)
+
+    @fast_path(general=_shuffle_by_seed)
     def _shuffle(self, label: str, cards: Sequence[Card]) -> list[Card]:
         """shuffle(self.game_seed, label, cards), by shuffle_keyed for any pack it takes."""
         if len(cards) <= 256:
@@ -418,6 +469,7 @@ class SeedChance:
         """The randomness of the bot decision recorded at sequence number `seq`."""
         return DerivedRng(self.game_seed, bot_label(seq))
 
+    @fast_path(general=bot_rng, equal=same_stream)
     def bot_rng_fast(self, seq: int) -> DerivedRng:
         """bot_rng(seq) for a seq known to be a positive int (the replay's own count): the seed was checked when
         this Chance was made and the label needs no test."""

@@ -35,7 +35,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fairdeal.core import logtrust, merkle, tlog
 from fairdeal.core.compact import CompactRange
@@ -52,15 +52,15 @@ AFTER_DEAL = ("cancelled", "abandoned", "no-humans", "move-cap")  # a dealt game
 
 @dataclass
 class LogCopy:
-    heads: list[dict] = field(default_factory=list)
-    leaves: list[dict] = field(default_factory=list)
+    heads: list[dict[str, Any]] = field(default_factory=list)
+    leaves: list[dict[str, Any]] = field(default_factory=list)
     heads_only: bool = False  # another watcher's state: its head, and no leaves to hold it to
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"heads": self.heads, "leaves": self.leaves}
 
     @property
-    def latest(self) -> dict | None:
+    def latest(self) -> dict[str, Any] | None:
         return max(self.heads, key=lambda h: h["size"]) if self.heads else None
 
 
@@ -94,7 +94,7 @@ def load_known(path: str | None) -> LogCopy | None:
 
 def state_of_copy(copy: LogCopy) -> LogState:
     """The state a copy of the log amounts to (its heads checked, its leaves hashed): a full recomputation."""
-    return watch(LogState(), source=copy).state
+    return cast(LogState, watch(LogState(), source=copy).state)  # LogReport.state: the state after the run
 
 
 def save_copy(path: str, copy: LogCopy) -> None:
@@ -126,19 +126,19 @@ def _get(url: str) -> Any:
 class Fetched:
     """What a service showed: its head, the leaves from `start` up to the head's size, and a proof."""
 
-    head: dict
+    head: dict[str, Any]
     start: int
-    leaves: list[dict]
-    consistency: dict | None = None  # the proof from the state's latest head, when there is one
+    leaves: list[dict[str, Any]]
+    consistency: dict[str, Any] | None = None  # the proof from the state's latest head, when there is one
 
 
-def fetch_log(url: str, known: int, since: dict | None, get: Callable[[str], Any] = _get) -> Fetched:
+def fetch_log(url: str, known: int, since: dict[str, Any] | None, get: Callable[[str], Any] = _get) -> Fetched:
     """The service's latest head, the leaves after the `known` ones, and the consistency proof from `since`."""
     base = base_url(url)
     head = get(f"{base}/log/head")
     if not isinstance(head, dict) or type(head.get("size")) is not int:
         raise InputError(f"{base}/log/head is not a signed tree head.")
-    leaves: list[dict] = []
+    leaves: list[dict[str, Any]] = []
     start = min(known, head["size"])
     while start + len(leaves) < head["size"]:
         page = get(f"{base}/log/leaves?start={start + len(leaves)}&limit={PAGE}")
@@ -166,14 +166,14 @@ class _Check:
     def __init__(self, trust: logtrust.HeadTrust):
         self.trust = trust
         self.report = LogReport(trust=trust)
-        self.wrong_roots: list[tuple[dict, str]] = []  # (head, the root its leaves hash to)
+        self.wrong_roots: list[tuple[dict[str, Any], str]] = []  # (head, the root its leaves hash to)
 
     def find(self, code: str, detail: str) -> None:
         self.report.findings.append(Finding(code, detail))
 
-    def heads(self, heads: Sequence[Any]) -> list[dict]:
+    def heads(self, heads: Sequence[Any]) -> list[dict[str, Any]]:
         """The heads that are signed, by a trusted key at their time; one per (size, root)."""
-        good: dict[tuple[int, str], dict] = {}
+        good: dict[tuple[int, str], dict[str, Any]] = {}
         seen: set[bytes] = set()
         for head in heads:
             text = leaf_text(head)
@@ -190,7 +190,7 @@ class _Check:
                 self.find("head-signature", problem)
                 continue
             good.setdefault((head["size"], head["root"]), head)
-        by_size: dict[int, list[dict]] = {}
+        by_size: dict[int, list[dict[str, Any]]] = {}
         for head in good.values():
             by_size.setdefault(head["size"], []).append(head)
         for size, same in sorted(by_size.items()):
@@ -203,7 +203,7 @@ class _Check:
                 )
         return sorted(good.values(), key=lambda h: (h["size"], h["time"]))
 
-    def root_at(self, heads: dict[int, list[dict]], rng: CompactRange) -> None:
+    def root_at(self, heads: dict[int, list[dict[str, Any]]], rng: CompactRange) -> None:
         for head in heads.get(rng.size, ()):
             root = rng.root().hex()
             if root != head["root"]:
@@ -221,7 +221,7 @@ class _Check:
                 f"log){more}",
             )
 
-    def missing(self, heads: Sequence[dict], held: int) -> None:
+    def missing(self, heads: Sequence[dict[str, Any]], held: int) -> None:
         claims = [h for h in heads if h["size"] > held]
         if claims:
             self.find(
@@ -230,7 +230,7 @@ class _Check:
                 f"holds ({held}): the leaves it signs were not all shown",
             )
 
-    def rollback(self, since: dict, head: dict) -> None:
+    def rollback(self, since: dict[str, Any], head: dict[str, Any]) -> None:
         self.find(
             "rollback",
             f"the service's head has {head['size']} leaves, but a head of {since['size']} leaves "
@@ -241,7 +241,7 @@ class _Check:
     def diverged(self, known: Sequence[Any], new: Sequence[Any]) -> bool:
         """The leaves seen before against the source's (both from leaf 0). Where they differ the logs diverge:
         one finding, at the first leaf that differs, naming the members that changed."""
-        differ = [i for i, (old, leaf) in enumerate(zip(known, new)) if leaf_text(old) != leaf_text(leaf)]
+        differ = [i for i, (old, leaf) in enumerate(zip(known, new, strict=False)) if leaf_text(old) != leaf_text(leaf)]
         if differ:
             i = differ[0]
             game = known[i].get("game_id") if isinstance(known[i], dict) else None
@@ -254,13 +254,13 @@ class _Check:
             )
         return bool(differ)
 
-    def diverged_range(self, state: LogState, prefix: CompactRange, since: dict | None) -> None:
+    def diverged_range(self, state: LogState, prefix: CompactRange, since: dict[str, Any] | None) -> None:
         """The source's first leaves against the state's compact range: the first of its subtrees that differs
         holds the first leaf where the logs diverge (the leaf itself takes the leaves seen before)."""
         if prefix.root() == state.range.root():
             return
         lo = 0
-        for mine, theirs in zip(state.range.hashes, prefix.hashes):
+        for mine, theirs in zip(state.range.hashes, prefix.hashes, strict=False):
             width = 1 << ((state.size - lo).bit_length() - 1)
             if mine != theirs:
                 break
@@ -274,7 +274,7 @@ class _Check:
             f"keeps no leaves; a copy kept with `log --copy` names the leaf)",
         )
 
-    def consistency(self, since: dict, head: dict, proof: Any) -> None:
+    def consistency(self, since: dict[str, Any], head: dict[str, Any], proof: Any) -> None:
         try:
             ok = isinstance(proof, dict) and merkle.verify_consistency(
                 since["size"],
@@ -335,7 +335,7 @@ class _Check:
 def _hash_leaves(
     check: _Check,
     rng: CompactRange,
-    heads: dict[int, list[dict]],
+    heads: dict[int, list[dict[str, Any]]],
     start: int,
     leaves: Sequence[Any],
     each: Callable[[int, Any], None] | None = None,
@@ -356,7 +356,7 @@ def _trust(key: Any) -> logtrust.HeadTrust:
     return key if isinstance(key, logtrust.HeadTrust) else logtrust.of(key, None)
 
 
-def _known_leaves(state: LogState, known: LogCopy | None) -> list | None:
+def _known_leaves(state: LogState, known: LogCopy | None) -> list[Any] | None:
     """The leaves seen before, when `known` (a copy kept by --copy) is of the log the state checked: its first
     leaves hash to the state's root. Else None (a copy of another log, or older than the state, is not used)."""
     if known is None or len(known.leaves) < state.size:
@@ -388,7 +388,7 @@ def watch(
     else:
         new_heads, start, new_leaves = (source.heads, 0, source.leaves) if source else ([], 0, [])
     heads = check.heads(([since] if since else []) + list(new_heads))
-    by_size: dict[int, list[dict]] = {}
+    by_size: dict[int, list[dict[str, Any]]] = {}
     for head in heads:
         by_size.setdefault(head["size"], []).append(head)
     if start > state.size:

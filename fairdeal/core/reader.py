@@ -18,10 +18,11 @@ from operator import itemgetter
 from typing import Any
 
 from fairdeal.core.canonical import MAX_SAFE_INT, canonical_json, canonical_json_of_parsed
-from fairdeal.core.fairness import PROTOCOLS, is_hex64
-from fairdeal.core.transcript import BY, HEADERS, REASONS, UNSIGNED, TranscriptError
+from fairdeal.core.fairness import PROTOCOL, PROTOCOLS, is_hex64
+from fairdeal.core.fastpath import fast_path
+from fairdeal.core.transcript import BY, HEADERS, REASONS, UNSIGNED, TranscriptError, parsed_body_and_hashes
 
-__all__ = ["parse_transcript", "read_transcript", "keys_written", "TranscriptError"]
+__all__ = ["parse_transcript", "read_transcript", "read_encoded", "keys_written", "TranscriptError"]
 
 # ------------------------------------------------------------------------------------------- JSON
 
@@ -216,6 +217,25 @@ _BY = frozenset(BY)
 _HEX_DIGITS = re.compile(r"[0-9a-f]*\Z")
 
 
+def check_move_record(rec: Any, where: str, protocol: str) -> None:
+    """The full checks of one move record: raises TranscriptError saying what is wrong."""
+    _fields(rec, where, SCHEMAS[protocol]["move"])
+    _check_type(rec, where, "move")
+    if rec["by"] not in BY:
+        raise TranscriptError(f"{where}.by should be one of {', '.join(BY)}, not {rec['by']!r}.")
+
+
+def move_records_pass_full_checks(records: list[Any]) -> bool:
+    """Whether check_move_record refuses none of the records: the general form of plain_move_records."""
+    try:
+        for i, rec in enumerate(records):
+            check_move_record(rec, f"records[{i}]", PROTOCOL)
+    except TranscriptError:
+        return False
+    return True
+
+
+@fast_path(general=move_records_pass_full_checks)
 def plain_move_records(records: list[Any]) -> bool:
     """True when every move record passes every check the reader makes of it: the records' fast path (they are
     most of a transcript), one pass over them and one match of all their hex digits at once. False sends them
@@ -249,23 +269,16 @@ def plain_move_records(records: list[Any]) -> bool:
     return _HEX_DIGITS.match("".join(hexes)) is not None
 
 
-def check_move_record(rec: Any, where: str, protocol: str) -> None:
-    """The full checks of one move record: raises TranscriptError saying what is wrong."""
-    _fields(rec, where, SCHEMAS[protocol]["move"])
-    _check_type(rec, where, "move")
-    if rec["by"] not in BY:
-        raise TranscriptError(f"{where}.by should be one of {', '.join(BY)}, not {rec['by']!r}.")
-
-
 # ------------------------------------------------------------------------------------------- reading
 
 
-def _decode(data: Any, pairs_hook: bool = True) -> Any:
+def _json_value(data: Any, pairs_hook: bool, may_skip_walk: bool) -> Any:
     """The JSON value of the input, every value with a canonical form (or hashing it later would fail).
-    pairs_hook=False: no test for a key given twice (read_transcript's caller counts the keys instead)."""
+    pairs_hook=False: no test for a key given twice (read_transcript's caller counts the keys instead).
+    may_skip_walk: the walk over every value is left out where it has nothing to find (see below)."""
     # JSON bytes need no walk over every value unless they hold an integer out of range or a surrogate escape:
     # the parser refuses floats, NaN and Infinity, and object keys are always texts.
-    walk = True
+    walk = True  # a value given as an object is always walked
     if isinstance(data, Mapping):
         try:
             obj = copy.deepcopy(dict(data))
@@ -275,7 +288,8 @@ def _decode(data: Any, pairs_hook: bool = True) -> Any:
         big_ints = _BigInts()
         obj = _load(data, big_ints, pairs_hook)
         walk = (
-            big_ints.seen
+            not may_skip_walk
+            or big_ints.seen
             or not isinstance(data, (bytes, bytearray))
             or (b"\\" in data and _SURROGATE_ESCAPE.search(data) is not None)
         )  # no backslash: no escape at all
@@ -291,6 +305,18 @@ def _decode(data: Any, pairs_hook: bool = True) -> Any:
     return obj
 
 
+def _decode_walked(data: Any, pairs_hook: bool = True) -> Any:
+    """_decode's general form: every value walked for its canonical form."""
+    return _json_value(data, pairs_hook, may_skip_walk=False)
+
+
+@fast_path(general=_decode_walked)
+def _decode(data: Any, pairs_hook: bool = True) -> Any:
+    """The JSON value of the input, the canonical-form walk run only where it can find something (JSON bytes
+    holding an integer out of range or a surrogate escape): the same value, or the same refusal."""
+    return _json_value(data, pairs_hook, may_skip_walk=True)
+
+
 def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     """Reads and structurally validates a transcript (JSON bytes, text, or an already-decoded object).
     Returns the transcript as a dict (a deep copy for dict input). Raises TranscriptError with a clear message
@@ -299,9 +325,9 @@ def parse_transcript(data: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
 
 
 def read_transcript(data: bytes | str | Mapping[str, Any]) -> tuple[dict[str, Any], int | None]:
-    """parse_transcript, with the test for a key given twice left to a count where a count can settle it: the
-    audit's fast path (the parser's hook on every object is a Python call per object). Returns the transcript
-    and, for JSON bytes holding no backslash, the number of '":' in them; the caller compares that number with
+    """parse_transcript, with the test for a key given twice left to a count where a count can settle it: what
+    read_encoded, the audit's fast path, reads with (the parser's hook is a Python call per object). Returns the
+    transcript and, for JSON bytes holding no backslash, the number of '":' in them; the caller compares it with
     keys_written(t, body) once it has the canonical body, and on any difference reads the input again with
     parse_transcript, which names the repeated key. None: read with the hook, nothing to compare.
 
@@ -325,6 +351,26 @@ def keys_written(t: Mapping[str, Any], body: bytes) -> int:
         if name == "signature" or name in UNSIGNED.get(t.get("protocol"), ()):
             count += 1 + canonical_json_of_parsed(value).count(b'":')
     return count
+
+
+def read_encoded_with_hook(data: bytes | str | Mapping[str, Any]) -> tuple[dict[str, Any], bytes, list[str]]:
+    """read_encoded's general form: the transcript read by parse_transcript (every object through the hook that
+    names a key given twice), then its body and hashes."""
+    t = parse_transcript(data)
+    return (t, *parsed_body_and_hashes(t))
+
+
+@fast_path(general=read_encoded_with_hook)
+def read_encoded(data: bytes | str | Mapping[str, Any]) -> tuple[dict[str, Any], bytes, list[str]]:
+    """The transcript read and validated (parse_transcript), with its canonical body and the hashes of its records
+    and end (transcript.parsed_body_and_hashes): the audit's reading. A key given twice is found by read_transcript's
+    count, and on a difference the input is read again with the hook, which names it."""
+    t, raw_keys = read_transcript(data)
+    body, hashes = parsed_body_and_hashes(t)  # each record encoded once, for the signature and the chain
+    if raw_keys is not None and raw_keys != keys_written(t, body):
+        t = parse_transcript(data)  # a key given twice: the full reader names it
+        body, hashes = parsed_body_and_hashes(t)
+    return t, body, hashes
 
 
 def _validated(obj: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE
 from fairdeal.core.fairness import BoardChance, SeedChance, record_salt
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games import rules_from_json
 from fairdeal.core.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.core.messages import render
@@ -58,6 +59,7 @@ _OTHERS: dict[tuple[Any, ...], Move] = {}
 _OTHERS_MAX = 4096
 
 
+@fast_path(general=read_move)
 def read_move_fast(record: Mapping[str, Any], protocol: str | None) -> Move:
     """read_move, with a move already read in its one form looked up rather than parsed again: the replay's fast
     path (a card played by its text; any other move whose members are scalars by those members). Anything else,
@@ -87,6 +89,16 @@ def read_move_fast(record: Mapping[str, Any], protocol: str | None) -> Move:
     return move
 
 
+def throw_read_in_full(texts: Any) -> Move | None:
+    """read_move's throw of these card texts in fairdeal/2, None where read_move refuses it: throw_in_its_form's
+    general form."""
+    try:
+        return read_move({"move": {"kind": "throw", "cards": texts}}, "fairdeal/2")
+    except ReplayError:
+        return None
+
+
+@fast_path(general=throw_read_in_full)
 def throw_in_its_form(texts: Any) -> Move | None:
     """The throw whose fairdeal/2 "cards" member is `texts` (a list of card texts, each in its one form, in
     canonical order and so distinct), read without Move.from_json's checks: what read_move gives for such a
@@ -114,6 +126,12 @@ def _as_fairdeal_1_read_it(data: Any) -> Any:
     return {k: v for k, v in data.items() if k == "kind" or k == form.member}
 
 
+def is_its_json(move: Move, data: Mapping[str, Any]) -> bool:
+    """move.to_json() == data: is_canonical's general form."""
+    return move.to_json() == data
+
+
+@fast_path(general=is_its_json)
 def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:
     """Whether `data` is `move`'s one JSON form: move.to_json() == data, with the common case (a card played, most
     of every game's records) answered without building the form."""

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from fairdeal.core.canonical import canonical_json, canonical_json_of_parsed, sha256_hex
 from fairdeal.core.fairness import PROTOCOL, PROTOCOLS
+from fairdeal.core.fastpath import fast_path
 
 __all__ = [
     "PROTOCOL",
@@ -39,6 +40,7 @@ __all__ = [
     "receipt",
     "transcript_body",
     "parsed_body_and_hashes",
+    "body_and_hashes_one_by_one",
     "chain_anchor",
     "anchor_name",
     "clocks_off",
@@ -94,6 +96,14 @@ def transcript_body(transcript: Mapping[str, Any], *, parsed: bool = False) -> b
     return canonical_json_of_parsed(body) if parsed else canonical_json(body)
 
 
+def body_and_hashes_one_by_one(transcript: Mapping[str, Any]) -> tuple[bytes, list[str]]:
+    """(transcript_body(t, parsed=True), [parsed_record_hash(r) for r in the records and the end]): the general
+    form of parsed_body_and_hashes."""
+    chained = list(transcript["records"]) + ([transcript["end"]] if transcript.get("end") is not None else [])
+    return transcript_body(transcript, parsed=True), [parsed_record_hash(r) for r in chained]
+
+
+@fast_path(general=body_and_hashes_one_by_one)
 def parsed_body_and_hashes(transcript: Mapping[str, Any]) -> tuple[bytes, list[str]]:
     """(transcript_body(t, parsed=True), [parsed_record_hash(r) for r in the records and the end]) with each
     record encoded once for both: the audit's fast path. Canonical JSON of an object is its members sorted by

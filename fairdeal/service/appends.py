@@ -113,7 +113,7 @@ class Appender:
     def ensure_seated(self, game: Game) -> None:
         """fairdeal/2: write the signed seating record from the table document once the host has started the
         table (deterministic, so racing writers agree)."""
-        table = game.table
+        table = game.loaded_table
         if (
             game.protocol == "fairdeal/1"
             or game.seated
@@ -135,7 +135,7 @@ class Appender:
     def ensure_started(self, game: Game) -> None:
         """Write the signed start record from the table document once every committed seat has revealed
         (deterministic, so racing writers agree)."""
-        table = game.table
+        table = game.loaded_table
         if game.started or game.ended or table["status"] != "playing":
             return
         commit = game.transcript["commit"]
@@ -182,6 +182,7 @@ class Appender:
         wrong one never reaches the log). The record is the one LiveGame.apply would make, built before the state
         changes: the state is changed only once the record is in the log."""
         live = game.live
+        assert live is not None  # a move is checked (by moves.py or a policy) only in a started game
         if by != "player":
             refusal = live.state.refusal(seat, move)
             if refusal is not None:

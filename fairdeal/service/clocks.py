@@ -34,16 +34,17 @@ class Clocks:
         """When the seat to move runs out of time (None: no clock). A seat whose player left has no time; a
         decision without a clock (the table's clock for its kind is off) has no timeout move at all: abandon_at
         ends the game if that seat's player left."""
-        kind = game.decision_kind()
-        if kind is None:
+        kind, live = game.decision_kind(), game.live
+        if kind is None or live is None:  # a decision is waited for only in a started game
             return None
-        seat = game.live.state.to_move
-        if seat in game.live.bot_seats:
+        seat = live.state.to_move
+        assert seat is not None  # a decision waited for has its seat
+        if seat in live.bot_seats:
             return game.last_at  # due at once (a bot moves as soon as it is its turn)
-        secs = endings.clock_seconds(game.live, game.table, kind)
+        secs = endings.clock_seconds(live, game.loaded_table, kind)
         if secs is None:
             return None
-        return game.last_at if game.table["seats"][seat].get("gone") else game.last_at + secs
+        return game.last_at if game.loaded_table["seats"][seat].get("gone") else game.last_at + secs
 
     def abandon_at(self, game: Game) -> float | None:
         return endings.abandon_at(game, self.config.abandon_after)
@@ -51,7 +52,7 @@ class Clocks:
     def advance(self, game: Game) -> None:
         """Run whatever is due now: seating and start records, a reveal deadline, bot moves, timeout moves,
         abandonment, the end."""
-        table, appender = game.table, self.appender
+        table, appender = game.loaded_table, self.appender
         if table["status"] == "revealing":
             appender.ensure_seated(game)
             due = reveal_due(table)
@@ -76,6 +77,7 @@ class Clocks:
                 continue
             now = self.now()
             seat = live.state.to_move
+            assert seat is not None  # the game is not over: someone is to move
             stand_in = seat not in live.bot_seats and standin.stands_in(game, seat, now, self.config.standin_after)
             reason = endings.cut_short(game, self.config, now)  # before bots move too
             if reason == "abandoned" and stand_in:
@@ -101,7 +103,7 @@ class Clocks:
         if game.ended:
             return None
         if game.live is None:
-            return reveal_due(game.table)
+            return reveal_due(game.loaded_table)
         if is_blind(game.table):  # BLIND HOOK
             return self.blind.next_check(game)
         due, abandon = self.deadline(game), self.abandon_at(game)
@@ -121,7 +123,7 @@ class Clocks:
             stored = self.store.index_score("schedule", game.game_id)  # is cheaper than an fsynced write)
             game.scheduled = key if stored is not None and round(stored, 1) == key else None
         if key != game.scheduled:
-            if key is None:
+            if when is None:  # key is None exactly when `when` is
                 self.store.index_remove("schedule", game.game_id)
             else:
                 self.store.index_set("schedule", game.game_id, when)

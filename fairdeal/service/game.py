@@ -59,9 +59,11 @@ class Game:
 
     def legal(self, seat: int) -> list:
         """The seat's legal moves now, computed once per position."""
-        key = (self.live.seq, seat)
+        live = self.live
+        assert live is not None  # asked only of a started game (a seat to move, a move to check)
+        key = (live.seq, seat)
         if self.legal_at[:2] != key:
-            self.legal_at = (*key, self.live.state.legal_moves(seat))
+            self.legal_at = (*key, live.state.legal_moves(seat))
         return self.legal_at[2]
 
     def decision_kind(self) -> str | None:
@@ -77,6 +79,14 @@ class Game:
             )
             self.kind_at = (live.seq, kind)
         return self.kind_at[1]
+
+    @property
+    def loaded_table(self) -> dict:
+        """The table document, for the jobs of a unit of work: Games.act reads it before any of them runs (only a
+        Game from Games.get, which reads no table, may have none)."""
+        if self.table is None:
+            raise RuntimeError(f"game {self.game_id}: its table document was not read (outside Games.act)")
+        return self.table
 
     @property
     def protocol(self) -> str | None:

@@ -100,6 +100,7 @@ class Moves:
             if res.status in (DUPLICATE, KEY_REUSED):
                 return self._idempotent_answer(game, res, seat)
             if res.status == OK:
+                assert game.live is not None  # check() found the game started; an append never unstarts it
                 receipt = game.live.last_hash
                 self.clocks.advance(game)
                 return {"seq": record["seq"], "receipt": receipt, "replayed": False}
@@ -108,7 +109,7 @@ class Moves:
 
     @staticmethod
     def _seat(game: Game, player: dict, body: dict) -> int:
-        seat = table_docs.seat_of(game.table, player)
+        seat = table_docs.seat_of(game.loaded_table, player)
         if seat is None:
             raise ApiError(403, "not-seated", "You have no seat at this game; spectators cannot move.")
         if "seat" in body and body["seat"] != seat:
@@ -122,7 +123,7 @@ class Moves:
             raise ApiError(409, "game-over", "This game has ended; no more moves are taken.")
         live = game.live
         if live is None:
-            if game.table["status"] == "revealing":
+            if game.loaded_table["status"] == "revealing":
                 detail = "The table is waiting for its seats to reveal their client seeds; no card exists yet."
             else:
                 detail = "This table has not started yet."
@@ -139,7 +140,8 @@ class Moves:
             move = Move.from_json(move_json)
         except GameError as exc:
             member = stray_member(move_json)
-            raise ApiError(400, exc.code, exc.message, **({"member": member} if member else {})) from None
+            extra: dict[str, Any] = {"member": member} if member else {}  # a member, never ApiError's title/headers
+            raise ApiError(400, exc.code, exc.message, **extra) from None
         refusal = live.state.refusal(seat, move)
         if refusal is not None:
             raise ApiError(game_error_status(refusal), refusal.code, refusal.message)
@@ -153,6 +155,7 @@ class Moves:
                 "This Idempotency-Key was already used for a different move; use a new key.",
             )
         self.catchup.sync(game)
+        assert res.seq is not None  # a duplicate's result names its original's index
         index = res.seq - game.headers  # the log index of the original move
         records = game.transcript.get("records") or []
         record = records[index] if 0 <= index < len(records) else None

@@ -56,7 +56,7 @@ def _seat_records(game: Game, seat: int, after: int):
 def away_reason(game: Game, seat: int, now: float, standin_after: float) -> str | None:
     """Why the seat's player counts as away ("left", "timeouts", "silent", "stood-in"), or None. Bots and
     fairdeal/1 games never are."""
-    live, table = game.live, game.table
+    live, table = game.live, game.loaded_table
     if live is None or game.protocol == "fairdeal/1" or seat in live.bot_seats:
         return None
     s = table["seats"][seat]
@@ -90,7 +90,7 @@ def stands_in(game: Game, seat: int, now: float, standin_after: float) -> bool:
     """Whether the table's bot moves for `seat` now: its player is away and some other player is not."""
     if away_reason(game, seat, now, standin_after) is None:
         return False
-    return any(away_reason(game, i, now, standin_after) is None for i in humans(game.table) if i != seat)
+    return any(away_reason(game, i, now, standin_after) is None for i in humans(game.loaded_table) if i != seat)
 
 
 def next_at(game: Game, standin_after: float) -> float | None:
@@ -102,13 +102,13 @@ def next_at(game: Game, standin_after: float) -> float | None:
     seat = live.state.to_move
     if seat is None or seat in live.bot_seats:
         return None
-    return max(game.last_at, game.table["seats"][seat].get("back_at", 0.0)) + standin_after
+    return max(game.last_at, game.loaded_table["seats"][seat].get("back_at", 0.0)) + standin_after
 
 
 def seats_view(game: Game, now: float, standin_after: float) -> list[dict]:
     """Per seat, for every view: whether its player is away and the bot stands in, and since which move."""
     out = []
-    for i, s in enumerate(game.table["seats"]):
+    for i, s in enumerate(game.loaded_table["seats"]):
         reason = away_reason(game, i, now, standin_after)
         first = None
         if reason is not None:
@@ -137,8 +137,8 @@ def come_back(games, player: dict, table_id: str) -> dict:
         return mine
 
     def action(game: Game) -> None:
-        seat_of(game.table)  # refuses a stranger
-        if game.table["status"] == "over" or game.ended:
+        seat_of(game.loaded_table)  # refuses a stranger
+        if game.loaded_table["status"] == "over" or game.ended:
             raise ApiError(
                 409,
                 "table-over",
@@ -153,4 +153,4 @@ def come_back(games, player: dict, table_id: str) -> dict:
         game.table = table_docs.update(games.store, table_id, change)
 
     games.act(table_id, action)
-    return games.touch(table_id).table
+    return games.touch(table_id).loaded_table

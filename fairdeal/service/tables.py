@@ -418,7 +418,7 @@ class Tables:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
         if table["status"] == "playing" and table.get("blind") and seat_of(table, player) is not None:
             # BLIND HOOK: its keys are needed for every card still to come: the game ends now, blamed on it
-            self.games.act(table_id, lambda g: self.games.blind.left(g, seat_of(g.table, player)))
+            self.games.act(table_id, lambda g: self.games.blind.left(g, seat_of(g.loaded_table, player)))
             return self.load(table_id)[0]
         if table["status"] == "playing" and table.get("on_leave") == "end" and seat_of(table, player) is not None:
             # the host chose that a leave ends the game: it ends now, for everyone, as abandoned
@@ -441,7 +441,7 @@ class Tables:
         self._must_be_host(t, player)
         if t["status"] == "over":
             raise ApiError(409, "table-over", "This table's game has already ended.")
-        return self.games.act(table_id, lambda g: self.games.appender.finish(g, "cancelled"))[0].table
+        return self.games.act(table_id, lambda g: self.games.appender.finish(g, "cancelled"))[0].loaded_table
 
     # ---------------------------------------------------------------------------- preferences
     def save_prefs(self, player_id: str, rule_set: str, prefs: dict) -> None:

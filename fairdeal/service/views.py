@@ -29,7 +29,7 @@ def chain_head_hash(game: Game) -> str | None:
 
 def game_summary(games: Games, game: Game) -> dict[str, Any]:
     """What a mover needs after a move: where the game is now (the full view is GET /games/{id})."""
-    live, table = game.live, game.table
+    live, table = game.live, game.loaded_table
     over = game.ended or live is None or live.state.is_over
     to_move = None if over or live is None else live.state.to_move
     due = games.clocks.deadline(game) if to_move is not None else None
@@ -45,7 +45,7 @@ def game_summary(games: Games, game: Game) -> dict[str, Any]:
 
 
 def game_view(games: Games, game: Game, seat: int | None) -> dict[str, Any]:
-    table = game.table
+    table = game.loaded_table
     out: dict[str, Any] = {
         "game_id": table["id"],
         "status": table["status"] if not game.ended else "over",

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from fairdeal.core import keys
+from fairdeal.core import fastpath, keys
 from fairdeal.core.checks import (
     Report,
     parse_client_seed,
@@ -30,6 +30,7 @@ from fairdeal.core.fetch import InputError, is_url, load_transcript
 from fairdeal.core.keysets import KeySet
 from fairdeal.core.reporttext import render_report
 from fairdeal.core.tournament.seeds import seed_from_hex
+from fairdeal.verify import generalpaths
 from fairdeal.verify.audit import audit as run_audit
 from fairdeal.verify.audit import default_jobs
 from fairdeal.verify.common import PROG, emit, head_trust, say
@@ -267,6 +268,12 @@ def _pin(report: Report, source: str, given: KeySet | None) -> None:
     metavar="SECONDS",
     help="With --log: list the commitments with no ending this much older than the log's newest head.",
 )
+@click.option(
+    "--general-paths",
+    is_flag=True,
+    help="Audit on the general code: every fast path replaced by the general form it stands for (slower; the "
+    "same report).",
+)
 @cosigner_options
 def audit_cmd(
     paths: Sequence[str],
@@ -278,11 +285,22 @@ def audit_cmd(
     pending_after: float = 3600.0,
     cosigner_keys: Sequence[str] = (),
     quorum: int | None = None,
+    general_paths: bool = False,
 ) -> int:
     """Verify many games: files, folders and `fairdeal export` JSON Lines, on every core.
 
     Exit status: 0 every game passed, 1 a game failed or could not be read, 2 no transcript found.
     """
+    if general_paths and not generalpaths.on_general_code():
+        again_code, again_out, again_err = generalpaths.run_on_general_code(generalpaths.ARGV or sys.argv[1:])
+        if again_out:
+            emit(again_out.rstrip("\n"))
+        if again_err:
+            emit(again_err.rstrip("\n"), err=True)
+        return again_code
+    if general_paths:
+        fastpath.import_the_core()  # every pair declared, for the count
+        say(f"on the general code: {len(fastpath.pairs())} fast paths replaced by their general forms")
     given, pins = _trusted_keys(key_opts, service)
     summary = run_audit(
         list(paths), key=given, pins=pins, jobs=jobs or default_jobs(), cosigners=_cosigners(cosigner_keys, quorum)
@@ -322,6 +340,7 @@ cli.add_command(witness_key_cmd)
 def main(argv: Sequence[str] | None = None) -> None:
     """The console script: never a traceback, exit status 0 / 1 / 2."""
     code = 2
+    generalpaths.ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
     try:
         result = cli.main(args=list(argv) if argv is not None else None, prog_name=PROG, standalone_mode=False)
         code = result if isinstance(result, int) else 0

@@ -57,7 +57,7 @@ def test_the_checks_use_the_protocol_functions_the_test_vectors_check():
     from fairdeal.core import reader, transcript
 
     assert checks.integrity is integrity
-    assert checks.parse_transcript is reader.parse_transcript
+    assert checks.read_encoded is reader.read_encoded
     assert checks.record_hash is transcript.record_hash
     assert not hasattr(transcript, "check_signatures") and not hasattr(checks, "_check_signatures")
 

@@ -5,13 +5,18 @@ precomputed, a complete trick's JSON made once."""
 from __future__ import annotations
 
 import copy
-import functools
+import importlib
+import inspect
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from fairdeal.core import keys
+from fairdeal.core import fastpath, keys
 from fairdeal.core.canonical import canonical_json, canonical_json_of_parsed
 from fairdeal.core.cards import PACK_52, RANK_TEXT, Card, card_from_str, cards_to_str
 from fairdeal.core.games import available
@@ -215,15 +220,8 @@ def test_a_bot_rng_made_fast_draws_what_bot_rng_draws():
             assert fast.read(70) == general.read(70)
 
 
-def _general_body_and_hashes(t):
-    from fairdeal.core.transcript import parsed_record_hash
-
-    chained = t["records"] + ([t["end"]] if t.get("end") is not None else [])
-    return transcript_body(t, parsed=True), [parsed_record_hash(r) for r in chained]
-
-
 def test_the_body_and_hashes_made_together_are_the_general_ones(games):
-    from fairdeal.core.transcript import parsed_body_and_hashes
+    from fairdeal.core.transcript import body_and_hashes_one_by_one, parsed_body_and_hashes
 
     examples = [json.loads(p.read_text()) for p in (ROOT / "docs" / "examples").glob("*.json")]
     unended = copy.deepcopy(games[0])
@@ -232,7 +230,7 @@ def test_the_body_and_hashes_made_together_are_the_general_ones(games):
     logged["log"] = {"note": "unsigned \u00e9 \\u2028"}
     for t in [*games, *examples, unended, logged]:
         parsed = parse_transcript(json.dumps(t).encode())
-        assert parsed_body_and_hashes(parsed) == _general_body_and_hashes(parsed)
+        assert parsed_body_and_hashes(parsed) == body_and_hashes_one_by_one(parsed)
 
 
 def test_reading_a_played_card_fast_is_reading_it_in_full(games):
@@ -326,77 +324,129 @@ def test_a_policy_view_holds_the_view_and_the_policies_choose_alike_from_it():
     assert positions > 1000
 
 
-def _general_paths(monkeypatch):
-    """Every fast path of the audit replaced by the general code it stands for."""
-    from fairdeal.core import checks, fairness, integrity, replay
-    from fairdeal.core.cards import SUITS
-    from fairdeal.core.fairness import SeedChance, record_salt
-    from fairdeal.core.games import spades, twenty_down
-    from fairdeal.core.games.base import GameState, Move
-    from fairdeal.core.games.onetwenty import bots
-    from fairdeal.core.games.onetwenty.bidding import Bidding
-    from fairdeal.core.games.tricks import trick_winner
-    from tests.games.onetwenty.general import general_beaters
-
-    monkeypatch.setattr(replay, "read_move_fast", replay.read_move)
-    monkeypatch.setattr(replay, "throw_in_its_form", lambda texts: None)
-    monkeypatch.setattr(
-        spades.state,
-        "may_play",
-        lambda hand, card, plays, broken: spades.why_not_card(hand, card, [c for _, c in plays], broken) is None,
+def _run(mode: str, *args: str) -> subprocess.Popen:
+    env = {**os.environ, fastpath.ENV: mode}
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.verifier.fastpath_run", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE
     )
-    for module in (spades.state, spades.bots):  # where winner_of is read
-        monkeypatch.setattr(module, "winner_of", lambda plays: trick_winner(plays, spades.strength))
-    monkeypatch.setattr(
-        twenty_down.state,
-        "may_play",
-        lambda hand, plays, trump, card: twenty_down.play_refusal(hand, plays, trump, card) is None,
-    )
-    monkeypatch.setattr(GameState, "_bot_move", GameState._bot_move_from_view)
-    monkeypatch.setattr(GameState, "_timeout_move", GameState._timeout_move_from_view)
-    monkeypatch.setattr(GameState, "policy_view", GameState.view)
-    monkeypatch.setattr(SeedChance, "bot_rng_fast", SeedChance.bot_rng)
-    monkeypatch.setattr(
-        SeedChance, "_shuffle", lambda self, label, cards: fairness.shuffle(self.game_seed, label, cards)
-    )
-    monkeypatch.setattr(Move, "play", staticmethod(lambda card: Move("play", card=card)))
-    monkeypatch.setattr(
-        bots, "card_values", lambda trump, aces_low: {c: bots.card_value(c, trump, aces_low) for c in PACK_52}
-    )
-    monkeypatch.setattr(
-        bots, "_suit_sums", lambda hand, v: [sum(bots.card_value(c, s, v.aces_low) for c in hand) for s in SUITS]
-    )
-    monkeypatch.setattr(Bidding, "options", Bidding.options_now)
-    monkeypatch.setattr(bots, "make_beaters", general_beaters)
-    monkeypatch.setattr(bots, "play_tables", functools.lru_cache(maxsize=None)(bots.play_tables.__wrapped__))
-    monkeypatch.setattr(integrity, "record_salts", lambda seed, n: [record_salt(seed, i) for i in range(1, n + 1)])
-    monkeypatch.setattr(checks, "parsed_body_and_hashes", _general_body_and_hashes)
 
 
-def test_the_audit_reports_alike_with_and_without_its_fast_paths(monkeypatch):
-    """Over the tamper suite (every rule set, both protocols, every change) and many played games: the same
-    report, check by check, sentence by sentence."""
-    from fairdeal.core.checks import verify_transcript
-    from tests.verifier.tamper_kit import PROTOCOLS, SERVER_KEY, SERVER_PUBLIC, TAMPERS, tampered
+def _result(run: subprocess.Popen) -> dict:
+    out, _ = run.communicate()
+    assert run.returncode == 0, "the run failed (in shadow mode: a fast path answered otherwise; see its stderr)"
+    return json.loads(out)
 
-    cases = []
-    for protocol in PROTOCOLS:
-        for rule_set in available():
-            for tamper in TAMPERS:
-                made = tampered(rule_set, tamper, protocol)
-                if made is not None:
-                    cases.append(made)
-    for i, rule_set in enumerate(available()):
-        for n in range(4):
-            t = selfplay(rule_set, SERVER_KEY, bytes([90 + i, n]) * 16, bots=(1, 2, 3), timeout_every=3)
-            cases.append((t, {"key": SERVER_PUBLIC}))
-    fast = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in cases]
-    _general_paths(monkeypatch)
-    general = [verify_transcript(copy.deepcopy(t), **options).to_json() for t, options in cases]
-    assert len(cases) > 150
-    for a, b in zip(fast, general, strict=True):
+
+@pytest.mark.timeout(1200)  # three processes playing and auditing hundreds of games, on a shared machine
+def test_the_audit_reports_alike_on_the_general_code_and_every_pair_answers_alike():
+    """Over the tamper suite (every rule set, both protocols, every change) and played games of every rule set:
+    on the general code (every declared fast path swapped for its general form) the same games are played and
+    the same report is made, check by check, sentence by sentence; and in shadow mode every pair the core
+    declares is called and gives its general form's answer at every call (the run stops at the first that
+    does not)."""
+    runs = {mode: _run(mode, "--games", "2") for mode in ("", "1")}
+    shadow = _run("shadow", "--games", "2", "--tampers-of", "120s-auction", "--tampers-of", "spades")
+    fast, general = (_result(runs[m]) for m in ("", "1"))
+    assert (fast["mode"], general["mode"]) == ("fast", "general")
+    assert fast["pairs"] == general["pairs"] and len(fast["pairs"]) >= 19
+    assert general["transcripts"] == fast["transcripts"]
+    # the mode reaches every name a fast form is imported under: the engines read may_play / winner_of from
+    # their follow.py with `from` imports, bound when the module is imported
+    assert {
+        "fairdeal.core.games.spades.state.may_play",
+        "fairdeal.core.games.spades.state.winner_of",
+        "fairdeal.core.games.spades.bots.winner_of",
+        "fairdeal.core.games.twenty_down.state.may_play",
+    } <= set(fast["fast_forms_held"])
+    assert general["fast_forms_held"] == []
+    assert len(fast["reports"]) > 150
+    for a, b in zip(fast["reports"], general["reports"], strict=True):
         assert a == b
-    assert sum(1 for r in fast if r["ok"]) >= 20 and sum(1 for r in fast if not r["ok"]) >= 100
+    assert (
+        sum(1 for r in fast["reports"] if r["ok"]) >= 2 * len(available())
+        and sum(1 for r in fast["reports"] if not r["ok"]) >= 100
+    )
+    compared = _result(shadow)
+    assert compared["mode"] == "shadow" and compared["differences"] == []
+    assert [p for p in fast["pairs"] if not compared["calls"].get(p)] == []  # every pair was compared
+
+
+def test_a_fast_path_without_its_general_form_is_refused():
+    with pytest.raises(TypeError, match="declares the general form"):
+        fastpath.fast_path(general=None)(len)
+    with pytest.raises(TypeError):
+        fastpath.fast_path()(len)  # general is required
+    with pytest.raises(TypeError, match="no fast path"):
+        fastpath.fast_path(general=len)(len)
+
+
+def test_every_pair_is_found_in_the_core_and_bound_to_its_fast_form():
+    """Walking the core's modules finds every pair; each fast form is what its module (or class) holds under its
+    name in the ordinary mode, and its general form is another function, itself no fast path."""
+    fastpath.import_the_core()
+    pairs = fastpath.pairs()
+    assert len(pairs) >= 35
+    fast_names = {p.name for p in pairs}
+    for p in pairs:
+        module, qualname = _split(p.name)
+        held = importlib.import_module(module)
+        for part in qualname.split("."):
+            held = inspect.getattr_static(held, part)
+        held = getattr(held, "__func__", held)  # a staticmethod's function
+        held = getattr(held, "__wrapped__", held)  # a cached one's
+        assert held is p.fast, p.name
+        assert callable(p.general) and p.general is not p.fast
+        assert f"{p.general.__module__}.{p.general.__qualname__}" not in fast_names, p.name
+
+
+def _split(name: str) -> tuple[str, str]:
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:i])
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        return module, ".".join(parts[i:])
+    raise AssertionError(name)
+
+
+def test_code_that_calls_itself_a_fast_path_is_declared_as_one():
+    """A function named *_fast, or whose docstring speaks of a fast path, is a declared pair's fast or general form,
+    or names one (a caller or a maker explaining the pair): no fast path lives undeclared beside its general code."""
+    names = fastpath.import_the_core()
+    pairs = fastpath.pairs()
+    declared = {id(p.fast) for p in pairs} | {id(p.general) for p in pairs}
+    words = {p.name.rsplit(".", 1)[1] for p in pairs} | {p.general.__name__ for p in pairs} - {"<lambda>"}
+    undeclared = []
+    for module_name in names:
+        if module_name == fastpath.__name__:
+            continue  # the registry itself
+        module = importlib.import_module(module_name)
+        for where, fn in _functions(module):
+            doc = inspect.getdoc(fn) or ""
+            if not (fn.__name__.endswith("_fast") or "fast path" in doc.replace("\n", " ")):
+                continue
+            if id(fn) in declared or any(re.search(rf"\b{re.escape(w)}\b", doc) for w in words):
+                continue
+            undeclared.append(where)
+    assert undeclared == [], undeclared
+
+
+def _functions(module):
+    """(where, function or class) of everything a module defines, its classes' methods included."""
+    for name, value in vars(module).items():
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        if inspect.isclass(value):
+            yield f"{module.__name__}.{name}", value
+            for attr, member in vars(value).items():
+                member = getattr(member, "__func__", member)
+                member = getattr(member, "fget", member)
+                if inspect.isfunction(member):
+                    yield f"{module.__name__}.{name}.{attr}", member
+        elif inspect.isfunction(value):
+            yield f"{module.__name__}.{name}", value
 
 
 def test_card_texts_read_back_at_once_are_card_from_str_one_by_one():
@@ -485,3 +535,24 @@ def test_a_live_game_hashes_its_start_when_first_asked_and_chains_from_it(games)
         for record in t["records"][:5]:
             unhashed.apply_record(record, chain=False)
         assert unhashed.seq == 5 and unhashed.last_hash == record_hash(dict(t["start"]))
+
+
+def test_fairdeal_verify_audit_on_the_general_paths_gives_the_same_summary(games, tmp_path, capsys):
+    """`fairdeal-verify audit --general-paths` runs again on the general code (a new process: the message says
+    how many fast paths it replaced) and sums up every game as the ordinary run does; only the time differs."""
+    from fairdeal.core.keys import public_key_text
+    from tests.verifier.cli_run import run
+
+    changed = copy.deepcopy(games[2])
+    changed["records"][5]["seat"] = (changed["records"][5]["seat"] + 1) % 4  # a record rewritten: it fails
+    export = tmp_path / "games.jsonl"
+    export.write_text("".join(json.dumps(t) + "\n" for t in [*games, changed]))
+    argv = ["audit", str(export), "--key", public_key_text(KEY), "--json", "--jobs", "1"]
+    code, out, err = run(argv, capsys)
+    general_code, general_out, general_err = run([*argv, "--general-paths"], capsys)
+    fast, general = json.loads(out), json.loads(general_out)
+    assert fast.pop("seconds") >= 0 and general.pop("seconds") >= 0
+    assert (code, general_code) == (1, 1) and general == fast
+    assert (fast["games"], fast["passed"], fast["failed"]) == (len(games) + 1, len(games), 1)
+    replaced = re.search(r"on the general code: (\d+) fast paths replaced", general_err)
+    assert replaced and int(replaced.group(1)) >= 35 and "general code" not in err

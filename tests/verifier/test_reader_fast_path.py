@@ -104,9 +104,9 @@ def _general_report(data: bytes):
 
     from fairdeal.core import checks
     from fairdeal.core.checks import verify_transcript
-    from fairdeal.core.reader import parse_transcript
+    from fairdeal.core.reader import read_encoded_with_hook
 
-    with mock.patch.object(checks, "read_transcript", lambda d: (parse_transcript(d), None)):
+    with mock.patch.object(checks, "read_encoded", read_encoded_with_hook):  # read_encoded's declared general form
         return verify_transcript(data)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from fairdeal.core.cards import Card
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.chance import Chance, FirstChoiceRng, FixedChance, Rng
 from fairdeal.core.games.errors import (
     BadSettings,
@@ -296,6 +297,14 @@ class GameState:
     def is_legal(self, seat: int, move: Move) -> bool:
         return self._refusal(seat, move) is None
 
+    def apply_refused_first(self, seat: int, move: Move) -> None:
+        """The refusal of the move (_refusal) raised, else the move pushed: the general form of apply."""
+        refusal = self._refusal(seat, move)
+        if refusal is not None:
+            raise refusal
+        self._push(seat, move)
+
+    @fast_path(general=apply_refused_first, changes_state=True)
     def apply(self, seat: int, move: Move) -> None:
         """Make a move: the checks of `why_not`, then `push`. A refused move raises its GameError (GameOver,
         NoSuchSeat, MalformedMove, NotYourTurn, IllegalMove) with the why_not sentence and changes nothing."""
@@ -415,26 +424,28 @@ class GameState:
             return self._timeout_move(seat)
         return self.rules.timeout_move(self.policy_view(seat))
 
+    def _bot_move_from_view(self, seat: int, rng: Rng) -> Move:
+        """rules.bot_move(view(seat), rng): the general form of _bot_move."""
+        return self.rules.bot_move(self.view(seat), rng)
+
+    def _timeout_move_from_view(self, seat: int) -> Move:
+        """rules.timeout_move(view(seat)): the general form of _timeout_move."""
+        return self.rules.timeout_move(self.view(seat))
+
+    @fast_path(general=_bot_move_from_view, consumes=("rng",))
     def _bot_move(self, seat: int, rng: Rng) -> Move:
-        """bot_move's fast path for the seat to move: the rule set's decision on Position.of_state. Its general
-        form is _bot_move_from_view."""
+        """bot_move's fast path for the seat to move: the rule set's decision on Position.of_state (no view made
+        nor read back)."""
         rules = self.rules
         return rules.bot_choice(rules.position.of_state(self, seat), rng)
 
+    @fast_path(general=_timeout_move_from_view)
     def _timeout_move(self, seat: int) -> Move:
-        """timeout_move's fast path for the seat to move: the decision on Position.of_state. Its general form is
-        _timeout_move_from_view."""
+        """timeout_move's fast path for the seat to move: the decision on Position.of_state."""
         rules = self.rules
         return rules.timeout_choice(rules.position.of_state(self, seat))
 
-    def _bot_move_from_view(self, seat: int, rng: Rng) -> Move:
-        """The general form of _bot_move: the rule set's policy on the seat's (policy) view."""
-        return self.rules.bot_move(self.policy_view(seat), rng)
-
-    def _timeout_move_from_view(self, seat: int) -> Move:
-        """The general form of _timeout_move."""
-        return self.rules.timeout_move(self.policy_view(seat))
-
+    @fast_path(general=view)
     def policy_view(self, seat: int) -> LazyView:
         """view(seat) for a policy, each entry made when it is first read (the fast path of the audit, which
         recomputes every bot and timeout move: a policy reads a few of the entries). The same makers as view's,

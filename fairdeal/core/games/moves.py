@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import Any
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, BadCard, Card, card_from_str, cards_to_str
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.errors import MalformedMove
 
 
@@ -66,6 +67,21 @@ _KINDS_TEXT = ", ".join(sorted(MOVE_FORMS))
 _PLACE = PACK_PLACE  # a card's place in canonical order (suit C D H S, then rank)
 _place = _PLACE.__getitem__
 _set = object.__setattr__
+
+
+def play_made_anew(card: Card) -> Move:
+    """Move("play", card=card): the general form of Move.play."""
+    return Move("play", card=card)
+
+
+def throws_one_by_one(cards: Sequence[Card], sizes: Iterable[int]) -> list[Move]:
+    """[Move.throw(c) for k in sizes for c in combinations(cards, k)]: the general form of Move.throws."""
+    return [Move.throw(c) for k in sizes for c in combinations(cards, k)]
+
+
+def throw_made_anew(cards: tuple[Card, ...]) -> Move:
+    """Move("throw", cards=cards), checked: the general form of Move.known_throw."""
+    return Move("throw", cards=cards)
 
 
 class Move:
@@ -142,6 +158,7 @@ class Move:
 
     # convenient constructors
     @staticmethod
+    @fast_path(general=play_made_anew)
     def play(card: Card) -> Move:
         """Move("play", card=card); a card of the pack gets its one play, made once (a Move never changes, and
         the policies name a card to play at most moves)."""
@@ -168,6 +185,7 @@ class Move:
         return Move("throw", cards=tuple(cards))
 
     @staticmethod
+    @fast_path(general=throws_one_by_one)
     def throws(cards: Sequence[Card], sizes: Iterable[int]) -> list[Move]:
         """Every throw of `sizes` cards out of `cards`, smallest first, each combination in canonical order:
         [Move.throw(c) for k in sizes for c in combinations(cards, k)], with the cards checked once for all of
@@ -177,6 +195,7 @@ class Move:
         return [known(combo) for k in sizes for combo in combinations(held, k)]  # subsets of it are canonical
 
     @staticmethod
+    @fast_path(general=throw_made_anew)
     def known_throw(cards: tuple[Card, ...]) -> Move:
         """Move.throw(cards) for cards known to be a tuple of distinct pack cards in canonical order, made
         without the checks (the throws listed from a hand checked once; a throw read in its one JSON form)."""

@@ -95,6 +95,7 @@ def events(game_id):
         if not done(game) and wait > 0:
             if away is not None:
                 raise away
+            assert w is not None  # no refusal: the watch was made
             release = s.waits.take(_waiter(p))
             try:
                 if guard is not None:

@@ -67,8 +67,8 @@ def create_table():
 @bp.get("/tables/<table_id>")
 def get_table(table_id):
     p = player_ref(required=False)
-    table = svc().games.touch(table_id).table
-    return _answer(table, p and p["id"], log=True)
+    table = svc().games.touch(table_id).loaded_table
+    return _answer(table, p["id"] if p else None, log=True)
 
 
 @bp.post("/tables/<table_id>/join")

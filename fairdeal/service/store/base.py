@@ -56,7 +56,82 @@ def entry_digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-class Store(abc.ABC):
+def leaf_field(game_id: str, leaf_type: str) -> str:
+    """How a leaf is named for its once-only sequencing: its game and its type (one of each per game)."""
+    return f"{game_id} {leaf_type}"
+
+
+class NoTransparencyLog(NotImplementedError):
+    """This store keeps no transparency log."""
+
+
+class TransparencyLogStore:
+    """The transparency log's storage (docs/log.md, "Storage"), beside the game logs of Store.
+
+    A leaf is written in the same atomic write as the game-log entry it records (`append_with_leaf`); the
+    store then gives it its place in the one global log (`tlog_sequence`: at once on SQLite, where every write
+    is serialized anyway; from the games' queues on Redis, where a game's keys live in the game's cluster slot).
+    Placing a leaf also stores, in the same atomic write, its hash and the hash of every subtree it completes
+    (fairdeal.core.storedhash): the tree is read from the store, O(log n) hashes a proof, never rebuilt.
+    """
+
+    def append_with_leaf(
+        self,
+        game_id: str,
+        expected_length: int,
+        record: str,
+        at: float,
+        leaf_type: str,
+        leaf: str,
+        last_digest: str | None = None,
+    ) -> AppendResult:
+        """Store.append without idempotency key (with its `last_digest` check), and the leaf (canonical JSON) of
+        `leaf_type` with it: both or neither."""
+        raise NoTransparencyLog
+
+    def tlog_sequence(self, game_id: str | None = None, limit: int = 1000) -> int:
+        """Give the queued leaves (of this game, or of up to `limit` games) their places; the log's size after."""
+        raise NoTransparencyLog
+
+    def tlog_size(self) -> int:
+        raise NoTransparencyLog
+
+    def tlog_leaves(self, start: int, stop: int) -> list[str]:
+        """The leaves with index start <= i < stop (canonical JSON texts)."""
+        raise NoTransparencyLog
+
+    def tlog_game(self, game_id: str) -> dict[str, int]:
+        """The sequenced leaves of a game: {leaf type: index}."""
+        raise NoTransparencyLog
+
+    def tlog_head(self) -> dict | None:
+        """The latest signed tree head stored (None: none yet)."""
+        raise NoTransparencyLog
+
+    def tlog_put_head(self, head: dict) -> bool:
+        """Store a signed tree head if it is no smaller than the stored one and not another root for the same
+        size (a fork), and the log has that many leaves; whether it was stored."""
+        raise NoTransparencyLog
+
+    def tlog_read_hashes(self, indexes: Sequence[int]) -> list[bytes]:
+        """The stored hashes at these indexes (storedhash.stored_hash_index), in one round trip (a HashReader).
+        A hash not stored: ValueError."""
+        raise NoTransparencyLog
+
+    def tlog_hashed_size(self) -> int:
+        """How many leaves have their hashes stored (the log's size, but for a log older than its stored
+        hashes not yet brought up to date by tlog_fill_hashes)."""
+        raise NoTransparencyLog
+
+    def tlog_fill_hashes(self, page: int = 10_000) -> int:
+        """Store the hashes of the leaves that have none (a log written before hashes were stored: done once,
+        in pages, safe to run from several processes at once); the number of leaves hashed."""
+        raise NoTransparencyLog
+
+
+class Store(TransparencyLogStore, abc.ABC):
+    """A store; its transparency-log calls are TransparencyLogStore's (both stores keep the log)."""
+
     # ---- documents
     @abc.abstractmethod
     def get_doc(self, kind: str, doc_id: str) -> tuple[dict[str, Any] | None, int]:
@@ -165,76 +240,3 @@ class Store(abc.ABC):
 
     def close(self) -> None:  # noqa: B027 - optional: a store holding nothing to release keeps this no-op
         pass
-
-
-def leaf_field(game_id: str, leaf_type: str) -> str:
-    """How a leaf is named for its once-only sequencing: its game and its type (one of each per game)."""
-    return f"{game_id} {leaf_type}"
-
-
-class NoTransparencyLog(NotImplementedError):
-    """This store keeps no transparency log."""
-
-
-class TransparencyLogStore:
-    """The transparency log's storage (docs/log.md, "Storage"), beside the game logs of Store.
-
-    A leaf is written in the same atomic write as the game-log entry it records (`append_with_leaf`); the
-    store then gives it its place in the one global log (`tlog_sequence`: at once on SQLite, where every write
-    is serialized anyway; from the games' queues on Redis, where a game's keys live in the game's cluster slot).
-    Placing a leaf also stores, in the same atomic write, its hash and the hash of every subtree it completes
-    (fairdeal.core.storedhash): the tree is read from the store, O(log n) hashes a proof, never rebuilt.
-    """
-
-    def append_with_leaf(
-        self,
-        game_id: str,
-        expected_length: int,
-        record: str,
-        at: float,
-        leaf_type: str,
-        leaf: str,
-        last_digest: str | None = None,
-    ) -> AppendResult:
-        """Store.append without idempotency key (with its `last_digest` check), and the leaf (canonical JSON) of
-        `leaf_type` with it: both or neither."""
-        raise NoTransparencyLog
-
-    def tlog_sequence(self, game_id: str | None = None, limit: int = 1000) -> int:
-        """Give the queued leaves (of this game, or of up to `limit` games) their places; the log's size after."""
-        raise NoTransparencyLog
-
-    def tlog_size(self) -> int:
-        raise NoTransparencyLog
-
-    def tlog_leaves(self, start: int, stop: int) -> list[str]:
-        """The leaves with index start <= i < stop (canonical JSON texts)."""
-        raise NoTransparencyLog
-
-    def tlog_game(self, game_id: str) -> dict[str, int]:
-        """The sequenced leaves of a game: {leaf type: index}."""
-        raise NoTransparencyLog
-
-    def tlog_head(self) -> dict | None:
-        """The latest signed tree head stored (None: none yet)."""
-        raise NoTransparencyLog
-
-    def tlog_put_head(self, head: dict) -> bool:
-        """Store a signed tree head if it is no smaller than the stored one and not another root for the same
-        size (a fork), and the log has that many leaves; whether it was stored."""
-        raise NoTransparencyLog
-
-    def tlog_read_hashes(self, indexes: Sequence[int]) -> list[bytes]:
-        """The stored hashes at these indexes (storedhash.stored_hash_index), in one round trip (a HashReader).
-        A hash not stored: ValueError."""
-        raise NoTransparencyLog
-
-    def tlog_hashed_size(self) -> int:
-        """How many leaves have their hashes stored (the log's size, but for a log older than its stored
-        hashes not yet brought up to date by tlog_fill_hashes)."""
-        raise NoTransparencyLog
-
-    def tlog_fill_hashes(self, page: int = 10_000) -> int:
-        """Store the hashes of the leaves that have none (a log written before hashes were stored: done once,
-        in pages, safe to run from several processes at once); the number of leaves hashed."""
-        raise NoTransparencyLog

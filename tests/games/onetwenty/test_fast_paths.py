@@ -12,6 +12,7 @@ from fairdeal.core.cards import PACK_52, SUITS
 from fairdeal.core.games.onetwenty.follow import following, legal_cards
 from fairdeal.core.games.onetwenty.ranks import (
     TRUMP_BASE,
+    beaters_by_strength,
     make_beaters,
     make_strength,
     make_winner,
@@ -19,7 +20,6 @@ from fairdeal.core.games.onetwenty.ranks import (
     privileged,
 )
 from fairdeal.core.games.tricks import trick_winner
-from tests.games.onetwenty.general import general_beaters
 
 
 def reference_legal(hand, led, trump, void_must_trump, aces_low, lead_trump):
@@ -102,8 +102,8 @@ def test_make_beaters_is_the_strength_function_card_by_card(pack, n, trump, aces
     # any best card (a trick's winner, a plain card of another suit, the card led itself) and any cards
     led, best, cards = pack[0], pack[1], list(pack[2 : 2 + n])
     for b in (best, led):
-        assert make_beaters(trump, aces_low)(cards, b, led) == general_beaters(trump, aces_low)(cards, b, led)
-    assert make_beaters(trump, aces_low)(pack, led, led) == general_beaters(trump, aces_low)(pack, led, led)
+        assert make_beaters(trump, aces_low)(cards, b, led) == beaters_by_strength(trump, aces_low)(cards, b, led)
+    assert make_beaters(trump, aces_low)(pack, led, led) == beaters_by_strength(trump, aces_low)(pack, led, led)
 
 
 def _made(make, value):

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from fairdeal.core.fastpath import fast_path
+
 from .variant import Variant
 
 
@@ -62,6 +64,7 @@ class Bidding:
     def _needs_five(self, value: int) -> bool:
         return self.v.need_five and value >= 25
 
+    @fast_path(general=lambda self, seat: self.options_now(seat))
     def options(self, seat: int) -> Options:
         """options_now(seat), made once a position: the policy and the check of its move both ask. The bidding
         changes only through apply, which logs every move, so (seat, moves logged) names the position. The

@@ -26,6 +26,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from fairdeal.core.cards import PACK_52, SUITS, Card, card, card_from_str, cards_of_texts
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.base import Move, Rng
 from fairdeal.core.games.base import Position as BasePosition
 
@@ -57,7 +58,13 @@ def card_value(c: Card, trump: str, aces_low: bool) -> float:
     return PLAIN_TOP_VALUE if c.rank == top else 0.0
 
 
+def card_values_one_by_one(trump: str, aces_low: bool) -> dict[Card, float]:
+    """{c: card_value(c, trump, aces_low) for c in PACK_52}: card_values' general form (made anew each call)."""
+    return {c: card_value(c, trump, aces_low) for c in PACK_52}
+
+
 @cache
+@fast_path(general=card_values_one_by_one)
 def card_values(trump: str, aces_low: bool) -> dict[Card, float]:
     """card_value(c, trump, aces_low) of every card, made once: a hand is valued under each suit at every bid."""
     return {c: card_value(c, trump, aces_low) for c in PACK_52}
@@ -90,6 +97,7 @@ def suit_value_codes(aces_low: bool) -> dict[Card, int]:
     return out
 
 
+@fast_path(general=lambda hand, v: suit_sums_by_rows(hand, v))
 def _suit_sums(hand: Sequence[Card], v: Variant) -> list[float]:
     """sum(card_values(s, v.aces_low)[c] for c in hand) for each suit s of SUITS: the sums of suit_value_rows'
     columns (suit_sums_by_rows), read from the sum of the hand's packed codes."""
@@ -243,8 +251,8 @@ class ViewPosition(Position):
 
 
 class StatePosition(Position):
-    """A Position read from OneTwentyState's own objects (the fast path the audit replays with: no view, no card
-    texts). The facts are the state's own lists, read only, each read from the state when asked. Ask it before
+    """A Position read from OneTwentyState's own objects (_bot_move's fast path, which the audit replays with: no view,
+    no card texts). The facts are the state's own lists, read only, each read from the state when asked. Ask it before
     the state changes."""
 
     def __init__(self, state: Any, seat: int):

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from fairdeal.core.cards import SUIT_NAMES, Card
+from fairdeal.core.fastpath import fast_path
 
 from .ranks import ACE_OF_HEARTS, TRUMP_BASE, power_table, privileged
 
@@ -59,6 +60,11 @@ class Following:
             return held
         return list(hand)
 
+    def allows_by_legal(self, hand: Sequence[Card], c: Card, led: Card | None, lead_trump: bool = False) -> bool:
+        """c in legal(hand, led, lead_trump): allows' general form."""
+        return c in self.legal(hand, led, lead_trump)
+
+    @fast_path(general=allows_by_legal)
     def allows(self, hand: Sequence[Card], c: Card, led: Card | None, lead_trump: bool = False) -> bool:
         # plain loops rather than any(...) over generators: this runs for every card a replay checks
         if c not in hand:

@@ -10,9 +10,12 @@ The trick strength and the 10-point trick both read this one table.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from fairdeal.core.cards import PACK_52, SUITS, Card, card
+from fairdeal.core.fastpath import fast_path
+from fairdeal.core.games.tricks import trick_winner
 
 TRUMP_BASE = 100
 ACE_OF_HEARTS = card(14, "H")
@@ -69,7 +72,7 @@ def privileged(trump: str) -> frozenset[Card]:
 
 
 @cache
-def make_strength(trump: str, aces_low: bool = False):
+def make_strength(trump: str, aces_low: bool = False) -> Callable[[Card, Card], int]:
     """The strength function for fairdeal.core.games.tricks: any trump beats any plain card; among plain cards only
     the suit led can win."""
     power = power_table(trump, aces_low)
@@ -85,14 +88,27 @@ def make_strength(trump: str, aces_low: bool = False):
     return strength
 
 
+def winner_by_strength(trump: str, aces_low: bool = False) -> Callable[[Sequence[tuple[int, Card]]], tuple[int, Card]]:
+    """trick_winner(plays, make_strength(trump, aces_low)) as a function of the plays: make_winner's general form."""
+    strength = make_strength(trump, aces_low)
+    return lambda plays: trick_winner(plays, strength)
+
+
+def beaters_by_strength(trump: str, aces_low: bool = False) -> Callable[[Sequence[Card], Card, Card], list[Card]]:
+    """beaters(cards, best, led) read from the strength function, one call per card: make_beaters' general form."""
+    strength = make_strength(trump, aces_low)
+    return lambda cards, best, led: [c for c in cards if strength(c, led) > strength(best, led)]
+
+
 @cache
-def make_winner(trump: str, aces_low: bool = False):
+@fast_path(general=winner_by_strength, factory=True)
+def make_winner(trump: str, aces_low: bool = False) -> Callable[[Sequence[tuple[int, Card]]], tuple[int, Card]]:
     """The seat and card that win a trick: what fairdeal.core.games.tricks.trick_winner gives with make_strength(trump,
     aces_low), without a call per card. The card led's strength is its power; a later card beats the best so far
     if its power is higher and it is a trump or of the suit led (a plain card of another suit never wins)."""
     power = power_table(trump, aces_low)
 
-    def winner(plays):
+    def winner(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
         best_seat, best_card = plays[0]
         led_suit = best_card.suit
         best = power[best_card]
@@ -106,13 +122,14 @@ def make_winner(trump: str, aces_low: bool = False):
 
 
 @cache
-def make_beaters(trump: str, aces_low: bool = False):
+@fast_path(general=beaters_by_strength, factory=True)
+def make_beaters(trump: str, aces_low: bool = False) -> Callable[[Sequence[Card], Card, Card], list[Card]]:
     """beaters(cards, best, led): the cards c of `cards` with strength(c, led) > strength(best, led), in their order
     (strength: make_strength(trump, aces_low)), without a call per card. A card's strength is its power when it
     is a trump, or a plain card of the suit led when a plain card was led; else -1, which beats nothing."""
     power = power_table(trump, aces_low)
 
-    def beaters(cards, best, led):
+    def beaters(cards: Sequence[Card], best: Card, led: Card) -> list[Card]:
         plain_led = power[led] <= TRUMP_BASE
         led_suit = led.suit
         p = power[best]

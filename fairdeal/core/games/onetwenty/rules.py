@@ -6,7 +6,7 @@ settings into the Variant the one engine (state.py), the bots (bots.py) and the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from fairdeal.core.games.base import Chance, Move, Rng, Rules, Setting
@@ -31,7 +31,9 @@ class OneTwentyRules(Rules):
     def preset(cls, name: str, players: int = 4) -> OneTwentyRules:
         return cls(cls.PRESETS[name], players)
 
-    def new_game(self, chance: Chance, scores=None, made_bid=None) -> OneTwentyState:
+    def new_game(
+        self, chance: Chance, scores: Sequence[int] | None = None, made_bid: Sequence[bool] | None = None
+    ) -> OneTwentyState:
         return OneTwentyState(self, chance, scores, made_bid)
 
     @property

@@ -289,7 +289,7 @@ class OneTwentyState(GameState):
         return self._playable
 
     def playable_now(self, seat: int) -> list[Card]:
-        """playable(seat) worked out anew, as a new list (the policies' fast path asks once a position, so
+        """playable(seat) worked out anew, as a new list (_bot_move's position asks once a position, so
         keeping it would only cost)."""
         plays = self.play.current.plays
         return self._follow.legal(self.hands[seat], plays[0][1] if plays else None, self.first_lead_trump)

@@ -219,6 +219,9 @@ def bot_card_of(seen: SpadesPosition, sides: Sides, rng: Rng) -> Card:
     seat = seen.seat
     partner = sides.partner_of(seat)
     bids = seen.bids
+    mine, theirs = bids[seat], bids[partner] if partner is not None else None
+    # Spades is four players in partnerships, and cards are played only once every seat has bid
+    assert partner is not None and mine is not None and theirs is not None
     if bids[seat] == 0:  # keep our own nil
         return _duck(seen, rng)
     win = seen.win
@@ -228,8 +231,8 @@ def bot_card_of(seen: SpadesPosition, sides: Sides, rng: Rng) -> Card:
         if cover is not None:
             return cover
     taken = seen.taken
-    counted = (taken[seat] if bids[seat] != 0 else 0) + (taken[partner] if bids[partner] != 0 else 0)
-    contract = bids[seat] + bids[partner]
+    counted = (taken[seat] if mine != 0 else 0) + (taken[partner] if theirs != 0 else 0)
+    contract = mine + theirs
     if counted >= contract:  # contract in: duck to avoid bags
         return _duck(seen, rng)
     if not seen.trick:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fairdeal.core.cards import PACK_PLACE, SUIT_NAMES, Card
+from fairdeal.core.fastpath import fast_path
+from fairdeal.core.games.tricks import trick_winner
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -21,6 +23,12 @@ def strength(card: Card, led: Card) -> int:
     return -1
 
 
+def winner_by_strength(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
+    """trick_winner(plays, strength): winner_of's general form."""
+    return trick_winner(plays, strength)
+
+
+@fast_path(general=winner_by_strength)
 def winner_of(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
     """trick_winner(plays, strength), card by card without the strength call: the card taking the trick so far
     is of the suit led or a spade, so a card beats it when of its suit and higher, or a spade over a non-spade
@@ -65,6 +73,14 @@ def why_not_card(hand: Sequence[Card], card: Card, trick: Sequence[Card], spades
     return f"You must follow {SUIT_NAMES[rule[0]]}." if rule[1] else "Spades are not broken yet."
 
 
+def may_play_by_refusal(
+    hand: Sequence[Card], card: Card, plays: Sequence[tuple[int, Card]], spades_broken: bool
+) -> bool:
+    """why_not_card(hand, card, [c for _, c in plays], spades_broken) is None: may_play's general form."""
+    return why_not_card(hand, card, [c for _, c in plays], spades_broken) is None
+
+
+@fast_path(general=may_play_by_refusal)
 def may_play(hand: Sequence[Card], card: Card, plays: Sequence[tuple[int, Card]], spades_broken: bool) -> bool:
     """why_not_card(hand, card, [c for _, c in plays], spades_broken) is None, from the trick's (seat, card)
     plays as they lie and without the sentence: the one card a replay checks at every play. Plain loops, no

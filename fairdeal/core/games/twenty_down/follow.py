@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fairdeal.core.cards import SUIT_NAMES, Card
+from fairdeal.core.fastpath import fast_path
 
 TRICKS = 5
 HAND_SIZE = 5
@@ -26,6 +27,12 @@ def _suit_to_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump
     return trump if trumps else None
 
 
+def may_play_by_refusal(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
+    """play_refusal(hand, plays, trump, card) is None: may_play's general form."""
+    return play_refusal(hand, plays, trump, card) is None
+
+
+@fast_path(general=may_play_by_refusal)
 def may_play(hand: Sequence[Card], plays: Sequence[tuple[int, Card]], trump: str | None, card: Card) -> bool:
     """play_refusal(hand, plays, trump, card) is None, without the sentence nor the list of the hand's suits: the
     one card a replay checks at every play (tests/games/twenty_down/test_play_and_scoring.py holds it to

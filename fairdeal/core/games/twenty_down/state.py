@@ -20,10 +20,17 @@ class TwentyDownTable(Protocol):
     """What the state reads of its rules (TwentyDownRules): a Protocol, so that state.py need not import rules.py,
     which imports it."""
 
-    players: int
-    settings: Mapping[str, Any]
-    version: int
-    order: Order
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def order(self) -> Order: ...
 
     @property
     def force_suit(self) -> str: ...
