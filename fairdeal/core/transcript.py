@@ -57,7 +57,8 @@ REASONS: dict[str, tuple[str, ...]] = {
     "fairdeal/1": ("finished", "abandoned", "cancelled"),
     # not-revealed: a seat that committed to a client seed did not reveal it in time; the table is cancelled.
     # no-humans: a table of bots only, ended by the service; move-cap: ended at the service's move cap.
-    "fairdeal/2": ("finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap"),
+    # aborted: a dealer-blind game a seat stalled or cheated (BLIND HOOK: blind-core owns this; docs/blind.md)
+    "fairdeal/2": ("finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap", "aborted"),
 }
 # The signed header records of each protocol, in the order they are written; each has its "<name>_signature".
 HEADERS: dict[Any, tuple[str, ...]] = {  # keyed by protocol, looked up with what a transcript says
@@ -163,6 +164,7 @@ def public_view(transcript: Mapping[str, Any]) -> dict[str, Any]:
         "records",
         "end",
         "signature",
+        "blind",  # a blind table's signed messages (docs/blind.md): public as relayed
         *UNSIGNED.get(protocol, ()),
     )
     out = {k: copy.deepcopy(transcript[k]) for k in allowed if k in transcript}

@@ -213,6 +213,8 @@ class Appender:
         if game.live is not None and game.live.state.is_over:
             result = game.live.state.result
         t = json.loads(json.dumps(game.transcript))
+        blind_member = self.catchup.blind_member(game)  # BLIND HOOK: the blind log, under the end's signature
+        t.update(blind_member)
         extra: dict[str, Any] = {}
         if t["protocol"] != "fairdeal/1":
             extra["deals"] = [(d[0], d[1]) for d in game.live.state.deals] if game.live is not None else []
@@ -229,6 +231,7 @@ class Appender:
             leaf=tlog.ending_leaf(t) if self.config.transparency_log else None,
         )
         if res.status == OK:
+            game.transcript.update(blind_member)  # BLIND HOOK
             game.transcript["end"], game.transcript["signature"] = t["end"], t["signature"]
             # said once: here, by the process whose append of the end won, not by each process that sees it
             log.info("game ended", extra={"fields": {"game": game.game_id, "reason": reason, "seq": game.seq}})

@@ -18,6 +18,9 @@ from collections.abc import Callable
 from fairdeal.core import fairness
 from fairdeal.core.games.base import GameError
 from fairdeal.core.replay import LiveGame
+from fairdeal.service.blind.log import BlindLogs  # BLIND HOOK
+from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
+from fairdeal.service.blind.state import blind_live_game  # BLIND HOOK
 from fairdeal.service.cache import GameCache
 from fairdeal.service.game import Game
 from fairdeal.service.isotime import parse_iso
@@ -40,6 +43,16 @@ def server_seed(store: Store, game_id: str) -> bytes:
 class CatchUp:
     def __init__(self, store: Store, cache: GameCache, now: Callable[[], float], metrics=None):
         self.store, self.cache, self.now, self.metrics = store, cache, now, metrics
+        self.blind_logs = BlindLogs(store)  # BLIND HOOK: dealer-blind games' second log (blind/log.py)
+
+    def is_blind(self, game: Game) -> bool:
+        """BLIND HOOK: whether the game is at a dealer-blind table (read from the store when this copy has no
+        table document: Games.get)."""
+        return is_blind(game.table if game.table is not None else self.store.get_doc("table", game.game_id)[0])
+
+    def blind_member(self, game: Game) -> dict:
+        """BLIND HOOK: the transcript's "blind" member of a blind game, {} for any other (the end signs it)."""
+        return self.blind_logs.member(game.game_id) if self.is_blind(game) else {}
 
     @staticmethod
     def read_from(game: Game) -> int:
@@ -101,6 +114,7 @@ class CatchUp:
             self.adopt_header(game, "start", entry["start"], entry["start_signature"], game.length)
         elif "end" in entry:
             self._chained(game, entry["end"])
+            t.update(self.blind_member(game))  # BLIND HOOK: the signed transcript carries the blind log
             t["end"], t["signature"] = entry["end"], entry["signature"]
             game.last_at = parse_iso(entry["end"]["ended"])
         elif entry.get("type") == "move":
@@ -131,7 +145,8 @@ class CatchUp:
             seed = fairness.game_seed(
                 server_seed(self.store, game.game_id), [s["client_seed"] for s in record["seats"]], record["protocol"]
             )
-            game.live = LiveGame(record, seed)
+            # BLIND HOOK: at a blind table the server does not hold the humans' hands
+            game.live = blind_live_game(record, seed) if self.is_blind(game) else LiveGame(record, seed)
             game.last_at = game.last_human_at = parse_iso(record["started"])
         else:
             game.last_at = parse_iso(record["seated"])

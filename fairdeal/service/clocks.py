@@ -6,9 +6,11 @@ stands in for a player who is away, standin.py's."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from fairdeal.service import endings, standin
 from fairdeal.service.appends import Appender
+from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
 from fairdeal.service.game import Game
 from fairdeal.service.isotime import parse_iso
 from fairdeal.service.lost_records import LostRecords
@@ -26,6 +28,7 @@ def reveal_due(table: dict) -> float | None:
 class Clocks:
     def __init__(self, store: Store, config, now: Callable[[], float], appender: Appender, lost: LostRecords):
         self.store, self.config, self.now, self.appender, self.lost = store, config, now, appender, lost
+        self.blind: Any = None  # BLIND HOOK: the dealer-blind tables' part (blind/table.py's Blind), set by Games
 
     def deadline(self, game: Game) -> float | None:
         """When the seat to move runs out of time (None: no clock). A seat whose player left has no time; a
@@ -61,6 +64,10 @@ class Clocks:
             raise self.lost.refusal(game.game_id, table, "no-commit", 0)
         if table["status"] == "playing" and not game.started:
             appender.ensure_started(game)
+        if is_blind(table):  # BLIND HOOK: a blind table's steps, moves, aborts and end (fairdeal/service/blind/)
+            self.blind.advance(game)
+            self.schedule(game)
+            return
         for _ in range(MAX_STEPS):
             if game.ended or game.live is None:
                 break
@@ -97,6 +104,8 @@ class Clocks:
             return None
         if game.live is None:
             return reveal_due(game.loaded_table)
+        if is_blind(game.table):  # BLIND HOOK
+            return self.blind.next_check(game)
         due, abandon = self.deadline(game), self.abandon_at(game)
         if abandon is not None:
             # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth

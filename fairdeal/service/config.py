@@ -283,6 +283,8 @@ class Config:
     max_moves: int = 10_000  # a game still running after this many moves is ended ("move-cap")
     standin_after: float = 180.0  # at a table without clocks: a turn this long and the bot stands in
     reveal_seconds: float = 30.0  # after the start, how long committed seats have to reveal their seeds
+    blind_step: float = 60.0  # a blind table without an "other" clock: time for a seat's shuffle/lock/release/reveal
+    blind_grace: float = 30.0  # a blind table: past a step's or a move's deadline this long, the game is aborted
     max_content_length: int = 16 * 1024  # request bodies are small JSON objects
     long_poll_max: float = 25.0  # the longest an event-feed request waits
     # An idle stream costs a keep-alive every heartbeat and a reopening every stream_max (about 3 ms of CPU:
@@ -386,6 +388,19 @@ SETTINGS: tuple[Setting, ...] = (
         "FAIRDEAL_REVEAL_SECONDS",
         Number(0, 3600, unit="seconds", low_open=True),
         "time the committed seats have to reveal their client seeds after the start",
+    ),
+    Setting(
+        "blind_step",
+        "FAIRDEAL_BLIND_STEP",
+        Number(0, 3600, unit="seconds", low_open=True),
+        "at a blind table without an other-decision clock, the time a seat has for each shuffle, lock, release "
+        "and reveal",
+    ),
+    Setting(
+        "blind_grace",
+        "FAIRDEAL_BLIND_GRACE",
+        Number(0, 3600, unit="seconds"),
+        "at a blind table, how long past a step's or a move's deadline the game waits before it is aborted",
     ),
     Setting(
         "max_content_length",

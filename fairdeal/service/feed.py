@@ -162,9 +162,10 @@ def guard_of(services, token) -> TokenGuard | None:
     return None if token is None else TokenGuard(services, token[1], token[2])
 
 
-def watch(services, game_id: str, guard: TokenGuard | None = None) -> Watch:
+def watch(services, game_id: str, guard: TokenGuard | None = None, also: tuple[str, ...] = ()) -> Watch:
+    """`also`: more topics one wait hears (a blind table's blind log: BLIND HOOK)."""
     try:
-        return services.store.changes().watch(game_id, () if guard is None else (guard.topic,))
+        return services.store.changes().watch(game_id, (() if guard is None else (guard.topic,)) + also)
     except ChangesUnavailable:
         services.metrics.inc("fairdeal_waits_refused_total", code="feed-unavailable")
         raise WaitRefused(

@@ -17,6 +17,7 @@ from typing import Any
 
 from fairdeal.service import table_docs
 from fairdeal.service.appends import Appender
+from fairdeal.service.blind.table import Blind  # BLIND HOOK
 from fairdeal.service.cache import GameCache
 from fairdeal.service.catchup import CatchUp
 from fairdeal.service.clocks import Clocks
@@ -38,6 +39,9 @@ class Games:
         self.appender = Appender(store, keyring, config, now, self.cache, self.catchup, metrics)
         self.clocks = Clocks(store, config, now, self.appender, self.lost)
         self.moves = Moves(store, now, self.catchup, self.appender, self.clocks)
+        # BLIND HOOK: dealer-blind tables (fairdeal/service/blind/): Clocks.advance hands their games to it
+        self.blind = Blind(store, config, now, self.catchup.blind_logs, self.appender, self.clocks, self.moves, metrics)
+        self.clocks.blind = self.moves.blind = self.blind
 
     def get(self, game_id: str) -> Game:
         """The game's log as the store has it now (no table read, nothing run): for exports and retention."""
@@ -48,6 +52,7 @@ class Games:
     def forget(self, game_id: str) -> None:
         """Drop a game from this process's cache (it left the store)."""
         self.cache.forget(game_id)
+        self.blind.forget(game_id)  # BLIND HOOK
 
     # ---------------------------------------------------------------------------- the unit of work
     def touch(self, table_id: str) -> Game:

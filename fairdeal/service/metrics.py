@@ -31,6 +31,11 @@ DEFS = {
     "fairdeal_log_appends_total": (Counter, "Log entries appended by compare-and-append.", ()),
     "fairdeal_append_conflicts_total": (Counter, "Compare-and-append calls lost to another writer.", ()),
     "fairdeal_games_ended_total": (Counter, "Games ended, by reason.", ("reason",)),
+    "fairdeal_blind_aborts_total": (
+        Counter,
+        "Blind games aborted, blamed on a seat, by why (step-timeout, move-timeout, left, revoke, bad-timeout-move).",
+        ("why",),
+    ),
     "fairdeal_cache_rebuilds_total": (
         Counter,
         "Cached games found out of step with the store (behind, diverged), rebuilt.",

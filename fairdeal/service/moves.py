@@ -22,6 +22,7 @@ from fairdeal.core import transcript as tr
 from fairdeal.core.games.base import MOVE_FORMS, GameError, Move
 from fairdeal.service import table_docs
 from fairdeal.service.appends import Appender
+from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
 from fairdeal.service.catchup import CatchUp
 from fairdeal.service.clocks import Clocks
 from fairdeal.service.errors import ApiError, game_error_status
@@ -29,12 +30,13 @@ from fairdeal.service.game import Game, entry_text
 from fairdeal.service.store.base import DUPLICATE, KEY_REUSED, OK, AppendResult, Store
 
 REQUEST_FIELDS = ("seat", "seq", "move")
+BLIND_FIELDS = ("open", "timeout")  # BLIND HOOK: a dealer-blind table's play carries its open (blind/table.py)
 TRIES = 3  # appends lost to another writer before the move is refused as stale
 
 
 def check_request(body: dict) -> None:
     """The request's own shape, before any game is read."""
-    unknown = set(body) - set(REQUEST_FIELDS)
+    unknown = set(body) - set(REQUEST_FIELDS) - set(BLIND_FIELDS)
     if unknown:
         raise ApiError(
             422,
@@ -67,11 +69,21 @@ def stale(seq: int, detail: str) -> ApiError:
 class Moves:
     def __init__(self, store: Store, now: Callable[[], float], catchup: CatchUp, appender: Appender, clocks: Clocks):
         self.store, self.now, self.catchup, self.appender, self.clocks = store, now, catchup, appender, clocks
+        self.blind: Any = None  # BLIND HOOK: the dealer-blind tables' part (blind/table.py's Blind), set by Games
 
     def play(self, game: Game, player: dict, body: dict, idem_key: str | None) -> dict:
         """The move of `player` (its request shape checked: check_request), under the game's lock; then whatever is
         due (bots) follows. The answer: {"seq", "receipt", "replayed"}."""
         seat = self._seat(game, player, body)
+        if is_blind(game.table):  # BLIND HOOK: a play carries its open; the seat's client plays its timeouts
+            return self.blind.player_move(game, seat, body, idem_key, player["id"])
+        extra = sorted(set(body) & set(BLIND_FIELDS))
+        if extra:
+            raise ApiError(
+                422,
+                "unknown-field",
+                f"A move request at this table has no field {extra[0]!r} (only a dealer-blind table's has).",
+            )
         expected_seq, move_json = body["seq"], body["move"]
         bhash = body_hash({"seat": seat, "seq": expected_seq, "move": move_json}) if idem_key else None
         for _ in range(TRIES):

@@ -4,11 +4,17 @@
 Every member is public once its hand has ended (each was in every seat's view as `last_hand`), so anyone may
 see the sheet. It is made by replaying the game's records through the engine on request, and kept for the
 game's current move: the move path is not touched.
+
+At a dealer-blind table the seed deals no card: the replay is the blind table's own engine (blind/state.py), which
+takes every card as its open showed it (each record's play is an opened card), so the sheet comes from the opened
+cards alone.
 """
 
 from __future__ import annotations
 
 from fairdeal.core.replay import LiveGame
+from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
+from fairdeal.service.blind.state import blind_live_game  # BLIND HOOK
 
 
 def sheet(c) -> list[dict]:
@@ -19,7 +25,8 @@ def sheet(c) -> list[dict]:
     kept = getattr(c, "sheet_at", None)
     if kept is not None and kept[0] == live.seq:
         return kept[1]
-    game = LiveGame(live.start, live.game_seed)
+    replay = blind_live_game if is_blind(c.table) else LiveGame  # BLIND HOOK
+    game = replay(live.start, live.game_seed)
     rows: list[dict] = []
     last = None
     for rec in c.transcript.get("records") or ():

@@ -22,6 +22,7 @@ from fairdeal.core import fairness
 from fairdeal.core.games import available, make_rules, rules_class
 from fairdeal.core.games.base import BadSettings, Rules
 from fairdeal.service import standin, table_docs
+from fairdeal.service.blind import seating as blind_seating  # BLIND HOOK
 from fairdeal.service.errors import ApiError
 from fairdeal.service.games import Games
 from fairdeal.service.isotime import iso, parse_iso
@@ -31,8 +32,8 @@ log = logging.getLogger("fairdeal.tables")
 CLOCK_KINDS = ("card", "other")
 CLOCK_RANGE = (5, 3600)
 PROTOCOL = fairness.PROTOCOL
-TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat", "on_leave")
-JOIN_FIELDS = ("seat", "client_seed_commitment")
+TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat", "on_leave", "blind")  # BLIND HOOK: blind
+JOIN_FIELDS = ("seat", "client_seed_commitment", "blind_commit")  # BLIND HOOK: blind_commit
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_THEN_REVEAL = (
     'Client seeds are committed first and revealed later: sit down with "client_seed_commitment", the SHA-256 of '
@@ -149,6 +150,7 @@ class Tables:
         rules, clocks = self.choices(body, player.get("prefs", {}))
         rid, settings, players = rules.id, rules.settings, rules.players
         leaving = standin.on_leave(body.get("on_leave"))
+        blind = blind_seating.blind_setting(body, rid)  # BLIND HOOK
         seat = body.get("seat", 0)
         if seat is not None:
             self._check_seat(seat, players)
@@ -179,6 +181,8 @@ class Tables:
             "commitment": commit["commitment"],
             "key": commit["key"],
         }
+        if blind:
+            doc["blind"] = True  # BLIND HOOK
         self.store.put_doc("table", table_id, doc, 0)
         self.store.index_set("lobby", table_id, self.now())
         self.save_prefs(player["id"], rid, {"settings": settings, "players": players, "clocks": clocks})
@@ -236,6 +240,10 @@ class Tables:
                     f"client-seed commitments.",
                 )
             mine = [i for i, s in enumerate(t["seats"]) if s["player"] == player["id"]]
+            if mine and "blind_commit" in body and body.get("seat", mine[0]) == mine[0]:  # BLIND HOOK
+                t["seats"][mine[0]]["blind_commit"] = blind_seating.check_commit(t, mine[0], body["blind_commit"])
+                if "client_seed_commitment" not in body:
+                    return
             if mine:
                 if "client_seed_commitment" not in body or body.get("seat", mine[0]) != mine[0]:
                     raise ApiError(
@@ -256,6 +264,8 @@ class Tables:
             if t["seats"][seat]["player"] is not None:
                 raise ApiError(409, "seat-taken", f"Seat {seat} is taken.")
             t["seats"][seat].update(player=player["id"], name=player["name"], client_seed_commitment=commitment)
+            if "blind_commit" in body:  # BLIND HOOK
+                t["seats"][seat]["blind_commit"] = blind_seating.check_commit(t, seat, body["blind_commit"])
             if player["id"] in t["spectators"]:
                 t["spectators"].remove(player["id"])
 
@@ -285,6 +295,7 @@ class Tables:
         def change(t: dict) -> None:
             self._must_be_host(t, player)
             self._must_be_open(t)
+            blind_seating.check_start(t)  # BLIND HOOK
             now = self.now()
             for i, s in enumerate(t["seats"]):
                 if s["player"] is None:  # an empty seat is taken by a bot, always shown as one
@@ -405,6 +416,10 @@ class Tables:
         table = self.update(table_id, change)
         if table["status"] in ("open", "revealing") and table["host"] == player["id"]:
             return self.cancel(player, table_id)  # a table whose host walks away before the start is cancelled
+        if table["status"] == "playing" and table.get("blind") and seat_of(table, player) is not None:
+            # BLIND HOOK: its keys are needed for every card still to come: the game ends now, blamed on it
+            self.games.act(table_id, lambda g: self.games.blind.left(g, seat_of(g.loaded_table, player)))
+            return self.load(table_id)[0]
         if table["status"] == "playing" and table.get("on_leave") == "end" and seat_of(table, player) is not None:
             # the host chose that a leave ends the game: it ends now, for everyone, as abandoned
             self.games.act(table_id, lambda g: self.games.appender.finish(g, "abandoned") if g.started else None)
@@ -464,6 +479,7 @@ class Tables:
         return {
             "id": t["id"],
             "protocol": t.get("protocol", "fairdeal/1"),
+            "blind": bool(t.get("blind")),  # BLIND HOOK
             "rule_set": t["rule_set"],
             "title": rules.title,
             "players": t["players"],
@@ -483,6 +499,7 @@ class Tables:
                     "committed": s.get("client_seed_commitment") is not None,
                     "revealed": bool(s.get("revealed")),
                     "gone": s.get("gone", False),
+                    **({"blind_committed": bool(s["bot"] or s.get("blind_commit"))} if t.get("blind") else {}),
                 }
                 for i, s in enumerate(t["seats"])
             ],

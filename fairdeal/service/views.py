@@ -10,6 +10,7 @@ from fairdeal.core import writer
 from fairdeal.core.cards import card_from_str
 from fairdeal.core.games.base import Move
 from fairdeal.service import standin
+from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
 from fairdeal.service.game import Game
 from fairdeal.service.games import Games
 from fairdeal.service.isotime import iso
@@ -78,6 +79,8 @@ def game_view(games: Games, game: Game, seat: int | None) -> dict[str, Any]:
         out["result"] = game.transcript["end"]["result"]
     if table["status"] == "revealing":
         out["reveal_deadline"] = table.get("reveal_deadline")  # no card exists until every seat has revealed
+    if is_blind(table):  # BLIND HOOK: the blind log's place and the step due
+        out["blind"] = games.blind.summary(game)
     if live is None:
         return out
     state, rules = live.state, live.rules

@@ -64,11 +64,11 @@ def browser():
 class Server:
     """The service on a loopback port, in its own process (tests/web/serve.py), on the embedded store."""
 
-    def __init__(self, data_dir: str):
+    def __init__(self, data_dir: str, **config: float):
         self.data_dir = data_dir
         root = Path(__file__).resolve().parents[2]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.web.serve", data_dir],
+            [sys.executable, "-m", "tests.web.serve", data_dir, *(f"{k}={v}" for k, v in config.items())],
             cwd=root,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -53,12 +53,21 @@ def test_every_file_a_page_loads_is_served_with_its_type(client):
 
 def test_the_protocol_port_is_apart_from_the_ui_and_never_imports_it():
     """js/protocol/ is the port of docs/fairness.md, transcript.md and log.md; the pages' code is beside it. The
-    port imports only itself, so it can be read (and checked against the vectors) alone."""
+    port imports only itself, the dealer-blind port (js/blind/, docs/blind.md: its four checks are the verify
+    page's too) and the vendored @noble/curves that one uses, never the pages' code, so it can be read (and
+    checked against the vectors) alone: everything it reaches, through any chain of imports, is in those three."""
     port = STATIC / "js" / "protocol"
+    allowed = (port, STATIC / "js" / "blind", STATIC / "vendor")
     assert {p.stem for p in port.glob("*.js")} >= {"canonical", "fairness", "deals", "merkle", "checks", "keys"}
-    for js in port.rglob("*.js"):
-        for dep in re.findall(r'from "([^"]+)"', js.read_text()):
-            assert port in (js.parent / dep).resolve().parents, f"protocol/{js.name} imports {dep}, outside the port"
+    todo, seen = list(port.rglob("*.js")), set()
+    while todo:
+        js = todo.pop()
+        if js in seen:
+            continue
+        seen.add(js)
+        assert any(d in js.parents for d in allowed), f"the protocol port reaches {js.relative_to(STATIC)}"
+        todo += [(js.parent / dep).resolve() for dep in re.findall(r'from "([^"]+)"', js.read_text())]
+    assert STATIC / "js" / "blind" / "verify.js" in seen  # the blind checks are reached, and held to the rule
 
 
 def test_a_malformed_table_address_gets_a_page_not_problem_json(client):
@@ -125,6 +134,10 @@ def test_the_package_ships_every_page_script_and_style():
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = conf["tool"]["setuptools"]["package-data"]["fairdeal.service.web"]
     web = PAGES.parent
-    shipped = {p for pattern in patterns for p in web.glob(pattern)}
+    everything = {p for pattern in patterns for p in web.glob(pattern)}
+    shipped = {p for p in everything if p.suffix in (".html", ".js", ".css")}
     present = {p for p in web.rglob("*") if p.is_file() and p.suffix in (".html", ".js", ".css")}
     assert present and present == shipped, sorted(str(PurePosixPath(p.relative_to(web))) for p in present ^ shipped)
+    # a vendored library ships with its licence and the note of its version
+    vendored = {p.parent for p in (web / "static" / "vendor").rglob("*.js")}
+    assert vendored and all({d / "LICENSE", d / "VERSION"} <= everything for d in vendored)

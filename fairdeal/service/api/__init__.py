@@ -6,9 +6,24 @@ from flask import Flask, request
 
 
 def register(app: Flask) -> None:
-    from fairdeal.service.api import common, games, health, keys, lobby, log, players, tables, tokens, tournaments
+    from fairdeal.service.api import (
+        blind,
+        common,
+        games,
+        health,
+        keys,
+        lobby,
+        log,
+        players,
+        tables,
+        tokens,
+        tournaments,
+    )
 
-    blueprints = (players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp, tournaments.bp)
+    blueprints = (
+        *(players.bp, tokens.bp, lobby.bp, tables.bp, games.bp, keys.bp, log.bp, health.bp, tournaments.bp),
+        blind.bp,  # BLIND HOOK: dealer-blind tables' blind log
+    )
     for bp in blueprints:
         app.register_blueprint(bp)
     api = {bp.name for bp in blueprints}

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, request, stream_with_context
 
 from fairdeal.service import auth, feed, moves, scoresheet
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
+from fairdeal.service.blind.log import log_id  # BLIND HOOK
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.idempotent import request_key
 from fairdeal.service.table_docs import seat_of
@@ -73,9 +74,10 @@ def events(game_id):
     token = auth.current_token(s.store)
     p, guard = ({"id": token[0]} if token else None), feed.guard_of(s, token)
     after, wait = _after_arg(), _wait_arg(s.config.long_poll_max)
+    blind_after = int_arg("blind_after", -1)  # BLIND HOOK: also answer when the blind log grows past it
     until = time.monotonic() + feed.spread(wait)
     try:  # the watch comes first: an append after the read below wakes it (one read, no gap)
-        w, away = feed.watch(s, game_id, guard), None
+        w, away = feed.watch(s, game_id, guard, (log_id(game_id),) if blind_after >= 0 else ()), None
     except feed.WaitRefused as exc:
         w, away = None, exc  # notifications are away: answer what there is, but do not wait
     try:
@@ -87,6 +89,9 @@ def events(game_id):
                 w = None
             raise
         done = feed.past(after, game.started)
+        if blind_after >= 0 and game.table.get("blind"):  # BLIND HOOK
+            moved = done
+            done = lambda g: moved(g) or s.games.blind.progress(game_id).count > blind_after  # noqa: E731
         if not done(game) and wait > 0:
             if away is not None:
                 raise away

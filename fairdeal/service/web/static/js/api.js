@@ -77,12 +77,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // A move, retried with the same Idempotency-Key while the service cannot be reached or answers 5xx: the
 // service records it once and answers a retry with the first answer ("replayed": true).
-export async function sendMove(gameId, seq, move, { attempts = 15, onRetry = () => {} } = {}) {
+export async function sendMove(gameId, seq, move, { attempts = 15, onRetry = () => {}, extra = {} } = {}) {
   const key = `${gameId}-${seq}-${newKey()}`;
   let wait = 300;
   for (let i = 1; ; i++) {
     try {
-      return await post(`/games/${encodeURIComponent(gameId)}/moves`, { seq, move }, { headers: { "Idempotency-Key": key } });
+      return await post(`/games/${encodeURIComponent(gameId)}/moves`, { seq, move, ...extra }, { headers: { "Idempotency-Key": key } });
     } catch (exc) {
       const retriable = exc instanceof Offline || (exc instanceof Problem && exc.status >= 500);
       if (!retriable || i >= attempts) throw exc;

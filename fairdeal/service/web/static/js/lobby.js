@@ -5,8 +5,12 @@ import { get, me, post, Problem, signUp } from "./api.js";
 import { clear, el } from "./dom.js";
 import { randomClientSeed } from "./protocol/fairness.js";
 import { commitSeat } from "./seating.js";
+import { commitBlind } from "./blind/play.js";
 
 const $ = (id) => document.getElementById(id);
+// The rule sets the service deals blind (fairdeal/service/blind/state.py BLIND_RULE_SETS): every card is dealt at
+// the start and played by the end.
+const BLIND_RULE_SETS = ["spades"];
 const CLOCKS = { on: { card: 25, other: 30 }, relaxed: { card: 60, other: 90 }, off: "off" };
 let ruleSets = [];
 
@@ -66,6 +70,8 @@ async function showRuleSet() {
   $("size-row").hidden = rs.table_sizes.length < 2;
   $("clocks").value = clocksChoice(prefs ? prefs.clocks : CLOCKS.on);
   seatChoices();
+  $("blind-row").hidden = !BLIND_RULE_SETS.includes(rs.id);
+  if ($("blind-row").hidden) $("blind").checked = false;
   form.dataset.ready = rs.id;
   for (const b of form.querySelectorAll("button")) b.disabled = false;
 }
@@ -93,12 +99,14 @@ async function openTable(event) {
   const seat = $("my-seat").value === "none" ? null : Number($("my-seat").value);
   const body = { rule_set: rs.id, settings: readSettings(rs), players: Number($("players").value),
     clocks: CLOCKS[$("clocks").value], seat };
+  if ($("blind").checked) body.blind = true;
   for (const b of document.querySelectorAll("#open-form button")) b.disabled = true;
   say("open-status", "Opening the table…");
   try {
     const clientSeed = $("client-seed").value;
     const table = await post("/tables", body);
     if (seat !== null) await commitSeat(table.id, clientSeed);      // the commitment binds the new table's id
+    if (seat !== null && body.blind) await commitBlind(table.id, seat); // this browser's secrets for the seat
     if (now) await post(`/tables/${table.id}/start`);              // the table page reveals our seed
     location.assign(`/table/${encodeURIComponent(table.id)}`);
   } catch (exc) {

@@ -15,6 +15,7 @@ import { comeBack, renderPresence } from "./presence.js";
 import { loadRules, renderRules } from "./rules.js";
 import { loadSheet, renderSheet } from "./sheet.js";
 import { commitSeat, Distrust, revealIfAsked } from "./seating.js";
+import { abortSentence, BlindPlay, commitBlindIfSeated } from "./blind/play.js";
 import { cardPlayed, setSound, soundOn, warning, yourTurn } from "./sound.js";
 import { handSummary, lastHand, Names, recordSentence, resultSentence, spadesTrick, trickSentence } from "./story.js";
 
@@ -133,7 +134,7 @@ async function ensureMe() {
 async function sit(seat) {
   try {
     if (!await ensureMe()) return;
-    const table = await commitSeat(tableId, $("join-seed").value, seat);
+    const table = await commitBlindIfSeated(await commitSeat(tableId, $("join-seed").value, seat));
     S.table = table;
     say("waiting-status", `You sit at seat ${table.you.seat}.`);
     renderWaiting();
@@ -183,6 +184,7 @@ async function leaveSeat() {
 async function waitForStart() {
   try {
     S.table = await commitIfSeated(S.table);     // seated by the host to play again: our new seed's commitment
+    S.table = await commitBlindIfSeated(S.table); // a dealer-blind table: this seat's secrets, kept in this browser
   } catch (exc) {
     say("waiting-status", exc.message, true);
   }
@@ -252,8 +254,23 @@ function beginPlay() {
     stream: new URLSearchParams(location.search).get("feed") !== "long-poll",   // ?feed=long-poll: the fallback
   });
   S.feed.run().catch((exc) => say("turn-what", exc.message, true));
+  if (S.table.blind) startBlind();
   loadRules(tableId).then(() => S.game && renderRules($("rules"), (S.game.view || {}).trump)).catch(() => {});
   S.ticker = setInterval(tick, 250);
+}
+
+// A dealer-blind table: the page does this seat's protocol steps and lends the view the hand only it can read.
+function startBlind() {
+  const seat = S.table.you && S.table.you.seat !== undefined ? S.table.you.seat : null;
+  S.blind = new BlindPlay(tableId, seat, {
+    onChange: () => { if (S.raw && S.raw.status !== "over") { S.game = S.blind.decorate(S.raw); render(); } },
+    onNote: (text, error) => say("why", text, error),
+  });
+  S.blind.run().catch((exc) => say("why", exc.message, true));
+  if (!$("blind-note")) {
+    $("fair-title").after(el("p", { id: "blind-note", text: "Dealer-blind table: the seats shuffle and hold the cards "
+      + "between them, so the service never sees a hand. This browser keeps your keys and reads only your own cards." }));
+  }
 }
 
 // The score sheet, read again when a hand ends (and at the start and the end).
@@ -292,6 +309,8 @@ function onBatch(records, game) {
   const first = S.game === null;
   const endedBefore = S.handsEnded || 0;
   const handBefore = S.game && S.game.view ? S.game.view.hand_number : undefined;
+  S.raw = game;
+  if (S.blind) game = S.blind.decorate(game);
   S.game = game;
   S.names = new Names(game);
   const v = game.view || {};
@@ -361,6 +380,7 @@ async function onEnd(game) {
   clearInterval(S.ticker);
   $("over").hidden = false;
   $("over-text").textContent = resultSentence(game, new Names(game));
+  if (S.blind) await blindEnd(game);
   refreshSheet();
   // "Verify this game" where the end is read, not below the fold at the bottom of the fairness panel
   if (!$("over-verify")) $("over").append(el("p", {}, el("a", { class: "button primary", id: "over-verify",
@@ -389,6 +409,23 @@ async function onEnd(game) {
     if (S.table.started) offerAgain($("again"), S.table, game.seat);
   } catch {
     /* no offer to play again: the lobby opens tables too */
+  }
+}
+
+// A blind game that ended aborted says who is blamed (the signed end record names the seat).
+async function blindEnd(game) {
+  try {
+    const b = await get(`/games/${encodeURIComponent(tableId)}/blind?after=${S.blind.after}`);
+    const text = abortSentence(b.abort, new Names(game));
+    if (text) {
+      $("over-text").textContent += ` ${text}`;
+      $("over").dataset.abort = b.abort.why;
+      log(text, "hand-over first");
+    }
+  } catch {
+    /* the transcript says it too */
+  } finally {
+    S.blind.stop();
   }
 }
 
@@ -672,15 +709,17 @@ function onBlock(block) {
   render();
 }
 
-async function send(move) {
+async function send(move, timeout = false) {
   const game = S.game;
   if (!game || S.sending || !myTurn(game)) return;
   S.sending = true;
   render();
   say("why", "");
   try {
+    const extra = S.blind ? await S.blind.extra(game, move) : {};
+    if (timeout) extra.timeout = true;
     const ack = await sendMove(tableId, game.seq, move, {
-      onRetry: () => say("why", "The service did not answer; sending the same move again…"),
+      onRetry: () => say("why", "The service did not answer; sending the same move again…"), extra,
     });
     saveGameNotes(tableId, (n) => { n.receipts[ack.seq] = ack.receipt; });
     S.sentSeq = game.seq;
@@ -713,11 +752,26 @@ function tick() {
     timer.hidden = true;
     return;
   }
+  if (S.blind && Date.now() > Date.parse(game.deadline) && myTurn(game) && !S.sending) blindTimeout(game);
   const total = (S.table.clocks || {})[game.clock] || left || 1;
   timer.hidden = false;
   timer.classList.toggle("low", left <= 5);
   $("timer-bar").style.width = `${Math.min(100, (100 * left) / total)}%`;
   $("timer-text").textContent = `${left} s to ${game.clock === "card" ? "play a card" : "decide"}`;
+}
+
+// The clock ran out at a blind table: the server cannot choose a card it cannot see, so this page plays the
+// rule set's timeout move for its own seat, marked as one (the verifier checks it is the policy's).
+async function blindTimeout(game) {
+  const move = S.blind.timeoutMove(game);
+  const tried = S.blindTimeoutTry;
+  // once per position, again after 2 s if the service refused it (its clock a little behind this browser's)
+  if (!move || (tried && tried.seq === game.seq && Date.now() - tried.at < 2000)) return;
+  S.blindTimeoutTry = { seq: game.seq, at: Date.now() };
+  await send(move, true);
+  if (S.sentSeq !== game.seq) return;
+  const what = move.kind === "play" ? cardName(move.card) : move.value === 0 ? "a bid of nil" : `a bid of ${move.value}`;
+  showMovedForMe(`Your time ran out: this page played ${what} for you, the table's timeout move.`);
 }
 
 // ------------------------------------------------------------------------------------------------- start

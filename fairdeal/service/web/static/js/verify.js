@@ -6,6 +6,7 @@ import { renderReplay } from "./replay.js";
 import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./protocol/checks.js";
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
+import { BLIND_CHECKS, findingSentence } from "./blind/verify.js";
 
 const $ = (id) => document.getElementById(id);
 const online = location.protocol === "http:" || location.protocol === "https:";
@@ -86,7 +87,9 @@ function show(report, clientSeeds, receipts, commitment) {
     // name exactly what this page did not check: a pass here is a pass of the checks it ran, no more
     const ran = report.checks.filter((c) => c.status === "pass").length;
     const notRun = report.checks.filter((c) => c.status === ELSEWHERE).map((c) => c.id);
-    const skipped = report.checks.filter((c) => c.status === "skip").map((c) => c.id);
+    // the blind checks of a game at an ordinary table have nothing to check: not worth a word in the headline
+    const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
+      .map((c) => c.id);
     verdict.textContent = `The ${ran} checks this page ran passed.`
       + (notRun.length ? ` Not checked here: ${notRun.join(", ")} (fairdeal-verify runs them, below).` : "")
       + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
@@ -103,7 +106,24 @@ function show(report, clientSeeds, receipts, commitment) {
       el("td", { text: c.detail + (c.seq ? ` (record ${c.seq})` : "") })));
   }
   elsewhere(report, clientSeeds, receipts, commitment);
+  blindPart(report);
   deals(report);
+}
+
+// A dealer-blind game: what this page checked of the seats' messages, who is at fault, and what it did not check.
+function blindPart(report) {
+  const box = $("blind");
+  box.hidden = !report.blind;
+  if (!report.blind) return;
+  const b = report.blind;
+  const found = clear($("blind-findings"));
+  box.dataset.atFault = b.atFault.join(",");
+  if (!b.findings.length) found.append(el("li", { class: "pass", text: "Every message checks out: no seat is at fault." }));
+  for (const f of b.findings) found.append(el("li", { class: "fail", dataset: { code: f.code }, text: findingSentence(f) }));
+  const checked = clear($("blind-checked"));
+  for (const line of b.lines) checked.append(el("li", { text: line }));
+  const not = clear($("blind-not-checked"));
+  for (const line of b.notChecked) not.append(el("li", { text: line }));
 }
 
 function facts(report) {

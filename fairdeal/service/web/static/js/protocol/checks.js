@@ -8,6 +8,7 @@ import { gameSeed, recordSalt, seedKey } from "./fairness.js";
 import { keyId, NoEd25519, verifier } from "./keys.js";
 import { canonicalBytes } from "./canonical.js";
 import { checkLogMember } from "./merkle.js";
+import { BLIND_CHECKS, blindChecks, playsOpened, verifyBlind } from "../blind/verify.js";
 import {
   checkChain, checkClientSeeds, checkCommitment, checkHeader, headers, namedProtocol, parseTranscript, PROTOCOLS,
   recordHash, transcriptBody,
@@ -21,6 +22,10 @@ export const CHECKS = [
   ["commitment", "the revealed server seed matches the commitment published before the game"],
   ["client-seeds", "every revealed client seed is the one its seat committed to, and all are bound into the game seed"],
   ["hash-chain", "every record carries the hash of the record before it, numbered without gaps, with the salt the seed derives"],
+  ["blind-messages", "blind table: every seat's messages are in form and signed, and every secret opens its commit"],
+  ["blind-deal", "blind table: every shuffle, lock and key release is the one its seat's revealed secret gives"],
+  ["blind-opens", "blind table: every card played was opened by its holder with the keys of the final deck"],
+  ["blind-blame", "blind table: every seat the end names at fault is at fault in the messages (no seat is framed)"],
   ["deals", "the first dealer and every deal, re-derived from the seed, hold the cards the moves use"],
   ["moves-legal", "every move was legal in its turn, written in its one form"],
   ["bot-moves", "every bot move is what the bot policy chooses from that bot's own view"],
@@ -194,20 +199,41 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
   const keyed = await seedKey(seed);
   await checkSalts(run, keyed, records);
   const lay = layout(start.rules);
+  if (!t.blind) for (const id of BLIND_CHECKS) run.set(id, SKIP, "not a blind table");
   if (!lay || (t.commit.deal_layout && t.commit.deal_layout !== lay.id)) {
     const named = t.commit.deal_layout ? ` (deal layout '${t.commit.deal_layout}')` : "";
     run.set("deals", SKIP, `this page does not know how rule set '${start.rules.id}' deals${named}: fairdeal-verify checks it`);
+  } else if (t.blind && !await blindDecks(run, report, t)) {
+    /* a deal the seats' messages cannot give: nothing to replay */
   } else {
-    const dealt = await dealGame(t, keyed);
+    const dealt = await dealGame(t, keyed, report.blind ? report.blind.decks : null);
+    if (report.blind) {
+      const opened = playsOpened(report.blind, t.records, dealt.deals);
+      run.set("blind-opens", opened.status, opened.detail, opened.seq);
+    }
     report.deals = dealt;
     if (dealt.problem) run.fail("deals", dealt.problem.text, dealt.problem.seq);
     else {
       const first = records.length ? `; seat ${records[0].seat} moved first as the seed's dealer requires` : "";
       const listed = Array.isArray(end.deals) ? "; the end record lists these deals" : "";
-      run.set("deals", PASS, `${dealt.deals.length} hand(s) dealt from the revealed seed; every card played or thrown was in the mover's hand${first}${listed}`);
+      const from = report.blind ? "by the seats' blind shuffles, every step checked from their revealed secrets" : "from the revealed seed";
+      run.set("deals", PASS, `${dealt.deals.length} hand(s) dealt ${from}; every card played or thrown was in the mover's hand${first}${listed}`);
     }
   }
   engineChecks(run, t);
+}
+
+// A dealer-blind game (docs/blind.md): the four blind checks from the seats' messages and revealed secrets (as
+// fairdeal-verify's); the decks come from their shuffles. False when a deal cannot be derived: nothing is replayed.
+async function blindDecks(run, report, t) {
+  report.blind = await verifyBlind(t);
+  for (const c of blindChecks(report.blind)) run.set(c.id, c.status, c.detail);
+  const missing = (t.end.deals || []).map((d) => d.hand).filter((k) => !report.blind.decks.has(k));
+  if (!missing.length) return true;
+  for (const id of ["blind-opens", "deals"]) {
+    run.set(id, SKIP, `hand ${missing[0]}'s deal cannot be derived (a seat did not reveal, or cheated: see blind-deal)`);
+  }
+  return false;
 }
 
 const CLOCK_KINDS = ["card", "other"];

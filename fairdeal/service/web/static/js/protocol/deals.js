@@ -142,7 +142,8 @@ function sortCards(cards, pack) {
 // Every deal of a game re-derived from the game seed (key: seedKey(game seed)), and the first record whose cards
 // do not fit the deal; in fairdeal/2 also the end record's list of deals, which must be these, and which names
 // the deals no move was made in. -> {deals: [...], firstDealer, problem: null | {seq, text}}
-export async function dealGame(t, key) {
+// decks: at a dealer-blind table, Map deal -> its cards in dealt order, from the seats' shuffles (blind/verify.js).
+export async function dealGame(t, key, decks = null) {
   const lay = layout(t.start.rules);
   const listed = t.end && Array.isArray(t.end.deals) ? t.end.deals : null;
   const n = lay.n;
@@ -155,7 +156,7 @@ export async function dealGame(t, key) {
   const usedAt = new Map();       // card -> the record that took it out of its seat's hand, this deal
 
   const open = async (index = deals.length) => {
-    const deck = await dealDeck(key, index, lay.pack);
+    const deck = decks ? (decks.get(index) || []) : await dealDeck(key, index, lay.pack);
     const plan = dealPlan(lay, dealer);
     const hands = Array.from({ length: n }, () => []);
     const kitty = [];

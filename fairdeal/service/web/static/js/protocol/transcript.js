@@ -71,14 +71,14 @@ const SPEC = {
   "fairdeal/2": {
     top: [{ protocol: "text", commit: "object", commit_signature: "text", records: "list" },
       { seating: "object", seating_signature: "text", start: "object", start_signature: "text", end: "object",
-        signature: "text", log: "object" }],
+        signature: "text", log: "object", blind: "object" }],
     commit: { type: "text", ...REPEATED, deal_layout: "text", created: "text" },
     seatingSeat: { seat: "integer", name: "text", bot: "true or false", client_seed_commitment: [HEX, "null"] },
     startSeat: { seat: "integer", name: "text", bot: "true or false", client_seed_commitment: [HEX, "null"],
       client_seed: ["text", "null"], nonce: [HEX, "null"] },
     end: [{ type: "text", seq: "integer", prev: HEX, reason: "text", server_seed: HEX, result: ["object", "null"],
       deals: "list", ended: "text" }, { reveals: "list", unrevealed: "list" }],
-    reasons: ["finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap"],
+    reasons: ["finished", "abandoned", "cancelled", "not-revealed", "no-humans", "move-cap", "aborted"],
   },
 };
 const MOVE = [{ type: "text", seq: "integer", prev: HEX, seat: "integer", by: "text", move: "object", salt: HEX },

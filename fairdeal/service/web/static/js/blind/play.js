@@ -1,0 +1,218 @@
+// The table page's part at a dealer-blind table (docs/blind.md; the endpoints in docs/api.md, "Dealer-blind
+// tables"): the page keeps this seat's σ and identity key in localStorage (per game and seat, so closing and
+// reopening the page resumes), does the protocol steps the blind log says are due (shuffle, lock, release,
+// reveal), reads its own cards once every release is in, and lends the table what the server cannot know: the
+// hand, which of its cards may be played, the suggestion, the open that goes with a play, and the timeout move
+// the page plays itself when the seat's clock runs out.
+
+import { get, post, Problem } from "../api.js";
+import { BlindFault, BlindSeat } from "./seat.js";
+import { spadesHolders } from "./deal.js";
+import { legalCards, safeCard, sortCards, suggestedBid, whyNot } from "./spades.js";
+
+const PLAYERS = 4;
+const WAIT_S = 20;
+
+function storageKey(tableId, seat) {
+  return `fairdeal.blind.${tableId}.${seat}`;
+}
+
+// This browser's seat secrets for the table, or null when it holds none.
+export async function loadSeat(tableId, seat) {
+  const text = localStorage.getItem(storageKey(tableId, seat));
+  if (!text) return null;
+  return BlindSeat.fromJSON(JSON.parse(text));
+}
+
+function saveSeat(seat) {
+  localStorage.setItem(storageKey(seat.game, seat.seat), JSON.stringify(seat.toJSON()));
+}
+
+// Commit this seat at a blind table (POST /tables/{id}/join with blind_commit): the secrets are made once and
+// kept, so the commit sent again (a reload, the host's page after the lobby's) is the same one.
+export async function commitBlind(tableId, seat) {
+  let s = await loadSeat(tableId, seat);
+  if (!s) {
+    s = await BlindSeat.create({ game: tableId, seat, seats: PLAYERS });
+    saveSeat(s);
+  }
+  return post(`/tables/${encodeURIComponent(tableId)}/join`, { blind_commit: await s.commit() });
+}
+
+// The table seen by the page: commit if our seat at this blind table has not yet (a page that sat us down).
+export async function commitBlindIfSeated(table) {
+  const you = table.you || {};
+  if (!table.blind || you.seat === null || you.seat === undefined || table.status !== "open") return table;
+  if (table.seats[you.seat].blind_committed) return table;
+  return commitBlind(table.id, you.seat);
+}
+
+export class BlindPlay {
+  constructor(tableId, seat, { onChange = () => {}, onNote = () => {} } = {}) {
+    this.tableId = tableId;
+    this.seatNo = seat;
+    this.onChange = onChange;
+    this.onNote = onNote;
+    this.after = 0;
+    this.log = [];
+    this.last = null; // the latest blind answer
+    this.seat = null;
+    this.stopped = false;
+    this.received = new Set();
+    this.fault = null;
+    this.stepMs = []; // the page's time for each protocol step it did (bench and the curious)
+  }
+
+  async run() {
+    if (this.seatNo !== null) {
+      this.seat = await loadSeat(this.tableId, this.seatNo);
+      if (!this.seat) this.onNote("This browser does not hold this seat's blind-table secret: it cannot read its cards or play them here.", true);
+    }
+    while (!this.stopped) {
+      let b;
+      try {
+        b = await get(`/games/${encodeURIComponent(this.tableId)}/blind?after=${this.after}&wait=${WAIT_S}`);
+      } catch (exc) {
+        this.onNote(`The blind log cannot be read: ${exc.message}`, true);
+        await new Promise((r) => setTimeout(r, 2000));
+        continue;
+      }
+      for (const m of b.messages) this.log.push(m.message);
+      this.after = b.count;
+      this.last = b;
+      if (this.seat) await this.act(b);
+      this.onChange(b);
+      if (b.status === "over") break;
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+  }
+
+  messages(type, deal, seat = undefined) {
+    return this.log.filter((m) => m.type === type && m.deal === deal && (seat === undefined || m.seat === seat));
+  }
+
+  boxKeys() {
+    const commits = this.log.filter((m) => m.type === "commit").sort((a, b) => a.seat - b.seat);
+    return commits.map((m) => m.box_key);
+  }
+
+  holders(deal) {
+    const d = this.last && this.last.deal;
+    if (!d || d.deal !== deal) throw new Error(`deal ${deal} is not the deal in play`);
+    return spadesHolders(d.dealer, PLAYERS);
+  }
+
+  // Whatever this seat owes now (one step per answer: its message comes back in the next one).
+  async act(b) {
+    if (b.deal && b.ready) await this.receive(b.deal.deal);
+    const due = b.due;
+    if (b.status === "over" || !due || !(due.seats || []).includes(this.seatNo)) return;
+    const s = this.seat;
+    const k = due.deal;
+    const t0 = performance.now();
+    let msg;
+    if (due.type === "shuffle") {
+      msg = await s.shuffle(k, this.seatNo === 0 ? null : this.messages("shuffle", k, this.seatNo - 1)[0].deck);
+    } else if (due.type === "lock") {
+      const prev = this.seatNo === 0 ? this.messages("shuffle", k, PLAYERS - 1)[0] : this.messages("lock", k, this.seatNo - 1)[0];
+      msg = await s.lock(k, prev.deck);
+    } else if (due.type === "release") {
+      msg = await s.release(k, this.holders(k), this.boxKeys());
+    } else if (due.type === "reveal") {
+      msg = await s.reveal();
+    } else return; // a move: the table page makes it
+    this.stepMs.push([due.type, performance.now() - t0]);
+    try {
+      await post(`/games/${encodeURIComponent(this.tableId)}/blind`, msg);
+    } catch (exc) {
+      if (!(exc instanceof Problem && exc.status === 409)) this.onNote(exc.message, true);
+    }
+  }
+
+  async receive(k) {
+    if (this.received.has(k) || this.seat.hand(k).length) {
+      this.received.add(k);
+      return;
+    }
+    const locks = this.messages("lock", k).sort((a, b) => a.seat - b.seat);
+    const releases = Object.fromEntries(this.messages("release", k).map((m) => [m.seat, m]));
+    try {
+      const t0 = performance.now();
+      await this.seat.receive(k, locks[locks.length - 1].deck, releases, this.holders(k), this.boxKeys());
+      this.stepMs.push(["receive", performance.now() - t0]);
+      saveSeat(this.seat);
+      this.received.add(k);
+    } catch (exc) {
+      if (!(exc instanceof BlindFault)) throw exc;
+      this.fault = exc;
+      this.onNote(`Your cards of this deal cannot be read: ${exc.message}`, true);
+    }
+  }
+
+  // My cards of the hand in play not yet played, or null before they are read.
+  held(view) {
+    if (!this.seat || view.hand_number === undefined) return null;
+    const all = this.seat.hand(view.hand_number);
+    if (!all.length) return null;
+    const played = new Set([...(view.tricks || []).flatMap((t) => t.plays.map((p) => p[1])), ...((view.trick || {}).plays || []).map((p) => p[1])]);
+    return sortCards(all.filter((c) => !played.has(c)));
+  }
+
+  // The game view with what only this page knows: the hand, the legal cards and why the others are not, the
+  // suggestion. A view of a seat that is not ours, or of the game over, is left as it is.
+  decorate(game) {
+    const v = game.view;
+    if (!v || game.seat !== this.seatNo || game.status === "over") return game;
+    const held = this.held(v);
+    const out = { ...game, view: { ...v, hand: held || [] } };
+    if (!game.your_turn) return out;
+    // our turn before this page has read its cards (they come with the last release): not ours to act on yet
+    if (held === null) return { ...out, your_turn: false, legal_moves: [], suggested: null };
+    const timeout = this.timeoutMove(out);
+    if (v.phase === "bid") return { ...out, suggested: timeout };
+    const trick = ((v.trick || {}).plays || []).map((p) => p[1]);
+    const legal = legalCards(held, trick, v.spades_broken);
+    const why = Object.fromEntries(held.filter((c) => !legal.includes(c)).map((c) => [c, whyNot(held, c, trick, v.spades_broken)]));
+    return { ...out, legal_moves: legal.map((card) => ({ kind: "play", card })), why_not: why, suggested: timeout };
+  }
+
+  // The rule set's timeout move from this seat's own view (its clock ran out: the page plays it, saying so).
+  timeoutMove(game) {
+    const v = game.view;
+    const held = this.held(v);
+    if (held === null) return null;
+    if (v.phase === "bid") return { kind: "bid", value: suggestedBid(this.seat.hand(v.hand_number)) };
+    return { kind: "play", card: safeCard({ seat: this.seatNo, hand: held, trick: (v.trick || {}).plays || [], bids: v.bids, spadesBroken: v.spades_broken }) };
+  }
+
+  // What a move request carries beside the move: a play's open (the card, its position and every seat's lock).
+  async extra(game, move) {
+    if (move.kind !== "play") return {};
+    const k = game.view.hand_number;
+    const j = this.seat.positionOf(k, move.card);
+    if (j === null) throw new Error(`This browser holds no ${move.card} of this deal.`);
+    return { open: await this.seat.open(k, j) };
+  }
+
+  abort() {
+    return this.last && this.last.abort;
+  }
+}
+
+// The sentence for an aborted blind game: who is blamed and why (the end record names the seat).
+export function abortSentence(abort, names) {
+  if (!abort) return null;
+  const title = names ? names.title(abort.seat) : `Seat ${abort.seat}`;
+  const who = title === "You" ? "you" : title;
+  const why = {
+    "step-timeout": `its ${abort.step} of deal ${abort.deal + 1} did not come in time`,
+    "move-timeout": "no move in time (a blind seat's own page plays its timeout move, and it was gone)",
+    left: "it left the table while its keys were still needed",
+    revoke: "a card the rules did not allow, found when the hand's cards were all open",
+    "bad-timeout-move": "a timeout move that is not the timeout policy's",
+  }[abort.why] || abort.why;
+  return `Blamed on ${who}: ${why}. The signed end record names seat ${abort.seat}.`;
+}

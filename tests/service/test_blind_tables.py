@@ -1,0 +1,281 @@
+"""Dealer-blind Spades tables played through the service (docs/api.md, "Dealer-blind tables")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fairdeal.core import keys
+from fairdeal.core.blind.check import audit
+from fairdeal.core.blind.deal import spades_holders
+from fairdeal.core.blind.group import card_points
+from fairdeal.core.games.base import FixedChance, Move
+from fairdeal.core.games.spades import SpadesRules, SpadesState
+from fairdeal.core.transcript import transcript_body
+from tests.service.blind_kit import BlindHuman, play_out
+from tests.service.client import Api
+from tests.service.conftest import make_app
+
+
+def blind_table(api: Api, n_humans: int):
+    players = [api.player(f"h{i}") for i in range(n_humans)]
+    t = api.table(players[0], rule_set="spades", blind=True)
+    humans = [BlindHuman(api, players[0], t["id"], 0)]
+    humans[0].commit()
+    for i, p in enumerate(players[1:], start=1):
+        humans.append(BlindHuman(api, p, t["id"], i))
+        humans[-1].sit()
+    api.start(players[0], t["id"])
+    return t["id"], humans
+
+
+def check_signed_transcript(api: Api, tid: str, p: dict) -> dict:
+    t = api.get(f"/games/{tid}/transcript", p).get_json()
+    assert t["end"]["reason"] == "finished"
+    assert keys.verify(t["commit"]["key"], transcript_body(t), t["signature"])  # the blind member is signed too
+    blind = t["blind"]
+    assert blind["protocol"] == "fairdeal-blind/1" and blind["blame"] == []
+    kinds = [m["type"] for m in blind["messages"]]
+    assert kinds[:4] == ["commit"] * 4 and kinds[-4:] == ["reveal"] * 4
+    plays = [r for r in t["records"] if r["move"]["kind"] == "play"]
+    opens = [m for m in blind["messages"] if m["type"] == "open"]
+    assert len(opens) == len(plays) == 52 * len(t["end"]["deals"])
+    for m, r in zip(opens, plays, strict=True):  # each play's open, in the order played
+        assert (m["seat"], m["card"]) == (r["seat"], r["move"]["card"])
+    verdict = blind_audit(t)
+    assert verdict.findings == [] and sorted(verdict.decks) == list(range(len(t["end"]["deals"])))
+    return t
+
+
+def blind_audit(t: dict):
+    """blind-core's verifier of the blind messages (fairdeal.core.blind.check), offline, from the transcript."""
+    holders = {d["hand"]: spades_holders(d["dealer"]) for d in t["end"]["deals"]}
+    return audit(t["commit"]["game_id"], 4, t["blind"]["messages"], holders)
+
+
+def test_a_blind_game_against_three_bots(api):
+    tid, humans = blind_table(api, 1)
+    g = play_out(humans, api, tid)
+    assert g["end_reason"] == "finished" and g["result"]["winners"]
+    check_signed_transcript(api, tid, humans[0].p)
+
+
+def test_the_score_sheet_of_a_blind_game_is_the_one_its_true_deals_give(api):
+    """The seed deals no card at a blind table: the sheet comes from the cards as opened. It equals the ordinary
+    engine's replay of the records over the decks the verifier derives from the revealed secrets."""
+    tid, humans = blind_table(api, 1)
+    mid = None
+    for _ in range(20000):
+        g = api.get(f"/games/{tid}", humans[0].p).get_json()
+        if g["status"] == "over":
+            break
+        if mid is None and g["view"] and g["view"].get("hand_number", 0) >= 1:
+            mid = api.get(f"/games/{tid}/sheet")  # while the game runs, after its first hand
+        humans[0].step()
+    assert mid is not None and mid.status_code == 200 and len(mid.get_json()["hands"]) >= 1
+    t = api.get(f"/games/{tid}/transcript", humans[0].p).get_json()
+    r = api.get(f"/games/{tid}/sheet")
+    assert r.status_code == 200
+    sheet = r.get_json()["hands"]
+    decks = blind_audit(t).decks
+    replay = SpadesState(SpadesRules(), FixedChance([decks[k] for k in sorted(decks)], t["end"]["deals"][0]["dealer"]))
+    expected, last = [], None
+    for record in t["records"]:
+        replay.apply(record["seat"], Move.from_json(record["move"]))
+        if replay.last_hand is not None and replay.last_hand is not last:
+            last = replay.last_hand
+            expected.append({k: v for k, v in last.items() if k != "tricks"})
+    assert sheet == expected and len(sheet) == len(t["end"]["deals"])
+    assert sheet[-1]["scores"] == t["end"]["result"]["scores"]
+    assert mid.get_json()["hands"] == sheet[: len(mid.get_json()["hands"])]
+
+
+@pytest.mark.parametrize("app", ["sqlite"], indirect=True)
+def test_a_blind_game_of_four_humans(api):
+    tid, humans = blind_table(api, 4)
+    g = play_out(humans, api, tid)
+    assert g["end_reason"] == "finished"
+    t = check_signed_transcript(api, tid, humans[0].p)
+    assert all(r["by"] == "player" for r in t["records"])
+
+
+@pytest.mark.parametrize("app", ["sqlite"], indirect=True)
+def test_a_humans_unplayed_cards_are_nowhere_the_server_keeps_or_serves(api, app, tmp_path, caplog):
+    """After the deal (the human holds its 13 cards, none played), neither the store's file, nor the blind log
+    and game view served, nor the logs name one of its cards: not as text, not as its card point."""
+    tid, humans = blind_table(api, 1)
+    h = humans[0]
+    for _ in range(50):  # its deal steps, until its hand is there and it is to bid or play
+        b = h.read()
+        if b["ready"]:
+            break
+        h.step()
+    hand = h.hand(b["deal"]["deal"], b["deal"]["dealer"])
+    assert len(hand) == 13
+    served = (
+        json.dumps(api.get(f"/games/{tid}/blind", h.p).get_json())
+        + json.dumps(api.get(f"/games/{tid}", h.p).get_json())
+        + json.dumps(api.get(f"/games/{tid}/events?after=0&blind_after=0", h.p).get_json())
+    )
+    app.extensions["fairdeal"].store.close()
+    stored = b"".join(p.read_bytes() for p in (tmp_path / "data").glob("fairdeal.sqlite3*"))
+    logs = caplog.text
+    for card, point in zip(hand.values(), card_points(list(hand.values())), strict=True):
+        for text in (served, logs):
+            assert f'"{card}"' not in text and point.hex() not in text
+        assert f'"{card}"'.encode() not in stored and point.hex().encode() not in stored and point not in stored
+
+
+def test_a_blind_table_takes_only_spades_and_needs_every_commit(api):
+    p = api.player()
+    r = api.post("/tables", p, json={"rule_set": "twenty-down", "blind": True})
+    assert r.status_code == 422 and r.get_json()["type"].endswith("blind-not-supported")
+    t = api.table(p, rule_set="spades", blind=True)
+    r = api.post(f"/tables/{t['id']}/start", p)
+    assert r.status_code == 409 and r.get_json()["seats"] == [0]
+    assert api.get(f"/tables/{t['id']}").get_json()["status"] == "open"
+
+
+def test_bad_blind_input_is_refused_and_changes_nothing(api):
+    tid, humans = blind_table(api, 1)
+    h = humans[0]
+    b = h.read()
+    assert b["due"]["type"] == "shuffle" and b["due"]["seat"] == 0
+    good = h.me.shuffle(0, None)
+    forged = dict(good, deck=list(reversed(good["deck"])))  # the signature no longer covers it
+    r = api.post(f"/games/{tid}/blind", h.p, json=forged)
+    assert r.status_code == 422 and r.get_json()["type"].endswith("bad-blind-signature")
+    r = api.post(f"/games/{tid}/blind", h.p, json=h.me.lock(0, good["deck"]))
+    assert r.status_code == 409 and r.get_json()["due"]["type"] == "shuffle"
+    r = api.post(f"/games/{tid}/blind", h.p, json=dict(good, deck=good["deck"][:51]))
+    assert r.status_code == 422 and r.get_json()["type"].endswith("bad-blind-message")
+    assert h.read()["count"] == 4  # the commits only
+    r = api.post(f"/games/{tid}/blind", h.p, json=good)
+    assert r.status_code == 201
+    assert api.post(f"/games/{tid}/blind", h.p, json=good).status_code == 200  # a retry: nothing new
+    while not h.read()["ready"]:
+        h.step()
+    g = api.get(f"/games/{tid}", h.p).get_json()
+    while g["to_move"] != 0 or g["view"]["phase"] != "play":
+        h.step()
+        g = api.get(f"/games/{tid}", h.p).get_json()
+    b = h.read()
+    k, dealer = b["deal"]["deal"], b["deal"]["dealer"]
+    move, j = h.choose(g["view"], k, dealer)
+    count = b["count"]
+    r = api.post(f"/games/{tid}/moves", h.p, json={"seq": g["seq"], "move": move})
+    assert r.status_code == 422 and r.get_json()["type"].endswith("open-missing")
+    other = next(jj for jj, c in h.hand(k, dealer).items() if c != move["card"])
+    r = api.post(f"/games/{tid}/moves", h.p, json={"seq": g["seq"], "move": move, "open": h.me.open(k, other)})
+    assert r.status_code == 422 and r.get_json()["why"] == "not-this-card"
+    lying = dict(h.me.open(k, j))
+    lying["keys"] = list(reversed(lying["keys"]))
+    r = api.post(f"/games/{tid}/moves", h.p, json={"seq": g["seq"], "move": move, "open": lying})
+    assert r.status_code == 422 and r.get_json()["type"].endswith("bad-open")
+    r = api.post(
+        f"/games/{tid}/moves", h.p, json={"seq": g["seq"], "move": move, "open": h.me.open(k, j), "timeout": True}
+    )
+    assert r.status_code == 409 and r.get_json()["type"].endswith("clock-not-out")
+    assert h.read()["count"] == count and api.get(f"/games/{tid}", h.p).get_json()["seq"] == g["seq"]
+    r = api.post(f"/games/{tid}/moves", h.p, json={"seq": g["seq"], "move": move, "open": h.me.open(k, j)})
+    assert r.status_code == 201
+
+
+def aborts(app) -> float:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = app.test_client().get("/metrics").get_data(as_text=True)
+    return sum(
+        s.value
+        for f in text_string_to_metric_families(text)
+        for s in f.samples
+        if s.name == "fairdeal_blind_aborts_total"
+    )
+
+
+@pytest.fixture
+def clocked(request, tmp_path, clock):
+    app = make_app(tmp_path, "sqlite", request, now=clock, blind_step=20, blind_grace=10, other_clock=20, card_clock=20)
+    return app, Api(app.test_client()), clock
+
+
+def test_a_seat_that_does_not_shuffle_in_time_aborts_the_game_blamed(clocked):
+    app, api, clock = clocked
+    tid, humans = blind_table(api, 2)
+    before = aborts(app)
+    assert humans[0].step()  # seat 0 shuffles; seat 1 (a human) owes the next shuffle and stays silent
+    clock.advance(25)
+    assert api.get(f"/games/{tid}").get_json()["status"] == "playing"  # within the grace period
+    clock.advance(10)
+    g = api.get(f"/games/{tid}").get_json()
+    assert g["blind"]["abort"] == {"seat": 1, "why": "step-timeout", "deal": 0, "step": "shuffle"}
+    assert g["blind"]["due"]["type"] == "reveal" and g["blind"]["due"]["seats"] == [0, 1]
+    r = api.post(f"/games/{tid}/moves", humans[0].p, json={"seq": 0, "move": {"kind": "bid", "value": 3}})
+    assert r.status_code == 409
+    assert humans[0].step()  # seat 0 reveals; seat 1 does not and is past its time
+    clock.advance(31)
+    g = api.get(f"/games/{tid}").get_json()
+    assert g["status"] == "over" and g["end_reason"] == "aborted"
+    t = api.get(f"/games/{tid}/transcript").get_json()
+    assert t["blind"]["blame"] == [1] and t["end"]["reason"] == "aborted"
+    assert blind_audit(t).at_fault == [1]  # the verifier names the same seat
+    assert sorted(m["seat"] for m in t["blind"]["messages"] if m["type"] == "reveal") == [0, 2, 3]
+    assert aborts(app) == before + 1
+
+
+def test_a_seat_that_leaves_a_running_blind_table_aborts_it_blamed(clocked):
+    app, api, clock = clocked
+    tid, humans = blind_table(api, 2)
+    while not humans[0].read()["ready"]:
+        humans[0].step() or humans[1].step()
+    r = api.post(f"/tables/{tid}/leave", humans[1].p)
+    assert r.status_code == 200
+    assert humans[0].step()  # the seat still present reveals: the game ends at once (the leaver owes nothing)
+    g = api.get(f"/games/{tid}").get_json()
+    assert g["end_reason"] == "aborted" and g["blind"]["abort"]["seat"] == 1 and g["blind"]["abort"]["why"] == "left"
+    assert api.get(f"/games/{tid}/transcript").get_json()["blind"]["blame"] == [1]
+
+
+def test_a_run_out_clock_is_played_by_the_seats_own_client_else_the_game_aborts(clocked):
+    app, api, clock = clocked
+    tid, humans = blind_table(api, 1)
+    h = humans[0]
+    while True:
+        b = h.read()
+        if b["due"]["type"] == "move" and b["due"]["seat"] == 0:
+            break
+        h.step()
+    clock.advance(
+        25
+    )  # past the "other" clock (a bid), within the grace period: its own client plays the suggested bid as a timeout
+    assert h.step(timeout=True)
+    t = api.get(f"/games/{tid}/transcript", h.p).get_json()["transcript"]
+    assert [r["by"] for r in t["records"] if r["seat"] == 0] == ["timeout"]
+    while True:
+        b = h.read()
+        if b["due"]["type"] == "move" and b["due"]["seat"] == 0:
+            break
+        assert h.step()
+    clock.advance(60)  # the clock and the grace period pass: the client is gone
+    g = api.get(f"/games/{tid}").get_json()
+    assert g["blind"]["abort"]["why"] == "move-timeout" and g["blind"]["abort"]["seat"] == 0
+
+
+@pytest.mark.parametrize("app", ["sqlite"], indirect=True)
+def test_a_revoke_is_taken_live_and_named_when_the_hand_ends(api):
+    """The server cannot see that a seat could have followed suit; when the hand's cards are all open it replays
+    the hand and ends the game, blamed on the seat, at the revoking move."""
+    tid, humans = blind_table(api, 1)
+    h = humans[0]
+    h.revoke = True
+    for _ in range(5000):
+        if not h.step():
+            break
+    g = api.get(f"/games/{tid}").get_json()  # the cheat revealed too (its client does what is due)
+    assert h.revoked and g["end_reason"] == "aborted"
+    abort = g["blind"]["abort"]
+    assert abort["seat"] == 0 and abort["why"] == "revoke" and abort["deal"] == 0
+    t = api.get(f"/games/{tid}/transcript", h.p).get_json()
+    record = next(r for r in t["records"] if r["seq"] == abort["seq"])
+    assert record["seat"] == 0 and record["by"] == "player"
