@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fairdeal.core import integrity, logtrust, tlog
-from fairdeal.core.fairness import PROTOCOLS
+from fairdeal.core.blind.verify import BLIND_CHECKS, BlindVerification
+from fairdeal.core.fairness import PROTOCOLS, SeedChance
 from fairdeal.core.games import rules_from_json
 from fairdeal.core.games.base import GameError
 from fairdeal.core.keysets import RETIRED, KeySet
@@ -509,11 +510,12 @@ def _walk(
     policies: bool,
     game: LiveGame | None = None,
     board_seed: bytes | None = None,
+    chance: SeedChance | None = None,
 ) -> tuple[LiveGame, Check | None]:
     """Replay every record; returns the game and the first failure, or None.
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
     moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
-    game = LiveGame(start, seed, board_seed) if game is None else game
+    game = LiveGame(start, seed, board_seed, chance) if game is None else game
     for record in records:
         seq = record.get("seq")
         try:
@@ -533,8 +535,22 @@ def replay_failures(t: Mapping[str, Any], seed: bytes) -> list[Check]:
 
 def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | None = None) -> None:
     start, records, end = t["start"], t["records"], t["end"]
+    blind = BlindVerification(t, seed) if "blind" in t else None  # docs/blind.md: the decks are the seats'
+    chance = None
+    if blind is None:
+        for cid in BLIND_CHECKS:
+            run.put(skipped(cid, "not-blind"))
+    else:
+        run.put_all(blind.checks)
+        if blind.chance is None:
+            raise _Unusable("This blind table's deal layout is not one this verifier can deal blind.")
+        if blind.underived:  # a seat did not reveal, or cheated: nobody can say which cards its hands held
+            for cid in ("blind-opens", *REPLAY_CHECKS):
+                run.put(skipped(cid, "blind-deal-unknown", hand=blind.underived[0]))
+            return
+        chance = blind.chance
     try:
-        fresh = LiveGame(start, seed, board_seed)
+        fresh = LiveGame(start, seed, board_seed, chance)
     except GameError as exc:
         raise _Unusable(f"The game cannot be replayed: {exc.message}") from None
     except (ImportError, AttributeError, KeyError, TypeError) as exc:
@@ -544,7 +560,7 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | No
         run.put(failure)
         if failure.id in ("bot-moves", "timeout-moves"):
             # A policy's move differs. Were the cards and the moves at least the seed's and legal?
-            game, failure = _walk(start, seed, records, policies=False, board_seed=board_seed)
+            game, failure = _walk(start, seed, records, policies=False, board_seed=board_seed, chance=chance)
             if failure is not None:
                 run.put(failure)
         if failure is not None:
@@ -556,6 +572,8 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | No
         counts[record["by"]] = counts.get(record["by"], 0) + 1
     if t["protocol"] != "fairdeal/1":
         run.put_all(_deal_problems(game, end))
+    if blind is not None:
+        run.put(blind.plays_opened(records, blind.hands_of_plays(start, seed, records)))
     run.put(
         passed(
             "deals",
@@ -564,6 +582,7 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | No
             moves=len(records),
             first_seat=records[0].get("seat") if records else None,
             dealers=t["protocol"] != "fairdeal/1",
+            **({"blind": True} if blind is not None else {}),
         )
     )
     run.put(passed("moves-legal", "moves-ok", moves=len(records)))

@@ -75,7 +75,8 @@ def _deals_ok(f: Fields) -> str:
     hands = f"{f['hands']} hand(s)" if f.get("hands") is not None else "every hand"
     first = f"; seat {f['first_seat']} moved first as the seed's dealer requires" if f.get("moves") else ""
     dealers = "; the end record names every deal's dealer as the replay does" if f.get("dealers") else ""
-    return f"{hands} dealt from the revealed seed; every card played or thrown was in the mover's hand{first}{dealers}"
+    source = "by the seats' blind shuffles" if f.get("blind") else "from the revealed seed"
+    return f"{hands} dealt {source}; every card played or thrown was in the mover's hand{first}{dealers}"
 
 
 def _deals_differ(f: Fields) -> str:
@@ -293,6 +294,56 @@ MESSAGES: dict[str, Template] = {
     "no-receipt": "no receipt was given (--receipt SEQ:HASH)",
     "no-commitment-noted": "no commitment was given (--commitment HEX)",
     "no-log": "the transcript carries no transparency-log proof (no log member)",
+    # blind tables (docs/blind.md, "Findings"): who is at fault is {seat} (None: the server)
+    "not-blind": "not a blind table",
+    "blind-deal-unknown": "not checked: the cards of deal {hand} cannot be derived (see blind-messages and blind-deal)",
+    "blind-messages-ok": "{count} signed message(s) of {seats} seats, each in form, every secret opening its commit",
+    "blind-deal-ok": "{deals} deal(s), every shuffle, lock and key release the one its seat's secret gives",
+    "blind-opens-ok": "{plays} card(s) played, each opened by its holder with the final deck's keys",
+    "blind-blame-ok": lambda f: (
+        (
+            f"the end names {_seats(f['claimed'])} at fault, as the messages show"
+            if f["claimed"]
+            else "the end blames no seat"
+        )
+        + (f"; the messages show {_seats(f['named'])} at fault" if f["named"] != f["claimed"] else "")
+    ),
+    "blind-blame-framed": "the end names {framed_text} at fault, but the messages show no fault of theirs",
+    "blind-play-not-opened": "record {seq}: seat {seat} played {card} without an open of it from a position it holds",
+    "blind-layout": "the deal layout {layout!r} cannot be dealt blind by this verifier",
+    "blind-message-form": "message {index} (seat {claimed_seat}) is not in its form: {reason}",
+    "blind-signature": "message {index} ({type} of seat {claimed_seat}) is not signed by that seat: the server's fault",
+    "blind-two-messages": "seat {seat} signed two different {type} messages for deal {deal}",
+    "blind-missing-commit": "seat {seat} has no commit",
+    "blind-missing-reveal": lambda f: (
+        f"seat {f['seat']} did not reveal its secret"
+        if f.get("seat") is not None
+        else f"the store holds a reveal of seat {f.get('claimed_seat')} it did not sign: the server's fault"
+    ),
+    "blind-reveal-mismatch": "seat {seat}'s revealed secret does not open its commitment",
+    "blind-box-key-differs": "seat {seat}'s box key is not the one its secret gives",
+    "blind-missing-message": lambda f: (
+        f"seat {f['seat']} sent no {f['type']} for deal {f['deal']}"
+        if f.get("seat") is not None
+        else f"the {f['type']} of seat {f.get('claimed_seat')} for deal {f['deal']} is missing, a forgery in its "
+        "place: the server's fault"
+    ),
+    "blind-not-a-point": "seat {seat}'s {type} of deal {deal} holds no curve point at positions {positions}",
+    "blind-shuffle-wrong-mask": "seat {seat}'s shuffle of deal {deal} is not masked with its secret's key",
+    "blind-shuffle-replaced": "seat {seat}'s shuffle of deal {deal} replaced the element(s) at positions {positions}",
+    "blind-shuffle-not-permutation": (
+        "seat {seat}'s shuffle of deal {deal} is no permutation: positions {positions} hold one card"
+    ),
+    "blind-shuffle-order": "seat {seat}'s shuffle of deal {deal} is not the permutation its secret gives",
+    "blind-lock-differs": "seat {seat}'s lock of deal {deal} differs from its secret's at positions {positions}",
+    "blind-release-skipped": "seat {seat}'s release of deal {deal} skips positions {positions} (to seats {holders})",
+    "blind-release-extra": "seat {seat}'s release of deal {deal} gives keys of positions {positions} to non-holders",
+    "blind-release-wrong-key": "seat {seat}'s release of deal {deal} holds wrong keys for positions {positions}",
+    "blind-open-not-holder": "seat {seat} opened position {position} of deal {deal}, which seat {holder} holds",
+    "blind-open-wrong": (
+        "seat {seat}'s open of {card} at position {position} of deal {deal} does not fit the final deck"
+    ),
+    "blind-open-twice": "seat {seat} opened {card} of deal {deal} a second time",
     "not-checked": "not checked",
     "replay-stopped": "not checked: the replay stopped at record {stopped}",
     "no-game-seed": "no game seed: the client seeds are not valid",

@@ -132,8 +132,10 @@ SCHEMAS: dict[str, dict[str, Schema]] = {
                 "end": OBJ,
                 "signature": STR,
                 "log": OBJ,
+                "blind": OBJ,  # a dealer-blind table's messages (docs/blind.md, "The transcript")
             },
         ),
+        "blind": ({"protocol": STR, "messages": LIST, "blame": LIST}, {}),
         "commit": ({**_HEADER, "deal_layout": STR, "created": STR}, {"board": OBJ}),  # board: tournaments.md
         "seating": ({**_HEADER, "seats": LIST, "reveal_deadline": (STR, NULL), "seated": STR}, {}),
         "seating.seat": ({"seat": INT, "name": STR, "bot": BOOL, "client_seed_commitment": (HEX, NULL)}, {}),
@@ -362,6 +364,15 @@ def _validated(obj: Any) -> dict:
     if not plain_move_records(obj["records"]):
         for i, rec in enumerate(obj["records"]):
             check_move_record(rec, f"records[{i}]", protocol)
+
+    if "blind" in obj:
+        _fields(obj["blind"], "blind", schema["blind"])
+        if obj["blind"]["protocol"] != "fairdeal-blind/1":
+            raise TranscriptError(f"blind.protocol {obj['blind']['protocol']!r:.40} is not 'fairdeal-blind/1'.")
+        if not all(isinstance(m, dict) for m in obj["blind"]["messages"]):
+            raise TranscriptError("blind.messages should be a list of JSON objects.")
+        if not all(type(s) is int for s in obj["blind"]["blame"]):
+            raise TranscriptError("blind.blame should be a list of seat numbers.")
 
     if "end" in obj:
         _parse_end(obj, protocol)

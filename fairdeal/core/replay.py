@@ -122,13 +122,22 @@ def is_canonical(move: Move, data: Mapping[str, Any]) -> bool:
 
 
 class LiveGame:
-    def __init__(self, start: Mapping[str, Any], game_seed: bytes, board_seed: bytes | None = None):
+    def __init__(
+        self,
+        start: Mapping[str, Any],
+        game_seed: bytes,
+        board_seed: bytes | None = None,
+        chance: SeedChance | None = None,
+    ):
         self.start = start
         self.protocol = start.get("protocol")
         self.rules = rules_from_json(start["rules"])
         self.game_seed = game_seed
-        # A tournament table's cards come from its round's board seed (docs/tournaments.md, "Boards")
-        self.chance = SeedChance(game_seed) if board_seed is None else BoardChance(game_seed, board_seed)
+        # A tournament table's cards come from its round's board seed (docs/tournaments.md, "Boards"); a blind
+        # table's from its seats' shuffles (docs/blind.md: the chance is given)
+        if chance is None:
+            chance = SeedChance(game_seed) if board_seed is None else BoardChance(game_seed, board_seed)
+        self.chance = chance
         self.state = self.rules.new_game(self.chance)
         self.bot_seats = frozenset(s["seat"] for s in start["seats"] if s.get("bot"))
         # fairdeal/2: a timeout move only ends a decision of a kind that has a clock (fairdeal/1 treated the clocks

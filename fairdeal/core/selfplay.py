@@ -11,10 +11,10 @@ game seed, so human play is not always the policy's.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from fairdeal.core.fairness import PROTOCOL, DerivedRng, client_seed_commitment, commitment, game_seed
+from fairdeal.core.fairness import PROTOCOL, DerivedRng, SeedChance, client_seed_commitment, commitment, game_seed
 from fairdeal.core.games import make_rules
 from fairdeal.core.keys import public_key_text
 from fairdeal.core.replay import LiveGame
@@ -62,8 +62,11 @@ def selfplay(
     stand_ins: Mapping[int, tuple[int, int]] | None = None,
     board: Mapping[str, Any] | None = None,
     board_seed: bytes | None = None,
+    chance_of: Callable[[bytes], SeedChance] | None = None,
 ) -> dict[str, Any]:
     """Play a game to its end and return its signed transcript.
+
+    chance_of(game_seed): the Chance to deal from instead of the seed's (a blind table's, fairdeal.core.blind).
 
     stand_ins: seat -> (first seq, last seq): the table's bot stands in for that human seat from the first to the
     last move number (its moves there are "stand-in" moves, the bot policy's).
@@ -99,7 +102,7 @@ def selfplay(
         )
 
     seed = game_seed(server_seed, seeds, protocol)
-    live = LiveGame(transcript["start"], seed, board_seed)
+    live = LiveGame(transcript["start"], seed, board_seed, None if chance_of is None else chance_of(seed))
     variety = DerivedRng(seed, "selfplay/variety")
     human_moves = 0
     reason = "finished"

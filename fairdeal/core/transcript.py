@@ -154,6 +154,7 @@ def public_view(transcript: Mapping[str, Any]) -> dict:
         "records",
         "end",
         "signature",
+        "blind",  # a blind table's signed messages (docs/blind.md): public as relayed
         *UNSIGNED.get(protocol, ()),
     )
     out = {k: copy.deepcopy(transcript[k]) for k in allowed if k in transcript}

@@ -16,7 +16,7 @@ from typing import Any
 
 from fairdeal.core.blind import deal as blind_deal
 from fairdeal.core.blind import derive, release
-from fairdeal.core.blind.group import N, element_from_hex, inverse, mul, mul_many
+from fairdeal.core.blind.group import element_bytes, element_from_hex, inverse, is_element, mul, mul_many, product
 from fairdeal.core.blind.messages import BadMessage, check_form, verify_signature
 
 
@@ -42,6 +42,7 @@ class Audit:
     # the steps (type, seat, deal) of which the store holds only a message its seat did not sign: a missing step
     # there is the server's doing, not the seat's
     forged: set[tuple] = field(default_factory=set)
+    shared: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (sender, holder) -> x(e_s·E_h)
 
     @property
     def at_fault(self) -> list[int]:
@@ -90,7 +91,7 @@ def _read_messages(out: Audit, game: str, seats: int, size: int, messages: Seque
     forms: list[dict] = []
     for i, m in enumerate(messages):
         try:
-            forms.append(check_form(m, game, seats, size))
+            forms.append(check_form(m, game, seats, size, points=False))
         except BadMessage as exc:
             seat = m.get("seat") if isinstance(m, Mapping) and type(m.get("seat")) is int else None
             out.add("message-form", None, index=i, claimed_seat=seat, reason=str(exc))
@@ -166,7 +167,9 @@ def _check_deal(
         if m is None:
             out.missing("shuffle", s, k)
             return
-        deck = [element_from_hex(x) for x in m["deck"]]
+        deck = _deck(out, m)
+        if deck is None:
+            return
         if s in secrets_:
             perm = derive.permutation(secrets_[s], k, len(prev))
             perms.append(perm)
@@ -177,22 +180,25 @@ def _check_deal(
         else:
             sound = False
         prev = deck
+    locks = {s: derive.lock_scalars(secret, k, len(pack)) for s, secret in secrets_.items()}
     for s in range(seats):
         m = by_key.get(("lock", s, k))
         if m is None:
             out.missing("lock", s, k)
             return
-        deck = [element_from_hex(x) for x in m["deck"]]
+        deck = _deck(out, m, decode=s < seats - 1)
+        if deck is None:
+            return
         if s in secrets_:
-            expected = blind_deal.lock_deck(secrets_[s], k, prev)
+            expected = blind_deal.lock_deck(secrets_[s], k, prev, locks[s])
             wrong = [j for j, (x, y) in enumerate(zip(deck, expected, strict=False)) if x != y]
             if wrong:
                 out.add("lock-differs", s, k, positions=wrong)
                 sound = False
         prev = deck
     final = prev
-    _check_releases(out, game, seats, k, holders, by_key, secrets_)
-    _check_opens(out, seats, pack, k, holders, final, by_key, secrets_)
+    _check_releases(out, game, seats, k, holders, by_key, secrets_, locks)
+    cards = None
     if sound and len(secrets_) == seats:
         order = list(range(len(pack)))
         for perm in perms:  # position j of seat s's output came from position perm[j] of its input
@@ -204,6 +210,22 @@ def _check_deal(
             if h is not None:
                 hands.setdefault(h, []).append(cards[j])
         out.hands[k] = hands
+    known = None
+    if cards is not None:
+        known = (cards, [product([locks[s][j] for s in range(seats)]) for j in range(len(pack))])
+    _check_opens(out, pack, k, holders, final, by_key, known)
+
+
+def _deck(out: Audit, m: Mapping[str, Any], decode: bool = True) -> list[bytes] | None:
+    """A shuffle's or lock's deck as elements, each decoded once here (the next step's multiplications reuse the
+    decoded points); None, and the seat named, if one is no point: the seat signed it. decode=False: the final
+    deck, which no step multiplies (an open is compared with it; a bad element there fails its lock's check)."""
+    deck = [element_bytes(x) for x in m["deck"]]
+    bad = [j for j, x in enumerate(deck) if not is_element(x)] if decode else []
+    if bad:
+        out.add("not-a-point", m["seat"], m["deal"], type=m["type"], positions=bad)
+        return None
+    return deck
 
 
 def _classify_shuffle(
@@ -234,6 +256,7 @@ def _check_releases(
     holders: Sequence[int | None],
     by_key: Mapping[tuple, dict],
     secrets_: Mapping[int, bytes],
+    locks: Mapping[int, Sequence[int]],
 ) -> None:
     box = {
         s: element_from_hex(by_key[("commit", s, None)]["box_key"])
@@ -257,12 +280,18 @@ def _check_releases(
         if s not in secrets_:
             continue
         e = derive.box_scalar(secrets_[s])
+        shared = {}
+        for h in box:
+            if h != s:  # one Diffie-Hellman per pair of seats for the whole game
+                if (s, h) not in out.shared:
+                    out.shared[(s, h)] = release.shared_secret(e, box[h])
+                shared[h] = out.shared[(s, h)]
         wrong = []
         for h, j in sorted(owed & given):
-            if h not in box:
+            if h not in shared:
                 continue
-            p = release.pad(release.shared_secret(e, box[h]), game, k, s, h, j)
-            if release.unseal(keys[str(h)][str(j)], p) != derive.lock_scalar(secrets_[s], k, j):
+            p = release.pad(shared[h], game, k, s, h, j)
+            if release.unseal(keys[str(h)][str(j)], p) != locks[s][j]:
                 wrong.append(j)
         if wrong:
             out.add("release-wrong-key", s, k, positions=wrong)
@@ -270,27 +299,30 @@ def _check_releases(
 
 def _check_opens(
     out: Audit,
-    seats: int,
     pack: Sequence[str],
     k: int,
     holders: Sequence[int | None],
     final: Sequence[bytes],
     by_key: Mapping[tuple, dict],
-    secrets_: Mapping[int, bytes],
+    known: tuple[Sequence[str], Sequence[int]] | None,
 ) -> None:
-    points = dict(zip(pack, blind_deal.initial_deck(pack), strict=False))
-    for key, m in sorted(by_key.items(), key=lambda kv: kv[0][3] if kv[0][0] == "open" else -1):
-        if key[0] != "open" or key[2] != k:
-            continue
-        s, j, card = m["seat"], m["position"], m["card"]
+    """Every open of deal k: its sender holds the position and mul(Π keys, P_card) == F_k[j]. known = (the card
+    at each position, Π_s b_{s,k,j} at each position), when every step of the deal checked out: then the open
+    holds exactly when card == cards[j] and Π keys == locks[j] (the same test without a multiplication: F_k[j]
+    is mul(locks[j], P_{cards[j]}), and card points have no known discrete-log relation)."""
+    points = dict(zip(pack, blind_deal.initial_deck(pack), strict=True))
+    opens = sorted((key[3], m) for key, m in by_key.items() if key[0] == "open" and key[2] == k)
+    for j, m in opens:
+        s, card = m["seat"], m["card"]
         if holders[j] != s:
             out.add("open-not-holder", s, k, position=j, holder=holders[j])
             continue
-        keys = [int(x, 16) for x in m["keys"]]
-        total = 1
-        for b in keys:
-            total = total * b % N
-        if card not in points or mul(total, points[card]) != final[j]:
+        total = product([int(x, 16) for x in m["keys"]])
+        if known is not None:
+            fits = card == known[0][j] and total == known[1][j]
+        else:
+            fits = card in points and mul(total, points[card]) == final[j]
+        if not fits:
             out.add("open-wrong", s, k, position=j, card=card)
             continue
         if (k, card) in out.opens:

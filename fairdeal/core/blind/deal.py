@@ -35,13 +35,11 @@ def shuffle_deck(secret: bytes, deal: int, prev: Sequence[bytes]) -> list[bytes]
     return mul_many(a, [prev[i] for i in perm])
 
 
-def lock_scalars(secret: bytes, deal: int, size: int) -> list[int]:
-    return [derive.lock_scalar(secret, deal, j) for j in range(size)]
-
-
-def lock_deck(secret: bytes, deal: int, prev: Sequence[bytes]) -> list[bytes]:
+def lock_deck(secret: bytes, deal: int, prev: Sequence[bytes], locks: Sequence[int] | None = None) -> list[bytes]:
+    """locks: derive.lock_scalars(secret, deal, len(prev)) when the caller has them already."""
     a_inv = inverse(derive.shuffle_scalar(secret, deal))
-    return [mul(b * a_inv % N, x) for b, x in zip(lock_scalars(secret, deal, len(prev)), prev, strict=False)]
+    locks = derive.lock_scalars(secret, deal, len(prev)) if locks is None else locks
+    return [mul(b * a_inv % N, x) for b, x in zip(locks, prev, strict=True)]
 
 
 def unlock(keys: Sequence[int], element: bytes) -> bytes:

@@ -145,6 +145,11 @@ def element_hex(x: bytes) -> str:
     return x.hex()
 
 
+def element_bytes(text: str) -> bytes:
+    """The 32 bytes of an element text already checked to be 64 lowercase hex (not yet checked to be a point)."""
+    return bytes.fromhex(text)
+
+
 def element_from_hex(text: object) -> bytes:
     """An element from its 64 lowercase hex digits, checked to be a point (BadElement otherwise)."""
     if type(text) is not str or len(text) != 2 * ELEMENT_BYTES or text != text.lower():

@@ -117,9 +117,10 @@ def verify_signature(message: Mapping[str, Any], sign_key: str) -> None:
         ) from None
 
 
-def check_form(message: Any, game: str, seats: int, deck_size: int) -> dict[str, Any]:
+def check_form(message: Any, game: str, seats: int, deck_size: int, points: bool = True) -> dict[str, Any]:
     """The message if it has its type's form for this game (seat count, deck size), else BadMessage naming what
-    is wrong. Elements are checked to be points, scalars to be in [1, n-1]; the signature is not checked here."""
+    is wrong. Elements are checked to be points (unless points=False: the verifier decodes each deck's elements
+    as it uses them, once), scalars to be in [1, n-1]; the signature is not checked here."""
     if not isinstance(message, Mapping):
         raise BadMessage("A blind message is a JSON object.")
     kind = message.get("type")
@@ -143,7 +144,10 @@ def check_form(message: Any, game: str, seats: int, deck_size: int) -> dict[str,
             if type(deck) is not list or len(deck) != deck_size:
                 raise BadMessage(f"A {kind} deck is a list of {deck_size} elements.")
             for x in deck:
-                element_from_hex(x)
+                if points:
+                    element_from_hex(x)
+                else:
+                    _hex64(x, "An element")
         elif kind == "release":
             _check_release_keys(message["keys"], message["seat"], seats, deck_size)
         elif kind == "open":

@@ -91,11 +91,12 @@ class BlindSeat:
         """This seat's locks of every position dealt to another seat, each sealed for its holder alone.
         box_keys[s] is seat s's box key from its commit."""
         keys: dict[str, dict[str, str]] = {}
+        locks = derive.lock_scalars(self.secret, deal, len(holders))
         for j, h in enumerate(holders):
             if h is None or h == self.seat:
                 continue
             p = release.pad(self._shared_with(box_keys[h]), self.game, deal, self.seat, h, j)
-            keys.setdefault(str(h), {})[str(j)] = release.seal(derive.lock_scalar(self.secret, deal, j), p)
+            keys.setdefault(str(h), {})[str(j)] = release.seal(locks[j], p)
         return self._signed("release", deal=deal, keys=keys)
 
     def receive(
