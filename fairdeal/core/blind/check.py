@@ -16,6 +16,7 @@ from typing import Any
 
 from fairdeal.core.blind import deal as blind_deal
 from fairdeal.core.blind import derive, release
+from fairdeal.core.blind.composed import composed_deal, decks_of
 from fairdeal.core.blind.group import element_bytes, element_from_hex, inverse, is_element, mul, mul_many, product
 from fairdeal.core.blind.messages import BadMessage, check_form, verify_signature
 
@@ -66,16 +67,55 @@ def audit(
     messages: Sequence[Any],
     holders: Mapping[int, Sequence[int | None]],
     pack: Sequence[str] | None = None,
+    fast: bool = True,
 ) -> Audit:
     """Check a blind game's messages. holders[k] is deal k's position -> holder list (from the rules' deal layout
-    and the deal's dealer); the deals to check are its keys."""
+    and the deal's dealer); the deals to check are its keys. fast=False: never the composed fast path
+    (fairdeal.core.blind.composed), always each seat's step recomputed from its published input."""
     pack = list(blind_deal.pack_texts() if pack is None else pack)
     out = Audit()
     by_key = _read_messages(out, game, seats, len(pack), messages)
     secrets_ = _reveals(out, seats, by_key)
     for k in sorted(holders):
-        _check_deal(out, game, seats, pack, k, holders[k], by_key, secrets_)
+        if not (fast and _composed(out, game, seats, pack, k, holders[k], by_key, secrets_)):
+            _check_deal(out, game, seats, pack, k, holders[k], by_key, secrets_)
     return out
+
+
+def _composed(
+    out: Audit,
+    game: str,
+    seats: int,
+    pack: Sequence[str],
+    k: int,
+    holders: Sequence[int | None],
+    by_key: Mapping[tuple, dict],
+    secrets_: Mapping[int, bytes],
+) -> bool:
+    """Deal k by the composed fast path; False (nothing recorded) when it does not apply or a deck differs."""
+    if len(secrets_) != seats:
+        return False
+    shuffles, locks = decks_of(by_key, "shuffle", k, seats), decks_of(by_key, "lock", k, seats)
+    if shuffles is None or locks is None:
+        return False
+    found = composed_deal([secrets_[s] for s in range(seats)], k, pack, shuffles, locks)
+    if found is None:
+        return False
+    cards, lock_keys = found
+    _record_deal(out, k, holders, cards)
+    _check_releases(out, game, seats, k, holders, by_key, secrets_, dict(enumerate(lock_keys)))
+    known = (cards, [product([lock_keys[s][j] for s in range(seats)]) for j in range(len(pack))])
+    _check_opens(out, pack, k, holders, [element_bytes(x) for x in locks[-1]], by_key, known)
+    return True
+
+
+def _record_deal(out: Audit, k: int, holders: Sequence[int | None], cards: list[str]) -> None:
+    out.decks[k] = cards
+    hands: dict[int, list[str]] = {}
+    for j, h in enumerate(holders):
+        if h is not None:
+            hands.setdefault(h, []).append(cards[j])
+    out.hands[k] = hands
 
 
 # --- reading: forms, signatures, one message per (type, seat, deal) ------------------------------------------
@@ -204,12 +244,7 @@ def _check_deal(
         for perm in perms:  # position j of seat s's output came from position perm[j] of its input
             order = [order[i] for i in perm]
         cards = [pack[i] for i in order]
-        out.decks[k] = cards
-        hands: dict[int, list[str]] = {}
-        for j, h in enumerate(holders):
-            if h is not None:
-                hands.setdefault(h, []).append(cards[j])
-        out.hands[k] = hands
+        _record_deal(out, k, holders, cards)
     known = None
     if cards is not None:
         known = (cards, [product([locks[s][j] for s in range(seats)]) for j in range(len(pack))])
