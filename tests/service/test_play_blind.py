@@ -1,0 +1,101 @@
+"""`fairdeal play` at dealer-blind tables (docs/blind.md, "The terminal client"), against a real `fairdeal serve`:
+a whole blind Spades game against three server bots whose saved transcript passes `fairdeal-verify`; the
+client's own timeout moves when its clock runs out; and --resume after the client is killed mid-game and the
+service restarted, from the σ and identity key kept in the seat's state file."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import stat
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from fairdeal.client.play import play
+from tests.service.http import serving
+from tests.service.redis_servers import free_port
+from tests.service.served import served  # noqa: F401 - the live-server fixture
+from tests.service.test_play_comeback import Proc, _cli
+
+ON_SQLITE = pytest.mark.parametrize("served", ["sqlite"], indirect=True)
+
+
+def _verify(args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@ON_SQLITE
+def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(served, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAIRDEAL_STATE", str(tmp_path / "state"))
+    out = tmp_path / "game.json"
+    r = CliRunner().invoke(
+        play,
+        ["--server", served, "--rules", "spades", "--blind", "--auto", "--clocks", "off", "--out", str(out)],
+    )
+    assert r.exit_code == 0, r.output
+    assert "Traceback" not in r.output
+    t = json.loads(out.read_text())
+    assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []
+    hands = len(t["end"]["deals"])
+    assert r.output.count("(read by this client alone; the server cannot see them) are in.") == hands
+    mine = [m for m in t["blind"]["messages"] if m["seat"] == 0]
+    kinds = [m["type"] for m in mine]
+    assert kinds.count("commit") == 1 and kinds.count("reveal") == 1
+    assert kinds.count("shuffle") == kinds.count("lock") == kinds.count("release") == hands
+    assert kinds.count("open") == 13 * hands, "every card this seat played went with its open"
+    plays = [r["move"]["card"] for r in t["records"] if r["seat"] == 0 and r["move"]["kind"] == "play"]
+    assert [m["card"] for m in mine if m["type"] == "open"] == plays
+    for name in ("blind-messages", "blind-deal", "blind-opens", "moves-legal", "receipts", "client-seeds"):
+        assert f"PASS  {name}" in r.output, name
+    assert "VERIFIED: all" in r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("fairdeal-verify "))
+    v = _verify(shlex.split(line)[1:])
+    assert v.returncode == 0 and "VERIFIED" in v.stdout and "PASS  blind-deal" in v.stdout, v.stdout + v.stderr
+    assert not list((tmp_path / "state").glob("seat-*.json")), "a finished seat (its σ revealed) is forgotten"
+
+
+def test_the_clients_own_timeout_moves_and_resume_after_a_kill_and_a_server_restart(tmp_path):
+    env = dict(os.environ, FAIRDEAL_STATE=str(tmp_path / "state"), COLUMNS="200")
+    data, port = tmp_path / "data", free_port()
+    grace = {"FAIRDEAL_BLIND_GRACE": "90"}  # the client is away for the restart: not long enough to abort
+    client = None
+    try:
+        with serving(data, workers=1, port=port, **grace) as base:
+            client = Proc(
+                _cli("--server", base, "--rules", "spades", "--blind", "--clocks", "5,5", "--client-seed", "mine"),
+                tmp_path,
+                env,
+            )  # nothing is typed: every clock of this seat runs out
+            gid = re.search(r"Table (\w+):", client.until(r"^Table \w+:")).group(1)
+            client.until(r"^Your time is up: your client plays the timeout move for you: bid", 60)
+            client.until(r"^Your time is up: your client plays the timeout move for you: \w+\.", 60)  # a card
+            client.until(r"^Your move:", 60)
+            path = tmp_path / "state" / f"seat-{gid}-0.json"
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, "σ and the identity key are the owner's alone"
+            kept = json.loads(path.read_text())["blind"]
+            assert len(kept["secret"]) == 64 and len(kept["identity"]) == 64 and kept["cards"]
+            client.kill()  # the client crashes mid-hand
+        with serving(data, workers=1, port=port, **grace) as base:  # and the service restarts
+            back = Proc(_cli("--server", base, "--resume", gid, "--auto"), tmp_path, env, stdin=False)
+            out = back.finish(400)
+        assert back.p.returncode == 0, out
+        assert "You are back at seat 0" in out and "VERIFIED: all" in out and "Traceback" not in out
+        t = json.loads((tmp_path / f"fairdeal-game-{gid}-seat0.json").read_text())
+        assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []
+        timed_out = [r for r in t["records"] if r["seat"] == 0 and r["by"] == "timeout"]
+        assert [r["move"]["kind"] for r in timed_out[:2]] == ["bid", "play"]
+        assert re.search(rf"PASS  timeout-moves +{len(timed_out)} timeout move", out), out[-4000:]
+        assert "PASS  blind-deal" in out and "PASS  receipts" in out
+    finally:
+        if client:
+            client.kill()
