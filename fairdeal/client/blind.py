@@ -11,13 +11,16 @@ final deck and the other seats' releases, opens each card it plays, and reveals 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from fairdeal.client.http import Client, Problem
-from fairdeal.core.blind.deal import spades_holders
+from fairdeal.core.blind.deal import opens, spades_holders
+from fairdeal.core.blind.group import element_from_hex, scalar_from_hex
 from fairdeal.core.blind.messages import BadMessage, verify_signature
 from fairdeal.core.blind.seat import BlindFault, BlindSeat
+from fairdeal.core.canonical import canonical_json
 
 WHY = {
     "step-timeout": "did not send its protocol step in time",
@@ -55,7 +58,11 @@ class BlindPlayer:
         self.after = 0  # the blind log's entries read (messages and the service's abort/end entries)
         self.answer: dict[str, Any] = {}  # the last GET /games/{id}/blind answer
         self.fault: str | None = None  # a deal this seat cannot read its cards of (said once)
+        self._unchecked: list[dict] = []  # other seats' opens waiting for their deal's dealer to be known
         self._sign_keys: dict[int, str] = {}  # seat -> the Ed25519 key of its commit
+        self.warnings: list[str] = []  # other seats' opens that do not hold (the verifier names them too)
+        self._opened: dict[int, set] = {}  # deal -> positions and cards opened
+        self._dealer: tuple[int, int] | None = None  # (deal, its dealer) from the service: each deal's dealer
 
     # ------------------------------------------------------------------------------ reading the log
     def read(self, wait: float = 0) -> dict:
@@ -70,7 +77,12 @@ class BlindPlayer:
             self.after = entry["index"] + 1
         if a.get("count", 0) > self.after and not a.get("messages") and (a.get("abort") or a.get("status") == "over"):
             self.after = a["count"]  # the service's own abort/end entries: no message to read
+        if isinstance(a.get("deal"), dict):
+            self._dealer = (a["deal"]["deal"], a["deal"]["dealer"])
         self.answer = a
+        for m in self._unchecked:
+            self._check_open(m)
+        self._unchecked = [m for m in self._unchecked if not self._checkable(m)]
         return a
 
     def _take(self, m: dict) -> None:
@@ -87,6 +99,47 @@ class BlindPlayer:
         if m.get("type") == "commit":
             self._sign_keys[m["seat"]] = m["sign_key"]
         self.log.append(m)
+        if m.get("type") == "open" and m["seat"] != self.me.seat:
+            self._unchecked.append(m)
+
+    def fingerprint(self) -> str | None:
+        """SHA-256 of the canonical JSON of the list of every seat's signed commit in seat order, once all are in:
+        players who compare it out of band know the server showed them all the same keys (docs/blind.md)."""
+        commits = sorted((m for m in self.log if m["type"] == "commit"), key=lambda m: m["seat"])
+        if len(commits) < self.me.seats:
+            return None
+        return hashlib.sha256(canonical_json(commits)).hexdigest()
+
+    def dealer_of(self, k: int) -> int | None:
+        """Deal k's dealer: the deal passes left every hand (Spades), counted from the deal the service shows."""
+        if self._dealer is None:
+            return None
+        now, dealer = self._dealer
+        return (dealer - (now - k)) % self.me.seats
+
+    def _checkable(self, m: dict) -> bool:
+        return self.dealer_of(m["deal"]) is not None
+
+    def _check_open(self, m: dict) -> None:
+        """Another seat's open: its holder's position, no position or card twice, and its keys open the final
+        deck's element to the card (one multiplication)."""
+        k, j, card, dealer = m["deal"], m["position"], m["card"], self.dealer_of(m["deal"])
+        if dealer is None:
+            return
+        seen = self._opened.setdefault(k, set())
+        locks = self.of_deal(k, "lock")
+        why = None
+        if spades_holders(dealer, self.me.seats)[j] != m["seat"]:
+            why = f"position {j} was not dealt to seat {m['seat']}"
+        elif j in seen or card in seen:
+            why = f"position {j} or {card} was opened before"
+        elif len(locks) < self.me.seats:
+            why = "it comes before the deal's last lock"
+        elif not opens([scalar_from_hex(x) for x in m["keys"]], card, element_from_hex(locks[-1]["deck"][j])):
+            why = f"its keys do not open position {j} to {card}"
+        seen.update((j, card))
+        if why:
+            self.warnings.append(f"Seat {m['seat']}'s open of {card} in hand {k + 1} is wrong: {why}.")
 
     def of_deal(self, k: int, kind: str) -> list[dict]:
         return [m for m in self.log if m["type"] == kind and m.get("deal") == k]

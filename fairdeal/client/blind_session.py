@@ -60,9 +60,15 @@ class BlindSession(Session):
         if abort and "abort" not in self.told:
             self.told.add("abort")
             click.echo(abort_line(abort, self._who))
-        if self.blind.fault and self.blind.fault not in self.told:
-            self.told.add(self.blind.fault)
-            click.echo(self.blind.fault)
+        said = ([self.blind.fault] if self.blind.fault else []) + self.blind.warnings
+        for line in said:
+            if line not in self.told:
+                self.told.add(line)
+                click.echo(line + " The verifier names the seat at fault from the signed messages.")
+        print_ = self.blind.fingerprint()
+        if print_ and "fingerprint" not in self.told:
+            self.told.add("fingerprint")
+            click.echo(f"The seats' blind commits (compare with the other players): {print_}")
 
     def _who(self, seat) -> str:
         if self.table is None or not isinstance(seat, int):
@@ -85,8 +91,13 @@ class BlindSession(Session):
         return out
 
     def extra(self, game: dict, move: dict) -> dict | None:
+        """A play goes with its open. A card the rules refuse is refused here, as the service would at an ordinary
+        table: at a blind table it cannot, and the hand's replay would end the game, blaming this seat."""
         if move.get("kind") != "play":
             return None
+        if move not in game.get("legal_moves", []):
+            why = (game.get("why_not") or {}).get(move.get("card")) or f"You do not hold {move.get('card')}."
+            raise Problem(422, {"code": "illegal-move", "detail": why})
         return {"open": self.blind.open_of(game["view"]["hand_number"], move["card"])}
 
     def timed_out(self, game: dict) -> str:

@@ -12,17 +12,15 @@ import shlex
 import stat
 import subprocess
 import sys
+import urllib.request
 
-import pytest
 from click.testing import CliRunner
 
 from fairdeal.client.play import play
 from tests.service.http import serving
 from tests.service.redis_servers import free_port
-from tests.service.served import served  # noqa: F401 - the live-server fixture
 from tests.service.test_play_comeback import Proc, _cli
-
-ON_SQLITE = pytest.mark.parametrize("served", ["sqlite"], indirect=True)
+from tests.waiting import wait_for
 
 
 def _verify(args: list[str]) -> subprocess.CompletedProcess:
@@ -34,14 +32,14 @@ def _verify(args: list[str]) -> subprocess.CompletedProcess:
     )
 
 
-@ON_SQLITE
-def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(served, tmp_path, monkeypatch):
+def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(tmp_path, monkeypatch):
     monkeypatch.setenv("FAIRDEAL_STATE", str(tmp_path / "state"))
     out = tmp_path / "game.json"
-    r = CliRunner().invoke(
-        play,
-        ["--server", served, "--rules", "spades", "--blind", "--auto", "--clocks", "off", "--out", str(out)],
-    )
+    with serving(tmp_path / "data", workers=2) as base:  # the embedded store, shared by two workers
+        r = CliRunner().invoke(
+            play,
+            ["--server", base, "--rules", "spades", "--blind", "--auto", "--clocks", "off", "--out", str(out)],
+        )
     assert r.exit_code == 0, r.output
     assert "Traceback" not in r.output
     t = json.loads(out.read_text())
@@ -99,3 +97,41 @@ def test_the_clients_own_timeout_moves_and_resume_after_a_kill_and_a_server_rest
     finally:
         if client:
             client.kill()
+
+
+def test_a_card_the_rules_refuse_is_refused_by_the_client_and_leaving_aborts_blaming_the_leaver(tmp_path):
+    env = dict(os.environ, FAIRDEAL_STATE=str(tmp_path / "state"), COLUMNS="200")
+    with serving(tmp_path / "data", workers=1) as base:
+        p = Proc(_cli("--server", base, "--rules", "spades", "--blind", "--clocks", "off"), tmp_path, env)
+        try:
+            for _ in range(13 * 6):  # the own hand's dimmed cards: the server cannot refuse them, the client does
+                start = len(p.lines)
+                p.until(r"\(you may type:")
+                dimmed = [x for x in p.lines[start:] if re.match(r"^\s+-\s+\S+.*: (You must follow|Spades are not)", x)]
+                if dimmed:
+                    break
+                p.send("1\n")
+            else:
+                raise AssertionError("no card was ever barred by the rules")
+            card = re.match(r"^\s+-\s+(\S+)", dimmed[0]).group(1)
+            p.send(f"{card}\n")
+            p.until(r"^.*Refused: (You must follow \w+|Spades are not broken yet)\.")
+            p.send("1\n")  # the first legal card
+            p.until(r"\(you may type:")
+            p.send("q\n")
+            p.until(r"leaving ends the game at once, aborted, blamed on you")
+            p.send("y\n")
+            out = p.finish(120)
+        finally:
+            p.kill()
+        gid = re.search(r"Table (\w+):", out).group(1)
+
+        def ended() -> dict | None:
+            t = json.loads(urllib.request.urlopen(f"{base}/games/{gid}/transcript", timeout=30).read())
+            return t if t.get("end") else None
+
+        t = wait_for(ended, timeout=60, what="the aborted game's transcript")
+    assert t["end"]["reason"] == "aborted" and t["blind"]["blame"] == [0], t["end"]
+    plays = [r["move"]["card"] for r in t["records"] if r["seat"] == 0 and r["move"]["kind"] == "play"]
+    assert card not in plays, "the barred card was never sent"
+    assert "You left seat 0." in out, out[-3000:]
