@@ -25,8 +25,7 @@ def verify_saved(
     """Save the published transcript, verify it here with the verifier's own code (the key from /keys, your
     client seed, the receipts of your moves, the commitment the table showed before the first card) and print
     the command that repeats the check."""
-    from fairdeal.core.checks import verify_transcript
-    from fairdeal.verify.cli import render_report
+    from fairdeal.core import render_report, verify_transcript
 
     data = client.get(f"/games/{game_id}/transcript")
     if data.get("complete") is False:  # still running: only a finished game's transcript verifies

@@ -14,9 +14,9 @@ import click
 
 from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.core.fairness import new_nonce
+from fairdeal.core.reporttext import render_tournament
 from fairdeal.core.tournament.check import verify_tournament
 from fairdeal.core.tournament.seeds import entry_commitment
-from fairdeal.verify.tournament import render
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 POLL = 0.5  # seconds between looks while the sweeper plays the rounds
@@ -144,6 +144,6 @@ def tournament(
         json.dump(export, fh)
     report = verify_tournament(export)
     click.echo(standings_text(t))
-    click.echo(render(report, path))
+    click.echo(render_tournament(report, path))
     click.echo(f"verify it yourself: fairdeal-verify tournament {path} --key <the service's key, GET /keys>")
     sys.exit(report.exit_code)

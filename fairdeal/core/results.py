@@ -32,7 +32,7 @@ CHECKS: tuple[tuple[str, str], ...] = (
     ("blind-messages", "blind table: every seat's messages are in form and signed, and every secret opens its commit"),
     ("blind-deal", "blind table: every shuffle, lock and key release is the one its seat's revealed secret gives"),
     ("blind-opens", "blind table: every card played was opened by its holder with the keys of the final deck"),
-    ("blind-blame", "blind table: the seats the end names at fault are exactly the seats the messages show at fault"),
+    ("blind-blame", "blind table: every seat the end names at fault is at fault in the messages (no seat is framed)"),
     ("deals", "the first dealer and every deal, re-derived from the seed, hold the cards the moves use"),
     ("moves-legal", "every move was legal in its turn, written in its one form"),
     ("bot-moves", "every bot move is what the bot policy chooses from that bot's own view"),

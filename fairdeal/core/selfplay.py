@@ -1,11 +1,12 @@
-"""Whole games played by the policies, as signed transcripts: for tests, the tamper suite and the audit benchmark.
+"""Whole games played by the policies, as signed transcripts: each table of a duplicate tournament (the service's
+runs through fairdeal.core.tournament.play), and the tests, the tamper suite and the benchmarks.
 
 `selfplay(...)` is a pure function of its arguments: the same rule set, settings, seeds, key and seats give the
 same transcript byte for byte (Ed25519 signatures are deterministic and the times are fixed texts). Bots move by
 the bot policy. A human seat's moves are chosen deterministically: mostly the timeout policy's choice, recorded as
 the player's own move; every `timeout_every`-th human move is recorded as a timeout (the same choice, which the
-verifier recomputes), when that decision's kind has a clock; every `variety_every`-th is another legal move instead, picked from a stream derived from the
-game seed, so human play is not always the policy's.
+verifier recomputes), when that decision's kind has a clock; every `variety_every`-th is another legal move
+instead, picked from a stream derived from the game seed, so human play is not always the policy's.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def selfplay(
     board, board_seed: a duplicate tournament's table (docs/tournaments.md): the commit's board member, and the
     round's board seed the cards come from.
     """
-    table = _Table(
+    table = SeatedTable(
         rule_set,
         private_key,
         server_seed,
@@ -113,6 +114,7 @@ def selfplay(
         if live.seq >= MAX_MOVES:
             raise SelfplayError(f"{rule_set}: the game did not end within {MAX_MOVES} moves")
         seat = live.state.to_move
+        assert seat is not None  # a game not over has a seat to move
         away = (stand_ins or {}).get(seat)
         if seat in bot_seats:
             move, by = live.bot_move(seat), "bot"
@@ -133,51 +135,25 @@ def selfplay(
     return finish(private_key, transcript, reason, server_seed, result, ENDED, deals=deals)
 
 
-def unrevealed_table(
-    rule_set: str,
-    private_key: Any,
-    server_seed: bytes,
-    *,
-    revealed: Sequence[int] = (),
-    settings: Mapping[str, Any] | None = None,
-    players: int = 4,
-    client_seeds: Sequence[str | None] | None = None,
-    bots: Sequence[int] = (1, 3),
-    game_id: str | None = None,
-    names: Sequence[str] | None = None,
-    reason: str = "not-revealed",
-) -> dict[str, Any]:
-    """fairdeal/2: a table whose committed seats did not all reveal: commit, seating, then the end (the server
-    seed revealed, the reveals of the seats in `revealed`, the others named as not revealed)."""
-    table = _Table(
-        rule_set, private_key, server_seed, settings, players, client_seeds, bots, game_id, names, "fairdeal/2"
-    )
-    reveals = [
-        {"seat": s["seat"], "client_seed": s["client_seed"], "nonce": s["nonce"]}
-        for s in table.seats
-        if s["seat"] in revealed and s["client_seed"] is not None
-    ]
-    return finish(private_key, table.transcript, reason, server_seed, None, ENDED, deals=[], reveals=reveals)
-
-
-class _Table:
-    """The signed header of a selfplay table up to its seating: commit, and (fairdeal/2) the seating record."""
+class SeatedTable:
+    """The signed header of a selfplay table up to its seating: commit, and (fairdeal/2) the seating record (the
+    tests build tables that end there from it)."""
 
     def __init__(
         self,
-        rule_set,
-        private_key,
-        server_seed,
-        settings,
-        players,
-        client_seeds,
-        bots,
-        game_id,
-        names,
-        protocol,
-        rules_version=None,
-        board=None,
-    ):
+        rule_set: str,
+        private_key: Any,
+        server_seed: bytes,
+        settings: Mapping[str, Any] | None,
+        players: int,
+        client_seeds: Sequence[str | None] | None,
+        bots: Sequence[int],
+        game_id: str | None,
+        names: Sequence[str] | None,
+        protocol: str,
+        rules_version: int | None = None,
+        board: Mapping[str, Any] | None = None,
+    ) -> None:
         rules = make_rules(rule_set, settings or {}, players, rules_version)
         rules_json = rules.to_json()
         self.bot_seats = frozenset(bots)
@@ -218,7 +194,9 @@ def selfplay_nonce(server_seed: bytes, seat: int) -> str:
     return hashlib.sha256(b"selfplay-nonce\x00" + server_seed + bytes([seat])).hexdigest()
 
 
-def _committed_seat(game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None) -> dict:
+def _committed_seat(
+    game_id: str, server_seed: bytes, seat: int, name: str, bot: bool, seed: str | None
+) -> dict[str, Any]:
     if seed is None:
         return {
             "seat": seat,

@@ -11,9 +11,7 @@ output, messages to standard error, and there is never a traceback (docs/verify.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,53 +19,28 @@ import click
 
 from fairdeal.core import keys
 from fairdeal.core.checks import (
-    CHECK_IDS,
-    FAIL,
-    PASS,
-    SKIP,
     Report,
     parse_client_seed,
     parse_commitment,
     parse_receipt,
     verify_transcript,
 )
+from fairdeal.core.exportaudit import export_against_log
 from fairdeal.core.fetch import InputError, is_url, load_transcript
 from fairdeal.core.keysets import KeySet
+from fairdeal.core.reporttext import render_report
 from fairdeal.core.tournament.seeds import seed_from_hex
 from fairdeal.verify.audit import audit as run_audit
 from fairdeal.verify.audit import default_jobs
+from fairdeal.verify.common import PROG, emit, head_trust, say
 from fairdeal.verify.keyopts import UsageProblem, key_options
 from fairdeal.verify.keyopts import trusted_keys as _trusted_keys
-from fairdeal.verify.logcli import audit_against_log, log_cmd
+from fairdeal.verify.logcli import log_cmd
 from fairdeal.verify.pins import PinError, save_pin
 from fairdeal.verify.tournament import tournament_cmd
 from fairdeal.verify.witnesscli import witness_key_cmd
 
-PROG = "fairdeal-verify"
 COMMANDS = ("verify", "audit", "log")
-
-
-def _emit(text: str, err: bool = False) -> None:
-    """Print, and keep going quietly when the reader has gone (`fairdeal-verify ... | head`): the exit status
-    still says what the verification found."""
-    try:
-        click.echo(text, err=err)
-    except BrokenPipeError:
-        stream = sys.stderr if err else sys.stdout
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, stream.fileno())  # the interpreter's last flush must not fail again
-        except (OSError, ValueError, AttributeError):
-            pass
-
-
-def _say(message: str) -> None:
-    _emit(f"{PROG}: {message}", err=True)
-
-
-def now_seconds() -> int:
-    """The POSIX time a witness cosigns at (the verifier reads the clock only here and for --jobs' progress)."""
-    return int(time.time())
 
 
 def cosigner_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -99,62 +72,6 @@ def _cosigners(vkeys: Sequence[str], quorum: int | None) -> Any:
         return CosignerPolicy.of(vkeys, quorum)
     except NoteError as exc:
         raise UsageProblem(str(exc)) from None
-
-
-# ----------------------------------------------------------------------------------------- text report
-
-MARK = {PASS: "PASS", FAIL: "FAIL", SKIP: "skip"}
-KEY_SOURCE = {
-    "given": "the key you gave ({origin})",
-    "pinned": "a key you pinned (for {origin})",
-    "transcript": "ONLY the key the transcript carries",
-}
-KEY_STATUS = {
-    "current": "the service's current key when the game was committed ({game_time})",
-    "retired": "RETIRED before the game was committed ({game_time}, retired {retired})",
-    "not-yet-created": "made AFTER the game was committed ({game_time}, created {created})",
-}
-
-
-def key_line(report: Report) -> str:
-    """Which key signed, where the user gave it, and whether it was current at the game's time."""
-    kid = keys.key_id(report.key) if report.key.startswith(keys.KEY_PREFIX) else report.key
-    signer = report.signer or {"origin": "--key"}
-    line = f"key: {kid}, " + KEY_SOURCE.get(report.key_source or "", str(report.key_source)).format(**signer)
-    if signer.get("status") in KEY_STATUS:  # a bare key has no times: whether it was current is not known
-        line += "; " + KEY_STATUS[signer["status"]].format(**signer)
-    return line
-
-
-def render_report(report: Report, source: str) -> str:
-    g = report.game
-    lines = []
-    if g:
-        seats = ", ".join(f"{s['seat']} {s['name']}{' (bot)' if s['bot'] else ''}" for s in g.get("seats", []))
-        lines.append(
-            f"game {g.get('game_id')}: {g.get('rule_set')}, {g.get('players')} players, "
-            f"{g.get('moves')} moves, {g.get('reason') or 'not ended'}"
-        )
-        if seats:
-            lines.append(f"seats: {seats}")
-    else:
-        lines.append(f"transcript {source}")
-    if report.key:
-        lines.append(key_line(report))
-    width = max(len(c) for c in CHECK_IDS)
-    for c in report.checks:
-        if report.unusable and c.status == SKIP:
-            continue
-        lines.append(f"{MARK[c.status]}  {c.id:<{width}}  {c.detail}")
-    if report.unusable:
-        lines.append(f"NOT VERIFIED: {report.unusable}")
-    elif report.failed:
-        ids = ", ".join(c.id for c in report.failed)
-        lines.append(f"FAILED: {len(report.failed)} check(s) failed: {ids}")
-    else:
-        passed = sum(1 for c in report.checks if c.status == PASS)
-        lines.append(f"VERIFIED: all {passed} checks passed")
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------------- commands
@@ -276,7 +193,7 @@ def verify_cmd(
         story = _story(data, seat, report)
     report_out(report, transcript, as_json, story)
     if story is not None and not as_json:
-        _emit("\n" + story)
+        emit("\n" + story)
     if pin:
         _pin(report, transcript, given)
     return report.exit_code
@@ -298,18 +215,18 @@ def report_out(report: Report, source: str, as_json: bool, story: str | None = N
         out = report.to_json()
         if story is not None:
             out["story"] = story
-        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+        emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        _emit(render_report(report, source))
+        emit(render_report(report, source))
     for warning in report.warnings:
-        _say(f"warning: {warning}")
+        say(f"warning: {warning}")
     if report.unusable:
-        _say(f"cannot verify {source}: {report.unusable}")
+        say(f"cannot verify {source}: {report.unusable}")
 
 
 def _pin(report: Report, source: str, given: KeySet | None) -> None:
     if report.exit_code != 0 or not report.key:
-        _say("not pinning: the key is pinned only when every check passes")
+        say("not pinning: the key is pinned only when every check passes")
         return
     name = keys.key_id(report.key)
     if is_url(source):
@@ -320,7 +237,7 @@ def _pin(report: Report, source: str, given: KeySet | None) -> None:
         path = save_pin(name, report.key, also=given or ())
     except PinError as exc:
         raise UsageProblem(str(exc)) from None
-    _say(f"pinned key {keys.key_id(report.key)} as {name!r} in {path}")
+    say(f"pinned key {keys.key_id(report.key)} as {name!r} in {path}")
 
 
 @cli.command("audit")
@@ -370,18 +287,27 @@ def audit_cmd(
     summary = run_audit(
         list(paths), key=given, pins=pins, jobs=jobs or default_jobs(), cosigners=_cosigners(cosigner_keys, quorum)
     )
-    against, log_code = audit_against_log(summary, log_source, given, pins, pending_after) if log_source else (None, 0)
+    against, log_code = None, 0
+    if log_source:
+        try:
+            against = export_against_log(
+                [o.game_id for o in summary.outcomes], log_source, head_trust(log_source, given, pins), pending_after
+            )
+            log_code = 0 if against.ok else 1
+        except InputError as exc:
+            say(f"cannot check the log {log_source}: {exc.message}")
+            log_code = 2
     code = max(summary.exit_code, log_code)
     if as_json:
         out = summary.to_json()
         if against is not None:
             out["log"] = against.to_json()
         out["ok"], out["exit_code"] = code == 0, code  # the process's verdict, the log's included
-        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+        emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        _emit(summary.text() + ("\n" + against.text() if against is not None else ""))
+        emit(summary.text() + ("\n" + against.text() if against is not None else ""))
     if summary.found == 0:
-        _say("no transcript found")
+        say("no transcript found")
     return code
 
 
@@ -405,18 +331,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         exc.show()
         code = 2
     except click.exceptions.Abort:
-        _say("aborted")
+        say("aborted")
         code = 2
     except UsageProblem as exc:
-        _say(str(exc))
+        say(str(exc))
         code = 2
     except KeyboardInterrupt:
-        _say("interrupted")
+        say("interrupted")
         code = 2
     except BrokenPipeError:  # the reader went away before click's own output (help text)
         code = 2
     except Exception as exc:  # noqa: BLE001 - the promise: never a traceback
-        _say(f"internal error, nothing verified: {type(exc).__name__}: {exc}")
+        say(f"internal error, nothing verified: {type(exc).__name__}: {exc}")
         code = 2
     try:
         sys.stdout.flush()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fairdeal.core.blind.verify import BlindVerification
 from fairdeal.core.cards import SUIT_NAMES, card_from_str
 from fairdeal.core.games.base import Move
 from fairdeal.core.integrity import game_seed_of
@@ -272,7 +273,16 @@ def explain_game(data: Any, seat: int | None = None, checks: Sequence[Check] = (
         seating = t.get("seating") or {}
         names = {s["seat"]: s["name"] for s in seating.get("seats", ())}
         return "\n".join([_not_started(names, end)] + [_verdict(c).strip() for c in failures])
-    game = LiveGame(start, game_seed_of(t))
+    chance = None
+    if "blind" in t:  # a dealer-blind table's cards are the seats' deal (docs/blind.md), when they can be derived
+        blind = BlindVerification(t, game_seed_of(t))
+        if blind.chance is None or blind.underived:
+            return "\n".join(
+                ["The cards of this blind game cannot be derived, so its story cannot be told."]
+                + [_verdict(c).strip() for c in failures]
+            )
+        chance = blind.chance
+    game = LiveGame(start, game_seed_of(t), chance=chance)
     first_view = game.state.view(None)
     teller = Teller(start, first_view["trump_word"])
     lines = [

@@ -1,32 +1,19 @@
-"""The transparency log's commands of `fairdeal-verify` (docs/verify.md): `log SOURCE`, and `audit --log`.
-
-Registered in fairdeal.verify.cli; the work is fairdeal.core.logwatch's.
-"""
+"""`fairdeal-verify log SOURCE` (docs/verify.md): watch the service's transparency log over time, and act as a
+witness. Registered in fairdeal.verify.cli; the work is fairdeal.core.logwatch's (and `audit --log`'s is
+fairdeal.core.exportaudit's)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import click
 
 from fairdeal.core import logtrust, logwatch
-from fairdeal.core.fetch import InputError, host_of
-from fairdeal.core.keysets import KeySet
+from fairdeal.core.fetch import InputError
+from fairdeal.core.witnessing import act_as_witness
+from fairdeal.verify.common import emit, head_trust, now_seconds, say
 from fairdeal.verify.keyopts import key_options, trusted_keys
-
-
-def _emit(text: str) -> None:
-    from fairdeal.verify.cli import _emit as emit  # the CLI's printing (a closed pipe is no error)
-
-    emit(text)
-
-
-def _say(message: str) -> None:
-    from fairdeal.verify.cli import _say as say
-
-    say(message)
 
 
 def read_log(
@@ -50,17 +37,8 @@ def read_log(
             known=logwatch.load_known(copy_path),
         )
     except InputError as exc:
-        _say(f"cannot check the log {source}: {exc.message}")
+        say(f"cannot check the log {source}: {exc.message}")
         return None
-
-
-def head_trust(source: str, given: KeySet | None, pins: KeySet | None) -> logtrust.HeadTrust:
-    """What the log's heads are held to: the keys given, else the pins (of the service the URL's host names, when
-    it is pinned); with neither, nothing (said on standard error, and in the report)."""
-    trust = logtrust.of(given, pins, host_of(source))
-    if not trust.trusted:
-        _say("warning: no key given or pinned: the log's heads cannot be told from a stranger's (give --key)")
-    return trust
 
 
 def witnessed_key(report: logwatch.LogReport) -> str | None:
@@ -137,35 +115,20 @@ def log_cmd(
         return 2
     cosigned = None
     if witness_key is not None and report.ok:
-        from fairdeal.verify.cli import now_seconds
-        from fairdeal.verify.witnesscli import act_as_witness
-
         try:
             cosigned = act_as_witness(source, witness_key, witness_state, witnessed_key(report), now_seconds())
         except InputError as exc:
-            _say(f"cannot act as a witness: {exc.message}")
+            say(f"cannot act as a witness: {exc.message}")
             return 2
     if as_json:
         out = report.to_json()
         if cosigned is not None:
             out["witness"] = {"ok": cosigned.ok, "text": cosigned.text}
-        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+        emit(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        _emit(report.text() + ("\n" + cosigned.text if cosigned is not None else ""))
+        emit(report.text() + ("\n" + cosigned.text if cosigned is not None else ""))
     if report.ok and state_path is not None:
         logwatch.save_state(state_path, report.state)
     if report.ok and copy_path is not None and report.copy is not None:
         logwatch.save_copy(copy_path, report.copy)
     return 0 if report.ok and (cosigned is None or cosigned.ok) else 1
-
-
-def audit_against_log(
-    summary: Any, source: str, given: KeySet | None, pins: KeySet | None, pending_after: float = 3600.0
-) -> tuple[logwatch.ExportFindings | None, int]:
-    """`audit --log SOURCE`: the audited export against the log, its heads held to the keys the games are (given,
-    else pinned). (findings, exit status: 0, 1, or 2)."""
-    report = read_log(source, None, head_trust(source, given, pins), pending_after, every_leaf=True)
-    if report is None:
-        return None, 2
-    findings = logwatch.against_export(report, [o.game_id for o in summary.outcomes])
-    return findings, 0 if findings.ok else 1

@@ -8,9 +8,8 @@ from pathlib import Path
 import click
 
 from fairdeal.core.fetch import InputError, fetch_url, is_url, parse_json, read_file, read_stdin
-from fairdeal.core.tournament.check import FAIL, PASS, TournamentReport, verify_tournament
-
-MARKS = {PASS: "PASS", FAIL: "FAIL"}
+from fairdeal.core.reporttext import render_tournament
+from fairdeal.core.tournament.check import TournamentReport, verify_tournament
 
 
 def load_export(source: str):
@@ -19,20 +18,6 @@ def load_export(source: str):
     if is_url(source):
         return parse_json(fetch_url(source), source)
     return parse_json(read_file(source), source)
-
-
-def render(report: TournamentReport, source: str) -> str:
-    lines = [f"fairdeal-verify tournament {source}"]
-    for cid, status, text in report.checks:
-        lines.append(f"  {MARKS.get(status, 'SKIP')}  {cid}: {text}")
-    verdict = (
-        "cannot verify: " + report.unusable
-        if report.unusable
-        else "FAILED: " + ", ".join(report.failed)
-        if report.failed
-        else "every check passed"
-    )
-    return "\n".join(lines + [verdict])
 
 
 @click.command("tournament")
@@ -59,5 +44,5 @@ def tournament_cmd(export: str, key: str | None, as_json: bool) -> int:
         report = TournamentReport(unusable=exc.message)
     else:
         report = verify_tournament(data, key=key)
-    click.echo(json.dumps(report.to_json(), indent=2) if as_json else render(report, export))
+    click.echo(json.dumps(report.to_json(), indent=2) if as_json else render_tournament(report, export))
     return report.exit_code

@@ -159,3 +159,11 @@ def test_without_every_reveal_the_replay_is_not_guessed():
     for cid in ("blind-opens", "deals", "moves-legal", "result"):
         assert (report.check(cid).status, report.check(cid).code) == ("skip", "blind-deal-unknown")
     assert not report.ok
+
+
+def test_explain_tells_a_blind_game_from_its_blind_deal(tmp_path):
+    from fairdeal.verify.explain import explain_game
+
+    t = blind_selfplay(KEY, SEED, stop_after=SHORT)
+    story = explain_game(t, checks=verify_transcript(t).checks)
+    assert "does not replay" not in story and "Hand 2:" in story

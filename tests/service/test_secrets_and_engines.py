@@ -40,9 +40,32 @@ def test_ending_a_game_whose_seed_is_missing_says_so(api, svc):
 
 
 def test_a_rule_set_whose_engine_does_not_load_fails_the_start(tmp_path, monkeypatch):
-    monkeypatch.setitem(RULE_SETS, "spades", "fairdeal.core.games.no_such_engine:SpadesRules")
-    with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded"):
+    import sys
+
+    from fairdeal.core.games import spades
+
+    # the engine's module does not import (None in sys.modules: Python's own way to make an import fail)
+    monkeypatch.setitem(sys.modules, "fairdeal.core.games.spades", None)
+    with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded.*fairdeal.core.games.spades"):
         create_app(Config(data_dir=str(tmp_path)))
-    monkeypatch.setitem(RULE_SETS, "spades", "fairdeal.core.games.spades:NoSuchClass")
-    with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded"):
+    monkeypatch.undo()
+    # the engine imports but lacks its class
+    monkeypatch.delattr(spades, "SpadesRules")
+    with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded.*SpadesRules"):
         create_app(Config(data_dir=str(tmp_path)))
+    monkeypatch.undo()
+    # an id registered with another rule set's class
+    monkeypatch.setitem(RULE_SETS, "spades", RULE_SETS["twenty-down"])
+    with pytest.raises(RuntimeError, match="'spades'.*cannot be loaded.*TwentyDownRules"):
+        create_app(Config(data_dir=str(tmp_path)))
+    monkeypatch.undo()
+    create_app(Config(data_dir=str(tmp_path)))  # the engine whole again: the service starts
+
+
+def test_a_broken_engine_does_not_stop_the_others(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "fairdeal.core.games.spades", None)
+    assert make_rules("twenty-down").id == "twenty-down"
+    with pytest.raises(ImportError):
+        make_rules("spades")

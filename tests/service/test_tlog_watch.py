@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from fairdeal.core import keys, logwatch, merkle, tlog
+from fairdeal.core import exportaudit, keys, logtrust, logwatch, merkle, tlog
+from fairdeal.core.fetch import InputError
 from fairdeal.verify.audit import Outcome
 from tests.service.client import Api
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own
@@ -132,12 +133,19 @@ def test_audit_reports_a_game_dropped_from_the_export_and_the_share_cut_short(ap
     path = tmp_path / "log.json"
     logwatch.save_copy(str(path), report.copy)
     exported = [Outcome("x", "passed", g) for g in ended[:2]]  # the third is dropped
-    findings = logwatch.against_export(
+    findings = exportaudit.against_export(
         logwatch.watch(logwatch.LogState(), source=logwatch.load_copy(str(path))), [o.game_id for o in exported]
     )
     assert ended[2] in {m["game_id"] for m in findings.missing}
     assert ended[0] not in {m["game_id"] for m in findings.missing}
     assert not findings.ok and "MISSING game " + ended[2] in findings.text()
+    # the same from the saved copy's path, as `audit --log FILE` reads it
+    from_path = exportaudit.export_against_log(
+        [o.game_id for o in exported], str(path), logtrust.of(None, None), pending_after=10**9
+    )
+    assert [m["game_id"] for m in from_path.missing] == [m["game_id"] for m in findings.missing]
+    with pytest.raises(InputError):
+        exportaudit.export_against_log([], str(tmp_path / "no-such-log.json"), logtrust.of(None, None))
     assert findings.to_json()["dealt"] == 0  # cancelled before any deal: not the share's business
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from fairdeal.core import checkpoint, note, witness
 from fairdeal.core.fetch import InputError
-from fairdeal.verify.witnesscli import act_as_witness
+from fairdeal.core.witnessing import act_as_witness
 from tests.service.client import Api
 from tests.service.conftest import STORES, make_app
 from tests.service.tlog_isolation import redis_url  # noqa: F401 - a database of its own

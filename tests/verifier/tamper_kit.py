@@ -28,9 +28,10 @@ from fairdeal.core.games.base import Move
 from fairdeal.core.integrity import game_seed_of
 from fairdeal.core.keys import private_key_from_hex, public_key_text
 from fairdeal.core.replay import LiveGame
-from fairdeal.core.selfplay import selfplay, unrevealed_table
+from fairdeal.core.selfplay import selfplay
 from fairdeal.core.transcript import HEADERS, anchor_name, record_hash
 from fairdeal.core.writer import sign_record, sign_transcript
+from tests.verifier.unrevealed import unrevealed_table
 
 SERVER_KEY = private_key_from_hex("a1" * 32)
 ATTACKER_KEY = private_key_from_hex("b2" * 32)

@@ -11,9 +11,10 @@ import pytest
 
 from fairdeal.core import keys, logwatch, merkle, tlog
 from fairdeal.core.checks import verify_transcript
-from fairdeal.core.selfplay import CREATED, selfplay, unrevealed_table
+from fairdeal.core.selfplay import CREATED, selfplay
 from fairdeal.verify.pins import save_pin
 from tests.verifier.cli_run import run
+from tests.verifier.unrevealed import unrevealed_table
 
 SERVICE = keys.generate_private_key()
 PUB = keys.public_key_text(SERVICE)

@@ -1,6 +1,7 @@
-"""The browser's own protocol code (fairdeal/service/web/static/js/) against the test vectors of docs/fairness.md
-and docs/transcript.md, against the Python verifier's check ids, and its deals against the rules engine's: every
-rule set (and the settings that change how a deal goes) played by the policies, re-dealt in the browser."""
+"""The browser's own protocol code (fairdeal/service/web/static/js/protocol/) against the test vectors of
+docs/fairness.md and docs/transcript.md, against the Python verifier's check ids, and its deals against the rules
+engine's: every rule set (and the settings that change how a deal goes) played by the policies, re-dealt in the
+browser."""
 
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from tests.verifier.vectors import load_vectors
 KEY_HEX = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"  # RFC 8032 test 1
 
 RUN_VECTORS = """async (vectors) => {
-  const f = await import("/assets/js/fairness.js");
-  const c = await import("/assets/js/canonical.js");
-  const b = await import("/assets/js/bytes.js");
-  const k = await import("/assets/js/keys.js");
-  const t = await import("/assets/js/transcript.js");
-  const v = await import("/assets/js/checks.js");
+  const f = await import("/assets/js/protocol/fairness.js");
+  const c = await import("/assets/js/protocol/canonical.js");
+  const b = await import("/assets/js/protocol/bytes.js");
+  const k = await import("/assets/js/protocol/keys.js");
+  const t = await import("/assets/js/protocol/transcript.js");
+  const v = await import("/assets/js/protocol/checks.js");
   const out = [];
   for (const x of vectors) {
     const r = { vector: x.vector };
@@ -192,12 +193,12 @@ def test_the_browser_computes_every_documented_test_vector(page):
 
 
 def test_the_browser_checks_have_the_verifiers_ids_and_titles(page):
-    js = page.evaluate("async () => (await import('/assets/js/checks.js')).CHECKS")
+    js = page.evaluate("async () => (await import('/assets/js/protocol/checks.js')).CHECKS")
     assert [tuple(c) for c in js] == list(py_checks.CHECKS)
 
 
 NOTED = """async ([text, key, noted]) => {
-  const v = await import("/assets/js/checks.js");
+  const v = await import("/assets/js/protocol/checks.js");
   let parsed = null;
   try { parsed = noted === null ? null : v.parseCommitment(noted); } catch (exc) { return { refused: exc.message }; }
   const report = await v.verifyTranscript(text, { keys: [key], commitment: parsed });
@@ -289,8 +290,8 @@ def _pack(transcript):
 
 
 DEAL_GAME = """async (t) => {
-  const f = await import("/assets/js/fairness.js");
-  const d = await import("/assets/js/deals.js");
+  const f = await import("/assets/js/protocol/fairness.js");
+  const d = await import("/assets/js/protocol/deals.js");
   const seed = await f.gameSeed(t.protocol, t.end.server_seed, t.start.seats.map((s) => s.client_seed));
   const out = await d.dealGame(t, await f.seedKey(seed));
   return { problem: out.problem, firstDealer: out.firstDealer,
@@ -326,8 +327,8 @@ def test_the_browser_deals_every_hand_as_the_rules_engine(page, rule_set, settin
 
 
 TAMPER = """async ([t, seq, card]) => {
-  const f = await import("/assets/js/fairness.js");
-  const d = await import("/assets/js/deals.js");
+  const f = await import("/assets/js/protocol/fairness.js");
+  const d = await import("/assets/js/protocol/deals.js");
   const rec = t.records.find((r) => r.seq === seq);
   rec.move.card = card;
   const seed = await f.gameSeed(t.protocol, t.end.server_seed, t.start.seats.map((s) => s.client_seed));
@@ -350,10 +351,10 @@ def test_a_card_the_deal_did_not_give_the_seat_fails_the_deals(page):
 
 
 RUN_LOG_VECTORS = """async ([inclusion, roots, leaves, withLog]) => {
-  const m = await import("/assets/js/merkle.js");
-  const b = await import("/assets/js/bytes.js");
-  const c = await import("/assets/js/canonical.js");
-  const v = await import("/assets/js/checks.js");
+  const m = await import("/assets/js/protocol/merkle.js");
+  const b = await import("/assets/js/protocol/bytes.js");
+  const c = await import("/assets/js/protocol/canonical.js");
+  const v = await import("/assets/js/protocol/checks.js");
   const leafHashes = [];
   for (const x of inclusion.leaves_hex) leafHashes.push(await m.leafHash(b.fromHex(x)));
   const proofs = [];
@@ -373,7 +374,7 @@ RUN_LOG_VECTORS = """async ([inclusion, roots, leaves, withLog]) => {
 
 
 def test_the_browser_checks_the_transparency_log_vectors(page):
-    """docs/log.md's vectors in the browser (js/merkle.js): inclusion proofs, the leaves of a transcript, and a
+    """docs/log.md's vectors in the browser (js/protocol/merkle.js): inclusion proofs, the leaves of a transcript, and a
     transcript's log member checked as fairdeal-verify's log-inclusion does."""
     (inclusion,) = [v for v in load_vectors("log.md") if v["vector"] == "merkle-inclusion"]
     (roots,) = [v for v in load_vectors("log.md") if v["vector"] == "merkle-roots"]
@@ -389,9 +390,9 @@ def test_the_browser_checks_the_transparency_log_vectors(page):
 
 
 RUN_LOG_TRUST = """async ([reveal, strangers, key]) => {
-  const m = await import("/assets/js/merkle.js");
-  const c = await import("/assets/js/canonical.js");
-  const v = await import("/assets/js/checks.js");
+  const m = await import("/assets/js/protocol/merkle.js");
+  const c = await import("/assets/js/protocol/canonical.js");
+  const v = await import("/assets/js/protocol/checks.js");
   const forms = (await m.endingLeafForms(reveal)).map((leaf) => c.canonicalText(leaf));
   const status = async (keys) => (await v.verifyTranscript(JSON.stringify(strangers), { keys }))
     .checks.find((ch) => ch.id === "log-inclusion");

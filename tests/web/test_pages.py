@@ -45,10 +45,20 @@ def test_every_file_a_page_loads_is_served_with_its_type(client):
             r = client.get(ref)
             assert r.status_code == 200, ref
             assert r.mimetype == ("text/javascript" if ref.endswith(".js") else "text/css"), ref
-    # and every module those import
-    for js in (STATIC / "js").glob("*.js"):
-        for dep in re.findall(r'from "\./([\w.]+)"', js.read_text()):
-            assert (STATIC / "js" / dep).is_file(), f"{js.name} imports {dep}"
+    # and every module those import (relative to the importing module: the protocol's port is in js/protocol/)
+    for js in (STATIC / "js").rglob("*.js"):
+        for dep in re.findall(r'from "(\.\.?/[\w./-]+)"', js.read_text()):
+            assert (js.parent / dep).resolve().is_file(), f"{js.relative_to(STATIC)} imports {dep}"
+
+
+def test_the_protocol_port_is_apart_from_the_ui_and_never_imports_it():
+    """js/protocol/ is the port of docs/fairness.md, transcript.md and log.md; the pages' code is beside it. The
+    port imports only itself, so it can be read (and checked against the vectors) alone."""
+    port = STATIC / "js" / "protocol"
+    assert {p.stem for p in port.glob("*.js")} >= {"canonical", "fairness", "deals", "merkle", "checks", "keys"}
+    for js in port.rglob("*.js"):
+        for dep in re.findall(r'from "([^"]+)"', js.read_text()):
+            assert port in (js.parent / dep).resolve().parents, f"protocol/{js.name} imports {dep}, outside the port"
 
 
 def test_a_malformed_table_address_gets_a_page_not_problem_json(client):

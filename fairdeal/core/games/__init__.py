@@ -1,30 +1,61 @@
-"""The rule sets. Each id maps to a Rules class, imported on first use so a broken or missing rule set
-cannot stop the others from loading."""
+"""The rule sets, registered explicitly: each id maps to a loader that imports its engine's Rules class by a plain
+import statement (read by linters, type checkers and the import-graph test alike). The import happens on first use,
+so a broken or missing engine cannot stop the others from loading; `available()` loads them all and fails naming
+the broken one (the service asks at start)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from importlib import import_module
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fairdeal.core.games.base import BadSettings, Rules
 
-# id -> "module:Class"; each id's rules are docs/rules/<id>.md
-RULE_SETS: dict[str, str] = {
-    "120s-auction": "fairdeal.core.games.onetwenty:AuctionRules",
-    "120s-house": "fairdeal.core.games.onetwenty:HouseRules",
-    "120s-traditional": "fairdeal.core.games.onetwenty:TraditionalRules",
-    "spades": "fairdeal.core.games.spades:SpadesRules",
-    "twenty-down": "fairdeal.core.games.twenty_down:TwentyDownRules",
+
+def _auction() -> type[Rules]:
+    from fairdeal.core.games.onetwenty import AuctionRules
+
+    return AuctionRules
+
+
+def _house() -> type[Rules]:
+    from fairdeal.core.games.onetwenty import HouseRules
+
+    return HouseRules
+
+
+def _traditional() -> type[Rules]:
+    from fairdeal.core.games.onetwenty import TraditionalRules
+
+    return TraditionalRules
+
+
+def _spades() -> type[Rules]:
+    from fairdeal.core.games.spades import SpadesRules
+
+    return SpadesRules
+
+
+def _twenty_down() -> type[Rules]:
+    from fairdeal.core.games.twenty_down import TwentyDownRules
+
+    return TwentyDownRules
+
+
+# id -> the loader of its Rules class; each id's rules are docs/rules/<id>.md, and the class's own `id` is the key
+RULE_SETS: dict[str, Callable[[], type[Rules]]] = {
+    "120s-auction": _auction,
+    "120s-house": _house,
+    "120s-traditional": _traditional,
+    "spades": _spades,
+    "twenty-down": _twenty_down,
 }
 
 
 def rules_class(rule_set: str) -> type[Rules]:
-    target = RULE_SETS.get(rule_set) if isinstance(rule_set, str) else None
-    if target is None:
+    load = RULE_SETS.get(rule_set) if isinstance(rule_set, str) else None
+    if load is None:
         raise BadSettings(f"Unknown rule set {rule_set!r}; the rule sets are: {', '.join(RULE_SETS)}.")
-    module, _, name = target.partition(":")
-    return getattr(import_module(module), name)
+    return load()
 
 
 def make_rules(
@@ -51,11 +82,16 @@ def rules_from_json(rules: Mapping[str, Any]) -> Rules:
 
 
 def available() -> list[str]:
-    """Every rule set, each loaded; one whose module does not import or lacks its class is a RuntimeError naming
-    it (the service asks at start: a broken engine fails the start rather than silently leave the lobby)."""
-    for rid, target in RULE_SETS.items():
+    """Every rule set, each loaded; one whose engine does not import, lacks its class or registers a class of
+    another id is a RuntimeError naming it (the service asks at start: a broken engine fails the start rather than
+    silently leave the lobby)."""
+    for rid, load in RULE_SETS.items():
         try:
-            rules_class(rid)
-        except (ImportError, AttributeError) as exc:
-            raise RuntimeError(f"rule set {rid!r} ({target}) cannot be loaded: {exc}") from exc
+            cls = load()
+        except ImportError as exc:
+            raise RuntimeError(f"rule set {rid!r} cannot be loaded: {exc}") from exc
+        if getattr(cls, "id", None) != rid:
+            raise RuntimeError(
+                f"rule set {rid!r} cannot be loaded: it is registered with {cls.__name__}, of another id"
+            )
     return list(RULE_SETS)

@@ -5,7 +5,7 @@
 
 import { get, post } from "./api.js";
 import { clear, el } from "./dom.js";
-import { randomClientSeed } from "./fairness.js";
+import { randomClientSeed } from "./protocol/fairness.js";
 import { commitSeat } from "./seating.js";
 
 const FOLLOW_MS = 3000;

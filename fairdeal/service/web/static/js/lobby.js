@@ -3,7 +3,7 @@
 
 import { get, me, post, Problem, signUp } from "./api.js";
 import { clear, el } from "./dom.js";
-import { randomClientSeed } from "./fairness.js";
+import { randomClientSeed } from "./protocol/fairness.js";
 import { commitSeat } from "./seating.js";
 
 const $ = (id) => document.getElementById(id);

@@ -4,9 +4,9 @@
 // checking that the service signed a seating that holds our commitment unchanged.
 
 import { get, post } from "./api.js";
-import { canonicalBytes } from "./canonical.js";
-import { clientSeedCommitment, newNonce, validateClientSeed } from "./fairness.js";
-import { NoEd25519, verifier } from "./keys.js";
+import { canonicalBytes } from "./protocol/canonical.js";
+import { clientSeedCommitment, newNonce, validateClientSeed } from "./protocol/fairness.js";
+import { NoEd25519, verifier } from "./protocol/keys.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";
 
 export const PROTOCOL = "fairdeal/2";

@@ -4,9 +4,9 @@
 import { get, me, post, Problem, sendMove, signUp } from "./api.js";
 import { cardFace, cardName } from "./cards.js";
 import { choicesOf, legalThrow, playLabel, throwHint } from "./choices.js";
-import { HandTracker, layout } from "./deals.js";
+import { HandTracker, layout } from "./protocol/deals.js";
 import { clear, el } from "./dom.js";
-import { randomClientSeed } from "./fairness.js";
+import { randomClientSeed } from "./protocol/fairness.js";
 import { Feed } from "./feed.js";
 import { renderFacts, renderScores, renderSeats, renderTrick } from "./felt.js";
 import { loadGameNotes, saveGameNotes } from "./notes.js";

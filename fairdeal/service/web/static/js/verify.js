@@ -3,7 +3,7 @@
 
 import { cardFace, cardName } from "./cards.js";
 import { renderReplay } from "./replay.js";
-import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./checks.js";
+import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./protocol/checks.js";
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
 
