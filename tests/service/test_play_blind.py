@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from fairdeal.client.play import play
 from tests.service.http import serving
+from tests.service.play_proc import Proc, _cli
 from tests.service.redis_servers import free_port
-from tests.service.test_play_comeback import Proc, _cli
 
 
 def _verify(args: list[str]) -> subprocess.CompletedProcess:
