@@ -102,13 +102,15 @@ class Client:
         move: dict,
         on_retry: Callable[[int, Exception], None] | None = None,
         key: str | None = None,
+        extra: dict | None = None,
     ) -> dict:
         """POST the move; while the service cannot be reached (or fails with 5xx) send it again with the same
         Idempotency-Key, a few times, waiting longer each time."""
         key = key or f"{game_id}-{seq}-{uuid.uuid4().hex}"
         for attempt in range(RETRIES + 1):
             try:
-                return self.post(f"/games/{game_id}/moves", {"seq": seq, "move": move}, {"Idempotency-Key": key})
+                body = {"seq": seq, "move": move, **(extra or {})}  # extra: a blind table's open, timeout
+                return self.post(f"/games/{game_id}/moves", body, {"Idempotency-Key": key})
             except (Unreachable, Problem) as exc:
                 retriable = isinstance(exc, Unreachable) or exc.status >= 500
                 if not retriable or attempt == RETRIES:

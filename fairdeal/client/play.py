@@ -13,14 +13,16 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import shlex
 import sys
 import time
 from typing import Any
 
 import click
 
-from fairdeal.client import resume, seating
+from fairdeal.client import blind, resume, seating
+from fairdeal.client.blind import BlindTrouble
+from fairdeal.client.blind_session import blind_session
+from fairdeal.client.ending import _fetch_later, verify_saved
 from fairdeal.client.http import Client, Problem, Unreachable
 from fairdeal.client.prompt import TIMEOUT, read_line
 from fairdeal.client.rules import fetch_rules, order_lines, rules_lines
@@ -60,70 +62,6 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name.strip(), json.loads(raw)
     except ValueError:
         return name.strip(), raw
-
-
-# ------------------------------------------------------------------------------------------ the end
-
-
-def verify_saved(
-    client: Client,
-    game_id: str,
-    out: str,
-    seat: int | None,
-    client_seed: str | None,
-    table_key: str | None,
-    receipts: dict[int, str],
-    commitment: str | None = None,
-) -> bool:
-    """Save the published transcript, verify it here with the verifier's own code (the key from /keys, your
-    client seed, the receipts of your moves, the commitment the table showed before the first card) and print
-    the command that repeats the check."""
-    from fairdeal.core import render_report, verify_transcript
-
-    data = client.get(f"/games/{game_id}/transcript")
-    if data.get("complete") is False:  # still running: only a finished game's transcript verifies
-        published = client.get("/keys")
-        _fetch_later(client, game_id, seat, client_seed, table_key or published["current"], receipts, commitment)
-        return True
-    with open(out, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1)
-    click.echo(f"Transcript saved to {out}")
-    published = client.get("/keys")
-    known = {k.get("key") for k in published.get("keys", []) if isinstance(k, dict)}
-    key = table_key if table_key in known else published["current"]
-    seeds = [(seat, client_seed)] if seat is not None and client_seed is not None else []
-    report = verify_transcript(
-        data, key=key, client_seeds=seeds, receipts=sorted(receipts.items()), commitment=commitment
-    )
-    click.echo(render_report(report, out))
-    click.echo("\nCheck it yourself, offline:")
-    last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
-    mine = f" --client-seed {shlex.quote(f'{seat}:{client_seed}')}" if seeds else ""
-    noted = f" --commitment {commitment}" if commitment else ""
-    click.echo(f"  fairdeal-verify {shlex.quote(out)} --key {key}{mine}{last}{noted}")
-    return report.ok
-
-
-def _fetch_later(
-    client: Client,
-    game_id: str,
-    seat: int | None,
-    client_seed: str | None,
-    key: str | None,
-    receipts: dict[int, str],
-    commitment: str | None,
-) -> None:
-    """The game goes on without this client: say exactly when and how to fetch and verify its transcript."""
-    url = f"{client.base}/games/{game_id}/transcript"
-    last = f" --receipt {max(receipts)}:{receipts[max(receipts)]}" if receipts else ""
-    mine = f" --client-seed {shlex.quote(f'{seat}:{client_seed}')}" if seat is not None and client_seed else ""
-    noted = f" --commitment {commitment}" if commitment else ""
-    click.echo(
-        f"The game goes on at the table. Its signed transcript is published when it ends, at\n  {url}\n"
-        f"Verify it then with:\n  fairdeal-verify {url} --key {key}{mine}{last}{noted}"
-    )
-    if seat is not None:
-        click.echo(f"Or come back to your seat now: fairdeal play --server {client.base} --resume {game_id}")
 
 
 # ------------------------------------------------------------------------------------------ command
@@ -185,6 +123,13 @@ def _clocks_option(ctx, param, text: str | None) -> Any:
     help="Open the table and wait for others to join (they use --join); Enter starts it, bots take the empty seats.",
 )
 @click.option("--join", "join_id", default=None, metavar="TABLE", help="Sit down at someone else's table.")
+@click.option(
+    "--blind",
+    "blind_table",
+    is_flag=True,
+    help="Open a dealer-blind table (Spades): the players' clients deal the cards between them and the server "
+    "never sees a hand (docs/blind.md). A joiner follows the table's setting.",
+)
 @click.option("--seat", type=int, default=None, help="With --join: the seat to take (default: the first free one).")
 @click.option("--watch", "watch_id", default=None, metavar="TABLE", help="Watch a table (any table, any time).")
 @click.option("--lobby", is_flag=True, help="List the open tables and leave.")
@@ -234,6 +179,7 @@ def play(
     clocks,
     wait_for_players,
     join_id,
+    blind_table,
     seat,
     watch_id,
     lobby,
@@ -265,7 +211,7 @@ def play(
                 table, nonce = _join(c, join_id, seat, client_seed, me)
             else:
                 table, nonce = _open(
-                    c, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave, me
+                    c, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave, me, blind_table
                 )
             table = _until_dealt(c, table, client_seed, nonce)
             ok = table["status"] != "over" and _play_and_verify(c, table, client_seed, auto, hands, out, patience)
@@ -289,6 +235,9 @@ def play(
             err=True,
         )
         sys.exit(1)
+    except BlindTrouble as exc:
+        click.echo(f"Stopping, revealing nothing: {exc}", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         back = f" Come back with: fairdeal play --server {c.base} --resume {GAME[0]}" if GAME[0] else ""
         click.echo(
@@ -309,8 +258,9 @@ def _sign_up(c: Client, name: str | None) -> dict:
     return me
 
 
-def _keep_seat(c: Client, table: dict, me: dict, client_seed: str, nonce: str) -> None:
-    """Save what it takes to come back to this seat (the token, the seed and nonce, later the receipts)."""
+def _keep_seat(c: Client, table: dict, me: dict, client_seed: str, nonce: str, mine=None) -> None:
+    """Save what it takes to come back to this seat (the token, the seed and nonce, later the receipts; at a
+    dealer-blind table the seat's σ and identity key, `mine`)."""
     GAME[0] = table["id"]
     resume.save(
         {
@@ -325,6 +275,7 @@ def _keep_seat(c: Client, table: dict, me: dict, client_seed: str, nonce: str) -
             "key": table.get("key"),
             "commitment": table.get("commitment"),
             "receipts": {},
+            **({"blind": mine.to_json()} if mine is not None else {}),
         }
     )
 
@@ -364,7 +315,7 @@ def _seats_line(table: dict) -> str:
 
 
 def _open(
-    c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave=None, me=None
+    c: Client, rule_set, settings, players, clocks, client_seed, wait_for_players, on_leave=None, me=None, blind_=False
 ) -> tuple[dict, str]:
     """Open a table, commit to our seed at our seat, wait for players if asked, start it. (table, nonce)"""
     body: dict[str, Any] = {"rule_set": rule_set}
@@ -376,12 +327,15 @@ def _open(
         body["clocks"] = clocks
     if on_leave is not None:
         body["on_leave"] = on_leave
+    if blind_:
+        body["blind"] = True
     table = c.post("/tables", body)
     _describe(table, c)
-    mine = seating.commit(c, table["id"], client_seed)
+    me_blind = blind.new_seat(table, table["you"]["seat"]) if table.get("blind") else None
+    mine = seating.commit(c, table["id"], client_seed, blind_commit=me_blind.commit() if me_blind else None)
     click.echo(f"Your client seed: {client_seed} (only its commitment goes to the table until the start)")
     table = mine["table"]
-    _keep_seat(c, table, me or {}, client_seed, mine["nonce"])
+    _keep_seat(c, table, me or {}, client_seed, mine["nonce"], me_blind)
     if wait_for_players:
         table = _wait_for_players(c, table)
     return c.post(f"/tables/{table['id']}/start"), mine["nonce"]
@@ -408,10 +362,16 @@ def _wait_for_players(c: Client, table: dict) -> dict:
 
 
 def _join(c: Client, table_id: str, seat: int | None, client_seed: str, me=None) -> tuple[dict, str]:
-    """Sit down at someone else's table with a commitment to our seed, and wait for its host to start it."""
-    mine = seating.commit(c, table_id, client_seed, seat)
+    """Sit down at someone else's table with a commitment to our seed (and at a dealer-blind table our blind
+    commit, for the seat taken), and wait for its host to start it."""
+    me_blind = None
+    first = c.get(f"/tables/{table_id}")
+    if first.get("blind"):
+        seat = blind.first_free_seat(first) if seat is None else seat
+        me_blind = blind.new_seat(first, seat)
+    mine = seating.commit(c, table_id, client_seed, seat, blind_commit=me_blind.commit() if me_blind else None)
     table = mine["table"]
-    _keep_seat(c, table, me or {}, client_seed, mine["nonce"])
+    _keep_seat(c, table, me or {}, client_seed, mine["nonce"], me_blind)
     return _wait_for_start(c, table, client_seed), mine["nonce"]
 
 
@@ -477,7 +437,8 @@ def _play_and_verify(
         state["receipts"] = {str(k): v for k, v in receipts.items()}
         resume.save(state)
 
-    session = Session(c, gid, auto, hands, table["rule_set"], table["players"], patience, keep)
+    args = (c, gid, auto, hands, table["rule_set"], table["players"], patience, keep)
+    session = blind_session(table, seat, *args) if table.get("blind") else Session(*args)
     session.receipts.update(receipts or {})
     session.told_own_to = told_to
     game = session.run()
@@ -488,6 +449,8 @@ def _play_and_verify(
     for line in sheet_lines(fetch_sheet(c, gid), game.get("view") or {}, session.table) + result_lines(
         game, session.table
     ):
+        click.echo(line)
+    for line in session.end_lines():
         click.echo(line)
     ok = verify_saved(
         c,

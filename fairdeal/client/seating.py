@@ -18,13 +18,16 @@ def new_client_seed() -> str:
     return secrets.token_hex(16)
 
 
-def commit(c, game_id: str, client_seed: str, seat: int | None = None) -> dict:
+def commit(c, game_id: str, client_seed: str, seat: int | None = None, blind_commit: dict | None = None) -> dict:
     """Take the seat (or, already seated as the host, give our commitment) with a fresh nonce. Returns
-    {"table", "nonce"}: the nonce is kept for the reveal."""
+    {"table", "nonce"}: the nonce is kept for the reveal. `blind_commit`: at a dealer-blind table, the seat's
+    signed commit (docs/blind.md), sent in the same request."""
     nonce = fairness.new_nonce()
     body: dict = {"client_seed_commitment": fairness.client_seed_commitment(game_id, client_seed, nonce)}
     if seat is not None:
         body["seat"] = seat
+    if blind_commit is not None:
+        body["blind_commit"] = blind_commit
     table = c.post(f"/tables/{game_id}/join", body)
     return {"table": table, "nonce": nonce}
 

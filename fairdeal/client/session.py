@@ -181,6 +181,10 @@ class Session:
                 game = self.feed(LONG_POLL)
         return game
 
+    def end_lines(self) -> list[str]:
+        """Lines said after the result (a blind table's blame)."""
+        return []
+
     def leave(self) -> dict:
         """Leave the table: the game goes on with the table's bot in this seat (or ends, if the host chose so)."""
         self.c.post(f"/tables/{self.id}/leave")
@@ -204,29 +208,11 @@ class Session:
                 assert numbered is not None  # show() numbers the moves unless auto
                 move = self.ask(game, numbered)
                 if move is TIMEOUT:
-                    click.echo("Your time is up: the table moves for you.")
-                    return "timeout"
+                    return self.timed_out(game)
                 if move is None:
                     return None
-            key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"  # one key for every resend of this move
             try:
-
-                def send(seq=game["seq"], move=move, key=key):
-                    return self.c.move(
-                        self.id,
-                        seq,
-                        move,
-                        key=key,
-                        on_retry=lambda n, exc: click.echo(
-                            f"No answer from the service ({exc}); sending the same move again ({n})..."
-                        ),
-                    )
-
-                ack = backoff(send, self.patience, lambda line: click.echo(line, err=True))
-                if isinstance(ack, dict) and ack.get("receipt"):
-                    self.receipts[ack["seq"]] = ack["receipt"]
-                    if self.keep:
-                        self.keep(self.receipts)
+                self.send(game, move)
                 return "moved"
             except Problem as exc:
                 if exc.status == 409:
@@ -236,6 +222,40 @@ class Session:
                 if self.auto:
                     raise
                 # a refused move changes nothing: the same choices stand
+
+    def timed_out(self, game: dict) -> str:
+        """The clock ran out before a move was chosen: the table moves for this seat."""
+        click.echo("Your time is up: the table moves for you.")
+        return "timeout"
+
+    def extra(self, game: dict, move: dict) -> dict | None:
+        """Members the move request carries beside seq and move (a blind table's open)."""
+        return None
+
+    def send(self, game: dict, move: dict, timeout: bool = False) -> dict:
+        """Send one move, again with the same Idempotency-Key while the service does not answer; keep its
+        receipt. A refusal is raised (Problem)."""
+        key = f"{self.id}-{game['seq']}-{uuid.uuid4().hex}"  # one key for every resend of this move
+        extra = dict(self.extra(game, move) or {}, **({"timeout": True} if timeout else {}))
+
+        def attempt():
+            return self.c.move(
+                self.id,
+                game["seq"],
+                move,
+                key=key,
+                on_retry=lambda n, exc: click.echo(
+                    f"No answer from the service ({exc}); sending the same move again ({n})..."
+                ),
+                extra=extra or None,
+            )
+
+        ack = backoff(attempt, self.patience, lambda line: click.echo(line, err=True))
+        if isinstance(ack, dict) and ack.get("receipt"):
+            self.receipts[ack["seq"]] = ack["receipt"]
+            if self.keep:
+                self.keep(self.receipts)
+        return ack
 
     def show(self, game: dict) -> list[dict]:
         """The state and the numbered legal moves; the cards you may not play dimmed, with the reason."""
@@ -316,6 +336,11 @@ class Session:
 
 def leave_consequence(game: dict) -> str:
     """What leaving does to this table's game, said before the player confirms."""
+    if game.get("blind"):
+        return (
+            "At a dealer-blind table your keys are needed for every card still to come: leaving ends the game at "
+            "once, aborted, blamed on you in its signed end record."
+        )
     if game.get("on_leave") == "end":
         return "Leaving ends the game for everyone (the host chose so when opening the table)."
     others = [s for s in game.get("seats") or [] if not s.get("bot") and s.get("seat") != game.get("seat")]

@@ -1,0 +1,133 @@
+"""`fairdeal play` at dealer-blind tables (docs/blind.md, "The terminal client"), against a real `fairdeal serve`:
+a whole blind Spades game against three server bots whose saved transcript passes `fairdeal-verify`; the
+client's own timeout moves when its clock runs out; and --resume after the client is killed mid-game and the
+service restarted, from the σ and identity key kept in the seat's state file."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import stat
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from fairdeal.client.play import play
+from tests.service.http import serving
+from tests.service.play_proc import Proc, _cli
+from tests.service.redis_servers import free_port
+
+
+def _verify(args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAIRDEAL_STATE", str(tmp_path / "state"))
+    out = tmp_path / "game.json"
+    with serving(tmp_path / "data", workers=2) as base:  # the embedded store, shared by two workers
+        r = CliRunner().invoke(
+            play,
+            ["--server", base, "--rules", "spades", "--blind", "--auto", "--clocks", "off", "--out", str(out)],
+        )
+    assert r.exit_code == 0, r.output
+    assert "Traceback" not in r.output
+    t = json.loads(out.read_text())
+    assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []
+    hands = len(t["end"]["deals"])
+    assert r.output.count("(read by this client alone; the server cannot see them) are in.") == hands
+    mine = [m for m in t["blind"]["messages"] if m["seat"] == 0]
+    kinds = [m["type"] for m in mine]
+    assert kinds.count("commit") == 1 and kinds.count("reveal") == 1
+    assert kinds.count("shuffle") == kinds.count("lock") == kinds.count("release") == hands
+    assert kinds.count("open") == 13 * hands, "every card this seat played went with its open"
+    plays = [r["move"]["card"] for r in t["records"] if r["seat"] == 0 and r["move"]["kind"] == "play"]
+    assert [m["card"] for m in mine if m["type"] == "open"] == plays
+    for name in ("blind-messages", "blind-deal", "blind-opens", "moves-legal", "receipts", "client-seeds"):
+        assert f"PASS  {name}" in r.output, name
+    assert "VERIFIED: all" in r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("fairdeal-verify "))
+    v = _verify(shlex.split(line)[1:])
+    assert v.returncode == 0 and "VERIFIED" in v.stdout and "PASS  blind-deal" in v.stdout, v.stdout + v.stderr
+    assert not list((tmp_path / "state").glob("seat-*.json")), "a finished seat (its σ revealed) is forgotten"
+
+
+def test_the_clients_own_timeout_moves_and_resume_after_a_kill_and_a_server_restart(tmp_path):
+    env = dict(os.environ, FAIRDEAL_STATE=str(tmp_path / "state"), COLUMNS="200")
+    data, port = tmp_path / "data", free_port()
+    grace = {"FAIRDEAL_BLIND_GRACE": "90"}  # the client is away for the restart: not long enough to abort
+    client = None
+    try:
+        with serving(data, workers=1, port=port, **grace) as base:
+            client = Proc(
+                _cli("--server", base, "--rules", "spades", "--blind", "--clocks", "5,5", "--client-seed", "mine"),
+                tmp_path,
+                env,
+            )  # nothing is typed: every clock of this seat runs out
+            gid = re.search(r"Table (\w+):", client.until(r"^Table \w+:")).group(1)
+            client.until(r"^Your time is up: your client plays the timeout move for you: bid", 60)
+            client.until(r"^Your time is up: your client plays the timeout move for you: \w+\.", 60)  # a card
+            client.until(r"^Your move:", 60)
+            path = tmp_path / "state" / f"seat-{gid}-0.json"
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, "σ and the identity key are the owner's alone"
+            kept = json.loads(path.read_text())["blind"]
+            assert len(kept["secret"]) == 64 and len(kept["identity"]) == 64 and kept["cards"]
+            client.kill()  # the client crashes mid-hand
+        with serving(data, workers=1, port=port, **grace) as base:  # and the service restarts
+            back = Proc(_cli("--server", base, "--resume", gid, "--auto"), tmp_path, env, stdin=False)
+            out = back.finish(400)
+        assert back.p.returncode == 0, out
+        assert "You are back at seat 0" in out and "VERIFIED: all" in out and "Traceback" not in out
+        t = json.loads((tmp_path / f"fairdeal-game-{gid}-seat0.json").read_text())
+        assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []
+        timed_out = [r for r in t["records"] if r["seat"] == 0 and r["by"] == "timeout"]
+        assert [r["move"]["kind"] for r in timed_out[:2]] == ["bid", "play"]
+        assert re.search(rf"PASS  timeout-moves +{len(timed_out)} timeout move", out), out[-4000:]
+        assert "PASS  blind-deal" in out and "PASS  receipts" in out
+    finally:
+        if client:
+            client.kill()
+
+
+def test_a_card_the_rules_refuse_is_refused_by_the_client_and_leaving_aborts_blaming_the_leaver(tmp_path):
+    env = dict(os.environ, FAIRDEAL_STATE=str(tmp_path / "state"), COLUMNS="200")
+    with serving(tmp_path / "data", workers=1) as base:
+        p = Proc(_cli("--server", base, "--rules", "spades", "--blind", "--clocks", "off"), tmp_path, env)
+        try:
+            for _ in range(13 * 6):  # the own hand's dimmed cards: the server cannot refuse them, the client does
+                start = len(p.lines)
+                p.until(r"\(you may type:")
+                dimmed = [x for x in p.lines[start:] if re.match(r"^\s+-\s+\S+.*: (You must follow|Spades are not)", x)]
+                if dimmed:
+                    break
+                p.send("1\n")
+            else:
+                raise AssertionError("no card was ever barred by the rules")
+            card = re.match(r"^\s+-\s+(\S+)", dimmed[0]).group(1)
+            p.send(f"{card}\n")
+            p.until(r"^.*Refused: (You must follow \w+|Spades are not broken yet)\.")
+            p.send("1\n")  # the first legal card
+            p.until(r"\(you may type:")
+            p.send("q\n")
+            p.until(r"leaving ends the game at once, aborted, blamed on you")
+            p.send("y\n")
+            out = p.finish(120)
+        finally:
+            p.kill()
+    gid = re.search(r"Table (\w+):", out).group(1)
+    t = json.loads((tmp_path / f"fairdeal-game-{gid}-seat0.json").read_text())
+    assert t["end"]["reason"] == "aborted" and t["blind"]["blame"] == [0], t["end"]
+    plays = [r["move"]["card"] for r in t["records"] if r["seat"] == 0 and r["move"]["kind"] == "play"]
+    assert card not in plays, "the barred card was never sent"
+    assert "The game is aborted in hand 1: you left the table." in out and "Game over: aborted." in out
+    assert "Blamed in the signed end record: you." in out and "PASS  blind-blame" in out
+    # the leaver took its σ with it: its deal cannot be derived, and the verifier says whose secret is missing
+    assert "FAIL  blind-messages        seat 0 did not reveal its secret" in out and p.p.returncode == 1
