@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.waiting import scaled, wait_for
 from tests.web.conftest import PHONE, shot
-from tests.web.driver import TURN, as_player, wait_after
+from tests.web.driver import TURN, as_player
 
 IN_MINE = "() => document.getElementById('mine').contains(document.activeElement)"
 
@@ -118,69 +118,6 @@ def test_verify_this_game_is_in_view_when_the_game_ends_on_a_phone(pages, server
         timeout=scaled(5) * 1000,
     )
     shot(page, "phone-game-over")
-
-
-def test_a_whole_hand_played_with_the_keyboard_only(pages, server):
-    """Tab, the arrows and Enter only: bids and trumps on the blocks, the throw (the hand, then Tab to Keep/Throw)
-    and every card; after each move, while the other player thinks, focus is still with the hand."""
-    body = {"rule_set": "120s-house", "players": 2, "clocks": "off"}
-    host, guest, gid = _started(server, "keys", body, guest=True)
-    page = _open(pages, server, host, gid)
-    keys = page.keyboard
-    focused = "() => { const a = document.activeElement; return a ? (a.id || a.className) : ''; }"
-    moves = 0
-    while True:
-        g = host.get(f"/games/{gid}")
-        if g["status"] == "over" or g["view"]["hand_number"] >= 1:
-            break
-        if not g["your_turn"]:
-            assert guest.play_suggested(gid), "one of the two is to move"
-            continue
-        page.wait_for_selector(f"{TURN}[data-seq='{g['seq']}']")
-        for _ in range(60):  # Tab into "Your turn" (on a turn's start the page puts focus there itself)
-            if page.evaluate(IN_MINE):
-                break
-            keys.press("Tab")
-        assert page.evaluate(IN_MINE)
-        seq = g["seq"]
-        kind = g["legal_moves"][0]["kind"]
-        if kind == "play":
-            for _ in range(12):
-                if page.evaluate("() => document.activeElement.classList.contains('playable')"):
-                    break
-                keys.press("ArrowRight")
-            keys.press("Enter")
-            keys.press("Enter")
-        elif kind == "throw":
-            n = page.locator("#hand .card").count()
-            for _ in range(n):  # the suggested cards, each chosen with Enter
-                if page.evaluate("() => !!document.activeElement.querySelector('.tick')"):
-                    keys.press("Enter")
-                keys.press("ArrowRight")
-            for _ in range(n):  # more, if the rules want more
-                if page.get_attribute("#act", "aria-disabled") != "true":
-                    break
-                if page.evaluate("() => document.activeElement.getAttribute('aria-pressed') === 'false'"):
-                    keys.press("Enter")
-                keys.press("ArrowRight")
-            keys.press("Tab")
-            assert page.evaluate(focused) == "act", "Keep/Throw comes right after the hand"
-            keys.press("Enter")
-        else:
-            for _ in range(4):  # the blocks come before the hand
-                if page.evaluate("() => document.activeElement.classList.contains('choice')"):
-                    break
-                keys.press("Shift+Tab")
-            keys.press("Enter")
-            keys.press("Enter")
-        wait_after(page, seq)
-        moves += 1
-        if not host.get(f"/games/{gid}")["your_turn"]:
-            page.wait_for_function(IN_MINE, timeout=scaled(5) * 1000)  # not dropped to the page
-    assert moves >= 6, f"only {moves} moves by keyboard"
-    records = host.get(f"/games/{gid}/transcript")["transcript"]["records"]
-    assert sum(1 for r in records if r["seat"] == 0 and r["by"] == "player" and r["move"]["kind"] == "play") == 5
-    host.post(f"/tables/{gid}/leave")
 
 
 CAP_NOTES = """async (cases) => {
