@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from tests.service.play_proc import verify_cli
-from tests.web.driver import make_move, open_table, sign_up
+from tests.web.driver import as_player, make_move, open_table, sign_up
 
 BLIND_KEY = "fairdeal.blind."
 OWN_COMMIT = "Your seat's commit is in the table's record exactly as this browser sent it."
@@ -41,8 +41,9 @@ def open_blind(page, server, name: str, clocks: str = "off", now: bool = True) -
 
 
 def sit_down(page, server, gid: str, name: str, seat: int) -> None:
-    """Sign up and take `seat` at the waiting table (the page commits the seat's blind keys with it)."""
-    sign_up(page, server.url, name)
+    """A new player (made through the API, as the lobby would) takes `seat` at the waiting table from its page,
+    which commits the seat's blind keys with it."""
+    as_player(page, server.api().player(name).identity)
     page.goto(f"{server.url}/table/{gid}")
     page.click(f"button.sit[data-seat='{seat}']")
     page.wait_for_selector(f"text=You sit at seat {seat}.")

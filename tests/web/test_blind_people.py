@@ -17,7 +17,6 @@ from tests.web.blind_pages import (
     commits_shown,
     fairdeal_verify,
     hand_shown,
-    open_blind,
     sit_down,
     stored,
     verify_page_statuses,
@@ -26,23 +25,22 @@ from tests.web.conftest import shot
 from tests.web.driver import play_to_end
 
 
-def seat_players(pages, server, host_name: str, seats: dict[int, str]) -> tuple[str, dict]:
-    """The host opens a waiting blind table at seat 0, the others take their seats; the host starts it. The
-    pages by seat."""
-    host = pages.new()
-    gid = open_blind(host, server, host_name, now=False)
-    host.wait_for_selector("#waiting:not([hidden]) #start")
-    by_seat = {0: host}
-    for seat, name in seats.items():
+def seat_players(pages, server, names: dict[int, str]) -> tuple[str, dict]:
+    """A host who does not play opens a waiting blind table (through the API: the lobby's way is
+    test_blind_table's); each player takes a seat from the table page; the host starts it. The pages by seat."""
+    api = server.api()
+    host = api.player("host")
+    gid = host.post("/tables", {"rule_set": "spades", "blind": True, "clocks": "off", "seat": None})["id"]
+    by_seat = {}
+    for seat, name in names.items():
         by_seat[seat] = page = pages.new()
         sit_down(page, server, gid, name, seat)
-    api = server.api()
     wait_for(
         lambda: all(api.get(f"/tables/{gid}")["seats"][s]["blind_committed"] for s in by_seat),
         timeout=20,
         what="every seated page's blind commit",
     )
-    host.click("#start")
+    host.post(f"/tables/{gid}/start")
     for page in by_seat.values():
         page.wait_for_selector("#felt:not([hidden])", timeout=scaled(30_000))
     return gid, by_seat
@@ -86,7 +84,7 @@ def check_the_end(server, gid: str, by_seat: dict, tmp_path) -> dict:
 
 
 def test_four_players_in_four_browsers_play_a_blind_game_to_its_end_and_it_verifies(pages, server, tmp_path):
-    gid, by_seat = seat_players(pages, server, "north", {1: "east", 2: "south", 3: "west"})
+    gid, by_seat = seat_players(pages, server, {0: "north", 1: "east", 2: "south", 3: "west"})
     table = server.api().get(f"/tables/{gid}")
     assert table["blind"] is True and not any(s["bot"] for s in table["seats"])
     # each page read its own 13 cards, and they are four different hands
@@ -102,7 +100,7 @@ def test_four_players_in_four_browsers_play_a_blind_game_to_its_end_and_it_verif
 
 
 def test_two_players_and_two_bots_play_a_blind_game_to_its_end_and_it_verifies(pages, server, tmp_path):
-    gid, by_seat = seat_players(pages, server, "host", {2: "partner"})
+    gid, by_seat = seat_players(pages, server, {0: "north", 2: "south"})
     table = server.api().get(f"/tables/{gid}")
     assert [s["bot"] for s in table["seats"]] == [False, True, False, True]
     play_one_hand_game(by_seat)

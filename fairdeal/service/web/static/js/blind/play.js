@@ -64,6 +64,7 @@ export class BlindPlay {
     this.stopped = false;
     this.received = new Set();
     this.fault = null;
+    this.drawn = null; // knows() when the table was last drawn for a change here
     this.stepMs = []; // the page's time for each protocol step it did (bench and the curious)
   }
 
@@ -86,13 +87,23 @@ export class BlindPlay {
       this.last = b;
       await this.checkCommits();
       if (this.seat && !this.trouble) await this.act(b);
-      this.onChange(b);
+      // the table is drawn again only when what decorate() lends it changed (most answers bring another seat's
+      // step or open: nothing to draw; the feed draws the moves)
+      if (this.knows() !== this.drawn) {
+        this.drawn = this.knows();
+        this.onChange(b);
+      }
       if (b.status === "over") break;
     }
   }
 
   stop() {
     this.stopped = true;
+  }
+
+  // What decorate() depends on beside the view, in one text: the deals whose cards are read, a fault, distrust.
+  knows() {
+    return `${[...this.received].join(",")}|${this.fault ? this.fault.message : ""}|${this.trouble || ""}`;
   }
 
   // Once every seat's commit is in: each signed by its own key and ours the one this browser sent (else the page
