@@ -6,6 +6,8 @@ page and `fairdeal-verify`."""
 
 from __future__ import annotations
 
+import pytest
+
 from fairdeal.client.blind import commits_fingerprint
 from fairdeal.core.blind import check
 from fairdeal.core.blind.deal import spades_holders
@@ -83,6 +85,7 @@ def check_the_end(server, gid: str, by_seat: dict, tmp_path) -> dict:
     return t
 
 
+@pytest.mark.timeout(900)  # four pages and the service on two shared cores: every wait in it is scaled to the load
 def test_four_players_in_four_browsers_play_a_blind_game_to_its_end_and_it_verifies(pages, server, tmp_path):
     gid, by_seat = seat_players(pages, server, {0: "north", 1: "east", 2: "south", 3: "west"})
     table = server.api().get(f"/tables/{gid}")
