@@ -36,6 +36,16 @@ class BlindTrouble(Exception):
     not verify, this seat's commit missing or changed): the client stops and reveals nothing."""
 
 
+def commits_fingerprint(log: list[dict], seats: int) -> str | None:
+    """SHA-256 of the canonical JSON of the list of every seat's signed commit in seat order, once all are in:
+    players who compare it out of band know the server showed them all the same keys (docs/blind.md; the table
+    page shows the same: fairdeal/service/web/static/js/blind/commits.js)."""
+    commits = sorted((m for m in log if m["type"] == "commit"), key=lambda m: m["seat"])
+    if len(commits) < seats:
+        return None
+    return hashlib.sha256(canonical_json(commits)).hexdigest()
+
+
 def new_seat(table: dict, seat: int) -> BlindSeat:
     """This seat's fresh σ and identity key at the table (its commit goes with the join)."""
     return BlindSeat(table["id"], seat, table["players"])
@@ -105,12 +115,7 @@ class BlindPlayer:
             self._unchecked.append(m)
 
     def fingerprint(self) -> str | None:
-        """SHA-256 of the canonical JSON of the list of every seat's signed commit in seat order, once all are in:
-        players who compare it out of band know the server showed them all the same keys (docs/blind.md)."""
-        commits = sorted((m for m in self.log if m["type"] == "commit"), key=lambda m: m["seat"])
-        if len(commits) < self.me.seats:
-            return None
-        return hashlib.sha256(canonical_json(commits)).hexdigest()
+        return commits_fingerprint(self.log, self.me.seats)
 
     def dealer_of(self, k: int) -> int | None:
         """Deal k's dealer: the deal passes left every hand (Spades), counted from the deal the service shows."""

@@ -15,6 +15,17 @@ def _cli(*args):
     return [sys.executable, "-m", "fairdeal.cli", "play", *args]
 
 
+def verify_cli(args: list[str], cwd=None) -> subprocess.CompletedProcess:
+    """`fairdeal-verify ARGS` in a process of its own (in the folder `cwd`), its output captured."""
+    return subprocess.run(
+        [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 class Proc:
     """A `fairdeal play` with its output read line by line on a thread, so a test waits for a line with a deadline."""
 

@@ -10,24 +10,16 @@ import os
 import re
 import shlex
 import stat
-import subprocess
-import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from click.testing import CliRunner
 
+from fairdeal.client.blind import commits_fingerprint
 from fairdeal.client.play import play
 from tests.service.http import serving
-from tests.service.play_proc import Proc, _cli
+from tests.service.play_proc import Proc, _cli, verify_cli
 from tests.service.redis_servers import free_port
-
-
-def _verify(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", "from fairdeal.verify.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+from tests.waiting import scaled
 
 
 def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(tmp_path, monkeypatch):
@@ -55,7 +47,7 @@ def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(tmp_p
         assert f"PASS  {name}" in r.output, name
     assert "VERIFIED: all" in r.output
     line = next(x for x in r.output.splitlines() if x.strip().startswith("fairdeal-verify "))
-    v = _verify(shlex.split(line)[1:])
+    v = verify_cli(shlex.split(line)[1:])
     assert v.returncode == 0 and "VERIFIED" in v.stdout and "PASS  blind-deal" in v.stdout, v.stdout + v.stderr
     assert not list((tmp_path / "state").glob("seat-*.json")), "a finished seat (its σ revealed) is forgotten"
 
@@ -131,3 +123,51 @@ def test_a_card_the_rules_refuse_is_refused_by_the_client_and_leaving_aborts_bla
     assert "Blamed in the signed end record: you." in out and "PASS  blind-blame" in out
     # the leaver took its σ with it: its deal cannot be derived, and the verifier says whose secret is missing
     assert "FAIL  blind-messages        seat 0 did not reveal its secret" in out and p.p.returncode == 1
+
+
+def test_four_players_in_four_terminals_play_a_blind_game_to_its_end_and_each_file_verifies(tmp_path):
+    """A host (--wait) and three --join: each client does its seat's part of the deal; seats 1 and 3 type their
+    bids of 13 (26 cannot be made: the set costs 260, past the -200 that ends the game after its first hand) and
+    the first listed card, seats 0 and 2 play the suggestion (--auto). Each prints the same fingerprint of the
+    commits, saves the transcript and verifies it; each printed `fairdeal-verify` command passes."""
+    env = dict(os.environ, FAIRDEAL_STATE=str(tmp_path / "state"), COLUMNS="200")
+    typed = "bid 13\n" + "1\n" * 13  # a bid, then the first card listed at each of the 13 card decisions
+    procs: dict[int, Proc] = {}
+    try:
+        with serving(tmp_path / "data", workers=2) as base:
+            procs[0] = Proc(
+                _cli("--server", base, "--rules", "spades", "--blind", "--wait", "--auto", "--clocks", "off"),
+                tmp_path,
+                env,
+            )  # its stdin stays open and silent: it starts when every seat is taken
+            gid = re.search(r"Table (\w+):", procs[0].until(r"^Table \w+:", scaled(60))).group(1)
+            procs[0].until(r"They join with:", scaled(60))
+            for seat in (1, 2, 3):
+                auto = ("--auto",) if seat == 2 else ()
+                procs[seat] = Proc(
+                    _cli("--server", base, "--join", gid, "--seat", str(seat), "--name", f"p{seat}", *auto),
+                    tmp_path,
+                    env,
+                )
+                if seat != 2:
+                    procs[seat].send(typed)
+            outs = {seat: p.finish(scaled(120)) for seat, p in procs.items()}
+    finally:
+        for p in procs.values():
+            p.kill()
+    t = json.loads((tmp_path / f"fairdeal-game-{gid}-seat0.json").read_text())
+    assert t["end"]["reason"] == "finished" and len(t["end"]["deals"]) == 1 and t["blind"]["blame"] == [], t["end"]
+    assert not any(s["bot"] for s in t["start"]["seats"])
+    bids = {r["seat"]: r["move"]["value"] for r in t["records"] if r["move"]["kind"] == "bid"}
+    assert bids[1] == bids[3] == 13 and {r["seat"] for r in t["records"] if r["by"] == "player"} == {0, 1, 2, 3}
+    want = commits_fingerprint(t["blind"]["messages"], 4)
+    commands = []
+    for seat, out in outs.items():
+        assert procs[seat].p.returncode == 0 and "VERIFIED: all" in out and "Traceback" not in out, out[-3000:]
+        assert f"The seats' blind commits (compare with the other players): {want}" in out, seat
+        line = next(x for x in out.splitlines() if x.strip().startswith("fairdeal-verify "))
+        commands.append(shlex.split(line)[1:])
+    with ThreadPoolExecutor(4) as pool:  # each seat's saved file, checked by the command it printed
+        verified = list(pool.map(lambda args: verify_cli(args, cwd=tmp_path), commands))
+    for v in verified:
+        assert v.returncode == 0 and "VERIFIED" in v.stdout and "PASS  blind-deal" in v.stdout, v.stdout + v.stderr

@@ -139,9 +139,10 @@ def state(page) -> dict:
     return page.evaluate(_STATE)
 
 
-def play_to_end(pages, limit_s: float = 240, on_move=None, real_every: int = 1) -> int:
+def play_to_end(pages, limit_s: float = 240, on_move=None, real_every: int = 1, movers=None) -> int:
     """Make every page's moves until every page's game is over, round robin (games in parallel tabs).
-    real_every: every that many moves is made with the mouse, the others fast (see make_move)."""
+    real_every: every that many moves is made with the mouse, the others fast (see make_move).
+    movers: {page: a function as make_move} for the pages that move otherwise."""
     waiting = {id(p): None for p in pages}
     moves = 0
     start = time.monotonic()
@@ -156,7 +157,8 @@ def play_to_end(pages, limit_s: float = 240, on_move=None, real_every: int = 1) 
                 live.remove(page)
                 continue
             if st["turn"] and st["seq"] != waiting[id(page)]:
-                waiting[id(page)] = make_move(page, moves, fast=moves % real_every != 0)
+                move = (movers or {}).get(page, make_move)
+                waiting[id(page)] = move(page, moves, fast=moves % real_every != 0)
                 moves += 1
                 acted = True
                 if on_move:

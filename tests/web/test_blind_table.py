@@ -6,35 +6,22 @@ from __future__ import annotations
 
 import json
 
+from fairdeal.client.blind import commits_fingerprint
 from fairdeal.core.blind import check
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.checks import verify_transcript
 from tests.waiting import scaled, wait_for
+from tests.web.blind_pages import (
+    OWN_COMMIT,
+    VERIFY_PAGE_PASSES,
+    commits_shown,
+    hand_shown,
+    open_blind,
+    stored,
+    verify_page_statuses,
+)
 from tests.web.conftest import shot
-from tests.web.driver import is_over, make_move, open_table, sign_up, state
-
-BLIND_KEY = "fairdeal.blind."
-
-
-def open_blind(page, server, name: str, clocks: str = "off") -> str:
-    sign_up(page, server.url, name)
-    page.select_option("#rule-set", "spades")
-    page.wait_for_selector("#open-form[data-ready='spades']", state="attached")
-    assert page.is_visible("#blind-row")
-    page.check("#blind")
-    gid = open_table(page, "spades", clocks=clocks)
-    page.wait_for_selector("#felt:not([hidden])")
-    return gid
-
-
-def hand_shown(page) -> list[str]:
-    return [c.get_attribute("data-card") for c in page.locator("#hand .card").all()]
-
-
-def stored(page, gid: str) -> dict:
-    text = page.evaluate(f"() => localStorage.getItem({json.dumps(BLIND_KEY + gid + '.0')})")
-    return json.loads(text) if text else {}
-
+from tests.web.driver import is_over, make_move, state
 
 TAMPER = """async (text) => {
   const v = await import("/assets/js/protocol/checks.js");
@@ -100,14 +87,11 @@ def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, serv
     audit = check.audit(gid, 4, blind["messages"], holders)
     assert audit.findings == [] and set(audit.decks) == set(holders)
     assert sorted(audit.hands[0][0]) == first_hand
+    # the page's fingerprint of the commits is the terminal client's, its own commit checked
+    assert commits_shown(page) == (commits_fingerprint(blind["messages"], 4), OWN_COMMIT, "pass")
     # the verify page checks the blind deal from the revealed secrets and deals every hand from it
-    page.click("#verify-link")
-    page.wait_for_url(f"**/verify/{gid}")
-    page.wait_for_selector("#checks tr[data-check=deals]")
-    statuses = {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
-    checked = ("signature-transcript", "commitment", "client-seeds", "hash-chain", "deals")
-    blind_ids = ("blind-messages", "blind-deal", "blind-opens", "blind-blame")
-    assert {k: statuses[k] for k in checked + blind_ids} == {k: "pass" for k in checked + blind_ids}, statuses
+    statuses = verify_page_statuses(page, gid)
+    assert {k: statuses[k] for k in VERIFY_PAGE_PASSES} == dict.fromkeys(VERIFY_PAGE_PASSES, "pass"), statuses
     assert "blind shuffles" in page.inner_text("#checks tr[data-check=deals]")
     assert page.is_visible("#blind") and page.locator("#blind-findings li.fail").count() == 0
     assert "revoke" in page.inner_text("#blind-not-checked")

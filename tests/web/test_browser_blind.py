@@ -442,3 +442,37 @@ def test_the_pages_spades_rules_are_the_engines(page):
         if c["phase"] == "play":
             assert g["legal"] == w["legal"], c
             assert g["why"] == w["why"], c
+
+
+# ------------------------------------------------------------------------------------------------ the commits
+
+COMMITS = """async ([log, mine]) => {
+  const { commitTrouble, commitsFingerprint } = await import("/assets/js/blind/commits.js");
+  return { fingerprint: await commitsFingerprint(log, 4), trouble: await commitTrouble(log, 4, mine) };
+}"""
+
+
+def test_the_page_fingerprints_the_commits_as_the_terminal_and_finds_its_own_commit_changed(page):
+    """The fingerprint the table page shows is the terminal client's (the same bytes hashed); a log whose commit
+    of the page's seat is another (the server's keys in the middle, signed well) or whose commit is not signed by
+    its own key is not trusted; a watcher (no commit of its own) can only check the signatures."""
+    from fairdeal.client.blind import commits_fingerprint
+
+    py = python_seats()
+    log = [s.commit() for s in py]
+    mine = log[1]
+    got = page.evaluate(COMMITS, [log, mine])
+    assert got == {"fingerprint": commits_fingerprint(log, 4), "trouble": None}
+    assert page.evaluate(COMMITS, [list(reversed(log)), mine]) == got  # in seat order, whatever the log's order
+    assert page.evaluate(COMMITS, [log[:3], mine]) == {"fingerprint": None, "trouble": None}
+    # the server's own seat 1, its commit signed by its own key: the page of seat 1 sees it is not its own
+    other = BlindSeat(GAME, 1, 4, secret=bytes([99] * 32), identity=messages.identity_from_hex("77" * 32))
+    swapped = [log[0], other.commit(), log[2], log[3]]
+    got = page.evaluate(COMMITS, [swapped, mine])
+    assert got["trouble"] == "the table's record holds another commit for your seat than the one this browser sent"
+    assert got["fingerprint"] == commits_fingerprint(swapped, 4) != commits_fingerprint(log, 4)
+    assert page.evaluate(COMMITS, [swapped, None])["trouble"] is None
+    # a commit changed after its seat signed it
+    bent = [log[0], log[1], dict(log[2], box_key=log[3]["box_key"]), log[3]]
+    got = page.evaluate(COMMITS, [bent, mine])
+    assert got["trouble"] == "seat 2's commit is not signed by its own key"

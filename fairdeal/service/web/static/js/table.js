@@ -265,12 +265,25 @@ function startBlind() {
   S.blind = new BlindPlay(tableId, seat, {
     onChange: () => { if (S.raw && S.raw.status !== "over") { S.game = S.blind.decorate(S.raw); render(); } },
     onNote: (text, error) => say("why", text, error),
+    onCommits: showCommits,
   });
   S.blind.run().catch((exc) => say("why", exc.message, true));
   if (!$("blind-note")) {
     $("fair-title").after(el("p", { id: "blind-note", text: "Dealer-blind table: the seats shuffle and hold the cards "
       + "between them, so the service never sees a hand. This browser keeps your keys and reads only your own cards." }));
   }
+}
+
+// The seats' blind commits, checked: their fingerprint (the terminal client prints the same 64 hex digits) and
+// whether this seat's commit is in the table's record as this browser sent it.
+function showCommits(fingerprint, trouble) {
+  const seated = S.blind.seat !== null;
+  $("blind-fingerprint").textContent = fingerprint || "";
+  $("blind-own-commit").textContent = trouble ? `Not trusted: ${trouble}.`
+    : seated ? "Your seat's commit is in the table's record exactly as this browser sent it." : "";
+  $("blind-own-commit").classList.toggle("error", !!trouble);
+  $("blind-commits").dataset.status = trouble ? "fail" : "pass";
+  $("blind-commits").hidden = false;
 }
 
 // The score sheet, read again when a hand ends (and at the start and the end).

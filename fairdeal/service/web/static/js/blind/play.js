@@ -7,6 +7,7 @@
 
 import { get, post, Problem } from "../api.js";
 import { BlindFault, BlindSeat } from "./seat.js";
+import { commitTrouble, commitsFingerprint } from "./commits.js";
 import { spadesHolders } from "./deal.js";
 import { legalCards, safeCard, sortCards, suggestedBid, whyNot } from "./spades.js";
 
@@ -48,11 +49,14 @@ export async function commitBlindIfSeated(table) {
 }
 
 export class BlindPlay {
-  constructor(tableId, seat, { onChange = () => {}, onNote = () => {} } = {}) {
+  constructor(tableId, seat, { onChange = () => {}, onNote = () => {}, onCommits = () => {} } = {}) {
     this.tableId = tableId;
     this.seatNo = seat;
     this.onChange = onChange;
     this.onNote = onNote;
+    this.onCommits = onCommits; // (fingerprint, trouble): the seats' commits checked, once all are in
+    this.fingerprint = null;
+    this.trouble = null; // why the log's commits cannot be trusted: the page then sends nothing more
     this.after = 0;
     this.log = [];
     this.last = null; // the latest blind answer
@@ -60,6 +64,7 @@ export class BlindPlay {
     this.stopped = false;
     this.received = new Set();
     this.fault = null;
+    this.drawn = null; // knows() when the table was last drawn for a change here
     this.stepMs = []; // the page's time for each protocol step it did (bench and the curious)
   }
 
@@ -80,14 +85,40 @@ export class BlindPlay {
       for (const m of b.messages) this.log.push(m.message);
       this.after = b.count;
       this.last = b;
-      if (this.seat) await this.act(b);
-      this.onChange(b);
+      await this.checkCommits();
+      if (this.seat && !this.trouble) await this.act(b);
+      // the table is drawn again only when what decorate() lends it changed (most answers bring another seat's
+      // step or open: nothing to draw; the feed draws the moves)
+      if (this.knows() !== this.drawn) {
+        this.drawn = this.knows();
+        this.onChange(b);
+      }
       if (b.status === "over") break;
     }
   }
 
   stop() {
     this.stopped = true;
+  }
+
+  // What decorate() depends on beside the view, in one text: the deals whose cards are read, a fault, distrust.
+  knows() {
+    return `${[...this.received].join(",")}|${this.fault ? this.fault.message : ""}|${this.trouble || ""}`;
+  }
+
+  // Once every seat's commit is in: each signed by its own key and ours the one this browser sent (else the page
+  // stops, revealing nothing, as the terminal client does), and their fingerprint for the players to compare.
+  async checkCommits() {
+    if (this.fingerprint || this.trouble) return;
+    const trouble = await commitTrouble(this.log, PLAYERS, this.seat ? await this.seat.commit() : null);
+    if (trouble) {
+      this.trouble = trouble;
+      this.onNote(`The blind log cannot be trusted: ${trouble}. This page sends nothing more and reveals nothing.`, true);
+    } else {
+      this.fingerprint = await commitsFingerprint(this.log, PLAYERS);
+      if (!this.fingerprint) return;
+    }
+    this.onCommits(this.fingerprint, this.trouble);
   }
 
   messages(type, deal, seat = undefined) {
@@ -169,6 +200,7 @@ export class BlindPlay {
     const held = this.held(v);
     const out = { ...game, view: { ...v, hand: held || [] } };
     if (!game.your_turn) return out;
+    if (this.trouble) return { ...out, your_turn: false, legal_moves: [], suggested: null };
     // our turn before this page has read its cards (they come with the last release): not ours to act on yet
     if (held === null) return { ...out, your_turn: false, legal_moves: [], suggested: null };
     const timeout = this.timeoutMove(out);
