@@ -130,4 +130,5 @@ def serving(
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()  # reaped: no zombie left, and its CPU counts in the test process's children
         log.close()

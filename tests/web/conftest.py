@@ -1,8 +1,9 @@
 """Browser tests: a real headless Chromium (Debian's /usr/bin/chromium, driven by playwright) against the service
 running in this process on a loopback port (the embedded store in a temporary folder).
 
-One browser per test module; each test gets fresh contexts (own storage, so own player). A missing browser
-fails the run in CI (CI=true) and skips these tests elsewhere. Screenshots of every page go to
+One browser per test process (an xdist worker): starting Chromium and playwright's driver costs more CPU than a
+short browser test, and each test gets fresh contexts anyway (own storage, so own player). A missing browser fails
+the run in CI (CI=true) and skips these tests elsewhere. Screenshots of every page go to
 tests/web/screenshots/ (gitignored) for review.
 """
 
@@ -46,7 +47,7 @@ def _browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     missing = _browser_missing()
     if missing:
