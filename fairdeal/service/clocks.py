@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fairdeal.service import endings, standin
+from fairdeal.service import endings, standin, table_docs
 from fairdeal.service.appends import Appender
 from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
 from fairdeal.service.game import Game
@@ -23,6 +23,11 @@ def reveal_due(table: dict) -> float | None:
     """When a table waiting for its reveals is cancelled for the seats that did not reveal."""
     deadline = table.get("reveal_deadline")
     return parse_iso(deadline) if table["status"] == "revealing" and deadline else None
+
+
+def gone(table: dict, seat: int) -> bool:
+    """Whether the seat's player left the table (its time is up at once)."""
+    return bool(table["seats"][seat].get("gone"))
 
 
 class Clocks:
@@ -44,7 +49,7 @@ class Clocks:
         secs = endings.clock_seconds(live, game.loaded_table, kind)
         if secs is None:
             return None
-        return game.last_at if game.loaded_table["seats"][seat].get("gone") else game.last_at + secs
+        return game.last_at if gone(game.loaded_table, seat) else game.last_at + secs
 
     def abandon_at(self, game: Game) -> float | None:
         return endings.abandon_at(game, self.config.abandon_after)
@@ -68,6 +73,7 @@ class Clocks:
             self.blind.advance(game)
             self.schedule(game)
             return
+        fresh = False  # the table document read from the store by this advance (a move's fast path reads none)
         for _ in range(MAX_STEPS):
             if game.ended or game.live is None:
                 break
@@ -82,21 +88,38 @@ class Clocks:
             reason = endings.cut_short(game, self.config, now)  # before bots move too
             if reason == "abandoned" and stand_in:
                 reason = None  # the seat to move is away and another player is here: the bot stands in instead
+            if reason == "abandoned" and not fresh:  # who left is the table document's: end on the store's
+                game.table, fresh = table_docs.load(self.store, game.game_id)[0], True
+                continue
             if reason is not None:
                 appender.finish(game, reason)
                 continue
             if seat in live.bot_seats:
                 appender.append_move(game, seat, live.bot_move(seat), "bot")
                 continue
-            if stand_in:  # the player is away
-                appender.append_move(game, seat, live.bot_move(seat), "stand-in")
+            if stand_in:  # the player is away (as the store's table document says now: standin.claim)
+                fresh = True
+                if self._still_away(game, seat, now, stand_in=True):
+                    appender.append_move(game, seat, live.bot_move(seat), "stand-in")
                 continue
             due = self.deadline(game)
             if due is not None and due <= now:
+                if gone(game.loaded_table, seat):
+                    fresh = True
+                    if not self._still_away(game, seat, now, stand_in=False):
+                        continue  # the player came back: its own clock, from the fresh table
                 appender.append_move(game, seat, live.timeout_move(seat), "timeout")
                 continue
             break
         self.schedule(game)
+
+    def _still_away(self, game: Game, seat: int, now: float, stand_in: bool) -> bool:
+        """The store's table document says it too (the bot stands in for the seat; or its player left, so its
+        time is up at once), and the move about to be made is marked on it (standin.claim)."""
+        after = self.config.standin_after
+        if stand_in:
+            return standin.claim(self.store, game, seat, lambda t: standin.stands_in(game, seat, now, after, t))
+        return standin.claim(self.store, game, seat, lambda t: gone(t, seat))
 
     def next_check(self, game: Game) -> float | None:
         """When the game next needs a touch (None: nothing is due, ever, without a move)."""

@@ -18,6 +18,7 @@ This module reads the game and its table document only; it writes nothing but th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fairdeal.service import table_docs
@@ -53,10 +54,10 @@ def _seat_records(game: Game, seat: int, after: int):
             yield rec
 
 
-def away_reason(game: Game, seat: int, now: float, standin_after: float) -> str | None:
-    """Why the seat's player counts as away ("left", "timeouts", "silent", "stood-in"), or None. Bots and
-    fairdeal/1 games never are."""
-    live, table = game.live, game.loaded_table
+def away_reason(game: Game, seat: int, now: float, standin_after: float, table: dict | None = None) -> str | None:
+    """Why the seat's player counts as away ("left", "timeouts", "silent", "stood-in"), or None, by `table` (the
+    table document; the game's as last read when None). Bots and fairdeal/1 games never are."""
+    live, table = game.live, game.loaded_table if table is None else table
     if live is None or game.protocol == "fairdeal/1" or seat in live.bot_seats:
         return None
     s = table["seats"][seat]
@@ -86,11 +87,36 @@ def humans(table: dict) -> list[int]:
     return [i for i, s in enumerate(table["seats"]) if not s["bot"]]
 
 
-def stands_in(game: Game, seat: int, now: float, standin_after: float) -> bool:
-    """Whether the table's bot moves for `seat` now: its player is away and some other player is not."""
-    if away_reason(game, seat, now, standin_after) is None:
+def stands_in(game: Game, seat: int, now: float, standin_after: float, table: dict | None = None) -> bool:
+    """Whether the table's bot moves for `seat` now: its player is away and some other player is not (by `table`,
+    the game's table document as last read when None)."""
+    table = game.loaded_table if table is None else table
+    if away_reason(game, seat, now, standin_after, table) is None:
         return False
-    return any(away_reason(game, i, now, standin_after) is None for i in humans(game.loaded_table) if i != seat)
+    return any(away_reason(game, i, now, standin_after, table) is None for i in humans(table) if i != seat)
+
+
+def claim(store, game: Game, seat: int, still: Callable[[dict], bool]) -> bool:
+    """Before a move is made for a seat because of what its table document says (its player away, or gone): check
+    `still(table)` on the document as the store holds it now, and mark on it, by compare-and-set, the move about
+    to be made (the seat's `claimed_seq`). False when it no longer holds; game.table is the fresh document.
+
+    Why: the copy this process holds can be older than a return another process recorded (a move's fast path
+    does not read the table), and a return can land between this check and the append. With the mark, the two
+    are ordered by the document: a return written first is seen here (no move is made for the player who came
+    back); a return written after the mark takes effect after the marked move (come_back starts the player's
+    seat at `claimed_seq`), so the move the bot was already making never counts as the bot standing in again."""
+    mark = game.seq + 1
+    holds = False
+
+    def change(t: dict) -> None:
+        nonlocal holds
+        holds = still(t)
+        if holds:
+            t["seats"][seat]["claimed_seq"] = mark
+
+    game.table = table_docs.update(store, game.game_id, change)
+    return holds
 
 
 def next_at(game: Game, standin_after: float) -> float | None:
@@ -148,7 +174,8 @@ def come_back(games, player: dict, table_id: str) -> dict:
 
         def change(t: dict) -> None:
             s = t["seats"][seat_of(t)]
-            s.update(gone=False, back_seq=seq, back_at=at)
+            # a move the bot was already making for the seat (claim) counts as made before the return
+            s.update(gone=False, back_seq=max(seq, s.get("claimed_seq", 0)), back_at=at)
 
         game.table = table_docs.update(games.store, table_id, change)
 

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,7 @@ def browser():
 class Server:
     """The service on a loopback port, in its own process (tests/web/serve.py), on the embedded store."""
 
-    def __init__(self, data_dir: str, **config: float):
+    def __init__(self, data_dir: str, **config: float | str):
         self.data_dir = data_dir
         root = Path(__file__).resolve().parents[2]
         self.proc = subprocess.Popen(
@@ -91,15 +92,23 @@ class Server:
             self.proc.kill()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextmanager
+def own_server(prefix: str = "fairdeal-web-", **config: float | str):
+    """A test service with its own store (and Config overrides, or serve.py's server_seed), removed after."""
     # the store in memory-backed storage where there is some: its fsyncs are a browser test's slowest part
-    shm = Path("/dev/shm")
-    data = Path(tempfile.mkdtemp(prefix="fairdeal-web-", dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("web")
-    s = Server(str(data))
-    yield s
-    s.stop()
-    shutil.rmtree(data, ignore_errors=True)
+    data = Path(tempfile.mkdtemp(prefix=prefix, dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
+    s = Server(str(data), **config)
+    try:
+        yield s
+    finally:
+        s.stop()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with own_server() as s:
+        yield s
 
 
 class Pages:
@@ -138,6 +147,15 @@ def pages(browser, server):
     yield p
     p.close()
     assert not p.errors, "errors in the pages:\n" + "\n".join(p.errors)
+
+
+def fits(page) -> bool:
+    """No sideways scroll. A mobile viewport widens itself to fit what is too wide (innerWidth 404 on a 390 px
+    phone): measure both against the phone's own width, not only against each other."""
+    width = page.viewport_size["width"]
+    return page.evaluate(
+        "(w) => document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth <= w", width
+    )
 
 
 def shot(page, name: str) -> Path:

@@ -5,16 +5,20 @@ hand, the hand comes before Keep/Throw in tab order)."""
 
 from __future__ import annotations
 
+import hashlib
+
+import pytest
+
 from tests.waiting import scaled, wait_for
-from tests.web.conftest import PHONE, shot
-from tests.web.driver import TURN, as_player
+from tests.web.conftest import PHONE, fits, own_server, shot
+from tests.web.driver import TURN, as_player, wait_after
 
 IN_MINE = "() => document.getElementById('mine').contains(document.activeElement)"
 
 
-def _started(server, name: str, body: dict, guest: bool = False):
+def _started(server, name: str, body: dict, guest: bool = False, seed: str | None = None):
     host = server.api().player(name)
-    t = host.open_table(body, seed=f"{name} seed")
+    t = host.open_table(body, seed=seed or f"{name} seed")
     other = None
     if guest:
         other = server.api().player(f"{name}-guest")
@@ -117,7 +121,104 @@ def test_verify_this_game_is_in_view_when_the_game_ends_on_a_phone(pages, server
         " return r.top >= 0 && r.bottom <= innerHeight; }",
         timeout=scaled(5) * 1000,
     )
+    assert fits(page), "the table at its end (the whole score sheet, the result) has no sideways scroll"
     shot(page, "phone-game-over")
+
+
+# The page's own test of where focus is: on a control of "Your turn" (a block, a card) while it has an enabled one,
+# else waiting on the hand itself; never on the page.
+FOCUS_KEPT = """() => {
+  const a = document.activeElement, hand = document.getElementById("hand");
+  const controls = [...document.querySelectorAll("#choices button:not(:disabled), #hand button:not(:disabled)")];
+  return controls.length ? controls.includes(a) : a === hand;
+}"""
+ON_A_CONTROL = "() => document.activeElement.matches('#choices button, #hand button')"
+# Every game on this module's seeded server is dealt from one server seed, so a host's client seed picks the deal.
+# Under the keyboard's way (the suggestion, the first playable card) and the guest's suggestions, these two deals
+# end the first hand in the two ways focus can go: seat 0's last card ends the hand (the next is dealt at once),
+# or seat 0 leads the last trick and its hand is empty while the guest thinks (that one lost focus to the page,
+# and the test waited for it in vain, whenever the random deal was such a deal).
+LAST_CARD_ENDS_THE_HAND = "keys seed 0"
+LAST_TRICK_LED_BY_SEAT_0 = "keys seed 3"
+
+
+@pytest.fixture(scope="module")
+def seeded_server():
+    with own_server("fairdeal-web-seeded-", server_seed=hashlib.sha256(b"keyboard hand").hexdigest()) as s:
+        yield s
+
+
+@pytest.mark.parametrize("seed", [LAST_CARD_ENDS_THE_HAND, LAST_TRICK_LED_BY_SEAT_0])
+def test_a_whole_hand_played_with_the_keyboard_only(pages, seeded_server, seed):
+    """Tab, the arrows and Enter only: bids and trumps on the blocks, the throw (the hand, then Tab to Keep/Throw)
+    and every card; after each move, while the other player thinks, focus is still with the hand (on the hand
+    itself once its last card is played), and the next hand's cards take it when they are dealt."""
+    server = seeded_server
+    body = {"rule_set": "120s-house", "players": 2, "clocks": "off"}
+    host, guest, gid = _started(server, "keys", body, guest=True, seed=seed)
+    page = _open(pages, server, host, gid)
+    keys = page.keyboard
+    focused = "() => { const a = document.activeElement; return a ? (a.id || a.className) : ''; }"
+    moves = 0
+    emptied = False  # focus waited on the empty hand while the guest played the last card
+    while True:
+        g = host.get(f"/games/{gid}")
+        if g["status"] == "over" or g["view"]["hand_number"] >= 1:
+            break
+        if not g["your_turn"]:
+            assert guest.play_suggested(gid), "one of the two is to move"
+            continue
+        page.wait_for_selector(f"{TURN}[data-seq='{g['seq']}']")
+        for _ in range(60):  # Tab into "Your turn" (on a turn's start the page puts focus there itself)
+            if page.evaluate(IN_MINE):
+                break
+            keys.press("Tab")
+        assert page.evaluate(IN_MINE)
+        seq = g["seq"]
+        kind = g["legal_moves"][0]["kind"]
+        if kind == "play":
+            for _ in range(12):
+                if page.evaluate("() => document.activeElement.classList.contains('playable')"):
+                    break
+                keys.press("ArrowRight")
+            keys.press("Enter")
+            keys.press("Enter")
+        elif kind == "throw":
+            n = page.locator("#hand .card").count()
+            for _ in range(n):  # the suggested cards, each chosen with Enter
+                if page.evaluate("() => !!document.activeElement.querySelector('.tick')"):
+                    keys.press("Enter")
+                keys.press("ArrowRight")
+            for _ in range(n):  # more, if the rules want more
+                if page.get_attribute("#act", "aria-disabled") != "true":
+                    break
+                if page.evaluate("() => document.activeElement.getAttribute('aria-pressed') === 'false'"):
+                    keys.press("Enter")
+                keys.press("ArrowRight")
+            keys.press("Tab")
+            assert page.evaluate(focused) == "act", "Keep/Throw comes right after the hand"
+            keys.press("Enter")
+        else:
+            for _ in range(4):  # the blocks come before the hand
+                if page.evaluate("() => document.activeElement.classList.contains('choice')"):
+                    break
+                keys.press("Shift+Tab")
+            keys.press("Enter")
+            keys.press("Enter")
+        wait_after(page, seq)
+        moves += 1
+        after = host.get(f"/games/{gid}")
+        if not after["your_turn"]:
+            page.wait_for_function(FOCUS_KEPT, timeout=scaled(5) * 1000)  # not dropped to the page
+            emptied = emptied or (after["view"]["hand_number"] == 0 and not after["view"]["hand"])
+    assert moves >= 6, f"only {moves} moves by keyboard"
+    assert emptied == (seed == LAST_TRICK_LED_BY_SEAT_0), "the deal ends the hand the way this case is about"
+    # the next hand dealt: its cards (or its bidding's blocks) take focus back from wherever it waited
+    page.wait_for_selector(f"#mine[data-seq='{host.get(f'/games/{gid}')['seq']}'] #hand .card")
+    page.wait_for_function(ON_A_CONTROL, timeout=scaled(5) * 1000)
+    records = host.get(f"/games/{gid}/transcript")["transcript"]["records"]
+    assert sum(1 for r in records if r["seat"] == 0 and r["by"] == "player" and r["move"]["kind"] == "play") == 5
+    host.post(f"/tables/{gid}/leave")
 
 
 CAP_NOTES = """async (cases) => {

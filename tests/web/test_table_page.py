@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.web.conftest import PHONE, shot
+from tests.web.conftest import PHONE, fits, shot
 from tests.web.driver import TURN, as_player, make_move, open_table, sign_up, wait_after
 
 
@@ -93,30 +93,21 @@ def test_the_hosts_saved_choices_are_filled_in_for_the_next_table(pages, server)
 def test_the_pages_fit_a_phone(pages, server):
     page = pages.new(viewport=PHONE, has_touch=True, is_mobile=True)
     sign_up(page, server.url, "phone")
-    assert _fits(page)
+    assert fits(page)
     shot(page, "phone-lobby")
     open_table(page, "120s-house")
     page.wait_for_selector(TURN)
     for n in range(6):
         page.wait_for_selector(f"{TURN}, #over:not([hidden])")
         wait_after(page, make_move(page, n))
-    assert _fits(page)
+    assert fits(page)
     page.wait_for_selector(TURN)
     hand = page.locator("#hand .card").first.bounding_box()
     assert hand["width"] >= 40 and hand["height"] >= 40  # big enough to tap
     shot(page, "phone-table")
     page.goto(f"{server.url}/verify")
-    assert _fits(page)
+    assert fits(page)
     shot(page, "phone-verify")
-
-
-def _fits(page) -> bool:
-    # a mobile viewport widens itself to fit what is too wide (innerWidth 404 on a 390 px phone): measure both
-    # against the phone's own width, not only against each other
-    width = page.viewport_size["width"]
-    return page.evaluate(
-        "(w) => document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth <= w", width
-    )
 
 
 def _watch_a_move_arrive(pages, server, query: str, feed: str) -> None:

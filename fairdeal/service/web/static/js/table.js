@@ -399,7 +399,7 @@ async function onEnd(game) {
   if (!$("over-verify")) $("over").append(el("p", {}, el("a", { class: "button primary", id: "over-verify",
     href: `/verify/${encodeURIComponent(tableId)}` }, "Verify this game")));
   // in view without scrolling (on a phone the panel is below the table); focus there if "Your turn" had it
-  if (S.focusMine && document.activeElement === document.body) $("over-verify").focus({ preventScroll: true });
+  if (S.focusMine && focusLost(document.activeElement)) $("over-verify").focus({ preventScroll: true });
   $("over").scrollIntoView({ block: "nearest" });
   log(resultSentence(game, new Names(game)), "hand-over first");
   try {
@@ -482,17 +482,25 @@ function render() {
 }
 
 // Focus that was in "Your turn" and lost its element (a card played, a block sent, the Throw button hidden) goes
-// back to the hand (or the blocks), not to the page. Quietly: the hint line keeps what it says.
+// back to the hand (or the blocks), not to the page. Where "Your turn" has no control to take it (every button
+// disabled while a move is sent; the hand empty after its last card, the next not dealt yet) it waits on the hand
+// itself (#hand, tabindex -1), still in "Your turn", until a control comes back. Quietly: the hint line keeps
+// what it says.
 function keepFocus() {
-  const active = document.activeElement;
-  // a removed element leaves focus on the body; a hidden or disabled one keeps it until the next frame
-  const lost = !active || active === document.body || !active.isConnected || active.disabled || active.closest("[hidden]");
-  if (!S.focusMine || !lost) return;
-  const target = [$("choices"), $("hand")].map((b) => b.querySelector("[tabindex='0']:not(:disabled)")).find(Boolean);
-  if (!target) return;
+  if (!S.focusMine || !focusLost(document.activeElement)) return;
+  const hand = $("hand");
+  const target = [$("choices"), hand].map((b) => b.querySelector("[tabindex='0']:not(:disabled)")).find(Boolean);
+  if (!target && document.activeElement === hand) return;
   S.quietFocus = true;
-  target.focus();
+  (target || hand).focus();
   S.quietFocus = false;
+}
+
+// No control has focus: on the page (a removed element leaves it on the body), on an element that is hidden or
+// disabled (Chromium keeps it there until the next frame), or waiting on the hand itself.
+function focusLost(active) {
+  return !active || active === document.body || !active.isConnected || active.disabled
+    || !!active.closest("[hidden]") || active === $("hand");
 }
 
 function renderLastTrick(game, names) {
