@@ -58,7 +58,7 @@ def stop(procs: list[subprocess.Popen]) -> None:
                 p.kill()
 
 
-def wait_http(port: int, path: str, proc: subprocess.Popen, timeout: float = 30) -> None:
+def wait_http(port: int, path: str, proc: subprocess.Popen, timeout: float = 120) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:

@@ -30,6 +30,12 @@ def gone(table: dict, seat: int) -> bool:
     return bool(table["seats"][seat].get("gone"))
 
 
+def coarse(when: float, limit: float) -> float:
+    """`when` rounded up to a twentieth of `limit` (a time limit that moves with every move)."""
+    step = max(0.01, limit / 20)
+    return -(-when // step) * step
+
+
 class Clocks:
     def __init__(self, store: Store, config, now: Callable[[], float], appender: Appender, lost: LostRecords):
         self.store, self.config, self.now, self.appender, self.lost = store, config, now, appender, lost
@@ -121,8 +127,9 @@ class Clocks:
             return standin.claim(self.store, game, seat, lambda t: standin.stands_in(game, seat, now, after, t))
         return standin.claim(self.store, game, seat, lambda t: gone(t, seat))
 
-    def next_check(self, game: Game) -> float | None:
-        """When the game next needs a touch (None: nothing is due, ever, without a move)."""
+    def next_check(self, game: Game, for_index: bool = False) -> float | None:
+        """When the game next needs a touch (None: nothing is due, ever, without a move). `for_index`: the time
+        written into the sweeper's index, where a stand-in's time is coarse too (see schedule)."""
         if game.ended:
             return None
         if game.live is None:
@@ -133,14 +140,20 @@ class Clocks:
         if abandon is not None:
             # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth
             # of the limit) so that most moves need no index write
-            step = max(0.01, self.config.abandon_after / 20)
-            abandon = -(-abandon // step) * step
-        times = [t for t in (due, abandon, standin.next_at(game, self.config.standin_after)) if t is not None]
+            abandon = coarse(abandon, self.config.abandon_after)
+        stand_in = standin.next_at(game, self.config.standin_after)
+        if stand_in is not None and for_index:
+            stand_in = coarse(stand_in, self.config.standin_after)
+        times = [t for t in (due, abandon, stand_in) if t is not None]
         return min(times) if times else None
 
     def schedule(self, game: Game) -> None:
-        """Keep the sweeper's index (game -> next time something is due) current."""
-        when = self.next_check(game)
+        """Keep the sweeper's index (game -> next time something is due) current. At a table without clocks the
+        stand-in time moves with every move; in the index it is rounded up to a twentieth of standin_after, so
+        that most moves write nothing there (a store write a move was a third of a move's round trips). Only the
+        sweeper reads the index, for the games nobody touches: a waiting client wakes at the exact time
+        (feed.until_due), and any request's touch runs what is due."""
+        when = self.next_check(game, for_index=True)
         key = None if when is None else round(when, 1)
         if key is not None and game.scheduled is None:  # replayed afresh (evicted): the index may hold it (a read
             stored = self.store.index_score("schedule", game.game_id)  # is cheaper than an fsynced write)

@@ -288,9 +288,10 @@ class Config:
     max_content_length: int = 16 * 1024  # request bodies are small JSON objects
     long_poll_max: float = 25.0  # the longest an event-feed request waits
     # An idle stream costs a keep-alive every heartbeat and a reopening every stream_max (about 3 ms of CPU:
-    # the request, the token, the view): long enough that 20,000 idle streams cost a few % of a core
-    # (bench/bench_idle.py), the heartbeat under a proxy's 60 s read timeout (docs/operations.md, "Proxies").
-    stream_max: float = 1800.0  # the longest a server-sent events stream stays open
+    # the request, the token, the rate limits, the view; a keep-alive about a twentieth of that): an hour makes
+    # the reopenings a fifth of an idle stream's cost (bench/bench_idle.py, bench/README.md), the heartbeat under
+    # a proxy's 60 s read timeout (docs/operations.md, "Proxies").
+    stream_max: float = 3600.0  # the longest a server-sent events stream stays open
     heartbeat: float = 50.0  # seconds between keep-alive comments on an idle stream
     max_waits: int = 5000  # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16  # ... per player (or per address without a token) and process (429)

@@ -87,11 +87,25 @@ class Metrics:
             if kind is Gauge:
                 extra["multiprocess_mode"] = "livesum"
             self._m[name] = kind(name, doc, labels, registry=self.registry, **extra)
+        # (name, label items) -> the labelled child: prometheus_client's labels() checks and joins the label
+        # values at every call, a cost on every request and store call; the label sets here are few and fixed
+        # (routes, statuses, store operations, codes), so each child is looked up once
+        self._children: dict[tuple, Any] = {}
         self.games_by_state = games_by_state
 
+    def child(self, name: str, **labels):
+        """The metric `name` with these label values (the same object every time): for a caller that counts
+        or times one series over and over (the store's timing of each operation)."""
+        return self._metric(name, labels)
+
     def _metric(self, name: str, labels: dict):
-        m = self._m[name]
-        return m.labels(**{k: str(v) for k, v in labels.items()}) if labels else m
+        if not labels:
+            return self._m[name]
+        key = (name, *labels.items())
+        found = self._children.get(key)
+        if found is None:  # a race here makes labels() run twice: it returns the same child both times
+            found = self._children[key] = self._m[name].labels(**{k: str(v) for k, v in labels.items()})
+        return found
 
     def inc(self, name: str, amount: float = 1.0, **labels) -> None:
         self._metric(name, labels).inc(amount)

@@ -17,7 +17,7 @@ from flask import Flask, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse_many
 
-from fairdeal.service import errors
+from fairdeal.service import errors, ratelimit_memory
 from fairdeal.service.auth import current_player_id
 from fairdeal.service.config import Config
 from fairdeal.service.errors import ApiError
@@ -43,10 +43,10 @@ def client_address() -> str:
 
 def storage(config: Config) -> tuple[str, dict]:
     """Where the counts live: the setting, else the store's Redis (FAIRDEAL_REDIS_URL), else this process's
-    memory."""
+    memory (ratelimit_memory: limits' memory storage without its sweep thread)."""
     uri = config.rate_limit_storage or config.redis_url
     if not uri or uri == "memory://":
-        return "memory://", {}
+        return ratelimit_memory.SCHEME + "://", {}
     if "cluster=1" in uri:
         uri = uri.replace("redis://", "redis+cluster://", 1).replace("?cluster=1", "").replace("&cluster=1", "")
     elif uri.startswith("unix://"):
@@ -86,6 +86,11 @@ class RateLimits:
         self.bad_tokens = parse_many(config.limit_bad_tokens)
         if not self.enabled:
             return
+        # Flask-Limiter also checks every request in a before_request hook, for application-wide (default)
+        # limits. There are none here: every limit is a decorator's (_wrap), checked in one pass by the decorators.
+        # That hook's pass over nothing cost as much as the decorators' own (a quarter of a stream's opening).
+        hooks = app.before_request_funcs.get(None, [])
+        app.before_request_funcs[None] = [f for f in hooks if f != self.limiter._check_request_limit]
         identities = self.limiter.shared_limit(config.limit_players, scope="credentials")
         together = self.limiter.shared_limit(config.limit_address, scope="address")
         per_player = {

@@ -67,7 +67,7 @@ def tournaments_tick(services) -> int:
 def _reschedule(services, game, now: float) -> None:
     """Write the game's next due time, whatever this process last wrote: the entry that made it due may
     have been written by another process, and left in the past it would be swept again and again."""
-    when = services.games.clocks.next_check(game)
+    when = services.games.clocks.next_check(game, for_index=True)
     if when is None:
         services.store.index_remove("schedule", game.game_id)
         game.scheduled = None

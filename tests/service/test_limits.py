@@ -4,13 +4,18 @@ shared by every instance on Redis; off when switched off."""
 
 from __future__ import annotations
 
-from fairdeal.service import auth
+import threading
+
+import limits.storage.memory
+
+from fairdeal.service import auth, ratelimit_memory
 from fairdeal.service.app import create_app
 from fairdeal.service.config import Config
 from fairdeal.service.ratelimits import storage
 from tests.service.client import Api
 from tests.service.conftest import make_app
 from tests.service.problems import problem
+from tests.waiting import wait_for
 
 
 def limited(r) -> dict:
@@ -134,11 +139,35 @@ def test_the_counts_are_shared_by_every_instance_on_redis(tmp_path, redis_url):
 
 
 def test_where_the_counts_live():
-    assert storage(Config())[0] == "memory://"
+    assert storage(Config())[0] == "fairdeal-memory://"
     assert storage(Config(redis_url="redis://h:1/0"))[0] == "redis://h:1/0"
     assert storage(Config(redis_url="redis+cluster://h:1"))[0] == "redis+cluster://h:1"
     assert storage(Config(redis_url="redis://h:1/0?cluster=1"))[0] == "redis+cluster://h:1/0"
-    assert storage(Config(redis_url="redis://h:1/0", rate_limit_storage="memory://"))[0] == "memory://"
+    assert storage(Config(redis_url="redis://h:1/0", rate_limit_storage="memory://"))[0] == "fairdeal-memory://"
+
+
+def test_the_process_counts_start_no_thread_and_still_expire(monkeypatch):
+    """The embedded store's counts (ratelimit_memory): limits' MemoryStorage started a Timer thread after nearly
+    every request, which walked every count; here no thread is started, an expired count reads as 0, and the walk
+    runs inline once SWEEP_EVERY has passed."""
+    timers = []
+
+    class Counted(threading.Timer):
+        def __init__(self, *a, **k):
+            timers.append(self)
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(limits.storage.memory.threading, "Timer", Counted)
+    counts = ratelimit_memory.ProcessMemory()
+    for i in range(20):
+        assert counts.incr(f"k{i}", 0.05) == 1
+    assert counts.incr("k0", 0.05) == 2
+    assert len(timers) == 1 and timers[0].finished.is_set()  # only MemoryStorage.__init__'s, cancelled
+    wait_for(lambda: counts.get("k0") == 0, 5, what="an expired count reads as 0")
+    assert counts.sweeps == 0 and "k19" in counts.storage  # nobody read k19: still held
+    monkeypatch.setattr(ratelimit_memory, "SWEEP_EVERY", 0.0)
+    counts.incr("new", 60)
+    assert counts.sweeps == 1 and "k19" not in counts.storage and counts.get("new") == 1
 
 
 def test_limits_switched_off_refuse_nothing(tmp_path, request):

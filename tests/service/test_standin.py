@@ -169,3 +169,35 @@ def test_play_again_opens_the_next_table_with_the_same_seats(timed):
     api.start(host, nxt["id"])
     api.reveal(guest, nxt["id"], "a new seed", nonce)
     assert api.get(f"/tables/{nxt['id']}").get_json()["status"] == "playing"
+
+
+def test_moves_without_clocks_write_the_sweepers_schedule_a_few_times_and_it_stands_in_on_time(timed, monkeypatch):
+    """The stand-in time moves with every move; the sweeper's index holds it rounded up to a twentieth of
+    standin_after (6 s here), so quick moves write the index once or twice, not each time (clocks.schedule), and
+    the sweeper, at the index's time, finds the stand-in due."""
+    from fairdeal.service import sweeper
+
+    api, svc, clock = timed
+    host, guest, gid = two_humans(api, clocks="off")
+    writes = []
+    index_set = svc.store.index_set
+
+    def counted(index, member, score):
+        if index == "schedule":
+            writes.append(score)
+        return index_set(index, member, score)
+
+    monkeypatch.setattr(svc.store, "index_set", counted)
+    for _ in range(10):  # ten human moves in 2 s (the bots answer at once)
+        mover = next(p for p in (host, guest) if api.view(p, gid)["your_turn"])
+        v = api.view(mover, gid)
+        assert api.move(mover, gid, v["seq"], v["legal_moves"][0]).status_code == 201
+        clock.advance(0.2)
+    assert 1 <= len(writes) <= 2, writes  # one a move before
+    game = svc.games.touch(gid)
+    exact, stored = svc.games.clocks.next_check(game), svc.store.index_score("schedule", gid)
+    assert exact <= stored < exact + 6.01  # never earlier than due: the sweeper is never early for nothing
+    seq = game.seq
+    clock.advance(stored - clock())
+    assert sweeper.sweep_once(svc) == 1
+    assert [r for r in records(svc, gid) if r["seq"] > seq and r["by"] == "stand-in"]

@@ -46,18 +46,20 @@ def time_calls(store, metrics):
     for name in TIMED:
         method = getattr(store, name, None)
         if method is not None:
-            setattr(store, name, _timed(method, name, metrics.observe))
+            setattr(store, name, _timed(method, metrics.child("fairdeal_store_seconds", op=name)))
     store._timed = True
     return store
 
 
-def _timed(method, op: str, observe):
+def _timed(method, histogram):
+    """`method`, its every call's latency observed in `histogram` (the operation's series, looked up once)."""
+
     @functools.wraps(method)
     def timed(*args, **kwargs):
         t0 = time.perf_counter()
         try:
             return method(*args, **kwargs)
         finally:
-            observe("fairdeal_store_seconds", time.perf_counter() - t0, op=op)
+            histogram.observe(time.perf_counter() - t0)
 
     return timed
