@@ -85,3 +85,24 @@ def post_blind(game_id):
 
     _, (answer, new) = s.games.act(game_id, act)
     return answer, (201 if new else 200)
+
+
+@bp.post("/games/<game_id>/blind/complaints")
+def post_complaint(game_id):
+    """A seat's client says an open in the log is wrong ({"deal", "position"}): checked, that one open; a wrong
+    one aborts the game blamed on its opener, a complaint that does not hold is refused and changes nothing."""
+    s = svc()
+    p = player_ref()
+    body = json_body()
+
+    def act(game):
+        _blind_table(game.table)
+        seat = seat_of(game.table, p)
+        if seat is None:
+            raise ApiError(403, "not-seated", "You have no seat at this table.")
+        if game.live is None:
+            raise ApiError(409, "not-started", "This table has not started yet.")
+        return s.games.blind.complain(game, seat, body)
+
+    _, answer = s.games.act(game_id, act)
+    return answer, 200
