@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fairdeal.core.blind import check
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.checks import verify_transcript
@@ -50,6 +52,9 @@ TAMPER = """async (text) => {
 }"""
 
 
+@pytest.mark.timeout(
+    1200
+)  # a whole 19-hand game played in Chromium, then checked by its verify page, on a shared machine
 def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, server):
     page = pages.new()
     gid = open_blind(page, server, "blind-player")
@@ -103,7 +108,7 @@ def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, serv
     # the verify page checks the blind deal from the revealed secrets and deals every hand from it
     page.click("#verify-link")
     page.wait_for_url(f"**/verify/{gid}")
-    page.wait_for_selector("#checks tr[data-check=deals]")
+    page.wait_for_selector("#checks tr[data-check=deals]", timeout=scaled(20_000))  # the page checks every deal
     statuses = {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
     checked = ("signature-transcript", "commitment", "client-seeds", "hash-chain", "deals")
     blind_ids = ("blind-messages", "blind-deal", "blind-opens", "blind-blame")
