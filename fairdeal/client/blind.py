@@ -28,6 +28,7 @@ WHY = {
     "left": "left the table",
     "revoke": "played a card the rules forbid (a revoke, found when the hand's cards were opened)",
     "bad-timeout-move": "sent a timeout move that is not the rule set's timeout move",
+    "bad-open": "opened a card with keys that do not open its position to it (a seat's complaint showed it)",
 }
 
 
@@ -144,9 +145,18 @@ class BlindPlayer:
             why = "it comes before the deal's last lock"
         elif not opens([scalar_from_hex(x) for x in m["keys"]], card, element_from_hex(locks[-1]["deck"][j])):
             why = f"its keys do not open position {j} to {card}"
+            self.complain(k, j)
         seen.update((j, card))
         if why:
             self.warnings.append(f"Seat {m['seat']}'s open of {card} in hand {k + 1} is wrong: {why}.")
+
+    def complain(self, k: int, j: int) -> None:
+        """Tell the service that the open of position j of deal k does not hold: it checks that one open (the
+        server does not multiply an open itself) and aborts the game blamed on its opener."""
+        try:
+            self.c.post(f"/games/{self.me.game}/blind/complaints", {"deal": k, "position": j})
+        except Problem as exc:  # refused, or the game is over: the verifier names the seat all the same
+            self.warnings.append(f"The service did not take the complaint of position {j}: {exc}")
 
     def of_deal(self, k: int, kind: str) -> list[dict]:
         return [m for m in self.log if m["type"] == kind and m.get("deal") == k]

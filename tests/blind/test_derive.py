@@ -46,3 +46,21 @@ def test_bad_elements_and_scalars_are_refused():
         group.mul(N, group.G)
     with pytest.raises(ValueError):
         group.scalar_from_hex(f"{N:064x}")
+
+
+def test_pad_is_cryptography_hkdf_and_seal_unseal_round_trip():
+    """release.pad writes HKDF out in its two HMAC steps (its PRK kept per pair of seats): the same 32 bytes as
+    cryptography's HKDF-SHA256 for every label, game and shared secret."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    from fairdeal.core.blind import release
+
+    for shared, game in ((bytes(32), "g1"), (bytes(range(32)), "ünï-game"), (b"\xff" * 32, "g1")):
+        for deal, s, h, j in ((0, 0, 1, 0), (18, 3, 2, 51), (7, 1, 0, 12)):
+            info = f"fairdeal-blind/1 release|{deal}|{s}|{h}|{j}".encode("ascii")
+            want = HKDF(algorithm=hashes.SHA256(), length=32, salt=game.encode("utf-8"), info=info).derive(shared)
+            assert release.pad(shared, game, deal, s, h, j) == want
+            lock = (deal + 1) * 0x1234567 % N
+            assert release.unseal(release.seal(lock, want), want) == lock
+    assert release.unseal("00" * 32, bytes(32)) is None  # zero is no scalar

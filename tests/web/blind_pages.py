@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from tests.service.play_proc import verify_cli
+from tests.waiting import scaled
 from tests.web.driver import as_player, make_move, open_table, sign_up
 
 BLIND_KEY = "fairdeal.blind."
@@ -94,7 +95,7 @@ def verify_page_statuses(page, gid: str) -> dict:
     """The verify page's checks of the finished game, opened from the table's "Verify this game"."""
     page.click("#verify-link")
     page.wait_for_url(f"**/verify/{gid}")
-    page.wait_for_selector("#checks tr[data-check=deals]")
+    page.wait_for_selector("#checks tr[data-check=deals]", timeout=scaled(20_000))  # the page checks every deal
     return {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
 
 

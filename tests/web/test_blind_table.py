@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fairdeal.client.blind import commits_fingerprint
 from fairdeal.core.blind import check
 from fairdeal.core.blind.deal import spades_holders
@@ -37,6 +39,9 @@ TAMPER = """async (text) => {
 }"""
 
 
+@pytest.mark.timeout(
+    1200
+)  # a whole 19-hand game played in Chromium, then checked by its verify page, on a shared machine
 def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, server):
     page = pages.new()
     gid = open_blind(page, server, "blind-player")

@@ -147,7 +147,7 @@ def _read_messages(
         try:
             if seat not in sign_keys:
                 raise BadMessage("no commit")
-            verify_signature(m, sign_keys[seat])
+            verify_signature(m, sign_keys[seat], formed=True)
         except BadMessage:
             out.add("signature", None, m.get("deal"), index=i, claimed_seat=seat, type=m["type"])
             out.forged.add((m["type"], seat, m.get("deal")))

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairdeal.core.blind import derive
-from fairdeal.core.blind.group import N, card_points, mul, mul_many
+from fairdeal.core.blind.group import N, card_points, mul_each, mul_many
 
 
 def composed_deal(
@@ -48,10 +48,11 @@ def composed_deal(
         rest = 1
         for a in masks[s + 1 :]:
             rest = rest * a % N
-        for j in range(size):
-            held[j] = held[j] * lock_keys[s][j] % N
-            if mul(rest * held[j] % N, points[order[j]]).hex() != published[j]:
-                return None
+        keys = lock_keys[s]
+        held = [h * b % N for h, b in zip(held, keys, strict=True)]
+        computed = mul_each([rest * h % N for h in held], [points[i] for i in order])
+        if [x.hex() for x in computed] != list(published):
+            return None
     return [pack[i] for i in order], lock_keys
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fairdeal.core.blind import derive
-from fairdeal.core.blind.group import N, card_points, inverse, mul, mul_many, product
+from fairdeal.core.blind.group import N, card_points, inverse, mul, mul_each, mul_many, product
 from fairdeal.core.cards import PACK_52, Card, cards_to_str
 
 
@@ -39,7 +39,7 @@ def lock_deck(secret: bytes, deal: int, prev: Sequence[bytes], locks: Sequence[i
     """locks: derive.lock_scalars(secret, deal, len(prev)) when the caller has them already."""
     a_inv = inverse(derive.shuffle_scalar(secret, deal))
     locks = derive.lock_scalars(secret, deal, len(prev)) if locks is None else locks
-    return [mul(b * a_inv % N, x) for b, x in zip(locks, prev, strict=True)]
+    return mul_each([b * a_inv % N for b in locks], prev)
 
 
 def unlock(keys: Sequence[int], element: bytes) -> bytes:

@@ -65,7 +65,14 @@ def _private_key(k: int) -> ec.EllipticCurvePrivateKey:
     return key
 
 
+_card_keys: dict[bytes, ec.EllipticCurvePublicKey] = {}  # the card points' decoded keys, kept for the process
+
+
 def _public_key(x: bytes) -> ec.EllipticCurvePublicKey:
+    pinned = _card_keys.get(x)
+    if pinned is not None:
+        return pinned
+
     def decode(xb: bytes) -> ec.EllipticCurvePublicKey:
         try:
             return ec.EllipticCurvePublicKey.from_encoded_point(CURVE, b"\x02" + xb)
@@ -99,6 +106,15 @@ def mul_many(k: int, xs: Sequence[bytes]) -> list[bytes]:
     key = _private_key(check_scalar(k))
     exchange, ecdh = key.exchange, ec.ECDH()
     return [exchange(ecdh, _public_key(x)) for x in xs]
+
+
+def mul_each(scalars: Sequence[int], xs: Sequence[bytes]) -> list[bytes]:
+    """[mul(k, x) for k, x in zip(scalars, xs)] for scalars used once (a lock deck: one scalar per position):
+    each private key is made and dropped, never put in the cache it would only churn."""
+    if len(scalars) != len(xs):
+        raise ValueError("one scalar per element")
+    derive, ecdh = ec.derive_private_key, ec.ECDH()
+    return [derive(check_scalar(k), CURVE).exchange(ecdh, _public_key(x)) for k, x in zip(scalars, xs, strict=True)]
 
 
 def base_mul(k: int) -> bytes:
@@ -140,6 +156,7 @@ def card_points(texts: Sequence[str]) -> list[bytes]:
         p = _card_points.get(t)
         if p is None:
             p = _card_points[t] = card_point(t)
+            _card_keys[p] = _public_key(p)
         out.append(p)
     return out
 

@@ -23,7 +23,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from fairdeal.core.blind.group import BadElement, element_from_hex, scalar_from_hex
-from fairdeal.core.canonical import canonical_json
+from fairdeal.core.canonical import canonical_json, canonical_json_of_parsed
 from fairdeal.core.cards import BadCard, card_from_str
 
 PROTOCOL = "fairdeal-blind/1"
@@ -67,9 +67,12 @@ def _key_count(text: str, what: str, below: int) -> int:
     return int(text)
 
 
-def signed_bytes(message: Mapping[str, Any]) -> bytes:
-    """The bytes the signature covers: the prefix and the canonical JSON of the message without "sig"."""
-    return SIGN_PREFIX + canonical_json({k: v for k, v in message.items() if k != "sig"})
+def signed_bytes(message: Mapping[str, Any], formed: bool = False) -> bytes:
+    """The bytes the signature covers: the prefix and the canonical JSON of the message without "sig".
+    formed: the message passed check_form, whose every member has a canonical form (plain texts, integers in
+    range, lists and objects of them), so the canonical encoder's validating walk has nothing to find."""
+    body = {k: v for k, v in message.items() if k != "sig"}
+    return SIGN_PREFIX + (canonical_json_of_parsed(body) if formed else canonical_json(body))
 
 
 def new_identity() -> Ed25519PrivateKey:
@@ -102,15 +105,26 @@ def sign(key: Ed25519PrivateKey, message: Mapping[str, Any]) -> dict[str, Any]:
     return {**body, "sig": key.sign(signed_bytes(body)).hex()}
 
 
-def verify_signature(message: Mapping[str, Any], sign_key: str) -> None:
-    """Raises BadMessage unless "sig" is the signature of sign_key (64 hex) over the message."""
+_sign_keys: dict[str, Ed25519PublicKey] = {}  # decoded sign keys (a game has a few; a verifier checks thousands)
+
+
+def _sign_key(text: str) -> Ed25519PublicKey:
+    key = _sign_keys.get(text)
+    if key is None:
+        if len(_sign_keys) > 1024:
+            _sign_keys.clear()
+        key = _sign_keys[text] = Ed25519PublicKey.from_public_bytes(bytes.fromhex(_hex64(text, "A sign key")))
+    return key
+
+
+def verify_signature(message: Mapping[str, Any], sign_key: str, formed: bool = False) -> None:
+    """Raises BadMessage unless "sig" is the signature of sign_key (64 hex) over the message. formed: the
+    message passed check_form (signed_bytes)."""
     sig = message.get("sig")
     if type(sig) is not str or not _HEX128.match(sig):
         raise BadMessage("A message's sig is 64 bytes written as 128 lowercase hex digits.")
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(_hex64(sign_key, "A sign key"))).verify(
-            bytes.fromhex(sig), signed_bytes(message)
-        )
+        _sign_key(sign_key).verify(bytes.fromhex(sig), signed_bytes(message, formed))
     except (InvalidSignature, ValueError):
         raise BadMessage(
             f"The signature of seat {message.get('seat')}'s {message.get('type')} does not verify."

@@ -68,20 +68,34 @@ def read_blind(game_id):
     return blind_answer(s, game, after)
 
 
+def _seat_at_running_table(game, p) -> int:
+    """The seat of the token's player at this started blind table (403/409 otherwise)."""
+    _blind_table(game.table)
+    seat = seat_of(game.table, p)
+    if seat is None:
+        raise ApiError(403, "not-seated", "You have no seat at this table.")
+    if game.live is None:
+        raise ApiError(409, "not-started", "This table has not started yet.")
+    return seat
+
+
 @bp.post("/games/<game_id>/blind")
 def post_blind(game_id):
     s = svc()
     p = player_ref()
     body = json_body()
-
-    def act(game):
-        _blind_table(game.table)
-        seat = seat_of(game.table, p)
-        if seat is None:
-            raise ApiError(403, "not-seated", "You have no seat at this table.")
-        if game.live is None:
-            raise ApiError(409, "not-started", "This table has not started yet.")
-        return s.games.blind.post(game, seat, body)
-
-    _, (answer, new) = s.games.act(game_id, act)
+    _, (answer, new) = s.games.act(
+        game_id, lambda game: s.games.blind.post(game, _seat_at_running_table(game, p), body)
+    )
     return answer, (201 if new else 200)
+
+
+@bp.post("/games/<game_id>/blind/complaints")
+def post_complaint(game_id):
+    """A seat's client says an open in the log is wrong ({"deal", "position"}): checked, that one open; a wrong
+    one aborts the game blamed on its opener, a complaint that does not hold is refused and changes nothing."""
+    s = svc()
+    p = player_ref()
+    body = json_body()
+    _, answer = s.games.act(game_id, lambda game: s.games.blind.complain(game, _seat_at_running_table(game, p), body))
+    return answer, 200

@@ -8,7 +8,8 @@
 import { get, post, Problem } from "../api.js";
 import { BlindFault, BlindSeat } from "./seat.js";
 import { commitTrouble, commitsFingerprint } from "./commits.js";
-import { spadesHolders } from "./deal.js";
+import { opens, spadesHolders } from "./deal.js";
+import { scalarFromHex } from "./group.js";
 import { legalCards, safeCard, sortCards, suggestedBid, whyNot } from "./spades.js";
 
 const PLAYERS = 4;
@@ -66,6 +67,7 @@ export class BlindPlay {
     this.fault = null;
     this.drawn = null; // knows() when the table was last drawn for a change here
     this.stepMs = []; // the page's time for each protocol step it did (bench and the curious)
+    this.complaints = []; // [deal, position] of the other seats' opens this page found wrong and complained of
   }
 
   async run() {
@@ -86,6 +88,7 @@ export class BlindPlay {
       this.after = b.count;
       this.last = b;
       await this.checkCommits();
+      if (this.seat && !this.trouble) await this.checkOpens(b);
       if (this.seat && !this.trouble) await this.act(b);
       // the table is drawn again only when what decorate() lends it changed (most answers bring another seat's
       // step or open: nothing to draw; the feed draws the moves)
@@ -94,6 +97,27 @@ export class BlindPlay {
         this.onChange(b);
       }
       if (b.status === "over") break;
+    }
+  }
+
+  // Every other seat's open of the deal in play, as it comes: its keys must open its position of the final deck
+  // to its card (one multiplication). The server does not make it (it checks the holder and "no card twice"); a
+  // wrong open is complained of, and the server, checking that one open, aborts the game blamed on its opener.
+  async checkOpens(b) {
+    const k = b.deal ? b.deal.deal : null;
+    for (const { message: m } of b.messages) {
+      if (m.type !== "open" || m.seat === this.seatNo || m.deal !== k) continue;
+      const locks = this.messages("lock", k).sort((x, y) => x.seat - y.seat);
+      if (locks.length < PLAYERS) continue;
+      if (await opens(m.keys.map(scalarFromHex), m.card, locks[PLAYERS - 1].deck[m.position])) continue;
+      this.complaints.push([k, m.position]);
+      this.onNote(`Seat ${m.seat}'s open of ${m.card} is wrong: its keys do not open its position to it. This page tells the service.`, true);
+      try {
+        await post(`/games/${encodeURIComponent(this.tableId)}/blind/complaints`, { deal: k, position: m.position });
+      } catch (exc) {
+        if (!(exc instanceof Problem)) throw exc;
+        this.onNote(`The service did not take the complaint: ${exc.message}`, true);
+      }
     }
   }
 
@@ -244,6 +268,7 @@ export function abortSentence(abort, names) {
     "move-timeout": "no move in time (a blind seat's own page plays its timeout move, and it was gone)",
     left: "it left the table while its keys were still needed",
     revoke: "a card the rules did not allow, found when the hand's cards were all open",
+    "bad-open": "an open whose keys do not open its position to its card (a seat's complaint showed it)",
     "bad-timeout-move": "a timeout move that is not the timeout policy's",
   }[abort.why] || abort.why;
   return `Blamed on ${who}: ${why}. The signed end record names seat ${abort.seat}.`;
