@@ -11,10 +11,11 @@ import base64
 import hashlib
 from pathlib import Path
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.web.inline import inline_page
+from fairdeal.service.web.verifier_zip import verifier_zip
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
@@ -30,14 +31,19 @@ BASE_POLICY = (
 )
 
 
-def _html(text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()) -> Response:
+def _html(
+    text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), wasm: bool = False
+) -> Response:
     def sources(kind: str, inline: tuple[str, ...]) -> str:
         hashes = " ".join(
             "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'" for s in inline
         )
         return f"{kind} 'self'" + (" " + hashes if hashes else "")
 
-    policy = f"{BASE_POLICY}; {sources('script-src', scripts)}; {sources('style-src', styles)}"
+    # the verify page compiles Pyodide's WebAssembly (its verifier's Python): 'wasm-unsafe-eval' allows that and
+    # no JavaScript eval
+    script_src = sources("script-src", scripts) + (" 'wasm-unsafe-eval'" if wasm else "")
+    policy = f"{BASE_POLICY}; {script_src}; {sources('style-src', styles)}"
     resp = Response(text, mimetype="text/html")
     resp.headers["Content-Security-Policy"] = policy
     resp.headers["X-Content-Type-Options"] = "nosniff"
@@ -69,7 +75,19 @@ def tournament(tournament_id):
 @bp.get("/verify/<game_id>")
 def verify(game_id=None):
     page = inline_page(PAGES / "verify.html", STATIC)
-    return _html(page.html, page.scripts, page.styles)
+    return _html(page.html, page.scripts, page.styles, wasm=True)
+
+
+@bp.get("/verifier.zip")
+def verifier():
+    """The verifier's Python for the verify page (verifier_zip.py; docs/web.md, "The verify page")."""
+    body, etag = verifier_zip()
+    if request.if_none_match.contains(etag):
+        resp = Response(status=304)
+    else:
+        resp = Response(body, mimetype="application/zip")
+    resp.set_etag(etag)
+    return resp
 
 
 @bp.errorhandler(ApiError)

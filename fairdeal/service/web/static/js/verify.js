@@ -1,5 +1,6 @@
-// The verify page: a transcript dropped in (or fetched by id from this service) checked in the browser, check
-// by check with fairdeal-verify's ids, every deal shown again, and the command that runs the rest.
+// The verify page: a transcript dropped in (or fetched by id from this service) checked in the browser, every
+// check by fairdeal-verify's own Python (verifier/python.js) where it loads, else the JS checks with what they
+// leave out named; every deal shown again, and the command that runs it all on the player's machine.
 
 import { cardFace, cardName } from "./cards.js";
 import { renderReplay } from "./replay.js";
@@ -7,10 +8,15 @@ import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verify
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
 import { BLIND_CHECKS, findingSentence } from "./blind/verify.js";
+import { pythonVerifier } from "./verifier/python.js";
 
 const $ = (id) => document.getElementById(id);
 const online = location.protocol === "http:" || location.protocol === "https:";
 let current = null;          // {text, name, gameId}
+// fairdeal-verify's Python, loading from the page's start (so a page loaded once checks offline after); a
+// rejection says why it cannot run here, and the JS checks stand in
+const python = online ? pythonVerifier() : Promise.reject(new Error("this page was opened from a file, not from the service"));
+python.catch(() => {});
 
 function lines(id) {
   return $(id).value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -61,9 +67,44 @@ async function run() {
     return;
   }
   say("Checking…");
-  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts, commitment });
+  const keys = lines("keys");
+  // the JS checks give the deals, the replay and the blind story shown below; the verdict is the Python's
+  const report = await verifyTranscript(current.text, { keys, clientSeeds, receipts, commitment });
+  say("Checking with fairdeal-verify's own code…");
+  const py = await pythonReport(current.text, keys, clientSeeds, receipts, commitment);
+  if (py && py.usage) {
+    say(py.usage, "error");
+    return;
+  }
+  if (py) adopt(report, py);
   show(report, clientSeeds, receipts, commitment);
   say(report.error ? report.error : "Checked.", report.error ? "error" : "");
+}
+
+// fairdeal-verify's report of this transcript, run by its Python here; null (report.notRunWhy set) where it cannot run
+async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
+  let verifier;
+  try {
+    verifier = await python;
+  } catch (exc) {
+    pythonReport.why = exc && exc.message ? exc.message : String(exc);
+    return null;
+  }
+  const options = { keys, receipts: receipts.map(([s, h]) => `${s}:${h}`),
+    client_seeds: clientSeeds.map(([s, v]) => `${s}:${v}`), commitment };
+  const out = verifier.verify(text, options);
+  out.version = verifier.version;
+  return out;
+}
+
+// The Python's checks, warnings and error in place of the JS ones (the same ids, titles and statuses).
+function adopt(report, py) {
+  report.python = { version: py.version };
+  report.checks = py.checks.map((c) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, seq: c.seq }));
+  report.failed = py.failed;
+  report.warnings = py.warnings;
+  report.error = py.error;
+  report.ok = py.ok;
 }
 
 function statusText(status) {
@@ -72,6 +113,7 @@ function statusText(status) {
 
 function show(report, clientSeeds, receipts, commitment) {
   $("report").hidden = false;
+  $("report").dataset.engine = report.python ? "python" : "js";   // who ran the checks: fairdeal-verify's Python, or the JS
   const failed = report.checks.filter((c) => c.status === FAIL);
   const verdict = $("verdict");
   if (report.error && !report.game) {
@@ -83,6 +125,14 @@ function show(report, clientSeeds, receipts, commitment) {
   } else if (report.error) {
     verdict.textContent = report.error;
     verdict.className = "verdict";
+  } else if (report.python) {
+    const passed = report.checks.filter((c) => c.status === "pass").length;
+    const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
+      .map((c) => c.id);
+    verdict.textContent = `Every check of fairdeal-verify ran in this page, with its own code (fairdeal `
+      + `${report.python.version}): ${passed} passed.`
+      + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
+    verdict.className = skipped.length ? "verdict partial" : "verdict good";
   } else {
     // name exactly what this page did not check: a pass here is a pass of the checks it ran, no more
     const ran = report.checks.filter((c) => c.status === "pass").length;
@@ -90,8 +140,9 @@ function show(report, clientSeeds, receipts, commitment) {
     // the blind checks of a game at an ordinary table have nothing to check: not worth a word in the headline
     const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
       .map((c) => c.id);
+    const why = pythonReport.why ? ` (fairdeal-verify's own code could not run in this page: ${pythonReport.why})` : "";
     verdict.textContent = `The ${ran} checks this page ran passed.`
-      + (notRun.length ? ` Not checked here: ${notRun.join(", ")} (fairdeal-verify runs them, below).` : "")
+      + (notRun.length ? ` Not checked here: ${notRun.join(", ")}${why} (fairdeal-verify runs them, below).` : "")
       + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
     verdict.className = notRun.length || skipped.length ? "verdict partial" : "verdict good";
   }
