@@ -16,7 +16,9 @@ let current = null;          // {text, name, gameId}
 // fairdeal-verify's Python, loading from the page's start (so a page loaded once checks offline after); a
 // rejection says why it cannot run here, and the JS checks stand in
 const python = online ? pythonVerifier() : Promise.reject(new Error("this page was opened from a file, not from the service"));
-python.catch(() => {});
+// the page says when the verifier is ready (or cannot run), for a person reading its source and for the tests
+python.then(() => { document.documentElement.dataset.verifier = "python"; },
+  () => { document.documentElement.dataset.verifier = "js"; });
 
 function lines(id) {
   return $(id).value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -84,6 +86,7 @@ async function run() {
 // fairdeal-verify's report of this transcript, run by its Python here; null (report.notRunWhy set) where it cannot run
 async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
   let verifier;
+  pythonReport.why = null;
   try {
     verifier = await python;
   } catch (exc) {
@@ -92,9 +95,14 @@ async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
   }
   const options = { keys, receipts: receipts.map(([s, h]) => `${s}:${h}`),
     client_seeds: clientSeeds.map(([s, v]) => `${s}:${v}`), commitment };
-  const out = verifier.verify(text, options);
-  out.version = verifier.version;
-  return out;
+  try {
+    const out = await verifier.verify(text, options);
+    out.version = verifier.version;
+    return out;
+  } catch (exc) {
+    pythonReport.why = `it failed on this transcript: ${exc.message}`;
+    return null;
+  }
 }
 
 // The Python's checks, warnings and error in place of the JS ones (the same ids, titles and statuses).

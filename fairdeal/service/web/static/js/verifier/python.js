@@ -1,78 +1,40 @@
-// fairdeal-verify's own checks in the page: Pyodide (CPython in WebAssembly, vendored under /assets/vendor/pyodide/)
-// runs the installed fairdeal/core from GET /verifier.zip, the code the command line runs, so every check of
-// `fairdeal-verify TRANSCRIPT --json` runs here with one implementation of the rules (docs/web.md, "The verify
-// page"). The core's few `cryptography` calls are answered by the vendored @noble/curves through the JS module
-// `fairdeal_noble` below (pyshim/cryptography/). Loaded once, at the page's start: checking needs no network after.
+// fairdeal-verify's own checks in the page: its Python, run by Pyodide in a worker (worker.js), the same report as
+// `fairdeal-verify TRANSCRIPT --json` (docs/web.md, "The verify page").
 
-import { ED25519, P256 } from "../../vendor/noble-curves/noble-curves.js";
-import { fromHex, toHex } from "../protocol/bytes.js";
-
-const PYODIDE = "/assets/vendor/pyodide/";
-const HOME = "/home/pyodide/fairdeal-verifier";
 let loading = null;
 
-// Synchronous calls only (Python waits for each); hex strings both ways, converted by Pyodide as strings are.
-function nobleModule() {
-  const points = new Map(); // uncompressed hex -> point, the decks' elements reused from step to step (a small LRU)
-  const point = (hex) => {
-    let p = points.get(hex);
-    if (p) {
-      points.delete(hex);
-    } else {
-      p = P256.fromHex(hex);
-      if (points.size >= 4096) points.delete(points.keys().next().value);
-    }
-    points.set(hex, p);
-    return p;
-  };
-  const x = (p) => p.toAffine().x.toString(16).padStart(64, "0");
-  return {
-    // strict RFC 8032 (zip215 off), as OpenSSL verifies for the command line
-    ed25519_verify(sig, msg, pub) {
-      try {
-        return ED25519.verify(fromHex(sig), fromHex(msg), fromHex(pub), { zip215: false });
-      } catch {
-        return false;
-      }
-    },
-    ed25519_public: (seed) => toHex(ED25519.getPublicKey(fromHex(seed))),
-    ed25519_sign: (msg, seed) => toHex(ED25519.sign(fromHex(msg), fromHex(seed))),
-    p256_point(hex) {
-      try {
-        const p = P256.fromHex(hex);
-        const full = p.toHex(false);
-        points.set(full, p);
-        return full;
-      } catch {
-        return "";
-      }
-    },
-    p256_base: (k) => P256.BASE.multiply(BigInt(`0x${k}`)).toHex(false),
-    // x(k·P): the scalars are the seats' revealed secrets, public by the time anything is verified
-    p256_exchange: (k, hex) => x(point(hex).multiplyUnsafe(BigInt(`0x${k}`))),
-  };
-}
-
-async function start() {
-  const { loadPyodide } = await import(`${PYODIDE}pyodide.mjs`);
-  const py = await loadPyodide({ indexURL: PYODIDE, stdout: () => {}, stderr: () => {} });
-  py.registerJsModule("fairdeal_noble", nobleModule());
-  const r = await fetch("/verifier.zip");
-  if (!r.ok) throw new Error(`GET /verifier.zip: HTTP ${r.status}`);
-  py.unpackArchive(await r.arrayBuffer(), "zip", { extractDir: HOME });
-  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(HOME)})`);
-  const page = py.pyimport("verify_page");
-  const version = py.runPython("import fairdeal; fairdeal.__version__");
-  return {
-    version,
-    python: py.runPython("import sys; sys.version.split()[0]"),
-    // -> the report of `fairdeal-verify --json`, or {usage: sentence} for a field it would refuse
-    verify: (text, options) => JSON.parse(page.verify(text, JSON.stringify(options))),
-  };
-}
-
-// The verifier, loading it on the first call; rejects (with why) where it cannot load, e.g. a page opened from disk.
+// -> {version, python, verify(text, options) -> Promise of the report (or {usage: sentence})}; rejects with why
+// it cannot run here. Started once: after it is ready, checking needs no network.
 export function pythonVerifier() {
   if (!loading) loading = start();
   return loading;
+}
+
+function start() {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker("/assets/js/verifier/worker.js", { type: "module" });
+    const waiting = new Map();
+    let next = 1;
+    const verify = (text, options) => new Promise((res, rej) => {
+      const id = next++;
+      waiting.set(id, { res, rej });
+      worker.postMessage({ id, text, options });
+    });
+    worker.onmessage = ({ data }) => {
+      if (data.ready) {
+        resolve({ version: data.version, python: data.python, verify });
+      } else if (data.failed) {
+        reject(new Error(data.failed));
+      } else {
+        const w = waiting.get(data.id);
+        waiting.delete(data.id);
+        if (data.error) w.rej(new Error(data.error));
+        else w.res(data.report);
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      reject(new Error(e.message || "its worker could not be loaded"));
+    };
+  });
 }
