@@ -31,9 +31,7 @@ BASE_POLICY = (
 )
 
 
-def _html(
-    text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), wasm: bool = False
-) -> Response:
+def _html(text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), wasm: bool = False) -> Response:
     def sources(kind: str, inline: tuple[str, ...]) -> str:
         hashes = " ".join(
             "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'" for s in inline

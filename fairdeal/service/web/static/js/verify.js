@@ -17,8 +17,10 @@ let current = null;          // {text, name, gameId}
 // rejection says why it cannot run here, and the JS checks stand in
 const python = online ? pythonVerifier() : Promise.reject(new Error("this page was opened from a file, not from the service"));
 // the page says when the verifier is ready (or cannot run), for a person reading its source and for the tests
+let settled = false;   // the Python is ready, or known not to run here
+let runs = 0;          // the latest run() shows; an earlier one still waiting gives way
 python.then(() => { document.documentElement.dataset.verifier = "python"; },
-  () => { document.documentElement.dataset.verifier = "js"; });
+  () => { document.documentElement.dataset.verifier = "js"; }).finally(() => { settled = true; });
 
 function lines(id) {
   return $(id).value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -70,10 +72,17 @@ async function run() {
   }
   say("Checking…");
   const keys = lines("keys");
-  // the JS checks give the deals, the replay and the blind story shown below; the verdict is the Python's
+  const mine = ++runs;
+  // the JS checks first (they also deal the hands, the replay and the blind story shown below), then the verdict
+  // of fairdeal-verify's Python in their place as soon as it is ready
   const report = await verifyTranscript(current.text, { keys, clientSeeds, receipts, commitment });
-  say("Checking with fairdeal-verify's own code…");
+  if (mine !== runs) return;
+  if (!settled) {
+    show(report, clientSeeds, receipts, commitment);
+    say("Checking with fairdeal-verify's own code (loading it; the JavaScript checks meanwhile)…");
+  }
   const py = await pythonReport(current.text, keys, clientSeeds, receipts, commitment);
+  if (mine !== runs) return;       // another transcript (or Check again) since: its run shows
   if (py && py.usage) {
     say(py.usage, "error");
     return;
@@ -90,9 +99,11 @@ async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
   try {
     verifier = await python;
   } catch (exc) {
+    settled = true;
     pythonReport.why = exc && exc.message ? exc.message : String(exc);
     return null;
   }
+  settled = true;
   const options = { keys, receipts: receipts.map(([s, h]) => `${s}:${h}`),
     client_seeds: clientSeeds.map(([s, v]) => `${s}:${v}`), commitment };
   try {
@@ -148,7 +159,8 @@ function show(report, clientSeeds, receipts, commitment) {
     // the blind checks of a game at an ordinary table have nothing to check: not worth a word in the headline
     const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
       .map((c) => c.id);
-    const why = pythonReport.why ? ` (fairdeal-verify's own code could not run in this page: ${pythonReport.why})` : "";
+    const why = !settled ? " (fairdeal-verify's own code is still loading in this page to run them)"
+      : pythonReport.why ? ` (fairdeal-verify's own code could not run in this page: ${pythonReport.why})` : "";
     verdict.textContent = `The ${ran} checks this page ran passed.`
       + (notRun.length ? ` Not checked here: ${notRun.join(", ")}${why} (fairdeal-verify runs them, below).` : "")
       + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
