@@ -194,7 +194,8 @@ function blindPart(report) {
   const checked = clear($("blind-checked"));
   for (const line of b.lines) checked.append(el("li", { text: line }));
   const not = clear($("blind-not-checked"));
-  for (const line of b.notChecked) not.append(el("li", { text: line }));
+  const left = report.python ? ["nothing: fairdeal-verify's own code replayed the rules too (the checks above)"] : b.notChecked;
+  for (const line of left) not.append(el("li", { text: line }));
 }
 
 function facts(report) {
@@ -227,7 +228,7 @@ function elsewhere(report, clientSeeds, receipts, commitment) {
   const key = report.keySource === "service" ? report.key : null;     // else fairdeal-verify warns, as this page does
   const command = verifyCommand(name, { key, clientSeeds, receipts: last, commitment });
   box.append(
-    el("h3", { text: "What needs fairdeal-verify" }),
+    el("h3", { text: engine.length ? "What needs fairdeal-verify" : "fairdeal-verify on your own machine" }),
     el("p", {}, engine.length ? `${engine.join(", ")}: replaying every move through the rules (was each legal? `
       + "is each bot move the bot's choice, each timeout move the clock's?) needs the rules engine. Run "
       + "fairdeal-verify (it comes with the fairdeal package and needs no server) on your own machine:" : "Run every check again on your own machine:"),
