@@ -31,17 +31,14 @@ BASE_POLICY = (
 )
 
 
-def _html(text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), wasm: bool = False) -> Response:
+def _html(text: str, scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()) -> Response:
     def sources(kind: str, inline: tuple[str, ...]) -> str:
         hashes = " ".join(
             "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'" for s in inline
         )
         return f"{kind} 'self'" + (" " + hashes if hashes else "")
 
-    # the verify page compiles Pyodide's WebAssembly (its verifier's Python): 'wasm-unsafe-eval' allows that and
-    # no JavaScript eval
-    script_src = sources("script-src", scripts) + (" 'wasm-unsafe-eval'" if wasm else "")
-    policy = f"{BASE_POLICY}; {script_src}; {sources('style-src', styles)}"
+    policy = f"{BASE_POLICY}; {sources('script-src', scripts)}; {sources('style-src', styles)}"
     resp = Response(text, mimetype="text/html")
     resp.headers["Content-Security-Policy"] = policy
     resp.headers["X-Content-Type-Options"] = "nosniff"
@@ -73,7 +70,7 @@ def tournament(tournament_id):
 @bp.get("/verify/<game_id>")
 def verify(game_id=None):
     page = inline_page(PAGES / "verify.html", STATIC)
-    return _html(page.html, page.scripts, page.styles, wasm=True)
+    return _html(page.html, page.scripts, page.styles)
 
 
 @bp.get("/verifier.zip")
