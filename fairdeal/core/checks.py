@@ -375,19 +375,20 @@ def _cards_of(move: Any) -> list[Any]:
     return list(move.cards or ())
 
 
-def _held(game: LiveGame, seat: Any, move: Any) -> tuple[bool, str]:
-    """Whether the re-derived deal gave the seat every card the move names (False + the card if not). A card the
-    seat already played this hand was dealt to it: playing it again is an illegal move, not a different deal."""
+def _held(game: LiveGame, seat: Any, move: Any) -> tuple[str, str]:
+    """Whether the re-derived deal gave the seat every card the move names: ("held", ""), ("not-dealt", card),
+    or ("again", card) for a card the seat already played this hand (it was dealt one: one of its two records
+    was changed)."""
     cards = _cards_of(move)
     if not cards or not isinstance(seat, int) or isinstance(seat, bool):
-        return True, ""
+        return "held", ""
     try:
         view = game.state.view(seat)
     except Exception:  # noqa: BLE001 - no such seat: legality says so
-        return True, ""
+        return "held", ""
     hand = view.get("hand")
     if hand is None:
-        return True, ""
+        return "held", ""
     played = set()
     tricks = list(view.get("tricks") or [])
     if isinstance(view.get("trick"), Mapping):
@@ -397,15 +398,17 @@ def _held(game: LiveGame, seat: Any, move: Any) -> tuple[bool, str]:
             if play and play[0] == seat:
                 played.add(play[1])
     for card in cards:
-        if str(card) not in hand and str(card) not in played:
-            return False, str(card)
-    return True, ""
+        if str(card) not in hand:
+            return ("again" if str(card) in played else "not-dealt"), str(card)
+    return "held", ""
 
 
-def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> Check:
+def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError, used: Mapping[Any, Any]) -> Check:
     """Which check a replay failure belongs to. A move out of turn is an illegal move (a dropped, duplicated or
     swapped record), except the very first one: then the first dealer re-derived from the seed is not the one
-    the game was played with. A card the seat was never dealt means the deal is not the one played."""
+    the game was played with. A card the seat was never dealt means the deal is not the one played. A card the
+    seat already played this hand is blamed on the first of its two records (`used`: (seat, card) -> the seq
+    that last used it): a card changed into one the seat plays later shows up only at the later, honest one."""
     as_is = failed(err.check, err.code, err.seq, **err.fields)
     if err.check != "moves-legal" or err.code in ("move-not-canonical", "move-unreadable", "unknown-mover"):
         return as_is
@@ -421,9 +424,22 @@ def _classify(game: LiveGame, record: Mapping[str, Any], err: ReplayError) -> Ch
     except ReplayError:
         return as_is
     held, card = _held(game, seat, move)
-    if not held:
+    if held == "not-dealt":
         return failed("deals", "card-not-dealt", err.seq, seat=seat, card=card)
+    first = used.get((seat, card))
+    if held == "again" and first is not None:
+        # the seat was dealt the card (the deal is the seed's): an illegal move, blamed on the changed record
+        return failed("moves-legal", "card-used-twice", first, seat=seat, card=card, again=err.seq)
     return as_is
+
+
+def _used_cards(record: Mapping[str, Any]) -> list[Any]:
+    """The cards a record's move names, as written (a play's card, a throw's cards)."""
+    move = record.get("move")
+    if not isinstance(move, Mapping):
+        return []
+    cards = move.get("cards")
+    return [move["card"]] if "card" in move else list(cards) if isinstance(cards, list) else []
 
 
 def _walk(
@@ -439,14 +455,17 @@ def _walk(
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
     moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
     game = LiveGame(start, seed, board_seed, chance) if game is None else game
+    used: dict[Any, Any] = {}  # (seat, card as written) -> the seq of the record that last used it
     for record in records:
         seq = record.get("seq")
         try:
             game.apply_record(record, chain=False, policies=policies)
         except ReplayError as err:
-            return game, _classify(game, record, err)
+            return game, _classify(game, record, err, used)
         except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record is a failed move
             return game, failed("moves-legal", "unapplicable", seq, reason=f"{type(exc).__name__}: {exc}")
+        for card in _used_cards(record):
+            used[(record.get("seat"), str(card))] = seq
     return game, None
 
 

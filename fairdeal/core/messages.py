@@ -204,6 +204,11 @@ MESSAGES: dict[str, Template] = {
     "card-not-dealt": (
         "record {seq}: seat {seat} used {card}, which the deal re-derived from the revealed seed did not give that seat"
     ),
+    "card-used-twice": (
+        "record {seq}: seat {seat} used {card} there and again at record {again}; the deal re-derived from the "
+        "revealed seed gave it one {card}, so one of the two records was changed (most likely record {seq}, made "
+        "into a card the seat played later)"
+    ),
     "moves-ok": "{moves} move(s), each legal in its turn",
     "out-of-turn": "record {seq}: seat {seat} moved out of turn; it was seat {to_move}'s turn",
     "after-the-end": "record {seq}: seat {seat} moved after the game was over",

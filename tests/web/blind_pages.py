@@ -92,7 +92,9 @@ def commits_shown(page) -> tuple[str, str, str | None]:
 
 
 def verify_page_statuses(page, gid: str) -> dict:
-    """The verify page's checks of the finished game, opened from the table's "Verify this game"."""
+    """The verify page's JavaScript checks of the finished game, opened from the table's "Verify this game" (the
+    page's Python verifier is blocked: a whole blind game takes it minutes; test_verify_in_python.py tests it)."""
+    page.route("**/assets/js/verifier/**", lambda route: route.abort())
     page.click("#verify-link")
     page.wait_for_url(f"**/verify/{gid}")
     page.wait_for_selector("#checks tr[data-check=deals]", timeout=scaled(20_000))  # the page checks every deal

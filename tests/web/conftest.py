@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import scaled
 from tests.web.client import HttpApi
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -156,6 +157,21 @@ def fits(page) -> bool:
     return page.evaluate(
         "(w) => document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth <= w", width
     )
+
+
+@pytest.fixture(scope="module")
+def verify_page(browser, server):
+    """One verify page whose verifier (fairdeal-verify's Python, in Pyodide) has loaded, shared by a module's
+    tests: loading it is the page's costly part (seconds; a minute on a loaded machine), once per page."""
+    p = Pages(browser, server)
+    page = p.new()
+    page.set_default_timeout(scaled(20) * 1000)
+    page.goto(server.url + "/verify")
+    page.wait_for_selector("html[data-verifier]", timeout=scaled(90) * 1000)
+    assert page.get_attribute("html", "data-verifier") == "python", "the verifier's Python did not load"
+    yield page
+    p.close()
+    assert not p.errors, "errors in the page:\n" + "\n".join(p.errors)
 
 
 def shot(page, name: str) -> Path:

@@ -246,6 +246,8 @@ def test_the_115_stop_is_noted_only_where_and_when_it_binds(pages, server):
         ({"rule_set": "spades", "made_bid": [False, False]}, 0, 300),
     ]
     page = pages.new()
+    # a harness for felt.js: no Python loading beside
+    page.route("**/assets/js/verifier/**", lambda route: route.abort())
     page.goto(f"{server.url}/verify")
     got = page.evaluate(CAP_NOTES, [list(c) for c in cases])
     unless = " (stops at 115 unless it bids and makes it)"

@@ -11,10 +11,11 @@ import base64
 import hashlib
 from pathlib import Path
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from fairdeal.service.errors import ApiError
 from fairdeal.service.web.inline import inline_page
+from fairdeal.service.web.verifier_zip import verifier_zip
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
@@ -70,6 +71,18 @@ def tournament(tournament_id):
 def verify(game_id=None):
     page = inline_page(PAGES / "verify.html", STATIC)
     return _html(page.html, page.scripts, page.styles)
+
+
+@bp.get("/verifier.zip")
+def verifier():
+    """The verifier's Python for the verify page (verifier_zip.py; docs/web.md, "The verify page")."""
+    body, etag = verifier_zip()
+    if request.if_none_match.contains(etag):
+        resp = Response(status=304)
+    else:
+        resp = Response(body, mimetype="application/zip")
+    resp.set_etag(etag)
+    return resp
 
 
 @bp.errorhandler(ApiError)

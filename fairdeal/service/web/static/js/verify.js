@@ -1,5 +1,6 @@
-// The verify page: a transcript dropped in (or fetched by id from this service) checked in the browser, check
-// by check with fairdeal-verify's ids, every deal shown again, and the command that runs the rest.
+// The verify page: a transcript dropped in (or fetched by id from this service) checked in the browser, every
+// check by fairdeal-verify's own Python (verifier/python.js) where it loads, else the JS checks with what they
+// leave out named; every deal shown again, and the command that runs it all on the player's machine.
 
 import { cardFace, cardName } from "./cards.js";
 import { renderReplay } from "./replay.js";
@@ -7,10 +8,19 @@ import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verify
 import { clear, el } from "./dom.js";
 import { loadGameNotes } from "./notes.js";
 import { BLIND_CHECKS, findingSentence } from "./blind/verify.js";
+import { pythonVerifier } from "./verifier/python.js";
 
 const $ = (id) => document.getElementById(id);
 const online = location.protocol === "http:" || location.protocol === "https:";
 let current = null;          // {text, name, gameId}
+// fairdeal-verify's Python, loading from the page's start (so a page loaded once checks offline after); a
+// rejection says why it cannot run here, and the JS checks stand in
+const python = online ? pythonVerifier() : Promise.reject(new Error("this page was opened from a file, not from the service"));
+// the page says when the verifier is ready (or cannot run), for a person reading its source and for the tests
+let settled = false;   // the Python is ready, or known not to run here
+let runs = 0;          // the latest run() shows; an earlier one still waiting gives way
+python.then(() => { document.documentElement.dataset.verifier = "python"; },
+  () => { document.documentElement.dataset.verifier = "js"; }).finally(() => { settled = true; });
 
 function lines(id) {
   return $(id).value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -61,9 +71,59 @@ async function run() {
     return;
   }
   say("Checking…");
-  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts, commitment });
+  const keys = lines("keys");
+  const mine = ++runs;
+  // the JS checks first (they also deal the hands, the replay and the blind story shown below), then the verdict
+  // of fairdeal-verify's Python in their place as soon as it is ready
+  const report = await verifyTranscript(current.text, { keys, clientSeeds, receipts, commitment });
+  if (mine !== runs) return;
+  if (!settled) {
+    show(report, clientSeeds, receipts, commitment);
+    say("Checking with fairdeal-verify's own code (loading it; the JavaScript checks meanwhile)…");
+  }
+  const py = await pythonReport(current.text, keys, clientSeeds, receipts, commitment);
+  if (mine !== runs) return;       // another transcript (or Check again) since: its run shows
+  if (py && py.usage) {
+    say(py.usage, "error");
+    return;
+  }
+  if (py) adopt(report, py);
   show(report, clientSeeds, receipts, commitment);
   say(report.error ? report.error : "Checked.", report.error ? "error" : "");
+}
+
+// fairdeal-verify's report of this transcript, run by its Python here; null (report.notRunWhy set) where it cannot run
+async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
+  let verifier;
+  pythonReport.why = null;
+  try {
+    verifier = await python;
+  } catch (exc) {
+    settled = true;
+    pythonReport.why = exc && exc.message ? exc.message : String(exc);
+    return null;
+  }
+  settled = true;
+  const options = { keys, receipts: receipts.map(([s, h]) => `${s}:${h}`),
+    client_seeds: clientSeeds.map(([s, v]) => `${s}:${v}`), commitment };
+  try {
+    const out = await verifier.verify(text, options);
+    out.version = verifier.version;
+    return out;
+  } catch (exc) {
+    pythonReport.why = `it failed on this transcript: ${exc.message}`;
+    return null;
+  }
+}
+
+// The Python's checks, warnings and error in place of the JS ones (the same ids, titles and statuses).
+function adopt(report, py) {
+  report.python = { version: py.version };
+  report.checks = py.checks.map((c) => ({ id: c.id, title: c.title, status: c.status, detail: c.detail, seq: c.seq }));
+  report.failed = py.failed;
+  report.warnings = py.warnings;
+  report.error = py.error;
+  report.ok = py.ok;
 }
 
 function statusText(status) {
@@ -72,6 +132,7 @@ function statusText(status) {
 
 function show(report, clientSeeds, receipts, commitment) {
   $("report").hidden = false;
+  $("report").dataset.engine = report.python ? "python" : "js";   // who ran the checks: fairdeal-verify's Python, or the JS
   const failed = report.checks.filter((c) => c.status === FAIL);
   const verdict = $("verdict");
   if (report.error && !report.game) {
@@ -83,6 +144,14 @@ function show(report, clientSeeds, receipts, commitment) {
   } else if (report.error) {
     verdict.textContent = report.error;
     verdict.className = "verdict";
+  } else if (report.python) {
+    const passed = report.checks.filter((c) => c.status === "pass").length;
+    const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
+      .map((c) => c.id);
+    verdict.textContent = `Every check of fairdeal-verify ran in this page, with its own code (fairdeal `
+      + `${report.python.version}): ${passed} passed.`
+      + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
+    verdict.className = skipped.length ? "verdict partial" : "verdict good";
   } else {
     // name exactly what this page did not check: a pass here is a pass of the checks it ran, no more
     const ran = report.checks.filter((c) => c.status === "pass").length;
@@ -90,8 +159,10 @@ function show(report, clientSeeds, receipts, commitment) {
     // the blind checks of a game at an ordinary table have nothing to check: not worth a word in the headline
     const skipped = report.checks.filter((c) => c.status === "skip" && (report.blind || !BLIND_CHECKS.includes(c.id)))
       .map((c) => c.id);
+    const why = !settled ? " (fairdeal-verify's own code is still loading in this page to run them)"
+      : pythonReport.why ? ` (fairdeal-verify's own code could not run in this page: ${pythonReport.why})` : "";
     verdict.textContent = `The ${ran} checks this page ran passed.`
-      + (notRun.length ? ` Not checked here: ${notRun.join(", ")} (fairdeal-verify runs them, below).` : "")
+      + (notRun.length ? ` Not checked here: ${notRun.join(", ")}${why} (fairdeal-verify runs them, below).` : "")
       + (skipped.length ? ` Skipped, with nothing to check against: ${skipped.join(", ")}.` : "");
     verdict.className = notRun.length || skipped.length ? "verdict partial" : "verdict good";
   }
@@ -123,7 +194,8 @@ function blindPart(report) {
   const checked = clear($("blind-checked"));
   for (const line of b.lines) checked.append(el("li", { text: line }));
   const not = clear($("blind-not-checked"));
-  for (const line of b.notChecked) not.append(el("li", { text: line }));
+  const left = report.python ? ["nothing: fairdeal-verify's own code replayed the rules too (the checks above)"] : b.notChecked;
+  for (const line of left) not.append(el("li", { text: line }));
 }
 
 function facts(report) {
@@ -156,7 +228,7 @@ function elsewhere(report, clientSeeds, receipts, commitment) {
   const key = report.keySource === "service" ? report.key : null;     // else fairdeal-verify warns, as this page does
   const command = verifyCommand(name, { key, clientSeeds, receipts: last, commitment });
   box.append(
-    el("h3", { text: "What needs fairdeal-verify" }),
+    el("h3", { text: engine.length ? "What needs fairdeal-verify" : "fairdeal-verify on your own machine" }),
     el("p", {}, engine.length ? `${engine.join(", ")}: replaying every move through the rules (was each legal? `
       + "is each bot move the bot's choice, each timeout move the clock's?) needs the rules engine. Run "
       + "fairdeal-verify (it comes with the fairdeal package and needs no server) on your own machine:" : "Run every check again on your own machine:"),

@@ -1,0 +1,2 @@
+class InvalidSignature(Exception):
+    """A signature that does not verify (cryptography.exceptions.InvalidSignature)."""
