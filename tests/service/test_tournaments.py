@@ -8,7 +8,7 @@ from fairdeal.core.tournament.seeds import entry_commitment
 
 
 def _create(api, organiser, **body):
-    r = api.post("/tournaments", organiser, json={"rule_set": "spades", "format": "swiss", "rounds": 2, **body})
+    r = api.post("/tournaments", organiser, json={"rule_set": "spades", "format": "swiss", "rounds": 2, "play": "policies", **body})
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 

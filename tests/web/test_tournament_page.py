@@ -12,7 +12,7 @@ from tests.web.conftest import shot
 
 def test_the_page_shows_standings_rounds_and_how_to_verify(pages, server):
     org = server.api().player("organiser")
-    t = org.post("/tournaments", {"rule_set": "spades", "rounds": 2})
+    t = org.post("/tournaments", {"rule_set": "spades", "rounds": 2, "play": "policies"})
     seed, nonce = "page test seed", new_nonce()
     mine = org.post(
         f"/tournaments/{t['id']}/entries",

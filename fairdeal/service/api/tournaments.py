@@ -49,6 +49,11 @@ def start(tournament_id):
     return _t().public(_t().start(player(), tournament_id))
 
 
+@bp.get("/tournaments/<tournament_id>/me")
+def me(tournament_id):
+    return _t().me(player(), tournament_id)
+
+
 @bp.get("/tournaments/<tournament_id>/standings")
 def standings(tournament_id):
     out = _t().public(_t().load(tournament_id)[0])
