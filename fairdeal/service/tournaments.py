@@ -19,16 +19,14 @@ from typing import Any
 
 from openskill.models import PlackettLuce  # a well-kept rating library that rates teams (docs/tournaments.md)
 
-from fairdeal.core.canonical import canonical_json, sha256_hex
 from fairdeal.core.fairness import is_hex64, new_server_seed, validate_client_seed, validate_nonce
 from fairdeal.core.games import make_rules
 from fairdeal.core.games.base import BadSettings
 from fairdeal.core.tournament.pairing import PairingError, max_rounds
 from fairdeal.core.tournament.play import close_round, finish, open_round, play_round
-from fairdeal.core.tournament.records import header, shape, table_seats
+from fairdeal.core.tournament.records import commitment_leaf, ending_leaf, header, shape, table_seats
 from fairdeal.core.tournament.scoring import LOWER_IS_BETTER
 from fairdeal.core.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
-from fairdeal.core.transcript import record_hash
 from fairdeal.core.writer import sign_record
 from fairdeal.service.errors import ApiError
 from fairdeal.service.game import entry_text, leaf_text
@@ -368,30 +366,6 @@ class Tournaments:
             "clocks": doc.get("clocks", {}),
             "current": public_round(doc["current"], self.store) if doc.get("current") else None,
         }
-
-
-def commitment_leaf(record: dict) -> dict:
-    """The log's commitment leaf of a tournament, in the form of a game's (docs/log.md) with the tournament id as
-    its game_id and `commit` the record_hash of the tournament record."""
-    return {
-        "type": "commitment",
-        "game_id": record["tournament_id"],
-        "commit": record_hash(record),
-        "commitment": record["commitment"],
-        "time": record["created"],
-    }
-
-
-def ending_leaf(export: dict) -> dict:
-    """The log's ending leaf of a tournament: `transcript` is the SHA-256 of the export's canonical JSON."""
-    return {
-        "type": "ending",
-        "game_id": export["tournament"]["tournament_id"],
-        "reason": "finished",
-        "dealt": True,
-        "transcript": sha256_hex(canonical_json(export)),
-        "time": export["end"]["ended"],
-    }
 
 
 def _seated_tables(record: dict, doc: dict) -> list[dict]:

@@ -6,6 +6,7 @@ from flask import Blueprint
 
 from fairdeal.service.api.common import json_body, player, svc
 from fairdeal.service.errors import ApiError
+from fairdeal.service.translog import add_log_member
 
 bp = Blueprint("tournaments", __name__)
 
@@ -69,4 +70,5 @@ def export(tournament_id):
             "tournament-not-over",
             "The export exists once the tournament has ended: until then its seed and the board seeds are secret.",
         )
-    return doc["export"]
+    # the log member proves the commitment and ending leaves (docs/tournaments.md, "In the transparency log")
+    return add_log_member(svc().translog, dict(doc["export"]), tournament_id, doc["export"]["protocol"])
