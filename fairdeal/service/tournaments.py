@@ -362,6 +362,7 @@ class Tournaments:
             "played": rounds,
             "standings": rounds[-1]["standings"] if rounds else [],
             "ratings": doc.get("ratings", {}),
+            "entry_size": shape(make_rules_of(doc))[1],
             "play": doc.get("play", "policies"),
             "clocks": doc.get("clocks", {}),
             "current": public_round(doc["current"], self.store) if doc.get("current") else None,
