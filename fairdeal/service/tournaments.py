@@ -266,15 +266,17 @@ class Tournaments:
         if over:
             finish(key, seed, doc["export"], doc["played"], ended=iso(self.now()))
             doc["status"] = "over"
-        self._save(doc, version)
-        if over:
-            self.store.index_remove(PLAYING, tid)
+            # the ending leaf first (compare-and-append: one racer writes it), so that no export is ever
+            # served as over before the log holds its ending
             self._log(
                 tid,
                 1,
                 {"end": doc["export"]["end"], "end_signature": doc["export"]["end_signature"]},
                 ending_leaf(doc["export"]),
             )
+        self._save(doc, version)
+        if over:
+            self.store.index_remove(PLAYING, tid)
         return doc
 
     def _live_round(self, doc: dict, version: int, key: Any, seed: bytes) -> tuple[dict, int]:
