@@ -9,6 +9,7 @@ import time
 from fairdeal.core.fairness import new_nonce
 from fairdeal.core.tournament.seeds import entry_commitment
 from tests.web.conftest import shot
+from tests.web.test_verify_page import BROWSER_CHECKS, statuses
 
 
 def test_the_page_shows_standings_rounds_and_how_to_verify(pages, server):
@@ -134,6 +135,10 @@ def test_a_live_tournament_organised_and_entered_through_the_page_verifies(pages
         links = person.locator("#rounds a.verify-link")
         assert links.count() == 2 and links.nth(0).get_attribute("href").startswith("/verify/" + tid)
         assert "over" in person.locator("#next-table").inner_text()
+        # a game's verify page, with its round's board seed from the link: every check the browser makes passes
+        person.goto(server.url + links.nth(0).get_attribute("href"))
+        got = statuses(person)
+        assert all(got[c] == "pass" for c in BROWSER_CHECKS), (got, person.inner_text("main")[:1500])
         assert not pages.errors, pages.errors
     finally:
         sweeper.terminate()

@@ -53,10 +53,11 @@ function standingsTable(t, rows) {
       el("td", { text: s.points }), el("td", { text: s.matchpoints }), el("td", { text: s.buchholz })))));
 }
 
-function tableLine(t, tb, over) {
+function tableLine(t, tb, boardSeed) {
   const sides = tb.entries.map((e, side) => `side ${side} ${entryName(t, e)}`).join(", ");
-  const links = over
-    ? [" ", el("a", { href: `/verify/${encodeURIComponent(tb.game_id)}`, class: "verify-link", text: "verify" }),
+  const verify = `/verify/${encodeURIComponent(tb.game_id)}?board_seed=${boardSeed}`;
+  const links = boardSeed
+    ? [" ", el("a", { href: verify, class: "verify-link", text: "verify" }),
       " ", el("a", { href: `/table/${encodeURIComponent(tb.game_id)}`, text: "replay" })]
     : [` (${tb.status})`];
   return el("li", { class: "table-line" }, `Table ${tb.table} (${tb.game_id}): `, sides, ...links);
@@ -76,14 +77,14 @@ function render(t) {
   for (const r of t.played) {
     const byes = r.byes.length ? el("p", { text: `Bye: ${r.byes.map((e) => entryName(t, e)).join(", ")}` }) : null;
     rounds.append(el("h3", { text: `Round ${r.round}` }),
-      el("ul", {}, r.tables.map((tb) => tableLine(t, tb, true))), byes,
+      el("ul", {}, r.tables.map((tb) => tableLine(t, tb, r.board_seed))), byes,
       el("p", { class: "muted", text: `Board seed, revealed when the round ended: ${r.board_seed}` }),
       el("details", { class: "round-standings" }, el("summary", { text: `Standings after round ${r.round}` }),
         standingsTable(t, r.standings)));
   }
   if (t.current) {
     rounds.append(el("h3", { text: `Round ${t.current.round} (being played)` }),
-      el("ul", {}, t.current.tables.map((tb) => tableLine(t, tb, false))));
+      el("ul", {}, t.current.tables.map((tb) => tableLine(t, tb, null))));
   }
   $("#export").href = `/tournaments/${encodeURIComponent(t.id)}/export`;
   $("#command").textContent = `fairdeal-verify tournament ${location.origin}/tournaments/${t.id}/export`;

@@ -61,7 +61,9 @@ async function run() {
     return;
   }
   say("Checking…");
-  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts, commitment });
+  // a tournament table's round board seed (docs/tournaments.md), as the tournament page's links give it
+  const boardSeed = new URLSearchParams(location.search).get("board_seed");
+  const report = await verifyTranscript(current.text, { keys: lines("keys"), clientSeeds, receipts, commitment, boardSeed });
   show(report, clientSeeds, receipts, commitment);
   say(report.error ? report.error : "Checked.", report.error ? "error" : "");
 }
