@@ -284,6 +284,8 @@ class Tournaments:
         sweepers agree on it), its tables made, and once every one has ended, closed: its result signed (the
         board seed revealed) and appended to the export (doc["current"] None again)."""
         if doc.get("current") is None:
+            if len(doc["export"]["rounds"]) >= doc["export"]["tournament"]["rounds"]:
+                return doc, version  # every round played (an earlier pass stopped before its end was saved)
             doc["current"] = open_round(key, seed, doc["export"], doc["played"])
             self._save(doc, version)
             doc, version = self.load(doc["id"])
