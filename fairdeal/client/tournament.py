@@ -1,7 +1,10 @@
 """`fairdeal tournament`: organise and run a duplicate tournament on a service from the terminal, or show one's
 standings (docs/tournaments.md; the API in docs/api.md, "Tournaments"). Each team given registers with a fresh
 client seed committed with a nonce, revealed once registration closes; bots fill the other entries; the export is
-saved and verified here, offline, before the standings are printed."""
+saved and verified here, offline, before the standings are printed (the organiser's teams are played by the
+policies, "play": "policies"). With --join a person enters someone's tournament: registers with a committed
+seed, reveals it when registration closes, then plays each of its live tables as `fairdeal play` does (--auto:
+the table's suggestion) until the tournament is over, and verifies the export."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import time
 import click
 
 from fairdeal.client.http import Client, Problem, Unreachable
+from fairdeal.client.session import Session
 from fairdeal.core.fairness import new_nonce
 from fairdeal.core.reporttext import render_tournament
 from fairdeal.core.tournament.check import verify_tournament
@@ -54,7 +58,7 @@ def run(
     wait: float = 600.0,
 ) -> tuple[dict, dict]:
     """The whole tournament: (the tournament as the service shows it, its export)."""
-    body = {"rule_set": rule_set, "format": fmt, "rounds": rounds}
+    body = {"rule_set": rule_set, "format": fmt, "rounds": rounds, "play": "policies"}
     if players is not None:
         body["players"] = players
     t = c.post("/tournaments", body)
@@ -88,6 +92,38 @@ def run(
     return t, c.get(f"/tournaments/{tid}/export")
 
 
+def join(c: Client, tid: str, name: str, members: list[str], auto: bool, wait: float = 3600.0) -> tuple[dict, dict]:
+    """Enter tournament `tid` as a person and play its tables to the end: (the tournament, its export)."""
+    seed, nonce = secrets.token_hex(16), new_nonce()
+    answer = c.post(
+        f"/tournaments/{tid}/entries",
+        {"name": name, "members": members, "client_seed_commitment": entry_commitment(tid, seed, nonce)},
+    )
+    entry = answer["you"]["entry"]
+    click.echo(f"registered as entry {entry} of tournament {tid}; waiting for registration to close")
+    deadline = time.monotonic() + wait
+    revealed, played = False, set()
+    while True:
+        if time.monotonic() > deadline:
+            raise click.ClickException(f"tournament {tid} is not over after {wait:.0f} s")
+        t = c.get(f"/tournaments/{tid}")
+        if t["status"] == "over":
+            return t, c.get(f"/tournaments/{tid}/export")
+        if t["status"] == "revealing" and not revealed:
+            c.post(f"/tournaments/{tid}/entries/{entry}/reveal", {"client_seed": seed, "nonce": nonce})
+            revealed = True
+            click.echo("seed revealed; waiting for the start")
+        nxt = c.get(f"/tournaments/{tid}/me")["next_table"] if t["status"] == "playing" else None
+        if nxt is not None and nxt["game_id"] not in played:
+            played.add(nxt["game_id"])
+            click.echo(f"round {nxt['round']}: table {nxt['table']} ({nxt['game_id']}), seat {nxt['seat']}")
+            rules = t["rules"]
+            game = Session(c, nxt["game_id"], auto, None, rules["id"], rules["players"]).run()
+            click.echo(f"table {nxt['game_id']}: {game['status']}")
+            continue
+        time.sleep(POLL)
+
+
 @click.command("tournament")
 @click.option(
     "--server",
@@ -109,6 +145,10 @@ def run(
     help="An entry to register (two members for a partnership rule set, one otherwise); repeatable.",
 )
 @click.option("--bots", type=click.IntRange(0, 128), default=3, show_default=True, help="Bot entries to add.")
+@click.option("--join", "join_id", default=None, metavar="ID", help="Enter this tournament as a person and play it.")
+@click.option("--name", default=None, help="With --join: your entry's name (default: your first member's).")
+@click.option("--member", "join_members", multiple=True, help="With --join: a member of your entry; repeatable.")
+@click.option("--auto", is_flag=True, help="With --join: play each table's suggestion (for demos and tests).")
 @click.option("--show", "show_id", default=None, metavar="ID", help="Only show this tournament's standings.")
 @click.option("--out", default=None, help="Where to save the export (default: fairdeal-tournament-<id>.json).")
 def tournament(
@@ -121,18 +161,27 @@ def tournament(
     bots: int,
     show_id: str | None,
     out: str | None,
+    join_id: str | None = None,
+    name: str | None = None,
+    join_members: tuple[str, ...] = (),
+    auto: bool = False,
 ) -> None:
     """Run a duplicate tournament (you organise it; bots fill it) and verify it, or --show one's standings."""
     c = Client(url)
     try:
-        me = c.post("/players", {"name": "organiser"})
+        me = c.post("/players", {"name": (name or (join_members or ["player"])[0]) if join_id else "organiser"})
         c.token = me["token"]
         if show_id:
             click.echo(standings_text(c.get(f"/tournaments/{show_id}")))
             return
-        parsed = [_team(t) for t in teams]
-        size = len(parsed[0][1]) if parsed else (2 if (players or 4) == 4 and rule_set != "twenty-down" else 1)
-        t, export = run(c, rule_set, players, fmt, rounds, parsed, bots, size)
+        if join_id:
+            if not join_members:
+                raise click.BadParameter("--join needs your entry's members: --member NAME (repeat for a team)")
+            t, export = join(c, join_id, name or join_members[0], list(join_members), auto)
+        else:
+            parsed = [_team(t) for t in teams]
+            size = len(parsed[0][1]) if parsed else (2 if (players or 4) == 4 and rule_set != "twenty-down" else 1)
+            t, export = run(c, rule_set, players, fmt, rounds, parsed, bots, size)
     except Problem as exc:
         click.echo(f"the service refused: {exc.detail} ({exc.code or exc.status})", err=True)
         sys.exit(1)

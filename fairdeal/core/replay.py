@@ -152,6 +152,7 @@ class LiveGame:
         self.protocol: str | None = start.get("protocol")
         self.rules = rules_from_json(start["rules"])
         self.game_seed = game_seed
+        self.board_seed = board_seed  # a replay of this game (a score sheet) deals from it too
         # A tournament table's cards come from its round's board seed (docs/tournaments.md, "Boards"); a blind
         # table's from its seats' shuffles (docs/blind.md: the chance is given)
         if chance is None:

@@ -50,16 +50,17 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     games = Games(store, keyring, config, now, metrics)
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
     translog = TransLog(store, keyring, config, now, metrics) if config.transparency_log else None
+    tables = Tables(store, games, config, now)
     return Services(
         config,
         store,
         keyring,
         games,
-        Tables(store, games, config, now),
+        tables,
         metrics,
         waits,
         translog=translog,
-        tournaments=Tournaments(store, keyring, config, now),
+        tournaments=Tournaments(store, keyring, config, now, games, tables),
     )
 
 

@@ -74,12 +74,13 @@ class Appender:
         return res
 
     # ------------------------------------------------------------------------------------ headers
-    def append_commit(self, game_id: str, rules: Rules) -> dict:
+    def append_commit(self, game_id: str, rules: Rules, seed: bytes | None = None, board: dict | None = None) -> dict:
         """Draw the secret seed, store it apart, publish the signed commitment as entry 0. The seed is stored
         only if the game has none (never replacing the seed of a game already committed under this id), and
         before the commitment, so that no committed game lacks its seed; a seed whose commit was never appended
-        binds nothing and is never revealed."""
-        seed = fairness.new_server_seed()
+        binds nothing and is never revealed. A tournament table gives its derived seed and its commit's board
+        member (docs/tournaments.md, "Tables")."""
+        seed = seed or fairness.new_server_seed()
         if not self.store.put_secret(game_id, seed.hex()):
             raise RuntimeError("a new game id was already in use")
         rules_json = rules.to_json()
@@ -91,6 +92,7 @@ class Appender:
             key,
             iso(self.now()),
             deal_layout=rules.deal_layout,
+            board=board,
         )
         t = writer.new_transcript(self.keyring.private_for(key), commit)
         entry = entry_text({"commit": commit, "commit_signature": t["commit_signature"]})

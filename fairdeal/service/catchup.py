@@ -40,6 +40,22 @@ def server_seed(store: Store, game_id: str) -> bytes:
     return bytes.fromhex(secret)
 
 
+def board_seed_key(game_id: str) -> str:
+    """Where a tournament table's board seed is kept beside its server seed (secret until its round ends)."""
+    return game_id + "/board"
+
+
+def board_seed(store: Store, commit: dict) -> bytes | None:
+    """A tournament table's board seed (docs/tournaments.md, "Tables"): its cards come from it; None for a game
+    whose commit has no board member."""
+    if "board" not in commit:
+        return None
+    secret = store.get_secret(board_seed_key(commit["game_id"]))
+    if secret is None:
+        raise SecretMissing(f"game {commit['game_id']}: the board seed of this tournament table is missing")
+    return bytes.fromhex(secret)
+
+
 class CatchUp:
     def __init__(self, store: Store, cache: GameCache, now: Callable[[], float], metrics=None):
         self.store, self.cache, self.now, self.metrics = store, cache, now, metrics
@@ -146,7 +162,11 @@ class CatchUp:
                 server_seed(self.store, game.game_id), [s["client_seed"] for s in record["seats"]], record["protocol"]
             )
             # BLIND HOOK: at a blind table the server does not hold the humans' hands
-            game.live = blind_live_game(record, seed) if self.is_blind(game) else LiveGame(record, seed)
+            game.live = (
+                blind_live_game(record, seed)
+                if self.is_blind(game)
+                else LiveGame(record, seed, board_seed(self.store, game.transcript["commit"]))
+            )
             game.last_at = game.last_human_at = parse_iso(record["started"])
         else:
             game.last_at = parse_iso(record["seated"])

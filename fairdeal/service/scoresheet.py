@@ -25,8 +25,10 @@ def sheet(c) -> list[dict]:
     kept = getattr(c, "sheet_at", None)
     if kept is not None and kept[0] == live.seq:
         return kept[1]
-    replay = blind_live_game if is_blind(c.table) else LiveGame  # BLIND HOOK
-    game = replay(live.start, live.game_seed)
+    if is_blind(c.table):  # BLIND HOOK
+        game = blind_live_game(live.start, live.game_seed)
+    else:
+        game = LiveGame(live.start, live.game_seed, live.board_seed)
     rows: list[dict] = []
     last = None
     for rec in c.transcript.get("records") or ():

@@ -439,6 +439,8 @@ class Tables:
     def cancel(self, player: dict, table_id: str) -> dict:
         t, _ = self.load(table_id)
         self._must_be_host(t, player)
+        if t.get("tournament"):  # its game is the tournament's: nobody, the organiser included, ends it early
+            raise ApiError(409, "tournament-table", "A tournament's table is played to its end; it is not cancelled.")
         if t["status"] == "over":
             raise ApiError(409, "table-over", "This table's game has already ended.")
         return self.games.act(table_id, lambda g: self.games.appender.finish(g, "cancelled"))[0].loaded_table

@@ -3,9 +3,11 @@
 The organiser creates a tournament: its server seed is drawn and kept as a secret, the tournament record (with
 the commitment) is signed at once. Entries register with a commitment to a client seed (or none; the organiser
 may add bot entries), the organiser closes registration (the registration record is signed), committed entries
-reveal, and the organiser starts it: the start record is signed and the sweeper plays a round a pass, every seat
-by the policies (core.tournament.play.play_round) — this version has no live tables for people; a person's
-entry plays by the policy that stands in for a player in selfplay. Ratings (openskill) are updated per game.
+reveal, and the organiser starts it: the start record is signed. Then, for a tournament played live (the default
+when some entry is a person), each round's tables are live service tables (tournament_tables.py) the people play
+through the game API, the round closing when every table has ended; a tournament of bots only, or one created
+with "play": "policies", has the sweeper play a round a pass by the policies (core.tournament.play.play_round; a
+person's entry by the policy that stands in for a player in selfplay). Ratings (openskill) are updated per game.
 """
 
 from __future__ import annotations
@@ -17,25 +19,26 @@ from typing import Any
 
 from openskill.models import PlackettLuce  # a well-kept rating library that rates teams (docs/tournaments.md)
 
-from fairdeal.core.canonical import canonical_json, sha256_hex
 from fairdeal.core.fairness import is_hex64, new_server_seed, validate_client_seed, validate_nonce
 from fairdeal.core.games import make_rules
 from fairdeal.core.games.base import BadSettings
 from fairdeal.core.tournament.pairing import PairingError, max_rounds
-from fairdeal.core.tournament.play import finish, play_round
-from fairdeal.core.tournament.records import header, shape
+from fairdeal.core.tournament.play import close_round, finish, open_round, play_round
+from fairdeal.core.tournament.records import commitment_leaf, ending_leaf, header, shape, table_seats
 from fairdeal.core.tournament.scoring import LOWER_IS_BETTER
 from fairdeal.core.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
-from fairdeal.core.transcript import record_hash
 from fairdeal.core.writer import sign_record
 from fairdeal.service.errors import ApiError
 from fairdeal.service.game import entry_text, leaf_text
 from fairdeal.service.store.base import OK
+from fairdeal.service.tournament_tables import ended_games, open_table, public_round, seat_of_player
 
 KIND = "tournament"
 PLAYING = "tournaments"  # the store's index of tournaments being played, by when their next round is due
 MAX_ROUNDS = 20
 MAX_ENTRIES = 128
+PLAY = ("live", "policies")  # how the tables are played (docs/tournaments.md, "On the service")
+CHECK_EVERY = 1.0  # seconds between the sweeper's looks at a live round's tables
 NAME = re.compile(r"[ -~]{1,40}\Z")
 ID = re.compile(r"T-[0-9a-f]{16}\Z")
 
@@ -52,8 +55,9 @@ def _bad(code: str, detail: str) -> ApiError:
 
 
 class Tournaments:
-    def __init__(self, store, keyring, config, now: Callable[[], float]):
+    def __init__(self, store, keyring, config, now: Callable[[], float], games=None, tables=None):
         self.store, self.keyring, self.config, self.now = store, keyring, config, now
+        self.games, self.tables = games, tables  # the live tables' (None: policies only)
 
     def _log(self, tid: str, index: int, entry: dict, leaf: dict) -> None:
         """The tournament's record `index` in its own record log, with its transparency-log leaf in the same
@@ -83,7 +87,7 @@ class Tournaments:
     # --- the steps -------------------------------------------------------------------------------------
     def create(self, player: dict, body: Any) -> dict:
         body = body if isinstance(body, dict) else {}
-        unknown = set(body) - {"rule_set", "players", "settings", "format", "rounds"}
+        unknown = set(body) - {"rule_set", "players", "settings", "format", "rounds", "play", "clocks"}
         if unknown:
             raise ApiError(400, "unknown-field", f"A tournament has no {', '.join(sorted(unknown))}.")
         try:
@@ -95,6 +99,10 @@ class Tournaments:
             raise _bad("bad-tournament", f"The formats are {', '.join(FORMATS)}, not {fmt!r}.")
         if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
             raise _bad("bad-tournament", f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+        play = body.get("play", "live" if self.games is not None else "policies")
+        if play not in PLAY or (play == "live" and self.games is None):
+            raise _bad("bad-tournament", f"'play' is {' or '.join(repr(p) for p in PLAY)}, not {play!r}.")
+        clocks = self.tables.clocks(body.get("clocks")) if self.tables is not None else {}
         if fmt == "round-robin" and shape(rules)[0] != 2:
             raise _bad("bad-tournament", "A round-robin needs tables of two entries (partnership rule sets).")
         tid = "T-" + secrets.token_hex(8)
@@ -121,6 +129,8 @@ class Tournaments:
             "reveals": {},
             "export": {"protocol": record["protocol"], "tournament": record, "tournament_signature": signature},
             "ratings": {},
+            "play": play,
+            "clocks": clocks,
         }
         self._save(doc, 0)
         return doc
@@ -227,6 +237,9 @@ class Tournaments:
         record = header("tournament-start", tid, seeds=seeds, started=iso(self.now()))
         doc["export"].update(start=record, start_signature=self._sign(record), rounds=[])
         doc["status"], doc["played"] = "playing", []
+        # live tables when some entry is a person: a round of bots alone is the policies' either way
+        doc["live"] = doc.get("play") == "live" and any(not e["bot"] for e in doc["entries"])
+        doc["current"] = None
         self._save(doc, version)
         self.store.index_set(PLAYING, tid, self.now())  # the sweeper plays it, a round a pass
         return doc
@@ -241,22 +254,69 @@ class Tournaments:
             return doc
         seed = bytes.fromhex(self.store.get_secret(tid))
         key = self.keyring.private_for(doc["export"]["tournament"]["key"])
-        play_round(key, seed, doc["export"], doc["played"])
+        if doc.get("live"):
+            doc, version = self._live_round(doc, version, key, seed)
+            if doc.get("current") is not None:  # its tables are still being played
+                self.store.index_set(PLAYING, tid, self.now() + CHECK_EVERY)
+                return doc
+        else:
+            play_round(key, seed, doc["export"], doc["played"])
         doc["ratings"] = ratings(doc["export"])
         over = len(doc["export"]["rounds"]) == doc["export"]["tournament"]["rounds"]
         if over:
             finish(key, seed, doc["export"], doc["played"], ended=iso(self.now()))
             doc["status"] = "over"
-        self._save(doc, version)
-        if over:
-            self.store.index_remove(PLAYING, tid)
+            # the ending leaf first (compare-and-append: one racer writes it), so that no export is ever
+            # served as over before the log holds its ending
             self._log(
                 tid,
                 1,
                 {"end": doc["export"]["end"], "end_signature": doc["export"]["end_signature"]},
                 ending_leaf(doc["export"]),
             )
+        self._save(doc, version)
+        if over:
+            self.store.index_remove(PLAYING, tid)
         return doc
+
+    def _live_round(self, doc: dict, version: int, key: Any, seed: bytes) -> tuple[dict, int]:
+        """The live round: paired and its round record signed (saved before any table is made, so racing
+        sweepers agree on it), its tables made, and once every one has ended, closed: its result signed (the
+        board seed revealed) and appended to the export (doc["current"] None again)."""
+        if doc.get("current") is None:
+            if len(doc["export"]["rounds"]) >= doc["export"]["tournament"]["rounds"]:
+                return doc, version  # every round played (an earlier pass stopped before its end was saved)
+            doc["current"] = open_round(key, seed, doc["export"], doc["played"])
+            self._save(doc, version)
+            doc, version = self.load(doc["id"])
+        opened = doc["current"]
+        rules = make_rules_of(doc)
+        for table in opened["tables"]:
+            open_table(self.games, self.store, self.now, doc, rules, opened, table)
+        transcripts = ended_games(self.games, self.store, opened)
+        if transcripts is not None:
+            close_round(key, seed, doc["export"], doc["played"], opened, transcripts)
+            doc["current"] = None
+        return doc, version
+
+    def me(self, player: dict, tid: str) -> dict:
+        """The caller's entries and seats (docs/api.md, "Tournaments"): its table in the round being played
+        (`next_table`, null between rounds, on a bye or once over) and every table it has had."""
+        doc, _ = self.load(tid)
+        mine = [e["entry"] for e in doc["entries"] if e["player"] == player["id"] and not e["bot"]]
+        tables = []
+        for rnd in doc["export"].get("rounds", []):
+            opened = {"round": rnd["round"], "tables": _seated_tables(rnd["round"], doc)}
+            tables += [dict(s, status="over") for s in seat_of_player(opened, doc["entries"], player["id"])]
+        next_table = None
+        if doc.get("current") is not None:
+            for s in seat_of_player(doc["current"], doc["entries"], player["id"]):
+                status = (self.store.get_doc("table", s["game_id"])[0] or {}).get("status", "opening")
+                tables.append(dict(s, status=status))
+                next_table = next_table or (dict(s, status=status) if status != "over" else None)
+        for t in tables:
+            t["links"] = {"table": f"/table/{t['game_id']}", "game": f"/games/{t['game_id']}"}
+        return {"id": doc["id"], "status": doc["status"], "entries": mine, "next_table": next_table, "tables": tables}
 
     def sweep(self, limit: int = 10) -> int:
         """Advance the playing tournaments due now by one round each (at most `limit`); returns how many."""
@@ -306,31 +366,17 @@ class Tournaments:
             "played": rounds,
             "standings": rounds[-1]["standings"] if rounds else [],
             "ratings": doc.get("ratings", {}),
+            "entry_size": shape(make_rules_of(doc))[1],
+            "play": doc.get("play", "policies"),
+            "clocks": doc.get("clocks", {}),
+            "current": public_round(doc["current"], self.store) if doc.get("current") else None,
         }
 
 
-def commitment_leaf(record: dict) -> dict:
-    """The log's commitment leaf of a tournament, in the form of a game's (docs/log.md) with the tournament id as
-    its game_id and `commit` the record_hash of the tournament record."""
-    return {
-        "type": "commitment",
-        "game_id": record["tournament_id"],
-        "commit": record_hash(record),
-        "commitment": record["commitment"],
-        "time": record["created"],
-    }
-
-
-def ending_leaf(export: dict) -> dict:
-    """The log's ending leaf of a tournament: `transcript` is the SHA-256 of the export's canonical JSON."""
-    return {
-        "type": "ending",
-        "game_id": export["tournament"]["tournament_id"],
-        "reason": "finished",
-        "dealt": True,
-        "transcript": sha256_hex(canonical_json(export)),
-        "time": export["end"]["ended"],
-    }
+def _seated_tables(record: dict, doc: dict) -> list[dict]:
+    """A played round's tables with their seats (as open_round gives them), from its round record."""
+    rules = make_rules_of(doc)
+    return [{**t, "seats": table_seats(rules, doc["entries"], t["entries"])} for t in record["tables"]]
 
 
 def make_rules_of(doc: dict):

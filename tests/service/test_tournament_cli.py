@@ -77,3 +77,52 @@ def test_a_refused_request_says_why(served):
         ],
     )
     assert r.exit_code == 1 and "the service refused" in r.output
+
+
+def test_a_person_joins_a_live_tournament_from_the_terminal_and_plays_its_tables(served, tmp_path):
+    """`fairdeal tournament --join ID --member ... --auto`: registers with a committed seed, reveals it when
+    registration closes, plays its live tables (the suggestion), and verifies the export."""
+    from tests.waiting import scaled, wait_for
+    from tests.web.client import HttpApi
+
+    org = HttpApi(served).player("organiser")
+    tid = org.post("/tournaments", {"rule_set": "spades", "rounds": 2})["id"]
+    out = tmp_path / "joined.json"
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "fairdeal.cli", "tournament", "--server", served, "--join", tid]
+        + ["--member", "ann", "--member", "ann's partner", "--auto", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_for(lambda: len(org.get(f"/tournaments/{tid}")["entries"]) == 1, timeout=60, what="the terminal's entry")
+        for i in range(2):
+            org.post(f"/tournaments/{tid}/entries", {"name": f"bots {i}", "members": [f"b{i}n", f"b{i}s"], "bot": True})
+        org.post(f"/tournaments/{tid}/close")
+        wait_for(lambda: _started(org, tid), timeout=60, what="the terminal's reveal, then the start")
+        output, _ = cli.communicate(timeout=scaled(600))
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait(30)
+    assert cli.returncode == 0, output
+    assert "every check passed" in output and "seat" in output, output
+    export = json.loads(out.read_text())
+    assert export["registration"]["entries"][0]["name"] == "ann" and export["start"]["seeds"][0]["client_seed"]
+    hers = [g for rnd in export["rounds"] for g in rnd["games"] if "ann" in [s["name"] for s in g["start"]["seats"]]]
+    assert any(r["by"] == "player" for g in hers for r in g["records"]), "the terminal played no move of its own"
+
+
+def _started(org, tid) -> bool:
+    """The organiser's start, taken once every committed entry has revealed (refused with reveals-missing
+    before)."""
+    from fairdeal.client.http import Problem
+
+    try:
+        org.post(f"/tournaments/{tid}/start")
+    except Problem as exc:
+        if exc.code == "reveals-missing":
+            return False
+        raise
+    return True

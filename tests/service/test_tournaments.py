@@ -2,13 +2,18 @@
 started and played by the policies; the export verifies with `fairdeal-verify tournament`; bad input gets a
 problem and changes nothing."""
 
+from fairdeal.core.canonical import canonical_json, sha256_hex
 from fairdeal.core.fairness import new_nonce
 from fairdeal.core.tournament.check import CHECKS, verify_tournament
 from fairdeal.core.tournament.seeds import entry_commitment
 
 
 def _create(api, organiser, **body):
-    r = api.post("/tournaments", organiser, json={"rule_set": "spades", "format": "swiss", "rounds": 2, **body})
+    r = api.post(
+        "/tournaments",
+        organiser,
+        json={"rule_set": "spades", "format": "swiss", "rounds": 2, "play": "policies", **body},
+    )
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 
@@ -69,7 +74,9 @@ def test_a_tournament_through_the_api_verifies(app):
     export = api.get(f"/tournaments/{tid}/export").get_json()
     key = api.get("/keys").get_json()
     report = verify_tournament(export, key=export["tournament"]["key"])
-    assert {c: s for c, s, _ in report.checks} == {c: "pass" for c in CHECKS}, report.checks
+    assert {c: s for c, s, _ in report.checks} == {**{c: "pass" for c in CHECKS}, "tournament-log": "pass"}, (
+        report.checks
+    )
     assert export["start"]["seeds"][mine]["client_seed"] == seed
     assert key  # the key the export names is one the service publishes
     assert export["tournament"]["key"] in str(key)
@@ -133,3 +140,55 @@ def test_the_commitment_is_in_the_transparency_log_before_any_entry_and_the_endi
     first, ending = leaves()
     assert first["commit"] == record_hash(export["tournament"])
     assert ending["type"] == "ending" and ending["time"] == export["end"]["ended"]
+    # the served export proves both leaves in the log: fairdeal-verify tournament checks them under the key
+    assert set(export["log"]) >= {"head", "commitment", "ending"}
+    key = export["tournament"]["key"]
+    report = verify_tournament(export, key=key)
+    assert report.status("tournament-log") == "pass" and not report.failed, report.checks
+    assert ending["transcript"] == sha256_hex(canonical_json({k: v for k, v in export.items() if k != "log"}))
+
+
+def _tampered(export, change):
+    import copy
+
+    out = copy.deepcopy(export)
+    change(out)
+    return out
+
+
+def test_a_tampered_log_proof_or_leaf_fails_the_tournament_log_check(app):
+    from tests.service.client import Api
+
+    api = Api(app.test_client())
+    org = api.player()
+    tid = _create(api, org, rounds=1)["id"]
+    for i in range(2):
+        api.post(f"/tournaments/{tid}/entries", org, json={"name": f"b{i}", "members": [f"{i}n", f"{i}s"], "bot": True})
+    api.post(f"/tournaments/{tid}/close", org)
+    api.post(f"/tournaments/{tid}/start", org)
+    _sweep_until_over(app, api, tid, 1)
+    export = api.get(f"/tournaments/{tid}/export").get_json()
+    key = export["tournament"]["key"]
+    assert verify_tournament(export, key=key).status("tournament-log") == "pass"
+
+    def flip(h):
+        return ("0" if h[0] != "0" else "1") + h[1:]
+
+    def bad_proof(ex):
+        proof = ex["log"]["ending"]["proof"]
+        if proof:
+            proof[0] = flip(proof[0])
+        else:  # a log of one leaf has no proof: another index then
+            ex["log"]["ending"]["index"] += 1
+
+    def other_leaf(ex):  # the ending's proof is the commitment's: another leaf of the log
+        ex["log"]["ending"] = dict(ex["log"]["commitment"])
+
+    def stranger_head(ex):
+        ex["log"]["head"]["key"] = "ed25519:" + "A" * 43
+
+    for change in (bad_proof, other_leaf, stranger_head):
+        report = verify_tournament(_tampered(export, change), key=key)
+        assert report.failed == ["tournament-log"], (change.__name__, report.checks)
+    no_log = _tampered(export, lambda ex: ex.pop("log"))
+    assert verify_tournament(no_log, key=key).status("tournament-log") is None  # reported only when carried

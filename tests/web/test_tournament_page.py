@@ -4,15 +4,17 @@ rounds with every table and bye, the commitment and the verify command."""
 import os
 import subprocess
 import sys
+import time
 
 from fairdeal.core.fairness import new_nonce
 from fairdeal.core.tournament.seeds import entry_commitment
 from tests.web.conftest import shot
+from tests.web.test_verify_page import BROWSER_CHECKS, statuses
 
 
 def test_the_page_shows_standings_rounds_and_how_to_verify(pages, server):
     org = server.api().player("organiser")
-    t = org.post("/tournaments", {"rule_set": "spades", "rounds": 2})
+    t = org.post("/tournaments", {"rule_set": "spades", "rounds": 2, "play": "policies"})
     seed, nonce = "page test seed", new_nonce()
     mine = org.post(
         f"/tournaments/{t['id']}/entries",
@@ -48,3 +50,96 @@ def test_the_page_shows_standings_rounds_and_how_to_verify(pages, server):
     assert page.locator("#command").inner_text().endswith(f"/tournaments/{t['id']}/export")
     shot(page, "tournament")
     assert not pages.errors, pages.errors
+
+
+def test_a_live_tournament_organised_and_entered_through_the_page_verifies(pages, server):
+    """The organiser creates, adds bots, closes and starts on the page; a person registers there (the page
+    commits to a fresh seed and reveals it when registration closes), finds their next table there and plays it
+    (through the API, for speed); the bots fill; the export verifies with fairdeal-verify tournament."""
+    import json
+
+    from tests.waiting import scaled, wait_for
+    from tests.web.client import HttpApi
+
+    sweeper = subprocess.Popen(  # the sweeper pairs and closes the live rounds, as `fairdeal serve` runs one
+        [sys.executable, "-m", "fairdeal.cli", "-d", server.data_dir, "sweep"],
+        env={k: v for k, v in os.environ.items() if k != "FAIRDEAL_REDIS_URL"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        org = pages.new()
+        org.goto(f"{server.url}/tournament/new")
+        org.fill("#player-name", "organiser")
+        org.select_option("#new-rule-set", "spades")
+        org.fill("#new-rounds", "2")
+        org.click("#create button[type=submit]")
+        org.wait_for_url("**/tournament/T-*")
+        tid = org.url.rsplit("/", 1)[1]
+        person = pages.new()
+        person.goto(f"{server.url}/tournament/{tid}")
+        person.fill("#player-name", "ann")
+        person.fill("#entry-name", "Ann's team")
+        person.wait_for_selector("#members .member >> nth=1")
+        person.locator("#members .member").nth(0).fill("ann")
+        person.locator("#members .member").nth(1).fill("ann's partner")
+        person.click("#register button[type=submit]")
+        person.wait_for_function("() => document.querySelector('#message').textContent.startsWith('Registered')")
+        api = server.api()
+        for n in (2, 3):
+            org.click("#organise button[data-action=bot]")
+            wait_for(lambda n=n: len(api.get(f"/tournaments/{tid}")["entries"]) == n, what=f"{n} entries")
+        org.click("#organise button[data-action=close]")
+        # the person's page reveals the seed it committed to, by itself, once registration has closed
+        wait_for(lambda: api.get(f"/tournaments/{tid}")["status"] == "revealing", what="registration closed")
+        person.wait_for_function("() => document.querySelector('#message').textContent.includes('revealed')")
+        org.click("#organise button[data-action=start]")
+        wait_for(lambda: api.get(f"/tournaments/{tid}")["status"] == "playing", timeout=30, what="started")
+        token = json.loads(person.evaluate("() => localStorage.getItem('fairdeal.player')"))["token"]
+        ann = HttpApi(server.url, token)
+        played, shown = set(), False
+        deadline = time.monotonic() + scaled(300)
+        while api.get(f"/tournaments/{tid}")["status"] != "over":
+            assert time.monotonic() < deadline, "the tournament did not end"
+            nxt = ann.get(f"/tournaments/{tid}/me")["next_table"]
+            if nxt is None:
+                time.sleep(0.2)  # between rounds or a bye: the sweeper's next look is within a second
+                continue
+            if not shown:  # the page names the table and links to it; the table page shows it to its player
+                person.wait_for_selector("#next-table-link")
+                assert nxt["game_id"] in person.locator("#next-table").inner_text()
+                href = person.locator("#next-table-link").get_attribute("href")
+                assert href == f"/table/{nxt['game_id']}"
+                shot(person, "tournament-next-table")
+                shown = True
+            played.add(nxt["game_id"])
+            if not ann.play_suggested(nxt["game_id"]):
+                time.sleep(0.05)
+        assert shown and played
+        export = api.get(f"/tournaments/{tid}/export")
+        key = export["tournament"]["key"]
+        by_url = subprocess.run(
+            [sys.executable, "-m", "fairdeal.verify.cli", "tournament", f"{server.url}/tournaments/{tid}/export"]
+            + ["--key", key],
+            capture_output=True,
+            text=True,
+            timeout=scaled(300),
+        )
+        assert by_url.returncode == 0, by_url.stdout + by_url.stderr
+        assert "PASS  tournament-log" in by_url.stdout
+        people = [g for rnd in export["rounds"] for g in rnd["games"] if g["commit"]["game_id"] in played]
+        assert any(r["by"] == "player" for g in people for r in g["records"])  # ann's own moves
+        person.reload()
+        person.wait_for_selector("#standings tbody tr >> nth=2")
+        assert person.locator("#rounds details.round-standings").count() == 2  # the standings after every round
+        links = person.locator("#rounds a.verify-link")
+        assert links.count() == 2 and links.nth(0).get_attribute("href").startswith("/verify/" + tid)
+        assert "over" in person.locator("#next-table").inner_text()
+        # a game's verify page, with its round's board seed from the link: every check the browser makes passes
+        person.goto(server.url + links.nth(0).get_attribute("href"))
+        got = statuses(person)
+        assert all(got[c] == "pass" for c in BROWSER_CHECKS), (got, person.inner_text("main")[:1500])
+        assert not pages.errors, pages.errors
+    finally:
+        sweeper.terminate()
+        sweeper.wait(30)

@@ -16,6 +16,8 @@ from fairdeal.core.canonical import canonical_json
 from fairdeal.core.checks import verify_transcript
 from fairdeal.core.fairness import server_seed_from_hex
 from fairdeal.core.tournament import pairing, scoring
+from fairdeal.core.tournament.logcheck import CHECK as LOG_CHECK
+from fairdeal.core.tournament.logcheck import check_log
 from fairdeal.core.tournament.play import byes_of, met_of, round_results
 from fairdeal.core.tournament.records import (
     HEADERS,
@@ -97,6 +99,8 @@ def verify_tournament(export: Any, key: str | None = None) -> TournamentReport:
         report.unusable = f"The export could not be read: {type(exc).__name__}: {exc}"
     for cid in CHECKS:
         report.put(cid, SKIP, "not checked: an earlier check failed")
+    if isinstance(export, Mapping) and "log" in export:  # reported only for an export that carries one
+        report.put(LOG_CHECK, SKIP, "not checked: an earlier check failed")
     return report
 
 
@@ -276,6 +280,9 @@ def _verify(report: TournamentReport, ex: Mapping[str, Any], given_key: str | No
         if standing
         else "no rounds",
     )
+    if "log" in ex:
+        ok, text = check_log(ex, given_key)
+        report.put(LOG_CHECK, PASS if ok else FAIL, text)
 
 
 def _first_diff(record: Mapping[str, Any], expected: list[Any], byes: list[Any]) -> str:

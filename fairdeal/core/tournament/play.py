@@ -135,12 +135,50 @@ def play_round(
     scoring.standings takes them (JSON-safe: a caller may keep it between rounds); the new round is appended.
     Each table's game server seed is seeds.table_server_seed's; game_server_seed(round, table, seed) and
     board_seed_of(round, table, seed): what a test's dishonest organiser uses instead."""
+    opened = open_round(private_key, server_seed, export, played)
+    commit = export["tournament"]
+    rules = rules_of(commit)
+    r, bseed = opened["round"]["round"], bytes.fromhex(opened["board_seed"])
+    games, dealt_from = [], []
+    for table in opened["tables"]:
+        t, seats = table["table"], table["seats"]
+        gseed = bytes.fromhex(table["server_seed"])
+        gseed = gseed if game_server_seed is None else game_server_seed(r, t, gseed)
+        real = bseed if board_seed_of is None else board_seed_of(r, t, bseed)
+        dealt_from.append(real)
+        # no seat gives a table its own client seed: the entries' seeds are in the tournament seed, which the
+        # table's server seed (and so its game seed) is derived from
+        games.append(
+            selfplay(
+                rules.id,
+                private_key,
+                gseed,
+                settings=commit["rules"]["settings"],
+                players=rules.players,
+                client_seeds=[None] * rules.players,
+                bots=[s["seat"] for s in seats if s["bot"]],
+                game_id=table["game_id"],
+                names=[s["name"] for s in seats],
+                variety_every=7,
+                board=table["board"],
+                board_seed=real,
+            )
+        )
+    close_round(private_key, server_seed, export, played, opened, games, dealt_from)
+
+
+def open_round(
+    private_key: Any, server_seed: bytes, export: dict[str, Any], played: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Pair the export's next round and sign its round record (docs/tournaments.md, "Pairings"): what a round is
+    played from, JSON as it is (the service keeps it while the round's live tables are played). Its members:
+    "round", "round_signature", "board_seed" (hex, secret until the round ends), and "tables", each with
+    "table", "game_id", "entries" (by side), "seats" (records.table_seats), "server_seed" (hex, the game's
+    derived seed, secret until the game ends) and "board" (the commit's board member)."""
     commit, listed, reveals = export["tournament"], export["registration"]["entries"], export["start"]["seeds"]
     tournament_id, fmt = commit["tournament_id"], commit["format"]
     rules = rules_of(commit)
-    rule_set, settings, players = rules.id, commit["rules"]["settings"], rules.players
     per_table, _ = shape(rules)
-    sign = partial(sign_record, private_key)
     tseed = tournament_seed(server_seed, tournament_id, [r["client_seed"] for r in reveals])
     order = seeded_order(tseed, len(listed))
     r = len(export["rounds"]) + 1
@@ -152,41 +190,48 @@ def play_round(
         {"table": t, "game_id": game_id(tournament_id, r, t), "entries": by_side} for t, by_side in enumerate(tables)
     ]
     round_record = header("round", tournament_id, round=r, board_commitment=bcommit, tables=table_list, byes=byes)
-    games, dealt_from = [], []
-    for t, by_side in enumerate(tables):
-        seats = table_seats(rules, listed, by_side)
-        gseed = table_server_seed(tseed, r, t)
-        gseed = gseed if game_server_seed is None else game_server_seed(r, t, gseed)
-        real = bseed if board_seed_of is None else board_seed_of(r, t, bseed)
-        dealt_from.append(real)
-        # no seat gives a table its own client seed: the entries' seeds are in the tournament seed, which the
-        # table's server seed (and so its game seed) is derived from
-        games.append(
-            selfplay(
-                rule_set,
-                private_key,
-                gseed,
-                settings=settings,
-                players=players,
-                client_seeds=[None] * players,
-                bots=[s["seat"] for s in seats if s["bot"]],
-                game_id=table_list[t]["game_id"],
-                names=[s["name"] for s in seats],
-                variety_every=7,
-                board=board_member(tournament_id, r, t, bcommit),
-                board_seed=real,
-            )
-        )
+    return {
+        "round": round_record,
+        "round_signature": sign_record(private_key, round_record),
+        "board_seed": bseed.hex(),
+        "tables": [
+            {
+                **table,
+                "seats": table_seats(rules, listed, table["entries"]),
+                "server_seed": table_server_seed(tseed, r, table["table"]).hex(),
+                "board": board_member(tournament_id, r, table["table"], bcommit),
+            }
+            for table in table_list
+        ],
+    }
+
+
+def close_round(
+    private_key: Any,
+    server_seed: bytes,
+    export: dict[str, Any],
+    played: list[dict[str, Any]],
+    opened: Mapping[str, Any],
+    games: Sequence[dict[str, Any]],
+    dealt_from: Sequence[bytes] | None = None,
+) -> None:
+    """Every table of the opened round has ended (`games`: their transcripts, in table order): score it, sign its
+    result (revealing the board seed) and append the round to the export and to `played`. dealt_from: the seed
+    each table was really dealt from (a test's dishonest server; else the round's board seed)."""
+    listed, tournament_id = export["registration"]["entries"], export["tournament"]["tournament_id"]
+    record = opened["round"]
+    bseed = bytes.fromhex(opened["board_seed"])
+    tables, byes = [t["entries"] for t in record["tables"]], record["byes"]
+    seeds = list(dealt_from) if dealt_from is not None else [bseed] * len(games)
     played.append(
-        round_results(
-            tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, dealt_from, strict=True)], len(listed)
-        )
+        round_results(tables, byes, [scoring.deal_scores(g, s) for g, s in zip(games, seeds, strict=True)], len(listed))
     )
-    standing = scoring.standings(len(listed), order, played)
+    tseed = tournament_seed(server_seed, tournament_id, [r["client_seed"] for r in export["start"]["seeds"]])
+    standing = scoring.standings(len(listed), seeded_order(tseed, len(listed)), played)
     result = header(
         "round-result",
         tournament_id,
-        round=r,
+        round=record["round"],
         board_seed=bseed.hex(),
         games=[
             {"table": t, "game_id": g["commit"]["game_id"], "transcript_hash": transcript_hash(g)}
@@ -196,11 +241,11 @@ def play_round(
     )
     export["rounds"].append(
         {
-            "round": round_record,
-            "round_signature": sign(round_record),
+            "round": record,
+            "round_signature": opened["round_signature"],
             "result": result,
-            "result_signature": sign(result),
-            "games": games,
+            "result_signature": sign_record(private_key, result),
+            "games": list(games),
         }
     )
 

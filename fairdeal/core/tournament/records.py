@@ -11,6 +11,7 @@ from fairdeal.core.canonical import canonical_json, sha256_hex
 from fairdeal.core.games import rules_from_json
 from fairdeal.core.games.base import Rules
 from fairdeal.core.tournament.seeds import PROTOCOL
+from fairdeal.core.transcript import record_hash
 
 # The export's signed records, each beside its signature "<name>_signature", in the order they are made.
 HEADERS = ("tournament", "registration", "start")
@@ -53,3 +54,28 @@ def transcript_hash(transcript: Mapping[str, Any]) -> str:
 
 def header(kind: str, tournament_id: str, **members: Any) -> dict[str, Any]:
     return {"type": kind, "protocol": PROTOCOL, "tournament_id": tournament_id, **members}
+
+
+def commitment_leaf(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The log's commitment leaf of a tournament, in the form of a game's (docs/log.md) with the tournament id as
+    its game_id and `commit` the record_hash of the tournament record."""
+    return {
+        "type": "commitment",
+        "game_id": record["tournament_id"],
+        "commit": record_hash(record),
+        "commitment": record["commitment"],
+        "time": record["created"],
+    }
+
+
+def ending_leaf(export: Mapping[str, Any]) -> dict[str, Any]:
+    """The log's ending leaf of a tournament: `transcript` is the SHA-256 of the export's canonical JSON (without
+    the `log` member a served export carries: it proves this leaf, so it cannot be in it)."""
+    return {
+        "type": "ending",
+        "game_id": export["tournament"]["tournament_id"],
+        "reason": "finished",
+        "dealt": True,
+        "transcript": sha256_hex(canonical_json({k: v for k, v in export.items() if k != "log"})),
+        "time": export["end"]["ended"],
+    }

@@ -14,7 +14,9 @@ from fairdeal.service.auth import current_player, current_player_id
 from fairdeal.service.errors import ApiError
 
 MAX_NESTING = 32  # our bodies nest 3 deep; a parser must never recurse on 5000
-ID = re.compile(r"[0-9a-f]{16}")  # tables.new_id(): 8 random bytes in hex (a test holds them together)
+# tables.new_id(): 8 random bytes in hex (a test holds them together); or a tournament table's game id,
+# <tournament id>-r<round>-t<table> (docs/tournaments.md, "Tables")
+ID = re.compile(r"(?:[0-9a-f]{16}|T-[0-9a-f]{16}-r[1-9][0-9]?-t(?:0|[1-9][0-9]?))")
 ID_ARGS = ("game_id", "table_id")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.S)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")

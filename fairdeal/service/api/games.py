@@ -16,10 +16,25 @@ from fairdeal.service.blind.log import log_id  # BLIND HOOK
 from fairdeal.service.errors import ApiError, problem
 from fairdeal.service.idempotent import request_key
 from fairdeal.service.table_docs import seat_of
+from fairdeal.service.tournament_tables import private_refusal
 from fairdeal.service.translog import add_log_member
 from fairdeal.service.views import game_summary, game_view, public_transcript, visible_records
 
 bp = Blueprint("games", __name__)
+
+
+@bp.before_request
+def _tournament_tables_are_private():
+    """A tournament table is its seated players' alone while its round is played (tournament_tables.py)."""
+    game_id = (request.view_args or {}).get("game_id") or ""
+    if game_id.startswith("T-"):
+        try:
+            p = player_ref(required=False)
+        except ApiError:  # a token that is no longer good: the caller is nobody here (the route says 401 itself)
+            p = None
+        refusal = private_refusal(svc().store, game_id, p["id"] if p else None)
+        if refusal is not None:
+            raise refusal
 
 
 @bp.get("/games/<game_id>")

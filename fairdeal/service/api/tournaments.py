@@ -6,6 +6,7 @@ from flask import Blueprint
 
 from fairdeal.service.api.common import json_body, player, svc
 from fairdeal.service.errors import ApiError
+from fairdeal.service.translog import add_log_member
 
 bp = Blueprint("tournaments", __name__)
 
@@ -49,6 +50,11 @@ def start(tournament_id):
     return _t().public(_t().start(player(), tournament_id))
 
 
+@bp.get("/tournaments/<tournament_id>/me")
+def me(tournament_id):
+    return _t().me(player(), tournament_id)
+
+
 @bp.get("/tournaments/<tournament_id>/standings")
 def standings(tournament_id):
     out = _t().public(_t().load(tournament_id)[0])
@@ -64,4 +70,5 @@ def export(tournament_id):
             "tournament-not-over",
             "The export exists once the tournament has ended: until then its seed and the board seeds are secret.",
         )
-    return doc["export"]
+    # the log member proves the commitment and ending leaves (docs/tournaments.md, "In the transparency log")
+    return add_log_member(svc().translog, dict(doc["export"]), tournament_id, doc["export"]["protocol"])

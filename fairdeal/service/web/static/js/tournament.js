@@ -1,19 +1,72 @@
-// The tournament page (docs/web.md): standings, rounds with their tables and byes, and how to check it all.
-// Read-only: registering and organising are the API's and `fairdeal tournament`'s.
-import { call } from "./api.js";
+// The tournament page (docs/web.md): standings after every round, rounds with their tables (each game linked to
+// its table and verify pages) and byes; a player registers here (a fresh client seed committed with a nonce, the
+// seed and nonce kept in this browser and revealed when registration closes, as `fairdeal tournament` does) and
+// finds their next table; the organiser creates (/tournament/new), adds bots, closes and starts.
+import { get, me, post, signUp } from "./api.js";
 import { $, clear, el } from "./dom.js";
+import { canonicalBytes } from "./protocol/canonical.js";
+import { newNonce, randomClientSeed } from "./protocol/fairness.js";
+import { sha256Hex } from "./protocol/hash.js";
 
+const PROTOCOL = "fairdeal-tournament/1";
 const id = decodeURIComponent(location.pathname.split("/").pop());
+const NOTES = `fairdeal.tournament.${id}`;
+const POLL_MS = 2000;
+
+function notes() {
+  try {
+    return JSON.parse(localStorage.getItem(NOTES) || "{}");
+  } catch {
+    return {};
+  }
+}
+const saveNotes = (n) => localStorage.setItem(NOTES, JSON.stringify(n));
+
+// docs/tournaments.md, "Entries commit, then reveal"
+export async function entryCommitment(tournamentId, clientSeed, nonce) {
+  return sha256Hex(canonicalBytes({
+    type: "tournament-client-seed", protocol: PROTOCOL, tournament_id: tournamentId, client_seed: clientSeed, nonce,
+  }));
+}
+
+function say(text) {
+  $("#message").textContent = text;
+}
+
+async function signedIn() {
+  if (me()) return me();
+  const name = $("#player-name").value.trim();
+  if (!name) throw new Error("Type your name first.");
+  await signUp(name);
+  return me();
+}
 
 function entryName(t, n) {
   const e = t.entries[n];
   return e ? e.name + (e.bot ? " (bot)" : "") : `entry ${n}`;
 }
 
+function standingsTable(t, rows) {
+  return el("table", { class: "standings" },
+    el("thead", {}, el("tr", {}, ["Rank", "Entry", "Points", "Matchpoints", "Buchholz"].map((h) => el("th", { text: h })))),
+    el("tbody", {}, rows.map((s) => el("tr", {}, el("td", { text: s.rank }), el("td", { text: entryName(t, s.entry) }),
+      el("td", { text: s.points }), el("td", { text: s.matchpoints }), el("td", { text: s.buchholz })))));
+}
+
+function tableLine(t, tb, boardSeed) {
+  const sides = tb.entries.map((e, side) => `side ${side} ${entryName(t, e)}`).join(", ");
+  const verify = `/verify/${encodeURIComponent(tb.game_id)}?board_seed=${boardSeed}`;
+  const links = boardSeed
+    ? [" ", el("a", { href: verify, class: "verify-link", text: "verify" }),
+      " ", el("a", { href: `/table/${encodeURIComponent(tb.game_id)}`, text: "replay" })]
+    : [` (${tb.status})`];
+  return el("li", { class: "table-line" }, `Table ${tb.table} (${tb.game_id}): `, sides, ...links);
+}
+
 function render(t) {
   $("#title").textContent = `Tournament ${t.id}`;
   $("#summary").textContent = `${t.rules.id} for ${t.rules.players}, ${t.format}, ${t.rounds} rounds, `
-    + `${t.entries.length} entries: ${t.status}.`;
+    + `${t.entries.length} entries, played ${t.play}: ${t.status}.`;
   $("#commitment").textContent = t.commitment;
   const body = clear($("#standings tbody"));
   for (const s of t.standings) {
@@ -22,17 +75,130 @@ function render(t) {
   }
   const rounds = clear($("#rounds"));
   for (const r of t.played) {
-    const sides = (tb) => tb.entries.map((e, side) => `side ${side} ${entryName(t, e)}`).join(", ");
-    const list = el("ul", {}, r.tables.map((tb) => el("li", { class: "table-line" },
-      `Table ${tb.table} (${tb.game_id}): `, sides(tb))));
     const byes = r.byes.length ? el("p", { text: `Bye: ${r.byes.map((e) => entryName(t, e)).join(", ")}` }) : null;
-    rounds.append(el("h3", { text: `Round ${r.round}` }), list, byes,
-      el("p", { class: "muted", text: `Board seed, revealed when the round ended: ${r.board_seed}` }));
+    rounds.append(el("h3", { text: `Round ${r.round}` }),
+      el("ul", {}, r.tables.map((tb) => tableLine(t, tb, r.board_seed))), byes,
+      el("p", { class: "muted", text: `Board seed, revealed when the round ended: ${r.board_seed}` }),
+      el("details", { class: "round-standings" }, el("summary", { text: `Standings after round ${r.round}` }),
+        standingsTable(t, r.standings)));
+  }
+  if (t.current) {
+    rounds.append(el("h3", { text: `Round ${t.current.round} (being played)` }),
+      el("ul", {}, t.current.tables.map((tb) => tableLine(t, tb, null))));
   }
   $("#export").href = `/tournaments/${encodeURIComponent(t.id)}/export`;
   $("#command").textContent = `fairdeal-verify tournament ${location.origin}/tournaments/${t.id}/export`;
+  $("#register").hidden = t.status !== "registering";
+  const size = t.entry_size;
+  const members = $("#members");
+  if (members.children.length !== size) {
+    clear(members);
+    for (let i = 0; i < size; i++) {
+      members.append(el("label", {}, `Member ${i + 1} `, el("input", { class: "member", required: true, maxlength: 40 })));
+    }
+  }
+  $("#organise").hidden = !notes().organiser || t.status === "over";
 }
 
-call("GET", `/tournaments/${encodeURIComponent(id)}`).then(render).catch((exc) => {
-  $("#summary").textContent = `This tournament cannot be shown: ${exc.message}`;
-});
+async function revealMine(t) {
+  const n = notes();
+  for (const [entry, kept] of Object.entries(n.entries || {})) {
+    if (t.status === "revealing" && !kept.revealed) {
+      await post(`/tournaments/${encodeURIComponent(t.id)}/entries/${entry}/reveal`, { client_seed: kept.seed, nonce: kept.nonce });
+      kept.revealed = true;
+      saveNotes(n);
+      say(`Your client seed is revealed for entry ${entry}: it opens the commitment you registered with.`);
+    }
+  }
+}
+
+async function showMine(t) {
+  const box = clear($("#mine"));
+  if (!me() || !Object.keys(notes().entries || {}).length) return;
+  const mine = await get(`/tournaments/${encodeURIComponent(t.id)}/me`);
+  const next = mine.next_table;
+  if (next) {
+    box.append(el("p", { id: "next-table" }, `Round ${next.round}: your table is ${next.game_id}, seat ${next.seat}. `,
+      el("a", { href: `/table/${encodeURIComponent(next.game_id)}`, id: "next-table-link", text: "Go to your table" })));
+  } else {
+    box.append(el("p", { id: "next-table", text: t.status === "over" ? "The tournament is over."
+      : "No table for you right now (between rounds, or a bye)." }));
+  }
+}
+
+async function refresh() {
+  const t = await get(`/tournaments/${encodeURIComponent(id)}`);
+  render(t);
+  await revealMine(t);
+  await showMine(t);
+  return t;
+}
+
+async function register(ev) {
+  ev.preventDefault();
+  try {
+    await signedIn();
+    const seed = randomClientSeed();
+    const nonce = newNonce();
+    const members = [...document.querySelectorAll("#members .member")].map((m) => m.value.trim());
+    const answer = await post(`/tournaments/${encodeURIComponent(id)}/entries`, {
+      name: $("#entry-name").value.trim(), members, client_seed_commitment: await entryCommitment(id, seed, nonce),
+    });
+    const n = notes();
+    n.entries = { ...(n.entries || {}), [answer.you.entry]: { seed, nonce, revealed: false } };
+    saveNotes(n);
+    say(`Registered as entry ${answer.you.entry}; your seed's commitment is published, the seed stays here until registration closes.`);
+    await refresh();
+  } catch (exc) {
+    say(`Not registered: ${exc.message}`);
+  }
+}
+
+async function organise(action) {
+  try {
+    if (action === "bot") {
+      const t = await get(`/tournaments/${encodeURIComponent(id)}`);
+      const k = t.entries.length;
+      const members = Array.from({ length: t.entry_size }, (_, i) => `bot ${k}.${i + 1}`);
+      await post(`/tournaments/${encodeURIComponent(id)}/entries`, { name: `bots ${k}`, members, bot: true });
+    } else {
+      await post(`/tournaments/${encodeURIComponent(id)}/${action}`);
+    }
+    await refresh();
+  } catch (exc) {
+    say(`Refused: ${exc.message}`);
+  }
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  try {
+    await signedIn();
+    const t = await post("/tournaments", {
+      rule_set: $("#new-rule-set").value, format: $("#new-format").value, rounds: Number($("#new-rounds").value),
+    });
+    localStorage.setItem(`fairdeal.tournament.${t.id}`, JSON.stringify({ organiser: true }));
+    location.assign(`/tournament/${encodeURIComponent(t.id)}`);
+  } catch (exc) {
+    say(`Not created: ${exc.message}`);
+  }
+}
+
+function start() {
+  if (me()) $("#player-name").value = me().name;
+  if (id === "new") {
+    $("#title").textContent = "A new tournament";
+    $("#summary").textContent = "You organise it: its seed is committed as soon as it is created.";
+    $("#create").hidden = false;
+    $("#create").addEventListener("submit", create);
+    return;
+  }
+  $("#register").addEventListener("submit", register);
+  for (const b of document.querySelectorAll("#organise button")) b.addEventListener("click", () => organise(b.dataset.action));
+  const loop = () => refresh().catch((exc) => {
+    $("#summary").textContent = `This tournament cannot be shown: ${exc.message}`;
+  }).finally(() => setTimeout(loop, POLL_MS));
+  loop();
+}
+
+start();

@@ -72,16 +72,18 @@ async function run() {
   }
   say("Checking…");
   const keys = lines("keys");
+  // a tournament table's round board seed (docs/tournaments.md), as the tournament page's links give it
+  const boardSeed = new URLSearchParams(location.search).get("board_seed");
   const mine = ++runs;
   // the JS checks first (they also deal the hands, the replay and the blind story shown below), then the verdict
   // of fairdeal-verify's Python in their place as soon as it is ready
-  const report = await verifyTranscript(current.text, { keys, clientSeeds, receipts, commitment });
+  const report = await verifyTranscript(current.text, { keys, clientSeeds, receipts, commitment, boardSeed });
   if (mine !== runs) return;
   if (!settled) {
     show(report, clientSeeds, receipts, commitment);
     say("Checking with fairdeal-verify's own code (loading it; the JavaScript checks meanwhile)…");
   }
-  const py = await pythonReport(current.text, keys, clientSeeds, receipts, commitment);
+  const py = await pythonReport(current.text, keys, clientSeeds, receipts, commitment, boardSeed);
   if (mine !== runs) return;       // another transcript (or Check again) since: its run shows
   if (py && py.usage) {
     say(py.usage, "error");
@@ -93,7 +95,7 @@ async function run() {
 }
 
 // fairdeal-verify's report of this transcript, run by its Python here; null (report.notRunWhy set) where it cannot run
-async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
+async function pythonReport(text, keys, clientSeeds, receipts, commitment, boardSeed) {
   let verifier;
   pythonReport.why = null;
   try {
@@ -105,7 +107,7 @@ async function pythonReport(text, keys, clientSeeds, receipts, commitment) {
   }
   settled = true;
   const options = { keys, receipts: receipts.map(([s, h]) => `${s}:${h}`),
-    client_seeds: clientSeeds.map(([s, v]) => `${s}:${v}`), commitment };
+    client_seeds: clientSeeds.map(([s, v]) => `${s}:${v}`), commitment, board_seed: boardSeed };
   try {
     const out = await verifier.verify(text, options);
     out.version = verifier.version;

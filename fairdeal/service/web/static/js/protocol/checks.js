@@ -2,7 +2,8 @@
 // the transcript's own records. What needs the rules engine (the legality of each move, the bots' and the
 // clock's choices, the final score) is left to fairdeal-verify, and the report says so.
 
-import { toHex } from "./bytes.js";
+import { fromHex, toHex } from "./bytes.js";
+import { sha256Hex } from "./hash.js";
 import { dealGame, layout } from "./deals.js";
 import { gameSeed, recordSalt, seedKey } from "./fairness.js";
 import { keyId, NoEd25519, verifier } from "./keys.js";
@@ -110,7 +111,19 @@ export async function verifyTranscript(text, options = {}) {
   return report;
 }
 
-async function verify(run, report, text, { keys = [], receipts = [], clientSeeds = [], commitment = null }) {
+// A tournament table's cards come from its round's board seed (docs/tournaments.md, "Tables"): the key its deals
+// are derived under, once the seed given opens the commit's board commitment; null when no seed is given.
+async function boardKey(board, boardSeed) {
+  if (!boardSeed) return null;
+  const opened = await sha256Hex(canonicalBytes({
+    type: "board-commitment", protocol: "fairdeal-tournament/1", tournament_id: board.tournament_id,
+    round: board.round, board_seed: boardSeed,
+  }));
+  if (opened !== board.board_commitment) throw new Unusable("The board seed given does not open the board commitment of the game's commit record.");
+  return seedKey(fromHex(boardSeed));
+}
+
+async function verify(run, report, text, { keys = [], receipts = [], clientSeeds = [], commitment = null, boardSeed = null }) {
   let t;
   try {
     t = parseTranscript(typeof text === "string" ? text : JSON.stringify(text));
@@ -205,8 +218,11 @@ async function verify(run, report, text, { keys = [], receipts = [], clientSeeds
     run.set("deals", SKIP, `this page does not know how rule set '${start.rules.id}' deals${named}: fairdeal-verify checks it`);
   } else if (t.blind && !await blindDecks(run, report, t)) {
     /* a deal the seats' messages cannot give: nothing to replay */
+  } else if (t.commit.board && !boardSeed) {
+    run.set("deals", SKIP, "a tournament table: its cards come from its round's board seed, revealed when the round ended (the tournament page links here with it)");
   } else {
-    const dealt = await dealGame(t, keyed, report.blind ? report.blind.decks : null);
+    const dealKey = t.commit.board ? await boardKey(t.commit.board, boardSeed) : keyed;
+    const dealt = await dealGame(t, dealKey, report.blind ? report.blind.decks : null);
     if (report.blind) {
       const opened = playsOpened(report.blind, t.records, dealt.deals);
       run.set("blind-opens", opened.status, opened.detail, opened.seq);

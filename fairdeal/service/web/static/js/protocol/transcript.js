@@ -101,7 +101,11 @@ export function parseTranscript(input) {
       throw new TranscriptError(`The transcript has a ${name} record without its signature, or the other way round.`);
     }
   }
-  fields(obj.commit, "commit", spec.commit);
+  // fairdeal/2's optional board member: a duplicate tournament's table (docs/tournaments.md, "Tables")
+  fields(obj.commit, "commit", spec.commit, obj.protocol === "fairdeal/2" ? { board: "object" } : {});
+  if (obj.commit.board) {
+    fields(obj.commit.board, "commit.board", { tournament_id: "text", round: "integer", table: "integer", board_commitment: HEX });
+  }
   type(obj.commit, "commit", "commit");
   fields(obj.commit.rules, "commit.rules", RULES);
   if (obj.seating) {
