@@ -192,3 +192,29 @@ def test_a_table_game_with_a_server_seed_the_organiser_chose_fails_games():
     report = verify_tournament(ex, key=PUBLIC)
     assert statuses(report)["games"] == "fail"
     assert "round 2 table 0" in dict((c, m) for c, _, m in report.checks)["games"]
+
+
+def test_the_verify_page_python_takes_a_tables_board_seed():
+    """The verify page's own Python entry (pyshim/verify_page.py, what Pyodide runs) takes the board seed of the
+    tournament page's link as `--board-seed` does: with it the table verifies, without it the report says why."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    import fairdeal.service.web as web
+
+    # loaded by its path: the pyshim folder's stand-in `cryptography` must not shadow the real one here
+    spec = importlib.util.spec_from_file_location(
+        "verify_page", Path(web.__file__).parent / "pyshim" / "verify_page.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    verify = module.verify
+    rnd = tournament()["rounds"][0]
+    game, seed = json.dumps(rnd["games"][0]), rnd["result"]["board_seed"]
+    options = {"keys": [PUBLIC], "board_seed": seed}
+    assert json.loads(verify(game, json.dumps(options)))["ok"] is True
+    without = json.loads(verify(game, json.dumps({"keys": [PUBLIC]})))
+    assert without["ok"] is False and "board seed" in json.dumps(without)
+    assert "usage" in json.loads(verify(game, json.dumps({**options, "board_seed": "XYZ"})))
