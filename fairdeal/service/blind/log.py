@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.core.blind.deal import spades_holders
+from fairdeal.service.blind.seats import secret_id
 from fairdeal.service.store.base import OK
 
 SUFFIX = "~blind"
@@ -28,6 +29,17 @@ DECK = 52
 
 def log_id(game_id: str) -> str:
     return game_id + SUFFIX
+
+
+def delete_stored(store, game_id: str, table: dict | None) -> None:
+    """Remove a blind game's own keys from the store (retention): its blind log and its bot seats' secrets
+    (looked for at every seat: a human's is never stored). Store.delete_game removes what is keyed by one id,
+    so each of them is deleted as an id of its own."""
+    if not (table and table.get("blind")):
+        return
+    store.delete_game(log_id(game_id))
+    for seat in range(len(table.get("seats", ()))):
+        store.delete_game(secret_id(game_id, seat))
 
 
 def entry_text(entry: dict) -> str:
