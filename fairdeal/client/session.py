@@ -120,6 +120,10 @@ class Session:
                 if exc.status not in (404, 405, 406):
                     raise
                 self.stream = None
+        return self._poll(wait)
+
+    def _poll(self, wait: float) -> dict:
+        """One long-poll of the feed."""
         return self.c.get(f"/games/{self.id}/events?after={self.seq}&wait={wait:g}", timeout=wait + 30)
 
     def _story(self, records: list[dict], view: dict) -> list[str]:

@@ -16,6 +16,8 @@ from fairdeal.core.transcript import transcript_body
 from tests.service.blind_kit import BlindHuman, play_out
 from tests.service.client import Api
 from tests.service.conftest import make_app
+from tests.service.sse import in_thread, sse_lines
+from tests.waiting import scaled, wait_for
 
 
 def blind_table(api: Api, n_humans: int):
@@ -279,3 +281,35 @@ def test_a_revoke_is_taken_live_and_named_when_the_hand_ends(api):
     t = api.get(f"/games/{tid}/transcript", h.p).get_json()
     record = next(r for r in t["records"] if r["seq"] == abort["seq"])
     assert record["seat"] == 0 and record["by"] == "player"
+
+
+def blind_events(lines: list[str]) -> list[dict]:
+    return [json.loads(x[len("data: ") :]) for i, x in enumerate(lines) if i and lines[i - 1] == "event: blind"]
+
+
+def test_the_stream_carries_the_blind_log_as_it_grows(app, api):
+    """A seat waiting on the game's stream with ?blind_after=n learns of each new blind message from a `blind`
+    event (the blind log's answer past what it was sent), with no move and no poll of GET /games/{id}/blind."""
+    tid, humans = blind_table(api, 2)
+    h0, h1 = humans
+    start = h1.read()["count"]
+    assert start == 4  # the commits: seat 0's shuffle is due
+    path = f"/games/{tid}/stream?blind_after={start}"
+    seen: list[str] = []
+
+    def log_grew(lines: list[str]) -> bool:
+        seen[:] = lines
+        return any(e["count"] > start for e in blind_events(lines))
+
+    th, out = in_thread(lambda: sse_lines(api, path, h1.p, stop=log_grew))
+    wait_for(lambda: blind_events(list(seen)), timeout=scaled(10), what="the stream's first blind event")
+    assert h0.step()  # seat 0 shuffles (no move: the game's seq does not change)
+    th.join(scaled(20))
+    events = blind_events(out["value"])
+    assert events[0]["count"] == start and events[0]["messages"] == [] and events[0]["due"]["type"] == "shuffle"
+    grown = events[-1]
+    assert [m["message"]["type"] for m in grown["messages"]] == ["shuffle"] and grown["messages"][0]["index"] == start
+    assert grown == api.get(f"/games/{tid}/blind?after={start}").get_json()  # GET /games/{id}/blind's answer
+    # a stream that does not ask for them gets no blind event
+    plain = sse_lines(api, f"/games/{tid}/stream", h1.p, stop=lambda ls: "event: game" in ls)
+    assert "event: blind" not in plain

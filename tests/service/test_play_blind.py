@@ -12,6 +12,7 @@ import shlex
 import stat
 import subprocess
 import sys
+import urllib.request
 
 from click.testing import CliRunner
 
@@ -30,6 +31,21 @@ def _verify(args: list[str]) -> subprocess.CompletedProcess:
     )
 
 
+def requests_by_route(base: str) -> dict[tuple[str, str], float]:
+    """The service's request counts (its /metrics) by (method, route)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(base + "/metrics", timeout=30) as r:
+        text = r.read().decode()
+    out: dict[tuple[str, str], float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "fairdeal_http_requests_total":
+                key = (sample.labels["method"], sample.labels["route"])
+                out[key] = out.get(key, 0) + sample.value
+    return out
+
+
 def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(tmp_path, monkeypatch):
     monkeypatch.setenv("FAIRDEAL_STATE", str(tmp_path / "state"))
     out = tmp_path / "game.json"
@@ -38,6 +54,11 @@ def test_a_blind_game_against_three_bots_is_played_to_the_end_and_verifies(tmp_p
             play,
             ["--server", base, "--rules", "spades", "--blind", "--auto", "--clocks", "off", "--out", str(out)],
         )
+        served = requests_by_route(base)
+    # the client learnt of the blind log's growth from the game's stream (`blind` events), never by polling it
+    assert served.get(("GET", "/games/<game_id>/stream"), 0) >= 1, served
+    assert served.get(("GET", "/games/<game_id>/blind"), 0) == 0, served
+    assert served.get(("GET", "/games/<game_id>/events"), 0) == 0, served
     assert r.exit_code == 0, r.output
     assert "Traceback" not in r.output
     t = json.loads(out.read_text())
