@@ -228,6 +228,12 @@ def abort_line(abort: dict, who: Callable[[int], str]) -> str:
     """An abort, said plainly: who is blamed and why (the signed end record names the same seat)."""
     seat, why = abort["seat"], str(abort.get("why"))  # an abort always names its seat
     where = f" in hand {abort['deal'] + 1}" if isinstance(abort.get("deal"), int) else ""
+    if why == "left":
+        return (
+            f"The game is aborted{where}: {who(seat)} {WHY[why]}. No more moves: the seats still here reveal their "
+            "secrets, then the game ends; its signed end record blames the seat that left if it took its secret "
+            "with it."
+        )
     return (
         f"The game is aborted{where}: {who(seat)} {WHY.get(why, why)}. "
         "No more moves: the seats still here reveal their secrets, then the game ends, blaming "

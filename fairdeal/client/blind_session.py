@@ -126,9 +126,19 @@ class BlindSession(Session):
                     return "moved"  # the table moved on (an abort?): the feed tells
                 raise
 
+    def leave_body(self) -> dict:
+        """The leave carries this seat's reveal: the game aborts at once (nothing is left to play, so σ exposes no
+        card still in play), and with every σ in the log each deal can be checked (docs/blind.md, "Leaving")."""
+        return {"blind_reveal": self.blind.me.reveal()}
+
     def end_lines(self) -> list[str]:
         abort = self.blind.answer.get("abort")
-        return [f"Blamed in the signed end record: {self._who(abort.get('seat'))}."] if abort else []
+        if not abort:
+            return []
+        seat = abort.get("seat")
+        if abort.get("why") == "left" and any(m["type"] == "reveal" and m["seat"] == seat for m in self.blind.log):
+            return [f"Nobody is blamed in the signed end record: {self._who(seat)} left with the seat's secret revealed."]
+        return [f"Blamed in the signed end record: {self._who(seat)}."]
 
 
 def blind_session(table: dict, seat: int, *args) -> BlindSession:

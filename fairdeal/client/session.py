@@ -189,9 +189,13 @@ class Session:
         """Lines said after the result (a blind table's blame)."""
         return []
 
+    def leave_body(self) -> dict:
+        """What the leave request carries (a dealer-blind seat's reveal)."""
+        return {}
+
     def leave(self) -> dict:
         """Leave the table: the game goes on with the table's bot in this seat (or ends, if the host chose so)."""
-        self.c.post(f"/tables/{self.id}/leave")
+        self.c.post(f"/tables/{self.id}/leave", self.leave_body())
         self.left = True
         table = self.c.get(f"/tables/{self.id}")
         if table["status"] == "over":
@@ -343,7 +347,7 @@ def leave_consequence(game: dict) -> str:
     if game.get("blind"):
         return (
             "At a dealer-blind table your keys are needed for every card still to come: leaving ends the game at "
-            "once, aborted, blamed on you in its signed end record."
+            "once, aborted. Your client sends your secret with the leave, so every deal can still be checked."
         )
     if game.get("on_leave") == "end":
         return "Leaving ends the game for everyone (the host chose so when opening the table)."

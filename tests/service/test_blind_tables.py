@@ -10,6 +10,7 @@ from fairdeal.core import keys
 from fairdeal.core.blind.check import audit
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.blind.group import card_points
+from fairdeal.core.checks import verify_transcript
 from fairdeal.core.games.base import FixedChance, Move
 from fairdeal.core.games.spades import SpadesRules, SpadesState
 from fairdeal.core.transcript import transcript_body
@@ -313,3 +314,60 @@ def test_the_stream_carries_the_blind_log_as_it_grows(app, api):
     # a stream that does not ask for them gets no blind event
     plain = sse_lines(api, f"/games/{tid}/stream", h1.p, stop=lambda ls: "event: game" in ls)
     assert "event: blind" not in plain
+
+
+def test_a_leaver_reveals_with_its_leave_so_every_deal_can_be_checked(clocked):
+    """A seat leaving a running blind table sends its reveal with the leave: the game aborts at once (its keys are
+    needed for every card still to come), its σ goes into the log after the abort (nothing is left to play, so it
+    exposes no card still in play), and the transcript then checks out whole: every seat revealed, no seat framed.
+    A reveal while the seat stays is refused (it would show its cards still to be played); a bad one changes
+    nothing."""
+    app, api, clock = clocked
+    tid, humans = blind_table(api, 2)
+    while not humans[0].read()["ready"]:
+        humans[0].step() or humans[1].step()
+    leaver = humans[1]
+    r = api.post(f"/games/{tid}/blind", leaver.p, json=leaver.me.reveal())
+    assert r.status_code == 409 and r.get_json()["code"] == "blind-out-of-turn"  # staying: no reveal
+    before = leaver.read()["count"]
+    other = BlindHuman(api, leaver.p, tid, 1)  # another σ for seat 1: it does not open seat 1's commit
+    for bad, status, code in (
+        (humans[0].me.reveal(), 403, "not-your-seat"),
+        (other.me.reveal(), 422, "bad-blind-signature"),
+        ({"type": "reveal"}, 422, "bad-blind-message"),
+    ):
+        r = api.post(f"/tables/{tid}/leave", leaver.p, json={"blind_reveal": bad})
+        assert (r.status_code, r.get_json()["code"]) == (status, code), r.get_json()
+    r = api.post(f"/tables/{tid}/leave", leaver.p, json={"blind_reveal": leaver.me.reveal(), "why": "x"})
+    assert r.status_code == 422 and r.get_json()["code"] == "unknown-field"
+    assert leaver.read()["count"] == before and api.get(f"/tables/{tid}").get_json()["status"] == "playing"
+
+    r = api.post(f"/tables/{tid}/leave", leaver.p, json={"blind_reveal": leaver.me.reveal()})
+    assert r.status_code == 200, r.get_json()
+    b = humans[0].read()
+    assert b["abort"] == {"seat": 1, "why": "left", "deal": 0, "step": "leave"}
+    assert humans[0].step()  # seat 0 reveals: the game ends
+    g = api.get(f"/games/{tid}").get_json()
+    assert g["status"] == "over" and g["end_reason"] == "aborted"
+    t = api.get(f"/games/{tid}/transcript").get_json()
+    assert sorted(m["seat"] for m in t["blind"]["messages"] if m["type"] == "reveal") == [0, 1, 2, 3]
+    assert t["blind"]["blame"] == []  # leaving breaks no rule: the messages show no seat at fault
+    verdict = blind_audit(t)
+    assert verdict.findings == [] and sorted(verdict.decks) == [0]
+    report = verify_transcript(t)
+    failing = {c.id: c.detail for c in report.checks if c.status == "fail"}
+    assert not {k for k in failing if k.startswith("blind-")}, failing
+
+
+def test_a_seat_that_revealed_after_the_last_hand_leaves_without_aborting(api):
+    tid, humans = blind_table(api, 1)
+    h = humans[0]
+    for _ in range(20000):
+        b = h.read()
+        if b["due"] and b["due"]["type"] == "reveal":
+            break
+        assert h.step()
+    r = api.post(f"/tables/{tid}/leave", h.p, json={"blind_reveal": h.me.reveal()})
+    assert r.status_code == 200, r.get_json()
+    t = api.get(f"/games/{tid}/transcript").get_json()
+    assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []

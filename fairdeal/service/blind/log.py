@@ -132,11 +132,14 @@ class Progress:
     def member(self) -> dict[str, Any]:
         """The transcript's "blind" member (docs/blind.md, "The transcript"), made from the log alone (so every
         process makes the same bytes): the messages as signed, and the seats the end blames (the aborting seat
-        and every seat that did not reveal), ascending."""
+        and every seat that did not reveal), ascending. A seat that left with its reveal is not blamed: leaving
+        breaks no rule of the protocol, and the verifier holds the end to blaming only a seat the messages show
+        at fault (docs/blind.md, "Leaving")."""
         end = self.end or {}
         blame = set(end.get("unrevealed", []))
-        if end.get("abort"):
-            blame.add(end["abort"]["seat"])
+        abort = end.get("abort")
+        if abort and not (abort.get("why") == "left" and abort["seat"] in self.reveals):
+            blame.add(abort["seat"])
         return {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
 
 

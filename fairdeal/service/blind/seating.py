@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairdeal.core.blind import derive
 from fairdeal.core.blind.messages import BadMessage, check_form, verify_signature
 from fairdeal.service.blind.log import DECK
 from fairdeal.service.blind.state import BLIND_RULE_SETS
@@ -64,3 +65,30 @@ def check_start(table: dict) -> None:
             "(POST /tables/{id}/join with blind_commit) before the start.",
             seats=missing,
         )
+
+
+def check_leave_reveal(table: dict, seat: int | None, message: Any) -> dict | None:
+    """The reveal a seat's leave carries (POST /tables/{id}/leave "blind_reveal"), checked before anything changes:
+    a dealer-blind table, the caller's seat, a signed reveal of that seat whose secret opens its commit."""
+    if message is None:
+        return None
+    if not table.get("blind"):
+        raise ApiError(409, "not-blind", "This is not a dealer-blind table: a leave carries no blind reveal.")
+    if seat is None:
+        raise ApiError(409, "not-at-table", "You hold no seat at this table.")
+    commit = table["seats"][seat].get("blind_commit")
+    try:
+        msg = check_form(message, table["id"], table["players"], DECK)
+    except BadMessage as exc:
+        raise ApiError(422, "bad-blind-message", str(exc), member="blind_reveal") from None
+    if msg["type"] != "reveal":
+        raise ApiError(422, "bad-blind-message", "'blind_reveal' is a message of type reveal.", member="blind_reveal")
+    if msg["seat"] != seat or commit is None:
+        raise ApiError(403, "not-your-seat", f"Your token holds seat {seat}, not seat {msg['seat']}.")
+    try:
+        verify_signature(msg, commit["sign_key"])
+    except BadMessage as exc:
+        raise ApiError(422, "bad-blind-signature", str(exc)) from None
+    if derive.commitment(bytes.fromhex(msg["secret"])) != commit["commitment"]:
+        raise ApiError(422, "bad-reveal", "This secret does not open your commit's commitment.")
+    return msg
