@@ -137,7 +137,9 @@ class BlindSession(Session):
             return []
         seat = abort.get("seat")
         if abort.get("why") == "left" and any(m["type"] == "reveal" and m["seat"] == seat for m in self.blind.log):
-            return [f"Nobody is blamed in the signed end record: {self._who(seat)} left with the seat's secret revealed."]
+            return [
+                f"Nobody is blamed in the signed end record: {self._who(seat)} left with the seat's secret revealed."
+            ]
         return [f"Blamed in the signed end record: {self._who(seat)}."]
 
 
