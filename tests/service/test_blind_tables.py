@@ -371,3 +371,85 @@ def test_a_seat_that_revealed_after_the_last_hand_leaves_without_aborting(api):
     assert r.status_code == 200, r.get_json()
     t = api.get(f"/games/{tid}/transcript").get_json()
     assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []
+
+
+def reachable(api: Api, tid: str, callers: list[dict | None]) -> list[str]:
+    """Everything a human seat or a watcher (None) can read of a running game: the game view, the blind log, the
+    long-poll feed (with the blind log), the stream's first batch (with its blind event), the transcript so far,
+    the score sheet, the start records, the table and the player's games."""
+    out = []
+    for p in callers:
+        for path in (
+            f"/games/{tid}",
+            f"/games/{tid}/blind?after=0",
+            f"/games/{tid}/events?after=0&blind_after=0",
+            f"/games/{tid}/transcript",
+            f"/games/{tid}/sheet",
+            f"/games/{tid}/start",
+            f"/tables/{tid}",
+            *(["/players/me/games"] if p else []),
+        ):
+            r = api.get(path, p)
+            assert r.status_code == 200, (path, r.get_json())
+            out.append(json.dumps(r.get_json()))
+        if p is not None:
+            out.append(
+                "\n".join(sse_lines(api, f"/games/{tid}/stream?blind_after=0", p, stop=lambda ls: "event: game" in ls))
+            )
+    return out
+
+
+def without_choices(text: str) -> str:
+    """A served body without its legal_moves: at a blind table a card decision lists every card not yet played."""
+
+    def drop(x):
+        if isinstance(x, dict):
+            return {k: drop(v) for k, v in x.items() if k not in ("legal_moves", "why_not")}
+        if isinstance(x, list):
+            return [drop(v) for v in x]
+        return x
+
+    try:
+        return json.dumps(drop(json.loads(text)))
+    except ValueError:
+        return "\n".join(without_choices(line[6:]) if line.startswith("data: ") else line for line in text.split("\n"))
+
+
+@pytest.mark.parametrize("app", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("n_humans", [3, 2], ids=["three-humans-and-a-bot", "two-humans-and-two-bots"])
+def test_no_human_seat_or_watcher_can_read_a_bots_unplayed_card(api, app, caplog, n_humans):
+    """The server holds its bots' σ and so their cards; nothing a human seat or a watcher can reach before the
+    end names one of a bot's unplayed cards, as text or as its card point: at the bidding (every bot holds its
+    13), and again with cards played (the plays are public, the rest is not)."""
+    tid, humans = blind_table(api, n_humans)
+    bots = range(n_humans, 4)
+    served_bots = app.extensions["fairdeal"].games.blind.bots
+    callers: list[dict | None] = [h.p for h in humans] + [None]
+
+    def check(played: set[str]) -> int:
+        texts = reachable(api, tid, callers) + [caplog.text]
+        unplayed = []
+        for seat in bots:
+            hand = [c for (k, _j), c in served_bots.seat(tid, seat, 4).cards.items() if k == 0]
+            assert len(hand) == 13
+            unplayed += [c for c in hand if c not in played]
+        for card in played:  # the check can see a card: each one played is in what is served, as its text
+            assert any(f'"{card}"' in without_choices(text) for text in texts), card
+        for card, point in zip(unplayed, card_points(unplayed), strict=True):
+            for text in texts:
+                assert point.hex() not in text, (card, text[:200])
+                assert f'"{card}"' not in without_choices(text), card
+        return len(unplayed)
+
+    while not humans[0].read()["ready"]:
+        assert any(h.step() for h in humans)
+    assert check(set()) == 13 * len(bots)  # the bidding: every bot's hand is dealt, none played
+    for _ in range(2000):
+        plays = [
+            r for r in api.get(f"/games/{tid}/events?after=0").get_json()["records"] if r["move"]["kind"] == "play"
+        ]
+        if len(plays) >= 10:
+            break
+        assert any(h.step() for h in humans)
+    played = {r["move"]["card"] for r in plays}
+    assert check(played) < 13 * len(bots)  # some of the bots' cards are played: the others still named nowhere
