@@ -199,7 +199,10 @@ class Session:
         self.left = True
         table = self.c.get(f"/tables/{self.id}")
         if table["status"] == "over":
-            return self.feed(0)
+            game = self.feed(0)
+            while game["status"] != "over":  # a stream may hold batches from before the end: read on to it
+                game = self.feed(0)
+            return game
         game = self.c.get(f"/games/{self.id}")
         return game
 
