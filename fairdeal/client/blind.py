@@ -77,10 +77,17 @@ class BlindPlayer:
 
     # ------------------------------------------------------------------------------ reading the log
     def read(self, wait: float = 0) -> dict:
-        a = self.c.get(
-            f"/games/{self.me.game}/blind?after={self.after}" + (f"&wait={wait:g}" if wait else ""),
-            timeout=wait + 30,
+        """GET /games/{id}/blind past what was read, absorbed."""
+        return self.absorb(
+            self.c.get(
+                f"/games/{self.me.game}/blind?after={self.after}" + (f"&wait={wait:g}" if wait else ""),
+                timeout=wait + 30,
+            )
         )
+
+    def absorb(self, a: dict) -> dict:
+        """A blind log answer (of GET /games/{id}/blind, or a `blind` event of the game's stream, the same):
+        its messages checked and taken in order (one read before is skipped), the rest kept as `answer`."""
         for entry in a.get("messages") or []:
             if entry["index"] < self.after:
                 continue
@@ -95,6 +102,20 @@ class BlindPlayer:
             self._check_open(m)
         self._unchecked = [m for m in self._unchecked if not self._checkable(m)]
         return a
+
+    def note_view(self, game: dict) -> None:
+        """A game view's `blind` summary (count, due, ready, deal, abort) as new as the log read: kept as the
+        answer's, so a move that changed whose turn it is needs no read of the log. A view that counts entries
+        not read yet is left alone (the stream's `blind` event with them follows), and so is one older than the
+        last answer (a batch the stream ended with a `blind` event carries the view before it)."""
+        summary = game.get("blind")
+        if not isinstance(summary, dict) or not isinstance(summary.get("count"), int):
+            return
+        if summary["count"] > self.after or summary["count"] < self.answer.get("count", -1):
+            return
+        self.answer = {**self.answer, **summary, "status": game.get("status")}
+        if isinstance(summary.get("deal"), dict):
+            self._dealer = (summary["deal"]["deal"], summary["deal"]["dealer"])
 
     def _take(self, m: dict) -> None:
         """Check a message before using it: signed by the key its seat committed to."""
@@ -222,6 +243,12 @@ def abort_line(abort: dict, who: Callable[[int], str]) -> str:
     """An abort, said plainly: who is blamed and why (the signed end record names the same seat)."""
     seat, why = abort["seat"], str(abort.get("why"))  # an abort always names its seat
     where = f" in hand {abort['deal'] + 1}" if isinstance(abort.get("deal"), int) else ""
+    if why == "left":
+        return (
+            f"The game is aborted{where}: {who(seat)} {WHY[why]}. No more moves: the seats still here reveal their "
+            "secrets, then the game ends; its signed end record blames the seat that left if it took its secret "
+            "with it."
+        )
     return (
         f"The game is aborted{where}: {who(seat)} {WHY.get(why, why)}. "
         "No more moves: the seats still here reveal their secrets, then the game ends, blaming "

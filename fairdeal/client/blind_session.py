@@ -1,7 +1,8 @@
-"""One blind game followed in the terminal: `BlindSession` is `Session` (fairdeal/client/session.py) with the
-seat's protocol part done between the feed's batches (BlindPlayer), its own hand shown and its moves narrowed
-(blind_hand), each play sent with its open, and the timeout move played by the client itself when the clock runs
-out (the service cannot: it does not know the hand)."""
+"""One blind game followed in the terminal: `BlindSession` is `Session` (fairdeal/client/session.py) with the seat's
+protocol part done between the feed's batches (BlindPlayer; the event stream brings the blind log as `blind` events,
+a batch of its own when the log grew and the game did not move), its own hand shown and its moves narrowed
+(blind_hand), each play sent with its open, and the timeout move played by the client itself when the clock runs out
+(the service cannot: it does not know the hand)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from fairdeal.client.blind import BlindPlayer, abort_line
 from fairdeal.client.blind_hand import own_game, timeout_move
 from fairdeal.client.http import Problem
 from fairdeal.client.session import Session
-from fairdeal.client.stream import backoff
+from fairdeal.client.stream import EventStream, backoff
 from fairdeal.client.text import move_text
 from fairdeal.core.blind.seat import BlindSeat
 from fairdeal.core.games import make_rules
@@ -26,14 +27,16 @@ CLOCK_SLACK = 5.0  # seconds a timeout move is sent again while the service says
 class BlindSession(Session):
     def __init__(self, *args, player: BlindPlayer, rules: Rules, **kwargs):
         super().__init__(*args, **kwargs)
-        self.stream = None  # the long-poll feed, which also answers when the blind log grows (blind_after)
         self.blind, self.rules = player, rules
+        # the event stream with the blind log's `blind` events (a long-poll with blind_after where it has none)
+        self.stream = EventStream(self.c, self.id, blind=player)
         self.told: set[str] = set()  # what was said once (an abort, a fault, each hand's cards)
 
     def _say(self, line: str) -> None:
         click.echo(line, err=True)
 
-    def _next(self, wait: float) -> dict:
+    def _poll(self, wait: float) -> dict:
+        """Without a stream: the long-poll, which also answers when the blind log grows (blind_after)."""
         return self.c.get(
             f"/games/{self.id}/events?after={self.seq}&blind_after={self.blind.after}&wait={wait:g}",
             timeout=wait + 30,
@@ -44,7 +47,10 @@ class BlindSession(Session):
         server's bots, so the log is read again); the game as this seat sees it with its own hand."""
         while True:
             game = super().feed(wait)
-            backoff(self.blind.read, self.patience, self._say)
+            if self.stream is None:  # the long-poll answered: read the log
+                backoff(self.blind.read, self.patience, self._say)
+            else:  # the stream brings the log itself (`blind` events): the view says whose turn it is now
+                self.blind.note_view(game)
             self._tell()
             if game.get("status") == "over":
                 return game
@@ -120,9 +126,21 @@ class BlindSession(Session):
                     return "moved"  # the table moved on (an abort?): the feed tells
                 raise
 
+    def leave_body(self) -> dict:
+        """The leave carries this seat's reveal: the game aborts at once (nothing is left to play, so σ exposes no
+        card still in play), and with every σ in the log each deal can be checked (docs/blind.md, "Leaving")."""
+        return {"blind_reveal": self.blind.me.reveal()}
+
     def end_lines(self) -> list[str]:
         abort = self.blind.answer.get("abort")
-        return [f"Blamed in the signed end record: {self._who(abort.get('seat'))}."] if abort else []
+        if not abort:
+            return []
+        seat = abort.get("seat")
+        if abort.get("why") == "left" and any(m["type"] == "reveal" and m["seat"] == seat for m in self.blind.log):
+            return [
+                f"Nobody is blamed in the signed end record: {self._who(seat)} left with the seat's secret revealed."
+            ]
+        return [f"Blamed in the signed end record: {self._who(seat)}."]
 
 
 def blind_session(table: dict, seat: int, *args) -> BlindSession:

@@ -120,6 +120,10 @@ class Session:
                 if exc.status not in (404, 405, 406):
                     raise
                 self.stream = None
+        return self._poll(wait)
+
+    def _poll(self, wait: float) -> dict:
+        """One long-poll of the feed."""
         return self.c.get(f"/games/{self.id}/events?after={self.seq}&wait={wait:g}", timeout=wait + 30)
 
     def _story(self, records: list[dict], view: dict) -> list[str]:
@@ -185,13 +189,20 @@ class Session:
         """Lines said after the result (a blind table's blame)."""
         return []
 
+    def leave_body(self) -> dict:
+        """What the leave request carries (a dealer-blind seat's reveal)."""
+        return {}
+
     def leave(self) -> dict:
         """Leave the table: the game goes on with the table's bot in this seat (or ends, if the host chose so)."""
-        self.c.post(f"/tables/{self.id}/leave")
+        self.c.post(f"/tables/{self.id}/leave", self.leave_body())
         self.left = True
         table = self.c.get(f"/tables/{self.id}")
         if table["status"] == "over":
-            return self.feed(0)
+            game = self.feed(0)
+            while game["status"] != "over":  # a stream may hold batches from before the end: read on to it
+                game = self.feed(0)
+            return game
         game = self.c.get(f"/games/{self.id}")
         return game
 
@@ -339,7 +350,7 @@ def leave_consequence(game: dict) -> str:
     if game.get("blind"):
         return (
             "At a dealer-blind table your keys are needed for every card still to come: leaving ends the game at "
-            "once, aborted, blamed on you in its signed end record."
+            "once, aborted. Your client sends your secret with the leave, so every deal can still be checked."
         )
     if game.get("on_leave") == "end":
         return "Leaving ends the game for everyone (the host chose so when opening the table)."

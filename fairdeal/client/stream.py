@@ -1,13 +1,13 @@
-"""Following a game on the service's server-sent events stream (GET /games/{id}/stream, docs/api.md), with the
-standard library, and waiting out an outage with backoff.
+"""Following a game on the service's server-sent events stream (GET /games/{id}/stream, docs/api.md), with the standard
+library, and waiting out an outage with backoff.
 
-The stream sends a `game` event (the caller's view) at once, then the `record` events of each change and a `game`
-event after them, and `end` at the end; it closes after a few minutes and is opened again with ?after=<last seq>,
-so nothing is missed. Reading follows the event-stream format (WHATWG HTML, "Server-sent events"): lines
-`event:`, `data:`, `id:`, comments starting with `:`, an empty line ends an event.
+The stream sends a `game` event (the caller's view) at once, then the `record` events of each change and a `game` event
+after them, and `end` at the end (at a dealer-blind table, asked with ?blind_after=, a `blind` event too whenever the
+blind log grows: it ends a batch, with the last view); it closes after a few minutes and is opened again with
+?after=<last seq>, so nothing is missed. Reading follows the event-stream format (WHATWG HTML, "Server-sent events"):
+lines `event:`, `data:`, `id:`, comments starting with `:`, an empty line ends an event.
 
-Where the service has no stream (an old one answers 404) the client long-polls GET /games/{id}/events instead.
-"""
+Where the service has no stream (an old one answers 404) the client long-polls GET /games/{id}/events instead."""
 
 from __future__ import annotations
 
@@ -60,10 +60,14 @@ def backoff(
 class EventStream:
     """One game's stream: next_batch() gives the records since the last batch and the view after them."""
 
-    def __init__(self, client: Client, game_id: str):
+    def __init__(self, client: Client, game_id: str, blind: Any = None):
         self.c, self.id = client, game_id
         self._resp: Any = None  # the open event stream (urlopen's response), or None
         self.after = 0
+        # a dealer-blind seat's reader of the blind log (its `after` and `absorb(answer)`): the stream then asks
+        # for `blind` events (?blind_after=), hands each to it, and a blind event ends a batch too
+        self.blind = blind
+        self.game: dict | None = None  # the last `game` event's view
 
     def close(self) -> None:
         if self._resp is not None:
@@ -75,7 +79,9 @@ class EventStream:
 
     def _open(self) -> None:
         req = urllib.request.Request(
-            f"{self.c.base}/games/{self.id}/stream?after={self.after}", headers={"Accept": "text/event-stream"}
+            f"{self.c.base}/games/{self.id}/stream?after={self.after}"
+            + (f"&blind_after={self.blind.after}" if self.blind is not None else ""),
+            headers={"Accept": "text/event-stream"},
         )
         if self.c.token:
             req.add_header("Authorization", "Bearer " + self.c.token)
@@ -131,4 +137,9 @@ class EventStream:
                 self.after = max(self.after, payload.get("seq", 0))
             elif event == "game":
                 self.after = max(self.after, payload.get("seq", 0))
+                self.game = payload
                 return records, payload
+            elif event == "blind" and self.blind is not None:
+                self.blind.absorb(payload)
+                if self.game is not None and not records:  # the log grew, the game did not move
+                    return records, self.game

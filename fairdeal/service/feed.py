@@ -220,26 +220,59 @@ def wait_past(
     return game
 
 
+class BlindNews:
+    """A dealer-blind table's part of a stream (BLIND HOOK; docs/api.md, "Dealer-blind tables"): a `blind` event
+    whose data is the blind log's answer past `after` (GET /games/{id}/blind?after=n, as `answer` makes it), sent
+    at the stream's start and whenever the log grows past what was sent; the stream's waits also end then."""
+
+    def __init__(self, count: Callable[[], int], answer: Callable[[Any, int], dict], after: int):
+        self.count, self.answer, self.after = count, answer, after
+        self.sent = False
+
+    def grew(self) -> bool:
+        return self.count() > self.after
+
+    def or_grew(self, done: Callable[[Any], bool]) -> Callable[[Any], bool]:
+        return lambda g: done(g) or self.grew()
+
+    def events(self, game) -> Iterator[str]:
+        if self.sent and not self.grew():
+            return
+        a = self.answer(game, self.after)
+        self.after, self.sent = max(self.after, a["count"]), True
+        yield f"event: blind\ndata: {json.dumps(a)}\n\n"
+
+
 def sse_events(
-    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None = None
+    services,
+    w: Watch,
+    game_id: str,
+    seat,
+    after: int,
+    limit: float,
+    guard: TokenGuard | None = None,
+    blind: BlindNews | None = None,
 ) -> Iterator[str]:
     """The server-sent events of one stream: a `game` event at once (with the records past `after`), then the
     records and a `game` event after each change (a move, the start), `end` when the game ends; a comment every
     heartbeat seconds while nothing happens; closes at `limit` (time.monotonic()). When its token ends or
-    expires: a `token-ended` event (problem JSON, 401) and the stream closes."""
+    expires: a `token-ended` event (problem JSON, 401) and the stream closes. With `blind`: its `blind` event
+    comes before the records and the `game` event of the same change (the view is never newer than the log)."""
     try:
-        yield from _sse_events(services, w, game_id, seat, after, limit, guard)
+        yield from _sse_events(services, w, game_id, seat, after, limit, guard, blind)
     except TokenEnded as exc:
         body = problem_body(exc.status, exc.code, exc.detail, exc.title)
         yield f"event: token-ended\ndata: {json.dumps(body)}\n\n"
 
 
 def _sse_events(
-    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None
+    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None, blind
 ) -> Iterator[str]:
     game = services.games.touch(game_id)
     yield retry_field()
     while True:
+        if blind is not None:
+            yield from blind.events(game)
         for rec in visible_records(game, seat, after):
             yield f"id: {rec['seq']}\nevent: record\ndata: {json.dumps(rec)}\n\n"
         after = game.seq
@@ -247,7 +280,7 @@ def _sse_events(
         if game.ended:
             yield f"event: end\ndata: {json.dumps(game.transcript['end']['reason'])}\n\n"
             return
-        done = past(after, game.started)
+        done = past(after, game.started) if blind is None else blind.or_grew(past(after, game.started))
         while True:
             now = time.monotonic()
             if now >= limit:

@@ -5,7 +5,8 @@ nothing is ever deleted. The sweeper runs a pass a minute (up to BATCH games); `
 none is due.
 
 A line is written and fsynced before its game is deleted, so a crash between the two leaves the game in the
-store and archives it again next time: a file may hold a game twice, never lose one. The game's transparency-log
+store and archives it again next time: a file may hold a game twice, never lose one. A dealer-blind game's
+blind log ("<game>~blind") and its bots' secrets ("<game>~blind~<seat>") leave with it. The game's transparency-log
 leaves stay in the log (they are sequenced first), and its archived line carries their proofs. Idempotency keys
 expire on their own in Redis; the embedded store's are purged here.
 """
@@ -17,6 +18,7 @@ import os
 import time
 
 from fairdeal.service import player_games
+from fairdeal.service.blind.log import delete_stored as delete_blind
 from fairdeal.service.export import transcript_line
 
 log = logging.getLogger("fairdeal.retention")
@@ -65,6 +67,7 @@ def run_once(services, limit: int = BATCH) -> int:
             if seat.get("player"):
                 player_games.forget_seat(store, seat["player"], game_id)
         store.delete_game(game_id)
+        delete_blind(store, game_id, table)  # a dealer-blind game's second log and its bots' secrets
         store.index_remove("finished", game_id)
         services.games.forget(game_id)
     if ended:

@@ -34,6 +34,7 @@ CLOCK_RANGE = (5, 3600)
 PROTOCOL = fairness.PROTOCOL
 TABLE_FIELDS = ("rule_set", "settings", "players", "clocks", "seat", "on_leave", "blind")  # BLIND HOOK: blind
 JOIN_FIELDS = ("seat", "client_seed_commitment", "blind_commit")  # BLIND HOOK: blind_commit
+LEAVE_FIELDS = ("blind_reveal",)  # BLIND HOOK: a dealer-blind seat's reveal, sent as it leaves
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 COMMIT_THEN_REVEAL = (
     'Client seeds are committed first and revealed later: sit down with "client_seed_commitment", the SHA-256 of '
@@ -400,7 +401,20 @@ class Tables:
         if t["host"] != player["id"]:
             raise ApiError(403, "not-host", "Only the table's host may do this.")
 
-    def leave(self, player: dict, table_id: str) -> dict:
+    def leave(self, player: dict, table_id: str, body: dict | None = None) -> dict:
+        body = body or {}
+        unknown = sorted(set(body) - set(LEAVE_FIELDS))
+        if unknown:
+            raise ApiError(
+                422, "unknown-field", f"A leave has no field {unknown[0]!r}; the fields are: {', '.join(LEAVE_FIELDS)}."
+            )
+        if "blind_reveal" in body:  # BLIND HOOK: checked first (a bad one changes nothing), in before the seat goes
+            t, _ = self.load(table_id)
+            seat = seat_of(t, player)
+            reveal = blind_seating.check_leave_reveal(t, seat, body["blind_reveal"])
+            if t["status"] == "playing":
+                self.games.act(table_id, lambda g: self.games.blind.left(g, seat, reveal))
+
         def change(t: dict) -> None:
             if player["id"] in t["spectators"]:
                 t["spectators"].remove(player["id"])

@@ -1,6 +1,7 @@
 """The attacker test of issue 26: given everything a running blind Spades table's store, feed and log hold before
 a card is played, an attacker that is no holder names a human's cards no better than chance; given one extra
-secret (a human's σ, as if its client leaked it) the same count catches it at once."""
+secret (a human's σ, as if its client leaked it) the same count catches it at once. The same for the server's
+bots: a human seat, the humans together, or a watcher name a bot's card no better than chance."""
 
 from __future__ import annotations
 
@@ -32,13 +33,20 @@ def deals():
     return out
 
 
-def _score(deals, bots: set[int], leaked: set[int] = frozenset(), box: set[int] = frozenset()):
-    """(hits, the hits chance gives, guesses) of the attacker on the humans' cards over every deal: it holds the
-    bots' secrets, and the `leaked` humans' secrets or only their `box` keys besides."""
+def _score(
+    deals,
+    bots: set[int],
+    leaked: set[int] = frozenset(),
+    box: set[int] = frozenset(),
+    targets: set[int] | None = None,
+):
+    """(hits, the hits chance gives, guesses) of the attacker on the `targets`' cards (the humans' by default) over
+    every deal: it holds the `bots`' secrets (the server's seats; for an attacker that is a human seat or a
+    watcher: the seats it controls, maybe none), and the `leaked` seats' secrets or only their `box` keys."""
     rng = random.Random(26)
     hits = guesses = 0
     chance = 0.0
-    targets = {0, 1, 2, 3} - bots
+    targets = {0, 1, 2, 3} - bots if targets is None else targets
     for messages, holders, seats in deals:
         known = {s: seats[s].secret for s in bots | leaked}
         boxes = {s: derive.box_scalar(seats[s].secret) for s in box}
@@ -65,3 +73,19 @@ def test_a_leaked_box_key_alone_names_no_card(deals):
     """The holder's own lock is never released: every release to seat 0 unsealed still leaves one lock unknown."""
     hits, chance, guesses = _score(deals, {3}, box={0})
     assert not above_chance(hits, chance, guesses), (hits, chance)
+
+
+@pytest.mark.parametrize("bots", [{3}, {2, 3}], ids=["three-humans-and-a-bot", "two-humans-and-two-bots"])
+@pytest.mark.parametrize("attacker", ["watcher", "one-human", "every-human"])
+def test_no_human_seat_or_watcher_names_a_bots_card_better_than_chance(deals, bots, attacker):
+    """The server holds its bots' σ; nothing it relays lets a human seat (its own σ in hand), all the humans
+    pooling theirs, or a watcher (no secret) name a bot's unplayed card: the bot's own lock of each of its
+    positions is never released, as a human's is not."""
+    humans = {0, 1, 2, 3} - bots
+    held = {"watcher": set(), "one-human": {0}, "every-human": humans}[attacker]
+    hits, chance, guesses = _score(deals, held, targets=bots)
+    assert guesses == DEALS * 13 * len(bots)
+    assert not above_chance(hits, chance, guesses), (hits, chance)
+    # the count would see a leak: with a bot's σ (as the server has it) its cards are all named
+    leaky_hits, leaky_chance, _ = _score(deals, held, leaked={min(bots)}, targets=bots)
+    assert leaky_hits >= DEALS * 13 and above_chance(leaky_hits, leaky_chance, guesses)

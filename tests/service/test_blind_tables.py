@@ -10,12 +10,15 @@ from fairdeal.core import keys
 from fairdeal.core.blind.check import audit
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.core.blind.group import card_points
+from fairdeal.core.checks import verify_transcript
 from fairdeal.core.games.base import FixedChance, Move
 from fairdeal.core.games.spades import SpadesRules, SpadesState
 from fairdeal.core.transcript import transcript_body
 from tests.service.blind_kit import BlindHuman, play_out
 from tests.service.client import Api
 from tests.service.conftest import make_app
+from tests.service.sse import in_thread, sse_lines
+from tests.waiting import scaled, wait_for
 
 
 def blind_table(api: Api, n_humans: int):
@@ -279,3 +282,174 @@ def test_a_revoke_is_taken_live_and_named_when_the_hand_ends(api):
     t = api.get(f"/games/{tid}/transcript", h.p).get_json()
     record = next(r for r in t["records"] if r["seq"] == abort["seq"])
     assert record["seat"] == 0 and record["by"] == "player"
+
+
+def blind_events(lines: list[str]) -> list[dict]:
+    return [json.loads(x[len("data: ") :]) for i, x in enumerate(lines) if i and lines[i - 1] == "event: blind"]
+
+
+def test_the_stream_carries_the_blind_log_as_it_grows(app, api):
+    """A seat waiting on the game's stream with ?blind_after=n learns of each new blind message from a `blind`
+    event (the blind log's answer past what it was sent), with no move and no poll of GET /games/{id}/blind."""
+    tid, humans = blind_table(api, 2)
+    h0, h1 = humans
+    start = h1.read()["count"]
+    assert start == 4  # the commits: seat 0's shuffle is due
+    path = f"/games/{tid}/stream?blind_after={start}"
+    seen: list[str] = []
+
+    def log_grew(lines: list[str]) -> bool:
+        seen[:] = lines
+        return any(e["count"] > start for e in blind_events(lines))
+
+    th, out = in_thread(lambda: sse_lines(api, path, h1.p, stop=log_grew))
+    wait_for(lambda: blind_events(list(seen)), timeout=scaled(10), what="the stream's first blind event")
+    assert h0.step()  # seat 0 shuffles (no move: the game's seq does not change)
+    th.join(scaled(20))
+    events = blind_events(out["value"])
+    assert events[0]["count"] == start and events[0]["messages"] == [] and events[0]["due"]["type"] == "shuffle"
+    grown = events[-1]
+    assert [m["message"]["type"] for m in grown["messages"]] == ["shuffle"] and grown["messages"][0]["index"] == start
+    assert grown == api.get(f"/games/{tid}/blind?after={start}").get_json()  # GET /games/{id}/blind's answer
+    # a stream that does not ask for them gets no blind event
+    plain = sse_lines(api, f"/games/{tid}/stream", h1.p, stop=lambda ls: "event: game" in ls)
+    assert "event: blind" not in plain
+
+
+def test_a_leaver_reveals_with_its_leave_so_every_deal_can_be_checked(clocked):
+    """A seat leaving a running blind table sends its reveal with the leave: the game aborts at once (its keys are
+    needed for every card still to come), its σ goes into the log after the abort (nothing is left to play, so it
+    exposes no card still in play), and the transcript then checks out whole: every seat revealed, no seat framed.
+    A reveal while the seat stays is refused (it would show its cards still to be played); a bad one changes
+    nothing."""
+    app, api, clock = clocked
+    tid, humans = blind_table(api, 2)
+    while not humans[0].read()["ready"]:
+        humans[0].step() or humans[1].step()
+    leaver = humans[1]
+    r = api.post(f"/games/{tid}/blind", leaver.p, json=leaver.me.reveal())
+    assert r.status_code == 409 and r.get_json()["code"] == "blind-out-of-turn"  # staying: no reveal
+    before = leaver.read()["count"]
+    other = BlindHuman(api, leaver.p, tid, 1)  # another σ for seat 1: it does not open seat 1's commit
+    for bad, status, code in (
+        (humans[0].me.reveal(), 403, "not-your-seat"),
+        (other.me.reveal(), 422, "bad-blind-signature"),
+        ({"type": "reveal"}, 422, "bad-blind-message"),
+    ):
+        r = api.post(f"/tables/{tid}/leave", leaver.p, json={"blind_reveal": bad})
+        assert (r.status_code, r.get_json()["code"]) == (status, code), r.get_json()
+    r = api.post(f"/tables/{tid}/leave", leaver.p, json={"blind_reveal": leaver.me.reveal(), "why": "x"})
+    assert r.status_code == 422 and r.get_json()["code"] == "unknown-field"
+    assert leaver.read()["count"] == before and api.get(f"/tables/{tid}").get_json()["status"] == "playing"
+
+    r = api.post(f"/tables/{tid}/leave", leaver.p, json={"blind_reveal": leaver.me.reveal()})
+    assert r.status_code == 200, r.get_json()
+    b = humans[0].read()
+    assert b["abort"] == {"seat": 1, "why": "left", "deal": 0, "step": "leave"}
+    assert humans[0].step()  # seat 0 reveals: the game ends
+    g = api.get(f"/games/{tid}").get_json()
+    assert g["status"] == "over" and g["end_reason"] == "aborted"
+    t = api.get(f"/games/{tid}/transcript").get_json()
+    assert sorted(m["seat"] for m in t["blind"]["messages"] if m["type"] == "reveal") == [0, 1, 2, 3]
+    assert t["blind"]["blame"] == []  # leaving breaks no rule: the messages show no seat at fault
+    verdict = blind_audit(t)
+    assert verdict.findings == [] and sorted(verdict.decks) == [0]
+    report = verify_transcript(t)
+    failing = {c.id: c.detail for c in report.checks if c.status == "fail"}
+    assert not {k for k in failing if k.startswith("blind-")}, failing
+
+
+def test_a_seat_that_revealed_after_the_last_hand_leaves_without_aborting(api):
+    tid, humans = blind_table(api, 1)
+    h = humans[0]
+    for _ in range(20000):
+        b = h.read()
+        if b["due"] and b["due"]["type"] == "reveal":
+            break
+        assert h.step()
+    r = api.post(f"/tables/{tid}/leave", h.p, json={"blind_reveal": h.me.reveal()})
+    assert r.status_code == 200, r.get_json()
+    t = api.get(f"/games/{tid}/transcript").get_json()
+    assert t["end"]["reason"] == "finished" and t["blind"]["blame"] == []
+
+
+def reachable(api: Api, tid: str, callers: list[dict | None]) -> list[str]:
+    """Everything a human seat or a watcher (None) can read of a running game: the game view, the blind log, the
+    long-poll feed (with the blind log), the stream's first batch (with its blind event), the transcript so far,
+    the score sheet, the start records, the table and the player's games."""
+    out = []
+    for p in callers:
+        for path in (
+            f"/games/{tid}",
+            f"/games/{tid}/blind?after=0",
+            f"/games/{tid}/events?after=0&blind_after=0",
+            f"/games/{tid}/transcript",
+            f"/games/{tid}/sheet",
+            f"/games/{tid}/start",
+            f"/tables/{tid}",
+            *(["/players/me/games"] if p else []),
+        ):
+            r = api.get(path, p)
+            assert r.status_code == 200, (path, r.get_json())
+            out.append(json.dumps(r.get_json()))
+        if p is not None:
+            out.append(
+                "\n".join(sse_lines(api, f"/games/{tid}/stream?blind_after=0", p, stop=lambda ls: "event: game" in ls))
+            )
+    return out
+
+
+def without_choices(text: str) -> str:
+    """A served body without its legal_moves: at a blind table a card decision lists every card not yet played."""
+
+    def drop(x):
+        if isinstance(x, dict):
+            return {k: drop(v) for k, v in x.items() if k not in ("legal_moves", "why_not")}
+        if isinstance(x, list):
+            return [drop(v) for v in x]
+        return x
+
+    try:
+        return json.dumps(drop(json.loads(text)))
+    except ValueError:
+        return "\n".join(without_choices(line[6:]) if line.startswith("data: ") else line for line in text.split("\n"))
+
+
+@pytest.mark.parametrize("app", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("n_humans", [3, 2], ids=["three-humans-and-a-bot", "two-humans-and-two-bots"])
+def test_no_human_seat_or_watcher_can_read_a_bots_unplayed_card(api, app, caplog, n_humans):
+    """The server holds its bots' σ and so their cards; nothing a human seat or a watcher can reach before the
+    end names one of a bot's unplayed cards, as text or as its card point: at the bidding (every bot holds its
+    13), and again with cards played (the plays are public, the rest is not)."""
+    tid, humans = blind_table(api, n_humans)
+    bots = range(n_humans, 4)
+    served_bots = app.extensions["fairdeal"].games.blind.bots
+    callers: list[dict | None] = [h.p for h in humans] + [None]
+
+    def check(played: set[str]) -> int:
+        texts = reachable(api, tid, callers) + [caplog.text]
+        unplayed = []
+        for seat in bots:
+            hand = [c for (k, _j), c in served_bots.seat(tid, seat, 4).cards.items() if k == 0]
+            assert len(hand) == 13
+            unplayed += [c for c in hand if c not in played]
+        for card in played:  # the check can see a card: each one played is in what is served, as its text
+            assert any(f'"{card}"' in without_choices(text) for text in texts), card
+        for card, point in zip(unplayed, card_points(unplayed), strict=True):
+            for text in texts:
+                assert point.hex() not in text, (card, text[:200])
+                assert f'"{card}"' not in without_choices(text), card
+        return len(unplayed)
+
+    while not humans[0].read()["ready"]:
+        assert any(h.step() for h in humans)
+    assert check(set()) == 13 * len(bots)  # the bidding: every bot's hand is dealt, none played
+    for _ in range(2000):
+        plays = [
+            r for r in api.get(f"/games/{tid}/events?after=0").get_json()["records"] if r["move"]["kind"] == "play"
+        ]
+        if len(plays) >= 10:
+            break
+        assert any(h.step() for h in humans)
+    played = {r["move"]["card"] for r in plays}
+    assert check(played) < 13 * len(bots)  # some of the bots' cards are played: the others still named nowhere

@@ -18,6 +18,7 @@ from fairdeal.service.store.redis import RedisStore
 from fairdeal.service.store.sqlite import SqliteStore
 from tests.service.client import Api
 from tests.service.http import Http, serving
+from tests.service.sse import in_thread, sse_lines
 from tests.waiting import scaled, wait_for
 
 
@@ -47,19 +48,6 @@ def seated_game(api: Api, **table):
     t = api.table(p, rule_set="spades", clocks="off", **table)
     api.start(p, t["id"])
     return p, t["id"]
-
-
-def in_thread(fn):
-    out = {}
-
-    def run():
-        t0 = time.monotonic()
-        out["value"] = fn()
-        out["seconds"] = time.monotonic() - t0
-
-    th = threading.Thread(target=run)
-    th.start()
-    return th, out
 
 
 def test_a_move_through_one_instance_answers_a_long_poll_on_the_other(two_instances):
@@ -112,21 +100,6 @@ def test_a_client_that_comes_back_with_its_last_seq_misses_nothing(two_instances
     final = a.get(f"/games/{gid}/events?after=0&wait=0", p).get_json()
     assert got == [x["seq"] for x in final["records"]] == list(range(1, final["seq"] + 1))
     assert stalls == []
-
-
-def sse_lines(api: Api, path: str, p, headers=None, stop=lambda lines: False):
-    """Read a stream event by event (the test client runs the generator in this thread) until `stop`."""
-    r = api.c.get(path, headers={**p["h"], **(headers or {})}, buffered=False)
-    assert r.status_code == 200 and r.mimetype == "text/event-stream"
-    lines: list[str] = []
-    try:
-        for chunk in r.response:
-            lines.extend((chunk.decode() if isinstance(chunk, bytes) else chunk).split("\n"))
-            if stop(lines):
-                break
-    finally:
-        r.close()
-    return lines
 
 
 def records_of(lines):

@@ -13,8 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from fairdeal.service import retention
+from fairdeal.service.blind.log import log_id
+from fairdeal.service.blind.seats import secret_id
 from fairdeal.service.store.base import DUPLICATE, OK
 from tests.service import redis_servers
+from tests.service.blind_kit import BlindHuman
 from tests.service.client import Api
 from tests.service.conftest import STORES, make_app
 
@@ -148,3 +151,24 @@ def test_the_sweeper_archives_what_is_due(archiving, clock, tmp_path):
     sweeper.run(app.extensions["fairdeal"], once=True)
     [line] = next((tmp_path / "archive").glob("*.jsonl")).read_text().splitlines()
     assert json.loads(line) == served and api.get(f"/games/{gid}").status_code == 404
+
+
+def test_a_blind_games_log_and_its_bots_secrets_leave_the_store_with_it(archiving, clock):
+    """A dealer-blind game keeps two more things under ids of their own: its blind log and each bot seat's σ and
+    identity key. Retention deletes them too (a bot's σ is public after the end, but the store keeps nothing of
+    a purged game)."""
+    app, api = archiving
+    svc = app.extensions["fairdeal"]
+    host = api.player()
+    gid = api.table(host, rule_set="spades", blind=True, clocks="off")["id"]
+    BlindHuman(api, host, gid, 0).commit()
+    api.start(host, gid)
+    assert api.post(f"/tables/{gid}/leave", host).status_code == 200  # aborted, the bots reveal, the game ends
+    assert api.get(f"/games/{gid}").get_json()["status"] == "over"
+    assert len(svc.store.records(log_id(gid))) > 4
+    assert all(svc.store.get_secret(secret_id(gid, seat)) is not None for seat in (1, 2, 3))
+    clock.advance(3700)
+    assert retention.run_once(svc) == 1
+    assert svc.store.records(gid) == [] and svc.store.records(log_id(gid)) == []
+    assert [svc.store.get_secret(secret_id(gid, seat)) for seat in range(4)] == [None] * 4
+    assert api.get(f"/games/{gid}/blind").status_code == 404

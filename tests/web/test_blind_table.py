@@ -76,6 +76,9 @@ def test_a_blind_spades_game_in_chromium_against_three_bots_verifies(pages, serv
             wait_for(lambda: state(page)["turn"] or is_over(page), timeout=scaled(60), what="our turn or the end")
         assert moves < deadline_moves
     shot(page, "blind-table-over")
+    # the blind log came to the page as the game stream's `blind` events: it never long-polled the log
+    pushes, polls = (int(page.get_attribute("#connection", f"data-blind-{k}") or 0) for k in ("pushes", "polls"))
+    assert pushes > 0 and polls == 0, (pushes, polls)
 
     t = api.get(f"/games/{gid}/transcript")
     assert t["end"]["reason"] == "finished", t["end"]

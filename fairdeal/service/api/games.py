@@ -11,6 +11,7 @@ import time
 from flask import Blueprint, Response, request, stream_with_context
 
 from fairdeal.service import auth, feed, moves, scoresheet
+from fairdeal.service.api.blind import blind_answer  # BLIND HOOK
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.blind.log import log_id  # BLIND HOOK
 from fairdeal.service.errors import ApiError, problem
@@ -135,7 +136,8 @@ def stream(game_id):
     """Server-sent events: a `game` event with the caller's view at once, then one `record` event per move as
     it is recorded and a `game` event after each batch, and `end` when the game ends; a comment line every
     heartbeat seconds while nothing happens. The stream closes after at most stream_max seconds; reconnect
-    with ?after=<last seq> (or the Last-Event-ID header)."""
+    with ?after=<last seq> (or the Last-Event-ID header). At a blind table, ?blind_after=<n> adds `blind` events:
+    the blind log's answer past n at once, and again each time the log grows."""
     s = svc()
     token = auth.current_token(s.store)
     p, guard = ({"id": token[0]} if token else None), feed.guard_of(s, token)
@@ -143,10 +145,16 @@ def stream(game_id):
     after = int(last_id) if last_id.isascii() and last_id.isdigit() else _after_arg()
     table, _ = s.tables.load(game_id)
     seat = seat_of(table, p)
+    blind_after = int_arg("blind_after", -1)  # BLIND HOOK: `blind` events of the blind log past it
+    news = None
+    if blind_after >= 0 and table.get("blind"):
+        news = feed.BlindNews(
+            lambda: s.games.blind.progress(game_id).count, lambda g, n: blind_answer(s, g, n), blind_after
+        )
     limit = time.monotonic() + feed.spread(s.config.stream_max)
     release = s.waits.take(_waiter(p))  # held for the stream's whole life
     try:
-        w = feed.watch(s, game_id, guard)
+        w = feed.watch(s, game_id, guard, (log_id(game_id),) if news is not None else ())
     except BaseException:
         release()
         raise
@@ -163,7 +171,7 @@ def stream(game_id):
         release()
 
     resp = Response(
-        stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard)),
+        stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard, news)),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

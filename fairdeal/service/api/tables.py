@@ -120,7 +120,7 @@ def reveal(table_id):
 def leave(table_id):
     t = svc().tables
     p = player()
-    table = t.leave(p, table_id)
+    table = t.leave(p, table_id, json_body(required=False))
     if table["status"] == "open" and _seat(table, p["id"]) is None:
         player_games.forget_seat(svc().store, p["id"], table_id)  # a seat given back before the start
     return _answer(table, p["id"])

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.core.blind.deal import spades_holders
+from fairdeal.service.blind.seats import secret_id
 from fairdeal.service.store.base import OK
 
 SUFFIX = "~blind"
@@ -28,6 +29,17 @@ DECK = 52
 
 def log_id(game_id: str) -> str:
     return game_id + SUFFIX
+
+
+def delete_stored(store, game_id: str, table: dict | None) -> None:
+    """Remove a blind game's own keys from the store (retention): its blind log and its bot seats' secrets
+    (looked for at every seat: a human's is never stored). Store.delete_game removes what is keyed by one id,
+    so each of them is deleted as an id of its own."""
+    if not (table and table.get("blind")):
+        return
+    store.delete_game(log_id(game_id))
+    for seat in range(len(table.get("seats", ()))):
+        store.delete_game(secret_id(game_id, seat))
 
 
 def entry_text(entry: dict) -> str:
@@ -120,11 +132,14 @@ class Progress:
     def member(self) -> dict[str, Any]:
         """The transcript's "blind" member (docs/blind.md, "The transcript"), made from the log alone (so every
         process makes the same bytes): the messages as signed, and the seats the end blames (the aborting seat
-        and every seat that did not reveal), ascending."""
+        and every seat that did not reveal), ascending. A seat that left with its reveal is not blamed: leaving
+        breaks no rule of the protocol, and the verifier holds the end to blaming only a seat the messages show
+        at fault (docs/blind.md, "Leaving")."""
         end = self.end or {}
         blame = set(end.get("unrevealed", []))
-        if end.get("abort"):
-            blame.add(end["abort"]["seat"])
+        abort = end.get("abort")
+        if abort and not (abort.get("why") == "left" and abort["seat"] in self.reveals):
+            blame.add(abort["seat"])
         return {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairdeal.core.blind import derive
 from fairdeal.core.blind.messages import BadMessage, check_form, verify_signature
 from fairdeal.service.blind.log import DECK
 from fairdeal.service.blind.state import BLIND_RULE_SETS
@@ -37,19 +38,29 @@ def check_commit(table: dict, seat: int, message: Any) -> dict | None:
         return None
     if not table.get("blind"):
         raise ApiError(409, "not-blind", "This is not a dealer-blind table: it takes no blind commit.")
+    msg = _of_type(table, message, "commit", "blind_commit")
+    if msg["seat"] != seat:
+        raise ApiError(422, "blind-commit-seat", f"This commit is for seat {msg['seat']}; your seat is {seat}.")
+    _signed(msg, msg["sign_key"])
+    return msg
+
+
+def _of_type(table: dict, message: Any, kind: str, member: str) -> dict:
+    """The request member `member`: a message of this table's form and of type `kind`, else a 422."""
     try:
         msg = check_form(message, table["id"], table["players"], DECK)
     except BadMessage as exc:
-        raise ApiError(422, "bad-blind-message", str(exc), member="blind_commit") from None
-    if msg["type"] != "commit":
-        raise ApiError(422, "bad-blind-message", "'blind_commit' is a message of type commit.", member="blind_commit")
-    if msg["seat"] != seat:
-        raise ApiError(422, "blind-commit-seat", f"This commit is for seat {msg['seat']}; your seat is {seat}.")
+        raise ApiError(422, "bad-blind-message", str(exc), member=member) from None
+    if msg["type"] != kind:
+        raise ApiError(422, "bad-blind-message", f"'{member}' is a message of type {kind}.", member=member)
+    return msg
+
+
+def _signed(msg: dict, sign_key: str) -> None:
     try:
-        verify_signature(msg, msg["sign_key"])
+        verify_signature(msg, sign_key)
     except BadMessage as exc:
         raise ApiError(422, "bad-blind-signature", str(exc)) from None
-    return msg
 
 
 def check_start(table: dict) -> None:
@@ -64,3 +75,22 @@ def check_start(table: dict) -> None:
             "(POST /tables/{id}/join with blind_commit) before the start.",
             seats=missing,
         )
+
+
+def check_leave_reveal(table: dict, seat: int | None, message: Any) -> dict | None:
+    """The reveal a seat's leave carries (POST /tables/{id}/leave "blind_reveal"), checked before anything changes:
+    a dealer-blind table, the caller's seat, a signed reveal of that seat whose secret opens its commit."""
+    if message is None:
+        return None
+    if not table.get("blind"):
+        raise ApiError(409, "not-blind", "This is not a dealer-blind table: a leave carries no blind reveal.")
+    if seat is None:
+        raise ApiError(409, "not-at-table", "You hold no seat at this table.")
+    commit = table["seats"][seat].get("blind_commit")
+    msg = _of_type(table, message, "reveal", "blind_reveal")
+    if msg["seat"] != seat or commit is None:
+        raise ApiError(403, "not-your-seat", f"Your token holds seat {seat}, not seat {msg['seat']}.")
+    _signed(msg, commit["sign_key"])
+    if derive.commitment(bytes.fromhex(msg["secret"])) != commit["commitment"]:
+        raise ApiError(422, "bad-reveal", "This secret does not open your commit's commitment.")
+    return msg

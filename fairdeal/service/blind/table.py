@@ -219,15 +219,28 @@ class Blind:
             if self.metrics:
                 self.metrics.inc("fairdeal_blind_aborts_total", why=blame["why"])
 
-    def left(self, game, seat: int | None) -> None:
-        """A seat left a running blind table: its keys are needed for every card still to come, so the game
-        ends now, aborted and blamed on it."""
+    def left(self, game, seat: int | None, reveal: dict | None = None) -> None:
+        """A seat leaves a running blind table. Its keys are needed for every card still to come, so the game
+        ends now, aborted (no more moves; its unplayed cards are never played). With its reveal (the leave's
+        "blind_reveal", checked by seating.check_leave_reveal) its σ goes into the log right after the abort:
+        nothing is left to play, so it exposes no card still in play, and the deals can be derived; the signed
+        end then names no seat for the leave (Progress.member). A seat that revealed after the last hand owes
+        nothing: its leave aborts nothing."""
         table = game.table
         if seat is None or game.ended or game.live is None:
             return
-        p = self.progress(game.game_id, table["players"])
-        k = game.live.state.hand_number
-        self.abort(game, p, {"seat": seat, "why": "left", "deal": k, "step": "leave"}, self.now())
+        for _ in range(3):
+            p = self.progress(game.game_id, table["players"])
+            if p.end is not None or (game.live.state.is_over and seat in p.reveals):
+                return
+            now = self.now()
+            if p.abort is None and not (game.live.state.is_over and reveal is not None):
+                k = game.live.state.hand_number
+                self.abort(game, p, {"seat": seat, "why": "left", "deal": k, "step": "leave"}, now)
+                if p.abort is None:
+                    continue  # another writer was first: read again
+            if reveal is None or seat in p.reveals or self._append(game.game_id, p, {"m": reveal}, now):
+                return
 
     def _end(self, game, p: Progress, unrevealed: list[int], now: float) -> None:
         self._append(game.game_id, p, {"end": {"abort": p.abort, "unrevealed": unrevealed}}, now)

@@ -1,6 +1,7 @@
 // The game's event feed (docs/api.md, "Event feed"). The page reads the server-sent events of
 // GET /games/{id}/stream through fetch (an EventSource cannot send the player's token): a `record` event per
-// move, a `game` event with the caller's view after each batch, `end` when the game is over. A waiting stream
+// move, a `game` event with the caller's view after each batch, `end` when the game is over (and at a
+// dealer-blind table a `blind` event each time the blind log grows, for the page's BlindPlay). A waiting stream
 // costs the service nothing between moves, where a long-poll is answered and asked again every WAIT seconds
 // (docs/operations.md, "Sizing"). Where the stream cannot be read (no streaming body in this browser, a proxy
 // that buffers it), the feed long-polls GET /games/{id}/events?after=N instead. Either way every request asks
@@ -51,8 +52,11 @@ export async function readEvents(body, onEvent, onChunk = () => {}, onRetry = ()
 
 export class Feed {
   // onBatch(records, game): new records (possibly none) and the view after them; onState("live" | "reconnecting")
-  constructor(gameId, { onBatch, onState = () => {}, onEnd = () => {}, stream = true }) {
+  // blind: a dealer-blind seat's reader of the blind log (its `after`, push(answer), feedChanged()): the stream
+  // then asks for `blind` events (?blind_after=) and hands each to it
+  constructor(gameId, { onBatch, onState = () => {}, onEnd = () => {}, stream = true, blind = null }) {
     this.gameId = gameId;
+    this.blind = blind;
     this.onBatch = onBatch;
     this.onState = onState;
     this.onEnd = onEnd;
@@ -72,6 +76,7 @@ export class Feed {
     if (state !== this.state) {
       this.state = state;
       this.onState(state);
+      if (this.blind) this.blind.feedChanged();  // streaming or not: who reads the blind log
     }
   }
 
@@ -110,6 +115,7 @@ export class Feed {
         if (exc instanceof Problem && exc.status < 500 && exc.status !== 429) throw exc;
         if (exc instanceof NoStream) {
           this.streaming = false;
+          if (this.blind) this.blind.feedChanged();     // no stream: the blind reader long-polls the log itself
           continue;
         }
         this.setState("reconnecting");
@@ -137,11 +143,13 @@ export class Feed {
   // One stream, read until the service closes it (it does after a while: we then ask again from `after`):
   // true once the game has ended.
   async streamOnce() {
-    const resp = await call("GET", `/games/${encodeURIComponent(this.gameId)}/stream?after=${this.after}`, undefined,
+    const blindAfter = this.blind ? `&blind_after=${this.blind.after}` : "";
+    const resp = await call("GET", `/games/${encodeURIComponent(this.gameId)}/stream?after=${this.after}${blindAfter}`, undefined,
       { signal: this.abort.signal, headers: { Accept: "text/event-stream" }, raw: true });
     if (!(resp.headers.get("Content-Type") || "").startsWith("text/event-stream") || !resp.body) throw new NoStream();
     this.mode = "stream";
     this.setState("live");
+    if (this.blind) this.blind.feedChanged();
     let pending = [];
     let game = null;
     let ended = false;
@@ -159,7 +167,8 @@ export class Feed {
           this.deliver(pending, game);
           if (game.seq > this.after) this.after = game.seq;
           pending = [];
-        } else if (type === "end") ended = true;
+        } else if (type === "blind" && this.blind) this.blind.push(data);
+        else if (type === "end") ended = true;
       }, alive, (ms) => { this.retry = ms; });
     } finally {
       clearTimeout(stale);

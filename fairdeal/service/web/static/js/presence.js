@@ -14,6 +14,10 @@ export function awayText(s) {
 }
 
 export function leaveConsequence(game) {
+  if (game.blind) {
+    return "At a dealer-blind table your keys are needed for every card still to come: leaving ends the game at once, "
+      + "aborted. This page sends your secret with the leave, so every deal can still be checked.";
+  }
   if (game.on_leave === "end") return "Leaving ends the game for everyone (the host chose so when opening the table).";
   const others = (game.seats || []).filter((s) => !s.bot && s.seat !== game.seat);
   if (!others.length) return "You are the only player at this table: leaving ends the game (as abandoned).";
@@ -24,8 +28,9 @@ export async function comeBack(tableId) {
   return post(`/tables/${encodeURIComponent(tableId)}/return`);
 }
 
-// The banner and the leave button in `box`, drawn from the game view; `onChange` after a leave or a return.
-export function renderPresence(box, game, tableId, onChange) {
+// The banner and the leave button in `box`, drawn from the game view; `onChange` after a leave or a return;
+// `leaveBody()` what the leave carries (a dealer-blind seat's reveal).
+export function renderPresence(box, game, tableId, onChange, leaveBody = async () => undefined) {
   const seated = game.seat !== null && game.seat !== undefined;
   if (!seated || game.status === "over") {
     box.hidden = true;
@@ -49,7 +54,7 @@ export function renderPresence(box, game, tableId, onChange) {
     parts.push(el("button", { type: "button", id: "leave-table", onclick: async () => {
       // eslint-disable-next-line no-alert -- a plain confirm: one stray click must not leave the table
       if (!window.confirm(`${leaveConsequence(game)}\n\nLeave the table?`)) return;
-      await post(`/tables/${encodeURIComponent(tableId)}/leave`);
+      await post(`/tables/${encodeURIComponent(tableId)}/leave`, await leaveBody());
       onChange();
     } }, "Leave the table"));
   }

@@ -243,7 +243,9 @@ function beginPlay() {
   $("felt").hidden = false;
   const lay = layout({ id: S.table.rule_set, players: S.table.players, settings: S.table.settings });
   S.tracker = lay ? new HandTracker(lay) : null;
+  if (S.table.blind) startBlind();  // first: the feed's stream then carries the blind log to it (`blind` events)
   S.feed = new Feed(tableId, {
+    blind: S.blind,
     onBatch: onBatch,
     onState: (state) => {
       $("connection").dataset.feed = S.feed.mode || "";      // "stream", or "long-poll" where no stream is read
@@ -253,8 +255,8 @@ function beginPlay() {
     onEnd: onEnd,
     stream: new URLSearchParams(location.search).get("feed") !== "long-poll",   // ?feed=long-poll: the fallback
   });
+  if (S.blind) S.blind.feed = S.feed;
   S.feed.run().catch((exc) => say("turn-what", exc.message, true));
-  if (S.table.blind) startBlind();
   loadRules(tableId).then(() => S.game && renderRules($("rules"), (S.game.view || {}).trump)).catch(() => {});
   S.ticker = setInterval(tick, 250);
 }
@@ -263,7 +265,11 @@ function beginPlay() {
 function startBlind() {
   const seat = S.table.you && S.table.you.seat !== undefined ? S.table.you.seat : null;
   S.blind = new BlindPlay(tableId, seat, {
-    onChange: () => { if (S.raw && S.raw.status !== "over") { S.game = S.blind.decorate(S.raw); render(); } },
+    onChange: () => {
+      // how the blind log reached the page: the stream's `blind` events, or its own long-polls (the tests read it)
+      Object.assign($("connection").dataset, { blindPushes: S.blind.pushes, blindPolls: S.blind.polls });
+      if (S.raw && S.raw.status !== "over") { S.game = S.blind.decorate(S.raw); render(); }
+    },
     onNote: (text, error) => say("why", text, error),
     onCommits: showCommits,
   });
@@ -323,6 +329,7 @@ function onBatch(records, game) {
   const endedBefore = S.handsEnded || 0;
   const handBefore = S.game && S.game.view ? S.game.view.hand_number : undefined;
   S.raw = game;
+  if (S.blind) S.blind.noteView(game);  // whose step or turn it is now, from the view's blind summary
   if (S.blind) game = S.blind.decorate(game);
   S.game = game;
   S.names = new Names(game);
@@ -429,7 +436,7 @@ async function onEnd(game) {
 async function blindEnd(game) {
   try {
     const b = await get(`/games/${encodeURIComponent(tableId)}/blind?after=${S.blind.after}`);
-    const text = abortSentence(b.abort, new Names(game));
+    const text = abortSentence(b.abort, new Names(game), [...S.blind.log, ...b.messages.map((m) => m.message)]);
     if (text) {
       $("over-text").textContent += ` ${text}`;
       $("over").dataset.abort = b.abort.why;
@@ -460,7 +467,7 @@ function render() {
   renderTrick($("trick"), $("trick-note"), game, names);
   renderScores($("scores"), game, names);
   renderLastTrick(game, names);
-  renderPresence($("presence"), game, tableId, refresh);
+  renderPresence($("presence"), game, tableId, refresh, async () => (S.blind ? S.blind.leaveBody() : undefined));
   renderRules($("rules"), (game.view || {}).trump);
   const seated = game.seat !== null && game.seat !== undefined;
   $("mine").hidden = !seated || game.status === "over";

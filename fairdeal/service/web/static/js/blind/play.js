@@ -1,5 +1,6 @@
 // The table page's part at a dealer-blind table (docs/blind.md; the endpoints in docs/api.md, "Dealer-blind
-// tables"): the page keeps this seat's σ and identity key in localStorage (per game and seat, so closing and
+// tables"): the blind log comes as the game stream's `blind` events (feed.js; a long-poll of the log where no
+// stream is read); the page keeps this seat's σ and identity key in localStorage (per game and seat, so closing and
 // reopening the page resumes), does the protocol steps the blind log says are due (shuffle, lock, release,
 // reveal), reads its own cards once every release is in, and lends the table what the server cannot know: the
 // hand, which of its cards may be played, the suggestion, the open that goes with a play, and the timeout move
@@ -68,6 +69,61 @@ export class BlindPlay {
     this.drawn = null; // knows() when the table was last drawn for a change here
     this.stepMs = []; // the page's time for each protocol step it did (bench and the curious)
     this.complaints = []; // [deal, position] of the other seats' opens this page found wrong and complained of
+    this.feed = null; // the table's Feed: while it reads a stream, the log comes as its `blind` events (push)
+    this.chain = Promise.resolve(); // answers are taken one at a time, in order
+    this.wake = null; // ends the run loop's wait for the stream (a push, or the stream closed)
+    this.pushes = 0; // blind answers the stream brought (the tests read it)
+    this.polls = 0; // GET /games/{id}/blind this page asked (the tests read it)
+    this.over = false;
+  }
+
+  // Whether the feed's stream brings the log: it reads streams and is not reconnecting (then this page long-polls
+  // the log itself; a stream opened again asks from `after`, so nothing is missed either way).
+  streamed() {
+    const f = this.feed;
+    return Boolean(f && f.streaming && f.state !== "reconnecting");
+  }
+
+  // The feed's stream has a `blind` event: the blind log's answer past what it sent.
+  push(b) {
+    this.pushes += 1;
+    this.enqueue(b, false);
+  }
+
+  // The feed's view: its blind summary (count, due, ready, deal, abort) is as new as the log this page read
+  // when it counts no entry more (a move changes whose turn it is, and the step due, without a new entry).
+  noteView(game) {
+    if (!this.streamed() || !game.blind || !this.last) return;
+    this.enqueue({ ...this.last, ...game.blind, messages: [], status: game.status, seq: game.seq }, true);
+  }
+
+  feedChanged() {
+    if (this.wake) this.wake();
+  }
+
+  enqueue(b, fromView) {
+    this.chain = this.chain
+      .then(() => this.take(b, fromView))
+      .catch((exc) => this.onNote(exc.message, true));
+    if (this.wake) this.wake();
+  }
+
+  async take(b, fromView = false) {
+    if (this.over || (this.last && b.count < this.last.count)) return; // an older answer than the one taken
+    if (fromView && b.count !== this.after) return; // the view counts entries not read yet: their event follows
+    for (const m of b.messages) if (m.index >= this.after) this.log.push(m.message);
+    this.after = Math.max(this.after, b.count);
+    this.last = b;
+    await this.checkCommits();
+    if (this.seat && !this.trouble) await this.checkOpens(b);
+    if (this.seat && !this.trouble) await this.act(b);
+    // the table is drawn again only when what decorate() lends it changed (most answers bring another seat's
+    // step or open: nothing to draw; the feed draws the moves)
+    if (this.knows() !== this.drawn) {
+      this.drawn = this.knows();
+      this.onChange(b);
+    }
+    if (b.status === "over") this.over = true;
   }
 
   async run() {
@@ -75,28 +131,24 @@ export class BlindPlay {
       this.seat = await loadSeat(this.tableId, this.seatNo);
       if (!this.seat) this.onNote("This browser does not hold this seat's blind-table secret: it cannot read its cards or play them here.", true);
     }
-    while (!this.stopped) {
+    while (!this.stopped && !this.over) {
+      if (this.streamed()) {
+        // the feed's stream brings the log: wait for it (a push, or the stream closing: then long-poll)
+        await new Promise((r) => { this.wake = r; });
+        this.wake = null;
+        continue;
+      }
       let b;
       try {
+        this.polls += 1;
         b = await get(`/games/${encodeURIComponent(this.tableId)}/blind?after=${this.after}&wait=${WAIT_S}`);
       } catch (exc) {
         this.onNote(`The blind log cannot be read: ${exc.message}`, true);
         await new Promise((r) => setTimeout(r, 2000));
         continue;
       }
-      for (const m of b.messages) this.log.push(m.message);
-      this.after = b.count;
-      this.last = b;
-      await this.checkCommits();
-      if (this.seat && !this.trouble) await this.checkOpens(b);
-      if (this.seat && !this.trouble) await this.act(b);
-      // the table is drawn again only when what decorate() lends it changed (most answers bring another seat's
-      // step or open: nothing to draw; the feed draws the moves)
-      if (this.knows() !== this.drawn) {
-        this.drawn = this.knows();
-        this.onChange(b);
-      }
-      if (b.status === "over") break;
+      this.enqueue(b, false);
+      await this.chain;
     }
   }
 
@@ -123,6 +175,7 @@ export class BlindPlay {
 
   stop() {
     this.stopped = true;
+    if (this.wake) this.wake();
   }
 
   // What decorate() depends on beside the view, in one text: the deals whose cards are read, a fault, distrust.
@@ -256,13 +309,24 @@ export class BlindPlay {
   abort() {
     return this.last && this.last.abort;
   }
+
+  // What this seat's leave carries: its reveal (docs/blind.md, "Leaving"). The game aborts at once, so σ shows no
+  // card still in play, and with it in the log every deal can still be checked.
+  async leaveBody() {
+    if (!this.seat || this.over) return undefined;
+    return { blind_reveal: await this.seat.reveal() };
+  }
 }
 
 // The sentence for an aborted blind game: who is blamed and why (the end record names the seat).
-export function abortSentence(abort, names) {
+// `log`: the blind log's messages (a seat that left with its reveal is blamed for nothing).
+export function abortSentence(abort, names, log = []) {
   if (!abort) return null;
   const title = names ? names.title(abort.seat) : `Seat ${abort.seat}`;
   const who = title === "You" ? "you" : title;
+  if (abort.why === "left" && log.some((m) => m.type === "reveal" && m.seat === abort.seat)) {
+    return `Aborted: ${who === "you" ? "you" : title} left the table and sent the seat's secret with the leave, so every deal can be checked; the signed end record blames nobody.`;
+  }
   const why = {
     "step-timeout": `its ${abort.step} of deal ${abort.deal + 1} did not come in time`,
     "move-timeout": "no move in time (a blind seat's own page plays its timeout move, and it was gone)",
