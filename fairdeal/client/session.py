@@ -170,15 +170,17 @@ class Session:
 
     def run(self) -> dict:
         game = self.feed(0)
+        answered = None  # the seq this seat last moved at: a batch the feed held from before that move is stale
         while game["status"] != "over":
             hand_no = (game.get("view") or {}).get("hand_number")  # from 0: hand_no hands are over
             if self.hands is not None and isinstance(hand_no, int) and hand_no >= self.hands:
                 click.echo(f"{self.hands} hand(s) played: leaving the table.")
                 return self.leave()
-            if game.get("your_turn"):
+            if game.get("your_turn") and game.get("seq") != answered:
                 done = self.turn(game)
                 if done is None:
                     return self.leave()
+                answered = game.get("seq") if done == "moved" else None
                 # after our move the feed has it at once; after our clock ran out it answers with the table's move
                 game = self.feed(0 if done == "moved" else LONG_POLL)
             else:

@@ -8,6 +8,7 @@ from fairdeal.core.cards import card_from_str, cards_of_texts
 from fairdeal.core.games.base import FirstChoiceRng
 from fairdeal.core.games.spades import SpadesRules, legal_cards, sort_cards, suggested_bid
 from fairdeal.service.blind.log import holders
+from tests.service.client import Api
 
 
 class BlindHuman:
@@ -118,3 +119,15 @@ def play_out(humans: list[BlindHuman], api, table_id: str, limit: int = 20000) -
                 return g
             raise AssertionError(f"nobody can act and the game is not over: {g.get('blind')}")
     raise AssertionError("the game did not end")
+
+
+def blind_table(api: Api, n_humans: int):
+    players = [api.player(f"h{i}") for i in range(n_humans)]
+    t = api.table(players[0], rule_set="spades", blind=True)
+    humans = [BlindHuman(api, players[0], t["id"], 0)]
+    humans[0].commit()
+    for i, p in enumerate(players[1:], start=1):
+        humans.append(BlindHuman(api, p, t["id"], i))
+        humans[-1].sit()
+    api.start(players[0], t["id"])
+    return t["id"], humans

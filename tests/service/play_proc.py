@@ -74,6 +74,16 @@ class Proc:
                 return "".join(self.lines)
             self.lines.append(line)
 
+    def so_far(self) -> str:
+        """Everything it printed until now (for a failure's message)."""
+        while True:
+            try:
+                line = self.q.get_nowait()
+            except queue.Empty:
+                return "".join(self.lines)
+            if line is not None:
+                self.lines.append(line)
+
     def kill(self):
         if self.p.poll() is None:
             self.p.kill()

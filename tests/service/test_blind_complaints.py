@@ -11,8 +11,7 @@ from fairdeal.core.blind.group import N, scalar_from_hex, scalar_hex
 from fairdeal.core.blind.messages import message, sign
 from fairdeal.core.cards import PACK_52, cards_to_str
 from fairdeal.core.checks import verify_transcript
-from tests.service.blind_kit import play_out
-from tests.service.test_blind_tables import blind_table
+from tests.service.blind_kit import blind_table, play_out
 
 
 def to_play(api, tid, humans):

@@ -14,23 +14,11 @@ from fairdeal.core.checks import verify_transcript
 from fairdeal.core.games.base import FixedChance, Move
 from fairdeal.core.games.spades import SpadesRules, SpadesState
 from fairdeal.core.transcript import transcript_body
-from tests.service.blind_kit import BlindHuman, play_out
+from tests.service.blind_kit import BlindHuman, blind_table, play_out
 from tests.service.client import Api
 from tests.service.conftest import make_app
 from tests.service.sse import in_thread, sse_lines
 from tests.waiting import scaled, wait_for
-
-
-def blind_table(api: Api, n_humans: int):
-    players = [api.player(f"h{i}") for i in range(n_humans)]
-    t = api.table(players[0], rule_set="spades", blind=True)
-    humans = [BlindHuman(api, players[0], t["id"], 0)]
-    humans[0].commit()
-    for i, p in enumerate(players[1:], start=1):
-        humans.append(BlindHuman(api, p, t["id"], i))
-        humans[-1].sit()
-    api.start(players[0], t["id"])
-    return t["id"], humans
 
 
 def check_signed_transcript(api: Api, tid: str, p: dict) -> dict:

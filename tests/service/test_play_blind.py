@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import stat
+import subprocess
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -175,7 +176,13 @@ def test_four_players_in_four_terminals_play_a_blind_game_to_its_end_and_each_fi
                 )
                 if seat != 2:
                     procs[seat].send(typed)
-            outs = {seat: p.finish(scaled(120)) for seat, p in procs.items()}
+            try:
+                outs = {seat: p.finish(scaled(120)) for seat, p in procs.items()}
+            except subprocess.TimeoutExpired:  # say where each client stood
+                tails = {seat: p.so_far()[-1500:] for seat, p in procs.items()}
+                raise AssertionError(
+                    "a client did not finish:\n" + "\n".join(f"--- seat {k}\n{v}" for k, v in tails.items())
+                ) from None
     finally:
         for p in procs.values():
             p.kill()

@@ -10,6 +10,7 @@ from fairdeal.core.checks import verify_transcript
 from tests.service.checks import check_ended
 from tests.service.client import Api
 from tests.service.conftest import make_app
+from tests.service.standin_kit import play_until, two_humans
 
 
 @pytest.fixture
@@ -18,32 +19,8 @@ def timed(request, tmp_path, clock):
     return Api(app.test_client()), app.extensions["fairdeal"], clock
 
 
-def two_humans(api: Api, **table):
-    host, guest = api.player(), api.player()
-    t = api.table(host, rule_set="spades", **table)
-    assert api.post(f"/tables/{t['id']}/join", guest, json={"seat": 2}).status_code == 200
-    api.start(host, t["id"])
-    return host, guest, t["id"]
-
-
 def records(svc, gid):
     return svc.games.get(gid).transcript["records"]
-
-
-def play_until(api, players, gid, done, limit=400):
-    """Each human plays its first legal move in turn until done(view of players[0]) or the game ends."""
-    for _ in range(limit):
-        v = api.view(players[0], gid)
-        if done(v) or v["status"] == "over":
-            return v
-        for p in players:
-            w = api.view(p, gid)
-            if w["your_turn"]:
-                assert api.move(p, gid, w["seq"], w["legal_moves"][0]).status_code == 201
-                break
-        else:
-            raise AssertionError("nobody's turn, and the game is not over")
-    raise AssertionError("the condition never came")
 
 
 def test_a_player_who_leaves_is_stood_in_for_and_comes_back_to_their_seat(timed):

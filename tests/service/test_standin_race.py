@@ -12,7 +12,7 @@ import pytest
 
 from tests.service.client import Api
 from tests.service.conftest import make_app
-from tests.service.test_standin import play_until, two_humans
+from tests.service.standin_kit import play_until, two_humans
 
 GUEST = 2  # Spades: the host at seat 0, a bot, the guest, a bot
 

@@ -9,7 +9,7 @@ import time
 from fairdeal.core.fairness import new_nonce
 from fairdeal.core.tournament.seeds import entry_commitment
 from tests.web.conftest import shot
-from tests.web.test_verify_page import BROWSER_CHECKS, statuses
+from tests.web.verify_checks import BROWSER_CHECKS, statuses
 
 
 def test_the_page_shows_standings_rounds_and_how_to_verify(pages, server):

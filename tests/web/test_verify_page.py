@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import shot
+from tests.web.verify_checks import BROWSER_CHECKS, statuses
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "120s-auction-game.json"
@@ -57,11 +58,6 @@ def finished(server, tmp_path_factory):
     return {"id": t["id"], "transcript": transcript, "path": path, "receipts": receipts, "folder": folder}
 
 
-def statuses(page) -> dict:
-    page.wait_for_selector("#checks tr[data-check=receipts]")
-    return {r.get_attribute("data-check"): r.get_attribute("data-status") for r in page.locator("#checks tr").all()}
-
-
 def load(page, path, seeds="", receipts="", keys=None):
     if not page.locator("#options[open]").count():
         page.click("#options summary")
@@ -71,18 +67,6 @@ def load(page, path, seeds="", receipts="", keys=None):
     page.fill("#receipts", receipts)
     page.set_input_files("#file", str(path))
     page.wait_for_selector("#status:text-is('Checked.'), #status.error")
-
-
-BROWSER_CHECKS = [
-    "protocol",
-    "signature-start",
-    "signature-transcript",
-    "header",
-    "commitment",
-    "client-seeds",
-    "hash-chain",
-    "deals",
-]
 
 
 def test_a_good_transcript_passes_every_check_the_browser_makes(pages, server, finished):
