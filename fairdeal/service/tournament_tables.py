@@ -25,17 +25,34 @@ from fairdeal.service.tables import empty_seat
 log = logging.getLogger("fairdeal.tournaments")
 
 
+def member_player(entry: dict, name: str) -> str | None:
+    """The player who plays this member's seats: a person's entry's first member is its registrant's, another
+    member the player's who took its place with the registrant's invite (docs/tournaments.md, "Partners"); None:
+    nobody (a bot entry, or a place nobody took)."""
+    if entry["bot"]:
+        return None
+    i = entry["members"].index(name)
+    return entry["player"] if i == 0 else (entry.get("places") or {}).get(str(i), {}).get("player")
+
+
+def holds_place(entries: list[dict], player_id: str, registrants: bool = True) -> bool:
+    """Whether the player plays a member of one of these person's entries (with `registrants` False: a member
+    place taken, not an entry registered)."""
+    return any(member_player(e, m) == player_id for e in entries for m in e["members"][(0 if registrants else 1) :])
+
+
 def table_seats(opened_table: dict, entries: list[dict]) -> list[dict]:
-    """The table document's seats: a bot entry's seats are bots; a person's entry's first member's seat is the
-    registering player's, its other members' seats have no player of their own (`gone`: the table's bot stands
-    in for them from the first move, marked, while the player is there: docs/tournaments.md)."""
+    """The table document's seats: a bot entry's seats are bots; a person's entry's member's seat is its
+    player's (member_player); a member without one has no player of its own (`gone`: the table's bot stands in
+    for it from the first move, marked, while the player is there: docs/tournaments.md)."""
     seats = []
     for s in opened_table["seats"]:
         entry = entries[s["entry"]]
         seat = {**empty_seat(), "name": s["name"], "bot": entry["bot"]}
         if not entry["bot"]:
-            if entry["members"].index(s["name"]) == 0:
-                seat["player"] = entry["player"]
+            who = member_player(entry, s["name"])
+            if who is not None:
+                seat["player"] = who
             else:
                 seat["gone"] = True
         seats.append(seat)
@@ -107,8 +124,7 @@ def seat_of_player(opened: dict, entries: list[dict], player_id: str) -> list[di
     out = []
     for table in opened["tables"]:
         for s in table["seats"]:
-            entry = entries[s["entry"]]
-            if not entry["bot"] and entry["player"] == player_id and entry["members"].index(s["name"]) == 0:
+            if member_player(entries[s["entry"]], s["name"]) == player_id:
                 out.append(
                     {
                         "round": opened["round"]["round"],

@@ -31,7 +31,7 @@ from fairdeal.core.writer import sign_record
 from fairdeal.service.errors import ApiError
 from fairdeal.service.game import entry_text, leaf_text
 from fairdeal.service.store.base import OK
-from fairdeal.service.tournament_tables import ended_games, open_table, public_round, seat_of_player
+from fairdeal.service.tournament_tables import ended_games, holds_place, open_table, public_round, seat_of_player
 
 KIND = "tournament"
 PLAYING = "tournaments"  # the store's index of tournaments being played, by when their next round is due
@@ -167,6 +167,8 @@ class Tournaments:
             raise _bad("bad-client-seed-commitment", "A client-seed commitment is 64 lowercase hex digits.")
         if len(doc["entries"]) >= MAX_ENTRIES:
             raise ApiError(409, "tournament-full", f"A tournament takes at most {MAX_ENTRIES} entries.")
+        if holds_place(doc["entries"], player["id"], registrants=False):
+            raise ApiError(409, "already-entered", "You hold a member place of an entry of this tournament.")
         taken = {m for e in doc["entries"] for m in e["members"]}
         if taken & set(members):
             raise _bad("bad-entry", "A member of this entry is already registered.")
@@ -180,6 +182,44 @@ class Tournaments:
                 "player": player["id"],
             }
         )
+        self._save(doc, version)
+        return doc
+
+    def _member_place(self, tid: str, entry: int, member: int) -> tuple[dict, int, dict, dict]:
+        """The tournament, its entry and that entry's member place `member` (docs/tournaments.md, "Partners"),
+        refused once the tournament has started or for a place no other player can take."""
+        doc, version = self.load(tid)
+        if doc["status"] not in ("registering", "revealing"):
+            raise ApiError(409, "tournament-started", "Member places are given and taken only before the start.")
+        if not 0 <= entry < len(doc["entries"]):
+            raise ApiError(404, "not-found", "This tournament has no such entry.")
+        e = doc["entries"][entry]
+        if e["bot"] or not 1 <= member < len(e["members"]):
+            raise _bad("bad-member", "A place another player can take is a person's entry's member 1, 2, ...")
+        place = e.setdefault("places", {}).setdefault(str(member), {"invite": None, "player": None})
+        if place["player"] is not None:
+            raise ApiError(409, "member-taken", "Another player has taken this member place.")
+        return doc, version, e, place
+
+    def invite(self, player: dict, tid: str, entry: int, member: int) -> dict:
+        """The entry's registrant makes (or remakes, voiding the last) the invite that lets one other player take
+        member place `member`: {"entry", "member", "name", "invite"}."""
+        doc, version, e, place = self._member_place(tid, entry, member)
+        if e["player"] != player["id"]:
+            raise ApiError(403, "not-your-entry", "Only the player who registered an entry invites its members.")
+        place["invite"] = secrets.token_hex(16)
+        self._save(doc, version)
+        return {"entry": entry, "member": member, "name": e["members"][member], "invite": place["invite"]}
+
+    def take(self, player: dict, tid: str, entry: int, member: int, body: Any) -> dict:
+        """Another player takes member place `member` with the registrant's invite: that member's seats are theirs."""
+        doc, version, e, place = self._member_place(tid, entry, member)
+        code = (body if isinstance(body, dict) else {}).get("invite")
+        if place["invite"] is None or not isinstance(code, str) or not secrets.compare_digest(code, place["invite"]):
+            raise ApiError(403, "bad-invite", "This is not the invite the entry's registrant made for this place.")
+        if holds_place(doc["entries"], player["id"]):
+            raise ApiError(409, "already-entered", "You already hold a place in this tournament.")
+        place.update(player=player["id"], invite=None)
         self._save(doc, version)
         return doc
 
@@ -303,7 +343,7 @@ class Tournaments:
         """The caller's entries and seats (docs/api.md, "Tournaments"): its table in the round being played
         (`next_table`, null between rounds, on a bye or once over) and every table it has had."""
         doc, _ = self.load(tid)
-        mine = [e["entry"] for e in doc["entries"] if e["player"] == player["id"] and not e["bot"]]
+        mine = [e["entry"] for e in doc["entries"] if not e["bot"] and holds_place([e], player["id"])]
         tables = []
         for rnd in doc["export"].get("rounds", []):
             opened = {"round": rnd["round"], "tables": _seated_tables(rnd["round"], doc)}

@@ -40,9 +40,24 @@ def close(tournament_id):
 
 @bp.post("/tournaments/<tournament_id>/entries/<entry>/reveal")
 def reveal(tournament_id, entry):
-    if not entry.isdigit() or len(entry) > 4:
-        raise ApiError(404, "not-found", "An entry is named by its number, 0, 1, ...")
-    return _t().public(_t().reveal(player(), tournament_id, int(entry), json_body()))
+    return _t().public(_t().reveal(player(), tournament_id, _number(entry, "An entry"), json_body()))
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit() or len(text) > 4:
+        raise ApiError(404, "not-found", f"{what} is named by its number, 0, 1, ...")
+    return int(text)
+
+
+@bp.post("/tournaments/<tournament_id>/entries/<entry>/members/<member>/invite")
+def invite(tournament_id, entry, member):
+    return _t().invite(player(), tournament_id, _number(entry, "An entry"), _number(member, "A member")), 201
+
+
+@bp.post("/tournaments/<tournament_id>/entries/<entry>/members/<member>/take")
+def take(tournament_id, entry, member):
+    doc = _t().take(player(), tournament_id, _number(entry, "An entry"), _number(member, "A member"), json_body())
+    return _t().public(doc)
 
 
 @bp.post("/tournaments/<tournament_id>/start")
