@@ -12,6 +12,7 @@ person's entry by the policy that stands in for a player in selfplay). Ratings (
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from fairdeal.core.tournament.records import commitment_leaf, ending_leaf, heade
 from fairdeal.core.tournament.scoring import LOWER_IS_BETTER
 from fairdeal.core.tournament.seeds import FORMATS, entry_commitment, tournament_commitment
 from fairdeal.core.writer import sign_record
-from fairdeal.service.errors import ApiError
+from fairdeal.service.errors import ApiError, store_unavailable
 from fairdeal.service.game import entry_text, leaf_text
 from fairdeal.service.store.base import OK
 from fairdeal.service.tournament_tables import ended_games, holds_place, open_table, public_round, seat_of_player
@@ -39,6 +40,8 @@ MAX_ROUNDS = 20
 MAX_ENTRIES = 128
 PLAY = ("live", "policies")  # how the tables are played (docs/tournaments.md, "On the service")
 CHECK_EVERY = 1.0  # seconds between the sweeper's looks at a live round's tables
+RETRY_AFTER_FAILURE = 60.0  # a tournament whose round failed is tried again after this, the others go on
+log = logging.getLogger("fairdeal.tournaments")
 NAME = re.compile(r"[ -~]{1,40}\Z")
 ID = re.compile(r"T-[0-9a-f]{16}\Z")
 
@@ -368,6 +371,11 @@ class Tournaments:
                 if exc.code == "tournament-not-found":
                     self.store.index_remove(PLAYING, tid)
                 # else another process saved first: the next pass plays the next round
+            except Exception as exc:  # one tournament that cannot go on must not stop the others behind it
+                if store_unavailable(exc):
+                    raise
+                log.exception("tournament round failed", extra={"tournament": tid})
+                self.store.index_set(PLAYING, tid, self.now() + RETRY_AFTER_FAILURE)
         return len(due)
 
     def _organised(self, player: dict, tid: str, status: str) -> tuple[dict, int]:

@@ -78,7 +78,6 @@ def test_a_person_plays_a_live_tournament_through_the_game_api_and_it_verifies(a
 
 
 def test_a_tournament_of_bots_alone_is_played_by_the_policies(api, app):
-    from fairdeal.service.sweeper import sweep_once
 
     org = api.player()
     tid = api.post("/tournaments", org, json={"rule_set": "spades", "rounds": 1}).get_json()["id"]
@@ -86,7 +85,40 @@ def test_a_tournament_of_bots_alone_is_played_by_the_policies(api, app):
         api.post(f"/tournaments/{tid}/entries", org, json={"name": f"b{i}", "members": [f"{i}a", f"{i}b"], "bot": True})
     api.post(f"/tournaments/{tid}/close", org)
     api.post(f"/tournaments/{tid}/start", org)
-    sweep_once(app.extensions["fairdeal"])
+    app.extensions["fairdeal"].tournaments.advance(tid)  # the sweeper's pass over this one tournament
     assert api.get(f"/tournaments/{tid}").get_json()["status"] == "over"  # one pass: no live table
     bad = api.post("/tournaments", org, json={"rule_set": "spades", "play": "sometimes"})
     assert bad.status_code == 422 and bad.get_json()["type"].endswith("bad-tournament")
+
+
+def test_a_tournament_that_cannot_go_on_does_not_stop_the_others(api, app, monkeypatch):
+    """A round that fails (here: advance raising for one tournament) is logged and tried again later; the
+    tournaments due behind it are still played in the same pass."""
+    from fairdeal.service.sweeper import sweep_once
+
+    services = app.extensions["fairdeal"]
+    org = api.player()
+    tids = []
+    for _ in range(2):
+        tid = api.post("/tournaments", org, json={"rule_set": "spades", "rounds": 1}).get_json()["id"]
+        for i in range(2):
+            body = {"name": f"b{i}", "members": [f"{i}a", f"{i}b"], "bot": True}
+            api.post(f"/tournaments/{tid}/entries", org, json=body)
+        api.post(f"/tournaments/{tid}/close", org)
+        api.post(f"/tournaments/{tid}/start", org)
+        tids.append(tid)
+    broken, fine = tids
+    real = services.tournaments.advance
+
+    def advance(tid):
+        if tid == broken:
+            raise KeyError("a key this process does not hold")
+        return real(tid)
+
+    monkeypatch.setattr(services.tournaments, "advance", advance)
+    sweep_once(services)
+    assert api.get(f"/tournaments/{fine}").get_json()["status"] == "over"
+    assert api.get(f"/tournaments/{broken}").get_json()["status"] == "playing"
+    monkeypatch.setattr(services.tournaments, "advance", real)
+    sweep_once(services)  # not due again yet: tried after RETRY_AFTER_FAILURE
+    assert api.get(f"/tournaments/{broken}").get_json()["status"] == "playing"
