@@ -17,6 +17,7 @@ from fairdeal.core.transcript import transcript_body
 from tests.service.blind_kit import BlindHuman, blind_table, play_out
 from tests.service.client import Api
 from tests.service.conftest import make_app
+from tests.service.metrics_kit import samples
 from tests.service.sse import in_thread, sse_lines
 from tests.waiting import scaled, wait_for
 
@@ -174,15 +175,8 @@ def test_bad_blind_input_is_refused_and_changes_nothing(api):
 
 
 def aborts(app) -> float:
-    from prometheus_client.parser import text_string_to_metric_families
-
     text = app.test_client().get("/metrics").get_data(as_text=True)
-    return sum(
-        s.value
-        for f in text_string_to_metric_families(text)
-        for s in f.samples
-        if s.name == "fairdeal_blind_aborts_total"
-    )
+    return sum(s.value for s in samples(text, "fairdeal_blind_aborts_total"))
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from fairdeal.client.blind import commits_fingerprint
 from fairdeal.client.play import play
 from tests.service.http import serving
+from tests.service.metrics_kit import samples
 from tests.service.play_proc import Proc, _cli, verify_cli
 from tests.service.redis_servers import free_port
 from tests.waiting import scaled
@@ -26,16 +27,12 @@ from tests.waiting import scaled
 
 def requests_by_route(base: str) -> dict[tuple[str, str], float]:
     """The service's request counts (its /metrics) by (method, route)."""
-    from prometheus_client.parser import text_string_to_metric_families
-
     with urllib.request.urlopen(base + "/metrics", timeout=30) as r:
         text = r.read().decode()
     out: dict[tuple[str, str], float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == "fairdeal_http_requests_total":
-                key = (sample.labels["method"], sample.labels["route"])
-                out[key] = out.get(key, 0) + sample.value
+    for sample in samples(text, "fairdeal_http_requests_total"):
+        key = (sample.labels["method"], sample.labels["route"])
+        out[key] = out.get(key, 0) + sample.value
     return out
 
 
