@@ -262,3 +262,29 @@ def test_a_watch_closed_without_linger_drops_its_subscription_at_once(redis_url)
         assert changes.subscribed == 0
     finally:
         store.close()
+
+
+def test_a_listener_bound_past_fd_1024_still_hears(tmp_path):
+    # a worker holding thousands of streams opens its listener's socket past select()'s FD_SETSIZE: the
+    # listener failed there and woke every waiter ten times a second (bench_idle at 5,000 streams)
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.fail(f"the hard open-file limit ({hard}) is below what this test needs")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    filler = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    path = str(tmp_path / "f.sqlite3")
+    store = SqliteStore(path)
+    g = gid()
+    try:
+        with store.changes().watch(g) as w:
+            assert store.changes()._sock.fileno() > 1024
+            SqliteStore(path).append(g, 0, "r", 1.0)
+            assert w.wait(scaled(3))
+            assert not w.wait(0.3), "one append, one wake-up: the listener does not fail and wake everyone"
+    finally:
+        store.close()
+        for fd in filler:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

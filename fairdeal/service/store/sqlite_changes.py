@@ -34,6 +34,7 @@ log = logging.getLogger("fairdeal.changes")
 
 ABSTRACT = sys.platform.startswith("linux")
 RACY_NS = 100_000_000  # a folder listing taken this soon after the folder changed may miss a change
+FAILURE_BACKOFF, FAILURE_BACKOFF_MAX = 0.1, 5.0  # seconds a failed listener waits before it reads again
 
 
 def listeners_dir(db_path: str) -> str:
@@ -135,10 +136,15 @@ class SqliteChanges(Changes):
     def _run(self) -> None:
         sock = self._sock
         assert sock is not None  # bound before the listener starts
+        # poll, not select: a process holding thousands of streams binds this socket past fd 1024, which
+        # select() refuses (gevent patches both to wait cooperatively)
+        poller = select.poll()
+        poller.register(sock, select.POLLIN)
+        backoff = FAILURE_BACKOFF
         try:
             while not self._closed:
                 try:
-                    select.select([sock], [], [])
+                    poller.poll()
                     while True:  # drain every ring queued: one read answers them all
                         try:
                             sock.recv(16)
@@ -150,10 +156,13 @@ class SqliteChanges(Changes):
                     self.cursor = cursor
                     for game_id in games:
                         self.wake(game_id)
+                    backoff = FAILURE_BACKOFF
                 except Exception:
                     log.exception("change listener failed")
                     self.wake_all()  # what it missed, nobody knows: everyone looks again
-                    time.sleep(0.1)
+                    # a failure that repeats must not wake every waiter ten times a second: wait longer each time
+                    time.sleep(backoff)
+                    backoff = min(backoff * 2, FAILURE_BACKOFF_MAX)
         finally:
             sock.close()
             if self._name:
