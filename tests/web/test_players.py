@@ -31,7 +31,7 @@ def test_two_players_in_two_browsers_play_a_whole_game(pages, server):
     alice.click("#start")
     for page in (alice, bob):
         page.wait_for_selector("#felt:not([hidden])")
-        assert page.locator(".seat[data-seat='1'] .bot-badge").count() == 1  # the empty seats are bots
+        page.wait_for_selector(".seat[data-seat='1'] .bot-badge")  # the empty seats are bots, once drawn
         assert page.locator(".seat[data-seat='2'] .bot-badge").count() == 0
     # each sees the other at the top, across the table, and themselves at the bottom
     assert alice.get_attribute(".seat[data-seat='2']", "data-pos") == "top"

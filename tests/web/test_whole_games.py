@@ -10,6 +10,7 @@ import pytest
 from fairdeal.core.checks import verify_transcript
 from fairdeal.core.fairness import server_seed_from_hex
 from tests.client.engine_hands import tricks_done
+from tests.waiting import wait_for
 from tests.web.conftest import shot
 from tests.web.driver import open_table, play_to_end, sign_up
 
@@ -57,9 +58,12 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
         assert verify_transcript(transcript, client_seeds=[(0, seat["client_seed"])]).ok, rid
 
         # the story told every trick's winner (the last trick of each hand too) and every hand's end
-        assert page.locator("#log li.trick").count() == tricks_done(
-            transcript, server_seed_from_hex(transcript["end"]["server_seed"])
-        ), rid
+        # (the last trick's line may be drawn just after the end shows: wait for it with a deadline)
+        tricks = tricks_done(transcript, server_seed_from_hex(transcript["end"]["server_seed"]))
+        wait_for(
+            lambda: page.locator("#log li.trick").count() == tricks, timeout=10, what=f"{tricks} tricks told ({rid})"
+        )
+        assert page.locator("#log li.trick").count() == tricks, rid
         page.route("**/assets/js/verifier/**", lambda route: route.abort())
         page.click("#verify-link")
         page.wait_for_url(f"**/verify/{gid}")
