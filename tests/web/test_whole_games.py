@@ -61,7 +61,9 @@ def test_a_whole_game_of_every_rule_set_through_the_page(pages, server, rule_set
         # (the last trick's line may be drawn just after the end shows: wait for it with a deadline)
         tricks = tricks_done(transcript, server_seed_from_hex(transcript["end"]["server_seed"]))
         wait_for(
-            lambda: page.locator("#log li.trick").count() == tricks, timeout=10, what=f"{tricks} tricks told ({rid})"
+            lambda page=page, tricks=tricks: page.locator("#log li.trick").count() == tricks,
+            timeout=10,
+            what=f"{tricks} tricks told ({rid})",
         )
         assert page.locator("#log li.trick").count() == tricks, rid
         page.route("**/assets/js/verifier/**", lambda route: route.abort())
