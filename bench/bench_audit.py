@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,6 +48,7 @@ from fairdeal.core.games import available  # noqa: E402
 from fairdeal.core.keys import private_key_from_hex, public_key_text  # noqa: E402
 from fairdeal.core.selfplay import selfplay  # noqa: E402
 from fairdeal.verify.audit import default_jobs, find_items, run_checks  # noqa: E402
+from fairdeal.verify.auditpool import PoolCpu  # noqa: E402
 
 TARGET_FLOOR = 0.65  # one core against the floor with signatures
 TARGET_SPEEDUP = 1.8  # two processes against one
@@ -68,19 +70,41 @@ def make_export(path: str, per_rule_set: int) -> tuple[int, int]:
     return games, moves
 
 
-def time_audit(path: str, jobs: int) -> tuple[float, float, float]:
+def time_audit(path: str, jobs: int, workers: PoolCpu | None = None) -> tuple[float, float, float]:
     """One whole audit of the export on `jobs` processes: (this process's CPU seconds, wall seconds, CPU seconds
     of this process and its workers). The pool's workers have exited when run_checks returns, so getrusage
-    counts them."""
+    counts them; `workers` gets each worker's own CPU seconds."""
     items = find_items([path], [])
     cpu0, all0, start = ms.cpu(), ms.cpu_with_children(), time.perf_counter()
-    outcomes = run_checks(items, public_key_text(KEY), {}, jobs)
+    outcomes = run_checks(items, public_key_text(KEY), {}, jobs, cpu=workers)
     wall = time.perf_counter() - start
     used = ms.cpu() - cpu0, wall, ms.cpu_with_children() - all0
     bad = [o for o in outcomes if o.status != "passed"]
     if bad:
         raise SystemExit(f"the benchmark's own games do not verify: {bad[0].to_json()}")
     return used
+
+
+@dataclass
+class TwoRound:
+    """One round of the two-process audit beside the one-core round before it."""
+
+    one_cpu: float  # the one-core audit's CPU seconds
+    one_wall: float
+    wall: float
+    main_cpu: float  # the main process's CPU seconds in the two-process audit (finding nothing: handing out)
+    workers: list[float]  # each worker's CPU seconds, largest first
+    load: float  # the 1-minute load average after the round
+
+    def text(self) -> str:
+        got = sum(self.workers) + self.main_cpu
+        return (
+            f"  1 core {self.one_wall:6.3f} s wall ({self.one_cpu:.3f} s CPU) | {JOBS} processes {self.wall:6.3f} s "
+            f"wall: speed-up {self.one_wall / self.wall:4.2f}; workers' CPU "
+            + " + ".join(f"{w:.3f}" for w in self.workers)
+            + f" s, main {self.main_cpu:.3f} s ({got / self.wall:.2f} cores' worth); 1 core's CPU / the busiest "
+            f"worker's {self.one_cpu / max(self.workers):.2f}; load {self.load:.1f}"
+        )
 
 
 def read_lines(path: str) -> list[bytes]:
@@ -203,6 +227,7 @@ def main() -> int:
         one_wall = ms.Series("audit, 1 core (wall)", moves)
         two_wall = ms.Series(f"audit, {JOBS} processes (wall)", moves)
         cores_used: list[float] = []
+        two_rounds: list[TwoRound] = []
 
         def audit_one() -> None:
             cpu, wall, _ = time_audit(export, 1)
@@ -210,9 +235,13 @@ def main() -> int:
             one_wall.add(wall)
 
         def audit_two() -> None:
-            _, wall, cpu_all = time_audit(export, JOBS)
+            workers = PoolCpu()
+            main_cpu, wall, cpu_all = time_audit(export, JOBS, workers)
             two_wall.add(wall)
             cores_used.append(cpu_all / wall)
+            two_rounds.append(
+                TwoRound(one.seconds[-1], one_wall.seconds[-1], wall, main_cpu, workers.seconds, os.getloadavg()[0])
+            )
 
         ms.alternate(args.rounds, [chess.measure, lambda: floor.add(stdlib_floor(lines)), audit_one, audit_two])
         load_after = ms.load()
@@ -243,6 +272,17 @@ def main() -> int:
         f"  (the {JOBS} processes got {statistics.median(cores_used):.2f} cores' worth of CPU time in the median "
         f"round, {min(cores_used):.2f} to {max(cores_used):.2f}; well below {JOBS} means other processes held "
         f"the cores{'' if cores >= JOBS else '; this machine has one'})"
+    )
+    print(
+        f"  each round of the {JOBS} processes beside the one-core round before it (the busiest worker's CPU against "
+        f"one core's is what the speed-up would be with a core each and nothing else running):"
+    )
+    for r in two_rounds:
+        print(r.text())
+    critical = [r.one_cpu / max(r.workers) for r in two_rounds]
+    print(
+        f"  1 core's CPU / the busiest worker's CPU: {statistics.median(critical):.2f} in the median round "
+        f"({min(critical):.2f} to {max(critical):.2f}; for information: the target is the wall-clock speed-up)"
     )
     print(f"{load_after} at the end of the timed rounds")
     return 0

@@ -5,7 +5,8 @@ than before. This bench extracts the older commit's tree (default 5201581, befor
 temporary directory (`git archive`: nothing is added to the repository, not even a worktree entry, if the bench is
 stopped) and runs the same work with both trees:
   - engine: bench_engine's validated replay (its recorded random games of every 120s table, each move checked by
-    `apply`) and its random play (every move chosen from `legal_moves` and applied);
+    `apply`) and its random play (every move chosen from `legal_moves` and pushed), both dealt the decks recorded
+    at set-up;
   - audit: bench_audit's one-core audit (`run_checks`, jobs=1) of one export of selfplayed games of every rule set,
     made once by this tree before the rounds (not timed) and read by both.
 Each measurement runs in a subprocess of its own, which imports only its tree's `fairdeal` (the child checks where
@@ -76,12 +77,11 @@ def child_engine() -> dict[str, float]:
         if rule_set not in offered:
             continue
         rules = be.make_rules(rule_set, {}, players)
-        logs: list = []
-        be.engine_random_play(rules, range(be.GAMES), logs)  # setup, not timed
-        s, n = be.engine_replay(rules, logs)
+        games = be.record_games(rules, range(be.GAMES))  # setup, not timed
+        s, n = be.engine_replay(rules, games)
         seconds["replay"] += s
         moves["replay"] += n
-        s, n, _ = be.engine_random_play(rules, range(be.GAMES))
+        s, n = be.engine_random_play(rules, games)
         seconds["random"] += s
         moves["random"] += n
     return {f"{k}_s": seconds[k] for k in seconds} | {f"{k}_moves": moves[k] for k in moves}

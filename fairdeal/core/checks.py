@@ -455,18 +455,25 @@ def _walk(
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
     moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
     game = LiveGame(start, seed, board_seed, chance) if game is None else game
-    used: dict[Any, Any] = {}  # (seat, card as written) -> the seq of the record that last used it
-    for record in records:
-        seq = record.get("seq")
+    apply = game.apply_record
+    for i, record in enumerate(records):
         try:
-            game.apply_record(record, chain=False, policies=policies)
+            apply(record, chain=False, policies=policies)
         except ReplayError as err:
-            return game, _classify(game, record, err, used)
+            return game, _classify(game, record, err, _cards_used(records[:i]))
         except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record is a failed move
-            return game, failed("moves-legal", "unapplicable", seq, reason=f"{type(exc).__name__}: {exc}")
-        for card in _used_cards(record):
-            used[(record.get("seat"), str(card))] = seq
+            return game, failed("moves-legal", "unapplicable", record.get("seq"), reason=f"{type(exc).__name__}: {exc}")
     return game, None
+
+
+def _cards_used(records: Sequence[Mapping[str, Any]]) -> dict[Any, Any]:
+    """(seat, card as written) -> the seq of the last of these records that used it: made only when a record
+    fails, from the records before it (the replay of a game that passes never needs it)."""
+    used: dict[Any, Any] = {}
+    for record in records:
+        for card in _used_cards(record):
+            used[(record.get("seat"), str(card))] = record.get("seq")
+    return used
 
 
 def replay_failures(t: Mapping[str, Any], seed: bytes) -> list[Check]:

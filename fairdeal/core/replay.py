@@ -22,6 +22,7 @@ from fairdeal.core.writer import make_move_record
 MOVERS = BY
 # The check a policy's move is held to: a stand-in's move is a bot move (the bot policy from the seat's view).
 POLICY_CHECK = {"bot": "bot-moves", "timeout": "timeout-moves", "stand-in": "bot-moves"}
+_EVERY_KIND = frozenset(CLOCK_KINDS)  # a table whose every decision kind has a clock (fairdeal/1's clocks: all)
 
 
 class ReplayError(Exception):
@@ -162,7 +163,7 @@ class LiveGame:
         self.bot_seats = frozenset(s["seat"] for s in start["seats"] if s.get("bot"))
         # fairdeal/2: a timeout move only ends a decision of a kind that has a clock (fairdeal/1 treated the clocks
         # as opaque: any decision); timeouts_allowed: some kind has one
-        self.clocked = CLOCK_KINDS if self.protocol == "fairdeal/1" else clocked_kinds(start.get("clocks") or {})
+        self.clocked = _EVERY_KIND if self.protocol == "fairdeal/1" else clocked_kinds(start.get("clocks") or {})
         self.timeouts_allowed = bool(self.clocked)
         self.seq = 0
         self._last_hash: str | None = None  # the start record's hash, made when first read (see last_hash)
@@ -200,7 +201,8 @@ class LiveGame:
 
     def may_time_out(self, seat: int) -> bool:
         """Whether the seat's decision has a clock, so that a timeout move may end it."""
-        return bool(self.clocked) and (self.clocked == CLOCK_KINDS or self.decision_kind(seat) in self.clocked)
+        # every kind clocked: no need to find the decision's kind (a frozenset, as clocked_kinds makes it)
+        return bool(self.clocked) and (self.clocked == _EVERY_KIND or self.decision_kind(seat) in self.clocked)
 
     # --- appending ----------------------------------------------------------------------------------
     def next_record(self, seat: int, move: Move, by: str = "player", at: str | None = None) -> dict[str, Any]:
@@ -260,7 +262,7 @@ class LiveGame:
         if by not in MOVERS:
             raise ReplayError("moves-legal", "unknown-mover", seq, by=by)
         if policies:
-            self._check_mover(record)
+            self._check_mover(seq, seat, by)
         move = read_move_fast(record, self.protocol)
         if policies and by in POLICY_CHECK:
             check = POLICY_CHECK[by]
@@ -282,11 +284,9 @@ class LiveGame:
         else:
             self.seq += 1  # bot randomness is keyed by the position in the log; the hash is not kept
 
-    def _check_mover(self, record: Mapping[str, Any]) -> None:
-        """Who may have made this move: bot moves by bots only, player and timeout moves by players only, and
-        timeouts only where the table has a clock."""
-        seat: Any  # as in apply_record
-        seq, seat, by = record.get("seq"), record.get("seat"), record.get("by")
+    def _check_mover(self, seq: Any, seat: Any, by: Any) -> None:
+        """Who may have made this move (a record's seq, seat and by, any values as in apply_record): bot moves by
+        bots only, player and timeout moves by players only, and timeouts only where the table has a clock."""
         if by == "bot" and seat not in self.bot_seats:
             raise ReplayError("bot-moves", "bot-move-by-human", seq, seat=seat)
         if by == "player" and seat in self.bot_seats:

@@ -10,13 +10,11 @@ the audit goes on.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -25,6 +23,7 @@ from fairdeal.core.checks import verify_transcript
 from fairdeal.core.fetch import MAX_BYTES, InputError, read_file
 from fairdeal.core.keysets import NOT_YET, RETIRED, KeySet
 from fairdeal.core.results import key_id_or_none
+from fairdeal.verify.auditpool import Pool, PoolCpu
 from fairdeal.verify.lines import holds_lines, line_ranges
 from fairdeal.verify.progress import Progress
 
@@ -32,8 +31,6 @@ LINE_SUFFIXES = (".jsonl", ".ndjson")
 FILE_SUFFIXES = (".json",) + LINE_SUFFIXES
 KeyArg = str | KeySet | None  # what verify_transcript takes as the keys given
 PinArg = Mapping[str, str] | KeySet | None  # and as the pinned keys
-CHUNK = 16  # items per task at most: big enough to hide the pool's overhead (a few ms a task)
-TASKS_PER_JOB = 8  # at least this many tasks a process, so that the last ones leave no core idle for long
 
 
 @dataclass(frozen=True)
@@ -222,14 +219,16 @@ def check_chunk(items: Sequence[Item], key: KeyArg, pins: PinArg, cosigners: Any
         reader.close()
 
 
-def _chunks(items: Sequence[Item], size: int) -> Iterator[list[Item]]:
-    for i in range(0, len(items), size):
-        yield list(items[i : i + size])
-
-
-def chunk_size(items: int, jobs: int) -> int:
-    """Items per task: CHUNK, or fewer when that would give the processes fewer than TASKS_PER_JOB tasks each."""
-    return max(1, min(CHUNK, items // (jobs * TASKS_PER_JOB)))
+def item_size(item: Item) -> int:
+    """An item's bytes, to share the items out by (a file that cannot be read weighs nothing: it fails fast)."""
+    if item.text is not None:
+        return len(item.text)
+    if item.line is not None:
+        return item.length
+    try:
+        return os.path.getsize(item.path)
+    except OSError:
+        return 0
 
 
 def run_checks(
@@ -239,8 +238,10 @@ def run_checks(
     jobs: int,
     progress: Callable[[int], None] | None = None,
     cosigners: Any = None,
+    cpu: PoolCpu | None = None,
 ) -> list[Outcome]:
-    """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order."""
+    """Check every item, on `jobs` processes (1: in this process). Outcomes come back in the items' order.
+    `cpu`: filled with the CPU time each worker process used (fairdeal.verify.auditpool)."""
     if jobs <= 1 or len(items) < 2:
         out = []
         reader = ItemReader()
@@ -252,46 +253,8 @@ def run_checks(
         finally:
             reader.close()
         return out
-    chunks = list(_chunks(items, chunk_size(len(items), jobs)))
-    results: dict[int, list[Outcome]] = {}
-    # The workers are forked from this process: its objects are frozen out of the cyclic collector first (the gc
-    # module's advice for fork), so that a worker's collections do not write to every object it inherited and copy
-    # the parent's pages one by one (measured: 1.7x -> 1.8x-2.1x on two processes beside a large parent heap).
-    gc.freeze()
-    try:
-        results = _run_pool(chunks, key, pins, jobs, progress, cosigners)
-    finally:
-        gc.unfreeze()
-    return [o for i in range(len(chunks)) for o in results[i]]
-
-
-def _run_pool(
-    chunks: list[list[Item]],
-    key: KeyArg,
-    pins: PinArg,
-    jobs: int,
-    progress: Callable[[int], None] | None,
-    cosigners: Any = None,
-) -> dict[int, list[Outcome]]:
-    results: dict[int, list[Outcome]] = {}
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending = {}
-        queue = iter(enumerate(chunks))
-        for index, chunk in queue:  # keep a few chunks per worker in flight, not all of them
-            pending[pool.submit(check_chunk, chunk, key, pins, cosigners)] = index
-            if len(pending) >= 4 * jobs:
-                break
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                index = pending.pop(fut)
-                results[index] = fut.result()
-                if progress:
-                    progress(len(results[index]))
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending[pool.submit(check_chunk, nxt[1], key, pins, cosigners)] = nxt[0]
-    return results
+    pool: Pool[Item, Outcome] = Pool(check_chunk, (key, pins, cosigners), jobs)
+    return pool.run(items, [item_size(i) for i in items], progress, cpu)
 
 
 # -------------------------------------------------------------------------------------------- summing up

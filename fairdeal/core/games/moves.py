@@ -3,9 +3,10 @@ fairdeal.core.games.base)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations, repeat
 from typing import Any
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, BadCard, Card, card_from_str, cards_to_str
@@ -66,7 +67,6 @@ MOVE_KINDS = frozenset(MOVE_FORMS)
 _KINDS_TEXT = ", ".join(sorted(MOVE_FORMS))
 _PLACE = PACK_PLACE  # a card's place in canonical order (suit C D H S, then rank)
 _place = _PLACE.__getitem__
-_set = object.__setattr__
 
 
 def play_made_anew(card: Card) -> Move:
@@ -125,10 +125,10 @@ class Move:
         elif member == "value" and value.__class__ is not form.value_type:
             what = "a whole number" if form.value_type is int else 'a word such as "H"'
             raise form.refuse(f"A {kind} move's 'value' is {what}, not {value!r}")
-        _set(self, "kind", kind)
-        _set(self, "card", card)
-        _set(self, "cards", cards)
-        _set(self, "value", value)
+        _set_kind(self, kind)
+        _set_card(self, card)
+        _set_cards(self, cards)
+        _set_value(self, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Move cannot be changed")
@@ -191,19 +191,19 @@ class Move:
         [Move.throw(c) for k in sizes for c in combinations(cards, k)], with the cards checked once for all of
         them (a bidder's nine cards have 382 throws, listed at every throw decision)."""
         held = Move("throw", cards=tuple(cards)).cards or ()  # checked: distinct cards, in canonical order
-        known = Move.known_throw
-        return [known(combo) for k in sizes for combo in combinations(held, k)]  # subsets of it are canonical
+        return _known_throws(list(chain.from_iterable(map(combinations, repeat(held), sizes))))  # subsets of it
+        # are canonical
 
     @staticmethod
     @fast_path(general=throw_made_anew)
     def known_throw(cards: tuple[Card, ...]) -> Move:
         """Move.throw(cards) for cards known to be a tuple of distinct pack cards in canonical order, made
         without the checks (the throws listed from a hand checked once; a throw read in its one JSON form)."""
-        m = object.__new__(Move)
-        _set(m, "kind", "throw")
-        _set(m, "card", None)
-        _set(m, "cards", cards)
-        _set(m, "value", None)
+        m = _new(Move)
+        _set_kind(m, "throw")
+        _set_card(m, None)
+        _set_cards(m, cards)
+        _set_value(m, None)
         return m
 
     def to_json(self) -> dict[str, Any]:
@@ -256,4 +256,22 @@ class Move:
         return self.kind
 
 
+# The slots' own setters (a Move refuses setattr): a Move made without __init__ fills its four slots with these.
+_new = object.__new__
+_slots = Move.__dict__  # the member descriptors of Move's four slots
+_set_kind, _set_card, _set_cards, _set_value = (_slots[name].__set__ for name in ("kind", "card", "cards", "value"))
+_consume = deque[object](maxlen=0).extend
+
 _PLAY_OF = {c: Move("play", card=c) for c in PACK_52}
+
+
+def _known_throws(combos: list[tuple[Card, ...]]) -> list[Move]:
+    """[Move.known_throw(c) for c in combos], the Moves made slot by slot over the whole list, each step one pass
+    in C (no Python call per Move: a bidder's 382 throws are listed at every throw decision)."""
+    n = len(combos)
+    moves = list(map(_new, repeat(Move, n)))
+    _consume(map(_set_kind, moves, repeat("throw", n)))
+    _consume(map(_set_card, moves, repeat(None, n)))
+    _consume(map(_set_cards, moves, combos))
+    _consume(map(_set_value, moves, repeat(None, n)))
+    return moves
