@@ -61,7 +61,15 @@ def wait_port(port: int, proc: subprocess.Popen, log: str) -> None:
 class Counts:
     def __init__(self) -> None:
         self.keepalives = self.expiries = self.events = self.errors = self.opened = 0
-        self.status: dict[int, int] = {}
+        self.status: dict[str, int] = {}  # refusals, "status code" (the problem JSON's code)
+
+    async def refused(self, r) -> None:
+        try:
+            code = (await r.json(content_type=None)).get("code", "?")
+        except Exception:  # noqa: BLE001 - not JSON: the status says enough
+            code = "?"
+        key = f"{r.status} {code}"
+        self.status[key] = self.status.get(key, 0) + 1
 
 
 async def sse(sess, base, table, seat, counts: Counts, stop_event) -> None:
@@ -70,7 +78,7 @@ async def sse(sess, base, table, seat, counts: Counts, stop_event) -> None:
         try:
             async with sess.get(f"{base}/games/{table.gid}/stream?after={after}", headers=table.tokens[seat]) as r:
                 if r.status != 200:
-                    counts.status[r.status] = counts.status.get(r.status, 0) + 1
+                    await counts.refused(r)
                     await asyncio.sleep(2)
                     continue
                 counts.opened += 1
@@ -95,11 +103,11 @@ async def long_poll(sess, base, table, seat, counts: Counts, stop_event) -> None
             async with sess.get(
                 f"{base}/games/{table.gid}/events?after={after}&wait=25", headers=table.tokens[seat]
             ) as r:
-                body = await r.json(content_type=None)
                 if r.status != 200:
-                    counts.status[r.status] = counts.status.get(r.status, 0) + 1
+                    await counts.refused(r)
                     await asyncio.sleep(2)
                     continue
+                body = await r.json(content_type=None)
                 counts.opened += 1
                 counts.expiries += not body["records"]
                 after = body["seq"]
