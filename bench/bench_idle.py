@@ -62,14 +62,17 @@ class Counts:
     def __init__(self) -> None:
         self.keepalives = self.expiries = self.events = self.errors = self.opened = 0
         self.status: dict[str, int] = {}  # refusals, "status code" (the problem JSON's code)
+        self.details: dict[str, str] = {}  # the first refusal's detail of each
 
     async def refused(self, r) -> None:
         try:
-            code = (await r.json(content_type=None)).get("code", "?")
+            body = await r.json(content_type=None)
+            code, detail = body.get("code", "?"), body.get("detail", "")
         except Exception:  # noqa: BLE001 - not JSON: the status says enough
-            code = "?"
+            code, detail = "?", ""
         key = f"{r.status} {code}"
         self.status[key] = self.status.get(key, 0) + 1
+        self.details.setdefault(key, detail)
 
 
 async def sse(sess, base, table, seat, counts: Counts, stop_event) -> None:
@@ -214,6 +217,8 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
                 f"(target < {100 * target:.0f} % at {len(tasks)}); client errors {counts.errors} (each a stream "
                 f"asked again 1 s later; almost all while the streams open), refused {counts.status}"
             )
+            for key, detail in counts.details.items():
+                print(f"    {key}: {detail[:300]}")
         stop_event.set()
         for t in tasks:
             t.cancel()

@@ -22,7 +22,6 @@ from redis.exceptions import AskError, MovedError, TryAgainError
 from fairdeal.service.store import keys
 from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailable, idem_field
 from fairdeal.service.store.cosignatures import RedisCosignatures
-from fairdeal.service.store.fair_queue import FairQueue
 from fairdeal.service.store.redis_changes import RedisChanges
 from fairdeal.service.store.redis_lua import idem_check, last_entry_check
 from fairdeal.service.store.redis_tlog import RedisTlog
@@ -94,20 +93,18 @@ def connect(url: str, max_connections: int = POOL_SIZE) -> redis_lib.Redis | Red
     """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster.
 
     The pool is bounded (per node on a cluster) and blocking: past `max_connections`, a request waits for a
-    connection instead of opening yet another one (under gevent thousands of requests may be running), and the
-    waiting requests are served in the order they asked (fair_queue.py)."""
+    connection instead of opening yet another one (under gevent thousands of requests may be running)."""
     pool = {
         "max_connections": max_connections,
         "connection_pool_class": redis_lib.BlockingConnectionPool,
         "timeout": POOL_TIMEOUT,
-        "queue_class": FairQueue,
     }
     if url.startswith("redis+cluster://") or "cluster=1" in url:
         url = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "").replace("&cluster=1", "")
         return RedisCluster.from_url(url, decode_responses=True, **pool)
     return redis_lib.Redis(
         connection_pool=redis_lib.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT, queue_class=FairQueue
+            url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT
         )
     )
 
