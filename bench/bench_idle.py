@@ -61,7 +61,18 @@ def wait_port(port: int, proc: subprocess.Popen, log: str) -> None:
 class Counts:
     def __init__(self) -> None:
         self.keepalives = self.expiries = self.events = self.errors = self.opened = 0
-        self.status: dict[int, int] = {}
+        self.status: dict[str, int] = {}  # refusals, "status code" (the problem JSON's code)
+        self.details: dict[str, str] = {}  # the first refusal's detail of each
+
+    async def refused(self, r) -> None:
+        try:
+            body = await r.json(content_type=None)
+            code, detail = body.get("code", "?"), body.get("detail", "")
+        except Exception:  # noqa: BLE001 - not JSON: the status says enough
+            code, detail = "?", ""
+        key = f"{r.status} {code}"
+        self.status[key] = self.status.get(key, 0) + 1
+        self.details.setdefault(key, detail)
 
 
 async def sse(sess, base, table, seat, counts: Counts, stop_event) -> None:
@@ -70,7 +81,7 @@ async def sse(sess, base, table, seat, counts: Counts, stop_event) -> None:
         try:
             async with sess.get(f"{base}/games/{table.gid}/stream?after={after}", headers=table.tokens[seat]) as r:
                 if r.status != 200:
-                    counts.status[r.status] = counts.status.get(r.status, 0) + 1
+                    await counts.refused(r)
                     await asyncio.sleep(2)
                     continue
                 counts.opened += 1
@@ -95,11 +106,11 @@ async def long_poll(sess, base, table, seat, counts: Counts, stop_event) -> None
             async with sess.get(
                 f"{base}/games/{table.gid}/events?after={after}&wait=25", headers=table.tokens[seat]
             ) as r:
-                body = await r.json(content_type=None)
                 if r.status != 200:
-                    counts.status[r.status] = counts.status.get(r.status, 0) + 1
+                    await counts.refused(r)
                     await asyncio.sleep(2)
                     continue
+                body = await r.json(content_type=None)
                 counts.opened += 1
                 counts.expiries += not body["records"]
                 after = body["seq"]
@@ -206,6 +217,8 @@ async def run(args, base: str, server: subprocess.Popen, sweeper_pid) -> None:
                 f"(target < {100 * target:.0f} % at {len(tasks)}); client errors {counts.errors} (each a stream "
                 f"asked again 1 s later; almost all while the streams open), refused {counts.status}"
             )
+            for key, detail in counts.details.items():
+                print(f"    {key}: {detail[:300]}")
         stop_event.set()
         for t in tasks:
             t.cancel()

@@ -3,6 +3,7 @@ client), to profile and to compare two trees when the machine is too loaded for 
 
     python bench/profile_inprocess.py moves [--moves 300] [--rounds 5] [--profile]
     python bench/profile_inprocess.py opens [--games 250] [--profile]
+    python bench/profile_inprocess.py expiries [--store embedded|redis] [--games 250] [--profile]
     PYTHONPATH=/other/tree python /other/tree/bench/profile_inprocess.py moves     # the same on another tree
 
 `moves`: spades tables of four human seats, clocks off, on a throwaway redis-server, PROMETHEUS_MULTIPROC_DIR set
@@ -15,6 +16,10 @@ off, as in bench_service.py.
 `opens`: the embedded store, rate limits on (raised as docs/operations.md says for one address): the process's
 CPU time (the test client included, the same for both trees) per stream opened and read up to its first `game`
 event, over every seat of --games tables. --profile prints cProfile's figures (CPU time) instead.
+
+`expiries`: a long-poll's expiry (`?wait=0.02` on a game where nothing happens: the watch, the wait, the answer),
+on either store, rate limits on as for `opens`: the process's CPU per expiry over every seat of --games tables,
+each seat's token used once a round (as a long-poll every 25 s finds the 1-s token cache cold).
 """
 
 from __future__ import annotations
@@ -172,9 +177,60 @@ def opens(args, tmp: str) -> None:
     print(f"CPU per stream opening: {1000 * (time.process_time() - t0) / n:.2f} ms over {n} (test client included)")
 
 
+def expiries(args, tmp: str) -> None:
+    os.environ.update(FAIRDEAL_LIMIT_ADDRESS="1000000/minute", FAIRDEAL_LIMIT_PLAYERS="1000000/minute")
+    redis = None
+    if args.store == "redis":
+        port = free_port()
+        redis = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        time.sleep(0.5)
+        os.environ["FAIRDEAL_REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+    else:
+        os.environ.pop("FAIRDEAL_REDIS_URL", None)
+    try:
+        from fairdeal.service.app import create_app
+
+        c = create_app().test_client()
+        games = [table(c) for _ in range(args.games)]
+        seqs = {gid: c.get(f"/games/{gid}", headers=tokens[0]).get_json()["seq"] for gid, tokens, _ in games}
+
+        def expire_all() -> int:
+            for gid, tokens, _ in games:
+                for h in tokens:
+                    r = c.get(f"/games/{gid}/events?after={seqs[gid]}&wait=0.02", headers=h)
+                    assert r.status_code == 200 and not r.get_json()["records"], r.get_json()
+            time.sleep(1.1)  # past the token cache: each long-poll of 25 s finds it cold
+            return 4 * len(games)
+
+        expire_all()  # warm
+        if args.profile:
+            profile = cProfile.Profile(time.process_time)
+            profile.enable()
+            expire_all()
+            profile.disable()
+            pstats.Stats(profile).sort_stats("tottime").print_stats(40)
+            return
+        rounds = []
+        for _ in range(args.rounds):
+            t0 = time.process_time()
+            n = expire_all()
+            rounds.append(1000 * (time.process_time() - t0) / n)
+        print(
+            f"CPU per long-poll expiry ({args.store}): median {statistics.median(rounds):.2f} ms "
+            f"(rounds {', '.join(f'{r:.2f}' for r in rounds)}) over {n} a round (test client included)"
+        )
+    finally:
+        if redis is not None:
+            redis.terminate()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=["moves", "opens"])
+    ap.add_argument("what", choices=["moves", "opens", "expiries"])
+    ap.add_argument("--store", choices=["embedded", "redis"], default="embedded", help="expiries: the store")
     ap.add_argument("--moves", type=int, default=300, help="moves a round")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=250, help="tables whose every seat opens a stream")
@@ -184,7 +240,7 @@ def main() -> int:
     os.environ.update(FAIRDEAL_DATA=tmp, FAIRDEAL_LOG_LEVEL="WARNING")
     print(f"{measure.load()} before", flush=True)
     try:
-        (moves if args.what == "moves" else opens)(args, tmp)
+        {"moves": moves, "opens": opens, "expiries": expiries}[args.what](args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{measure.load()} after")

@@ -13,8 +13,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from fairdeal.core.games import available
 from fairdeal.service import errors, logs
 from fairdeal.service.config import Config
-from fairdeal.service.feed import Waits
+from fairdeal.service.feed import Waits, spread
 from fairdeal.service.games import Games
+from fairdeal.service.keepalives import KeepAlives
 from fairdeal.service.metrics import Metrics, games_by_state
 from fairdeal.service.signing import KeyRing
 from fairdeal.service.store import Store, open_store
@@ -35,6 +36,7 @@ class Services:
     tables: Tables
     metrics: Metrics
     waits: Waits  # this process's open event-feed waits (the caps)
+    keepalives: KeepAlives  # the waiting streams' keep-alive comments, written in batches (under gunicorn)
     outage: errors.OutageLog | None = None  # set by create_app: the store-outage log
     limits: object | None = None  # set by create_app: ratelimits.RateLimits
     translog: TransLog | None = None  # the transparency log (None when switched off)
@@ -49,6 +51,7 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     keyring = KeyRing(config.data_dir)
     games = Games(store, keyring, config, now, metrics)
     waits = Waits(config.max_waits, config.max_waits_per_player, metrics)
+    keepalives = KeepAlives(lambda: spread(config.heartbeat), metrics)
     translog = TransLog(store, keyring, config, now, metrics) if config.transparency_log else None
     tables = Tables(store, games, config, now)
     return Services(
@@ -59,6 +62,7 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
         tables,
         metrics,
         waits,
+        keepalives,
         translog=translog,
         tournaments=Tournaments(store, keyring, config, now, games, tables),
     )

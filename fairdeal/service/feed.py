@@ -25,6 +25,7 @@ from typing import Any
 
 from fairdeal.service import auth
 from fairdeal.service.errors import ApiError, problem_body
+from fairdeal.service.keepalives import Beat
 from fairdeal.service.store.changes import ChangesUnavailable, Watch
 from fairdeal.service.views import game_view, visible_records
 
@@ -252,21 +253,23 @@ def sse_events(
     limit: float,
     guard: TokenGuard | None = None,
     blind: BlindNews | None = None,
+    beat: Beat | None = None,
 ) -> Iterator[str]:
     """The server-sent events of one stream: a `game` event at once (with the records past `after`), then the
     records and a `game` event after each change (a move, the start), `end` when the game ends; a comment every
     heartbeat seconds while nothing happens; closes at `limit` (time.monotonic()). When its token ends or
     expires: a `token-ended` event (problem JSON, 401) and the stream closes. With `blind`: its `blind` event
-    comes before the records and the `game` event of the same change (the view is never newer than the log)."""
+    comes before the records and the `game` event of the same change (the view is never newer than the log).
+    With `beat` (keepalives.beat_for): the process's timer writes the keep-alives while the stream waits."""
     try:
-        yield from _sse_events(services, w, game_id, seat, after, limit, guard, blind)
+        yield from _sse_events(services, w, game_id, seat, after, limit, guard, blind, beat)
     except TokenEnded as exc:
         body = problem_body(exc.status, exc.code, exc.detail, exc.title)
         yield f"event: token-ended\ndata: {json.dumps(body)}\n\n"
 
 
 def _sse_events(
-    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None, blind
+    services, w: Watch, game_id: str, seat, after: int, limit: float, guard: TokenGuard | None, blind, beat
 ) -> Iterator[str]:
     game = services.games.touch(game_id)
     yield retry_field()
@@ -285,9 +288,27 @@ def _sse_events(
             now = time.monotonic()
             if now >= limit:
                 return
+            if beat is not None:  # the timer writes the keep-alives meanwhile; this greenlet sleeps till news
+                game = _wait_beating(services, w, game_id, done, limit, game, guard, beat)
+                if beat.dead:
+                    return  # the client went away
+                beat.flush()
+                if done(game):
+                    break
+                continue
             game = wait_past(
                 services, w, game_id, done, min(limit, now + spread(services.config.heartbeat)), game, guard
             )
             if done(game):
                 break
             yield ": keep-alive\n\n"
+
+
+def _wait_beating(services, w: Watch, game_id: str, done, limit: float, game, guard, beat: Beat):
+    """wait_past with the stream in the keep-alive register: it returns on news, at `limit`, or when the timer
+    could not write a comment whole (beat.interrupted). The stream leaves the register before it writes."""
+    services.keepalives.schedule(beat)
+    try:
+        return wait_past(services, w, game_id, lambda g: done(g) or beat.interrupted, limit, game, guard)
+    finally:
+        services.keepalives.cancel(beat)

@@ -52,6 +52,11 @@ DEFS = {
     "fairdeal_store_seconds": (Histogram, "Store call latency, by operation.", ("op",)),
     "fairdeal_waits_started_total": (Counter, "Event-feed waits (long-polls, streams) that took a slot.", ()),
     "fairdeal_waits_ended_total": (Counter, "Event-feed waits that gave their slot back.", ()),
+    "fairdeal_keepalives_batched_total": (
+        Counter,
+        "Keep-alive comments a worker's timer wrote to idle streams, a batch at a time (keepalives.py).",
+        (),
+    ),
     "fairdeal_waits_refused_total": (
         Counter,
         "Event-feed waits refused, by problem code (too-many-waits, server-busy, ...).",

@@ -30,6 +30,10 @@ from fairdeal.service.errors import ApiError
 from fairdeal.service.isotime import iso, parse_iso
 
 SCRUB_PER_ROUND = 1_000  # leaves the sweeper's round reads again and compares with their stored hashes (a few ms)
+# a pass over the whole log starts at most this often (the service's clock): a log of a few thousand leaves was
+# read again every second or two, which was most of an idle sweeper's CPU (0.3 to 0.8 % of a core: issue 25); a
+# log past SCRUB_PER_ROUND x SCRUB_PASS_EVERY leaves is still read without a rest, SCRUB_PER_ROUND a round
+SCRUB_PASS_EVERY = 60.0
 log = logging.getLogger("fairdeal.translog")
 
 
@@ -39,7 +43,8 @@ class TransLog:
         self._filled = False
         self.damaged: str | None = None  # why this process signs no head and serves no proof, once found
         self._checked = False  # the stored head checked against the stored hashes (once a process)
-        self._scrubbed = 0  # the next leaf the sweeper's rounds read again (scrub)
+        self._scrubbed = 0  # the next leaf the sweeper's rounds read again (scrub); 0: a pass is to start
+        self._pass_at: float | None = None  # when the last pass started
         self.checkpoints = Checkpoints(self)
 
     # ------------------------------------------------------------------------------------ its own check
@@ -67,14 +72,21 @@ class TransLog:
             self.metrics.add("fairdeal_tlog_damaged", 1)
 
     def scrub(self, limit: int = SCRUB_PER_ROUND) -> None:
-        """Read `limit` leaves of the signed log again, from where the last round stopped (round and round), and
-        compare each with its stored hash: a leaf edited in the store is found within a few hours at most, and
-        the process stops signing (it would otherwise sign new heads over leaves that are not the ones signed)."""
+        """Read `limit` leaves of the signed log again, from where the last round stopped (round and round, a
+        pass starting at most every SCRUB_PASS_EVERY seconds), and compare each with its stored hash: a leaf
+        edited in the store is found within a few hours at most, and the process stops signing (it would
+        otherwise sign new heads over leaves that are not the ones signed)."""
+        if self.damaged is not None:
+            return
+        if self._scrubbed == 0 and self._pass_at is not None and self.now() - self._pass_at < SCRUB_PASS_EVERY:
+            return  # resting between passes: this round reads nothing
         head = self.store.tlog_head()
         have = head["size"] if head is not None else 0
-        if self.damaged is not None or not have:
+        if not have:
             return
         start = self._scrubbed if self._scrubbed < have else 0
+        if start == 0:
+            self._pass_at = self.now()
         stop = min(have, start + limit)
         texts = self.store.tlog_leaves(start, stop)
         if len(texts) < stop - start:
@@ -87,7 +99,7 @@ class TransLog:
                     f"leaf {i} in the store does not hash to its stored hash, which signed heads cover: it was edited"
                 )
                 return
-        self._scrubbed = stop
+        self._scrubbed = stop if stop < have else 0  # the pass is over: the next one starts after the rest
 
     def _checked_once(self) -> None:
         if not self._checked or self.damaged is not None:

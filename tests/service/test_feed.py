@@ -17,13 +17,10 @@ from fairdeal.service.config import Config
 from fairdeal.service.store.redis import RedisStore
 from fairdeal.service.store.sqlite import SqliteStore
 from tests.service.client import Api
+from tests.service.feed_kit import pick, seated_game
 from tests.service.http import Http, serving
 from tests.service.sse import in_thread, sse_lines
 from tests.waiting import scaled, wait_for
-
-
-def pick(v):
-    return v["suggested"] if v["suggested"] in v["legal_moves"] else v["legal_moves"][0]
 
 
 def open_store(kind: str, request, tmp_path):
@@ -41,13 +38,6 @@ def two_instances(request, tmp_path):
     yield [Api(a.test_client()) for a in apps]
     for a in apps:
         a.extensions["fairdeal"].store.close()
-
-
-def seated_game(api: Api, **table):
-    p = api.player()
-    t = api.table(p, rule_set="spades", clocks="off", **table)
-    api.start(p, t["id"])
-    return p, t["id"]
 
 
 def test_a_move_through_one_instance_answers_a_long_poll_on_the_other(two_instances):

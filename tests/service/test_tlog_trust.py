@@ -217,3 +217,25 @@ def test_the_sweepers_round_finds_a_leaf_edited_under_a_running_process(tmp_path
     sweeper.log_tick(s)
     assert s.store.tlog_head() == head and "leaf 0 in the store" in s.translog.damaged
     assert api.get("/log/leaves/0/proof").get_json()["code"] == "log-damaged"
+
+
+def test_the_scrub_rests_between_passes_over_a_small_log(tmp_path, request, store_kind, clock, monkeypatch):
+    """A log smaller than a round's reads was read again at every round, every second (most of an idle sweeper's
+    CPU: issue 25); now a pass starts at most every SCRUB_PASS_EVERY seconds and the rounds between read nothing."""
+    from fairdeal.service import sweeper, translog
+
+    app = make_app(tmp_path, store_kind, request, now=clock)
+    api, s = Api(app.test_client()), app.extensions["fairdeal"]
+    cancelled(api)
+    reads = []
+    leaves = s.translog.store.tlog_leaves
+    monkeypatch.setattr(s.translog.store, "tlog_leaves", lambda a, b: reads.append((a, b)) or leaves(a, b))
+    sweeper.log_tick(s)
+    assert len(reads) == 1  # the first round's pass: the whole (small) log
+    for _ in range(5):
+        clock.advance(translog.SCRUB_PASS_EVERY / 6)
+        sweeper.log_tick(s)
+    assert len(reads) == 1
+    clock.advance(translog.SCRUB_PASS_EVERY / 6)
+    sweeper.log_tick(s)
+    assert len(reads) == 2 and reads[1] == reads[0]  # the next pass, from the first leaf again

@@ -10,7 +10,7 @@ import time
 
 from flask import Blueprint, Response, request, stream_with_context
 
-from fairdeal.service import auth, feed, moves, scoresheet
+from fairdeal.service import auth, feed, keepalives, moves, scoresheet
 from fairdeal.service.api.blind import blind_answer  # BLIND HOOK
 from fairdeal.service.api.common import int_arg, json_body, number_arg, player_ref, svc
 from fairdeal.service.blind.log import log_id  # BLIND HOOK
@@ -170,8 +170,10 @@ def stream(game_id):
         w.close()
         release()
 
+    make_beat = keepalives.beat_for(request.environ)  # None: the stream writes its own keep-alives
+    beat = make_beat(w.poke) if make_beat is not None else None
     resp = Response(
-        stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard, news)),
+        stream_with_context(feed.sse_events(s, w, game_id, seat, after, limit, guard, news, beat)),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

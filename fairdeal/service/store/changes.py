@@ -47,6 +47,10 @@ class Watch:
         self._event.clear()
         return woke
 
+    def poke(self) -> None:
+        """Wake this watch alone (its waiter has something of its own to do: keepalives.Beat)."""
+        self._event.set()
+
     def close(self, linger: bool = True) -> None:
         """Stop watching; linger=False: the game is not worth keeping a subscription for (it does not exist)."""
         self._changes._drop(self, linger)
