@@ -166,3 +166,34 @@ def play_to_end(pages, limit_s: float = 240, on_move=None, real_every: int = 1, 
         if not acted:
             time.sleep(0.02)
     return moves
+
+
+class HeldAnswer:
+    """The answer to one of a page's requests (the `nth` matching `pattern`, counting from 1), fetched from the
+    service when it is asked and handed to the page only at release(): an answer overtaken by later ones, as a
+    slow server or network delivers it. The page must not draw the older state over the newer."""
+
+    def __init__(self, page, pattern: str, nth: int):
+        self.page, self.nth, self.seen, self.held = page, nth, 0, None
+        page.route(pattern, self._handle)
+
+    def _handle(self, route) -> None:
+        self.seen += 1
+        if self.seen != self.nth:
+            route.continue_()
+            return
+        self.held = (route, route.fetch())  # the service's answer as of now
+
+    def wait_held(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.held is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page never made request {self.nth}")
+            self.page.wait_for_timeout(50)  # lets playwright dispatch the route
+
+    def release(self) -> None:
+        """Hand the held answer over and wait until the page has read it (its body, then two frames)."""
+        route, answer = self.held
+        with self.page.expect_event("requestfinished", lambda r: r.url == route.request.url):
+            route.fulfill(response=answer)
+        self.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")

@@ -5,7 +5,7 @@ table's bot, marked as standing in on every page, until they take the seat back.
 from __future__ import annotations
 
 from tests.web.conftest import shot
-from tests.web.driver import TURN, as_player, make_move, wait_after
+from tests.web.driver import TURN, HeldAnswer, as_player, make_move, wait_after
 
 
 def _two_players(server):
@@ -66,7 +66,10 @@ def test_a_player_who_leaves_is_stood_in_for_everyone_sees_it_and_the_player_tak
     page.once(
         "dialog", lambda d: (d.message.startswith("The table's bot will play your seat") or d.dismiss()) and d.accept()
     )
+    # the view the page reads after its leave reaches it only after the stream brought the bot's first move
+    late = HeldAnswer(page, f"**/games/{gid}", nth=1)
     page.click("#leave-table")
+    late.wait_held()
     for _ in range(40):  # the other plays; the bot stands in at our turns
         other.play_suggested(gid)  # one move at a time: nobody waits for the seat that left
         if any(r["by"] == "stand-in" for r in mine.get(f"/games/{gid}/transcript")["transcript"]["records"]):
@@ -74,9 +77,10 @@ def test_a_player_who_leaves_is_stood_in_for_everyone_sees_it_and_the_player_tak
     records = mine.get(f"/games/{gid}/transcript")["transcript"]["records"]
     first = next(r for r in records if r["by"] == "stand-in")
     assert first["seat"] == 0
-    page.wait_for_selector(
-        f"#presence .away-note:has-text('The table\\'s bot is playing for you since move {first['seq']}')"
-    )
+    note = f"#presence .away-note:has-text('The table\\'s bot is playing for you since move {first['seq']}')"
+    page.wait_for_selector(note)
+    late.release()
+    assert page.locator(note).count() == 1, "an older view was drawn over the newer"
     page.wait_for_selector(".seat[data-seat='0'] .away-badge.stand-in")
     fan.wait_for_selector(".seat[data-seat='0'] .away-badge:has-text('the table\\'s bot plays')")
     fan.wait_for_selector(f"#log li[data-seq='{first['seq']}']:has-text('Standing in for')", state="attached")

@@ -292,20 +292,27 @@ function showCommits(fingerprint, trouble) {
   $("blind-commits").hidden = false;
 }
 
-// The score sheet, read again when a hand ends (and at the start and the end).
-async function refreshSheet() {
+// The score sheet, read again when a hand ends (and at the start and the end). Two hands may end close
+// together: the reads can come back out of order, and only the latest asked is drawn (an earlier answer
+// drawn after it would take a row away). A read that fails is asked again, a little later each time.
+async function refreshSheet(attempt = 0) {
+  const asked = (S.sheetAsked = (S.sheetAsked || 0) + 1);
   try {
     const hands = await loadSheet(tableId);
+    if (asked !== S.sheetAsked) return;             // a later read is on its way: it draws the sheet
     if (S.game) renderSheet($("sheet"), hands, S.game.view || {}, S.names || new Names(S.game));
   } catch {
-    /* the next hand's end reads it again */
+    if (asked === S.sheetAsked && attempt < 5) setTimeout(() => refreshSheet(attempt + 1), 1000 * 2 ** attempt);
   }
 }
 
 // After a leave or a return (the table changed, the log did not: the feed has no news of it), read the view.
+// The feed may have brought a later move (and view) while this read was on its way: an older view is not drawn.
 async function refresh() {
   try {
-    onBatch([], await get(`/games/${encodeURIComponent(tableId)}`));
+    const view = await get(`/games/${encodeURIComponent(tableId)}`);
+    if (S.game && view.seq < S.game.seq) return;
+    onBatch([], view);
   } catch (exc) {
     say("why", exc.message, true);
   }
