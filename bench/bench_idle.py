@@ -40,7 +40,18 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measure as ms  # noqa: E402
-from bench_waiting import ROOT, aiohttp, children, cpu_seconds, free_port, make_table, raise_fd_limit, start_table, stop  # noqa: E402
+from bench_waiting import (  # noqa: E402
+    ROOT,
+    aiohttp,
+    children,
+    cpu_seconds,
+    free_port,
+    make_table,
+    raise_fd_limit,
+    start_redis,
+    start_table,
+    stop,
+)
 
 ABANDON_AFTER = 600.0  # the default; the run must end before the first table's game is abandoned
 MARGIN = 30.0
@@ -263,29 +274,9 @@ def main() -> int:
             FAIRDEAL_LIMIT_PLAYERS="1000000/minute",
         )
         if args.store == "redis":
-            rport = free_port()
-            procs.append(
-                subprocess.Popen(
-                    [
-                        "redis-server",
-                        "--port",
-                        str(rport),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--dir",
-                        tmp,
-                        "--maxclients",
-                        "30000",
-                    ],
-                    stdout=subprocess.DEVNULL,
-                )
-            )
+            redis_proc, rport = start_redis(tmp, "--maxclients", "30000")
+            procs.append(redis_proc)
             env["FAIRDEAL_REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
-            time.sleep(0.5)
         port = free_port()
         log = os.path.join(tmp, "serve.log")
         server = subprocess.Popen(

@@ -223,27 +223,27 @@ def run_load(port: int, game_cls, connections: int, seconds: float, max_moves: i
     }
 
 
-def start_redis(folder: str) -> tuple[subprocess.Popen, int]:
-    """A throwaway redis-server on a free loopback port (no persistence), once it has had time to listen."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            folder,
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    time.sleep(0.3)
-    return proc, port
+def start_redis(folder: str, *extra: str, port: int | None = None) -> tuple[subprocess.Popen, int]:
+    """A throwaway redis-server on a free loopback port (no persistence; `extra`: more of its options, e.g.
+    "--maxclients", "30000"), once it answers PING (every benchmark's Redis starts here)."""
+    import redis
+
+    port = port or free_port()
+    args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder]
+    proc = subprocess.Popen(["redis-server", *args, *extra], stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_connect_timeout=1)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            client.ping()
+            return proc, port
+        except redis.ConnectionError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                stop([proc])
+                raise SystemExit(f"redis-server did not start on port {port}") from None
+            time.sleep(0.05)
+        finally:
+            client.close()
 
 
 def start_gunicorn(app: str, port: int, env: dict, log_path: str) -> subprocess.Popen:

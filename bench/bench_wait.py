@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.bench_aof import load  # noqa: E402
-from bench.bench_service import free_port, stop  # noqa: E402
+from bench.bench_service import free_port, start_redis, stop  # noqa: E402
 
 SETTINGS = {"no WAIT": 0, "WAIT 1": 1}  # name -> RedisStore(wait_replicas=...)
 
@@ -39,25 +39,7 @@ def start_pair(folder: str) -> tuple[list[subprocess.Popen], int]:
         d = os.path.join(folder, name)
         os.makedirs(d)
         extra = ["--replicaof", "127.0.0.1", str(ports[0])] if name == "replica" else []
-        procs.append(
-            subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    d,
-                    *extra,
-                ],
-                stdout=subprocess.DEVNULL,
-            )
-        )
+        procs.append(start_redis(d, *extra, port=port)[0])
     replica = redis.Redis(port=ports[1], decode_responses=True)
     for _ in range(400):
         try:

@@ -57,14 +57,8 @@ except ImportError:  # pragma: no cover
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-TICK = os.sysconf("SC_CLK_TCK")
-
-from bench.bench_service import free_port, stop  # noqa: E402
-
-
-def load() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+from bench.bench_service import free_port, start_redis, stop  # noqa: E402
+from bench.measure import children, cpu_seconds, load  # noqa: E402,F401  (bench_idle takes some from here)
 
 
 def raise_fd_limit(want: int) -> int:
@@ -76,28 +70,6 @@ def raise_fd_limit(want: int) -> int:
 
 
 # -------------------------------------------------------------------------------------- the processes
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        out.append(int(d))
-            except (OSError, IndexError):
-                pass
-    return out
-
-
-def cpu_seconds(pids) -> float:
-    total = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICK
 
 
 def rss_bytes(pids) -> int:
@@ -541,28 +513,9 @@ def main() -> int:
     print(f"{load()} before the run", flush=True)
     rport, redis_proc = None, None
     if args.store == "redis":
-        rport = free_port()
-        redis_proc = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(rport),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                tmp,
-                "--maxclients",
-                "30000",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
+        redis_proc, rport = start_redis(tmp, "--maxclients", "30000")
     services: list[Service] = []
     try:
-        time.sleep(0.3)
         # fairdeal serve's defaults; only the limits of one address raised, as docs/operations.md ("Limits") says
         # where many players share an address: every client here is 127.0.0.1
         env = {k: v for k, v in os.environ.items() if not k.startswith("FAIRDEAL_")}
