@@ -145,9 +145,13 @@ def test_bad_blind_input_is_refused_and_changes_nothing(api):
     assert h.read()["count"] == 4  # the commits only
     r = api.post(f"/games/{tid}/blind", h.p, json=good)
     assert r.status_code == 201
-    assert api.post(f"/games/{tid}/blind", h.p, json=good).status_code == 200  # a retry: nothing new
+    taken = r.get_json()["index"]
+    again = api.post(f"/games/{tid}/blind", h.p, json=good)  # a retry: nothing new, the same place named
+    assert again.status_code == 200 and again.get_json()["index"] == taken
     while not h.read()["ready"]:
         h.step()
+    late = api.post(f"/games/{tid}/blind", h.p, json=good)  # a retry long after: found by its signature
+    assert late.status_code == 200 and late.get_json()["index"] == taken and late.get_json()["count"] > again.get_json()["count"]
     g = api.get(f"/games/{tid}", h.p).get_json()
     while g["to_move"] != 0 or g["view"]["phase"] != "play":
         h.step()

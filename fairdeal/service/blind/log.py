@@ -74,6 +74,7 @@ class Progress:
     last_seq: int = 0  # the seq of the last open
     last_at: float = 0.0  # when the last entry was written
     audited: int = 0  # hands whose rules this process has checked with every card open (audit.first_fault)
+    by_sig: dict[str, int] = field(default_factory=dict)  # a message's signature -> its entry's index (retries)
 
     def apply(self, text: str) -> None:
         entry = json.loads(text)
@@ -86,6 +87,7 @@ class Progress:
             self.abort = entry["abort"]
             return
         m = entry["m"]
+        self.by_sig.setdefault(m["sig"], len(self.texts) - 1)
         kind, seat = m["type"], m["seat"]
         if kind == "commit":
             self.commits[seat] = m
@@ -107,6 +109,14 @@ class Progress:
     @property
     def count(self) -> int:
         return len(self.texts)
+
+    def index_of(self, msg: dict) -> int | None:
+        """The index of the entry holding exactly `msg` (a retry of a message already taken), else None. Found by
+        its signature, not by reading every entry: a game's log has over a thousand."""
+        i = self.by_sig.get(msg.get("sig"))  # type: ignore[arg-type]
+        if i is None or json.loads(self.texts[i]).get("m") != msg:
+            return None
+        return i
 
     def deal(self, k: int) -> DealSteps:
         return self.deals.get(k) or DealSteps()

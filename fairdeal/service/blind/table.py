@@ -9,7 +9,6 @@ wait until the deadline and the grace period, then abort.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -420,9 +419,9 @@ class Blind:
                 verify_signature(msg, p.commits[seat]["sign_key"])
             except BadMessage as exc:
                 raise ApiError(422, "bad-blind-signature", str(exc)) from None
-            for i, text in enumerate(p.texts):
-                if json.loads(text).get("m") == msg:
-                    return {"index": i, "count": p.count}, False  # a retry: the same signed message
+            i = p.index_of(msg)
+            if i is not None:
+                return {"index": i, "count": p.count}, False  # a retry: the same signed message
             if game.ended:
                 raise ApiError(409, "game-over", "This game has ended; no more messages are taken.")
             self._in_turn(game, p, seat, msg)
