@@ -151,7 +151,11 @@ def test_bad_blind_input_is_refused_and_changes_nothing(api):
     while not h.read()["ready"]:
         h.step()
     late = api.post(f"/games/{tid}/blind", h.p, json=good)  # a retry long after: found by its signature
-    assert late.status_code == 200 and late.get_json()["index"] == taken and late.get_json()["count"] > again.get_json()["count"]
+    assert (
+        late.status_code == 200
+        and late.get_json()["index"] == taken
+        and late.get_json()["count"] > again.get_json()["count"]
+    )
     g = api.get(f"/games/{tid}", h.p).get_json()
     while g["to_move"] != 0 or g["view"]["phase"] != "play":
         h.step()
