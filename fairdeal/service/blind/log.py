@@ -113,7 +113,7 @@ class Progress:
     def index_of(self, msg: dict) -> int | None:
         """The index of the entry holding exactly `msg` (a retry of a message already taken), else None. Found by
         its signature, not by reading every entry: a game's log has over a thousand."""
-        i = self.by_sig.get(msg.get("sig"))  # type: ignore[arg-type]
+        i = self.by_sig.get(msg["sig"])  # a formed message has its "sig"
         if i is None or json.loads(self.texts[i]).get("m") != msg:
             return None
         return i
