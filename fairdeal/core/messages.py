@@ -314,6 +314,15 @@ MESSAGES: dict[str, Template] = {
         + (f"; the messages show {_seats(f['named'])} at fault" if f["named"] != f["claimed"] else "")
     ),
     "blind-blame-framed": "the end names {framed_text} at fault, but the messages show no fault of theirs",
+    "blind-stall-framed": (
+        "the abort blames seat {blamed} for its {step} of deal {deal} not sent in time ({why}), but {because}: "
+        "the server's fault"
+    ),
+    "blind-stall-unknown": "the transcript's abort record (blind.abort) is not in its form: {reason}",
+    "blind-blame-unchecked": (
+        "not checked: the end blames seat {seat} for a {why}, which only the rules replay shows, and the deals "
+        "cannot be derived"
+    ),
     "blind-play-not-opened": "record {seq}: seat {seat} played {card} without an open of it from a position it holds",
     "blind-layout": "the deal layout {layout!r} cannot be dealt blind by this verifier",
     "blind-message-form": "message {index} (seat {claimed_seat}) is not in its form: {reason}",

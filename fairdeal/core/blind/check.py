@@ -43,6 +43,9 @@ class Audit:
     # the steps (type, seat, deal) of which the store holds only a message its seat did not sign: a missing step
     # there is the server's doing, not the seat's
     forged: set[tuple[Any, ...]] = field(default_factory=set)
+    # the key of each message taken (as by_key's) -> its index in the messages: where it stands in the log, for
+    # the stall check (stall.py: which steps were in before an abort)
+    where: dict[tuple[Any, ...], int] = field(default_factory=dict)
     shared: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (sender, holder) -> x(e_s·E_h)
 
     @property
@@ -130,19 +133,19 @@ def _key_of(m: Mapping[str, Any]) -> tuple[Any, ...]:
 def _read_messages(
     out: Audit, game: str, seats: int, size: int, messages: Sequence[Any]
 ) -> dict[tuple[Any, ...], dict[str, Any]]:
-    forms: list[dict[str, Any]] = []
+    forms: list[tuple[int, dict[str, Any]]] = []  # (index in the messages, the formed message)
     for i, m in enumerate(messages):
         try:
-            forms.append(check_form(m, game, seats, size, points=False))
+            forms.append((i, check_form(m, game, seats, size, points=False)))
         except BadMessage as exc:
             seat = m.get("seat") if isinstance(m, Mapping) and type(m.get("seat")) is int else None
             out.add("message-form", None, index=i, claimed_seat=seat, reason=str(exc))
     sign_keys: dict[int, str] = {}
-    for m in forms:
+    for _, m in forms:
         if m["type"] == "commit" and m["seat"] not in sign_keys:
             sign_keys[m["seat"]] = m["sign_key"]
     by_key: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for i, m in enumerate(forms):
+    for i, m in forms:
         seat = m["seat"]
         try:
             if seat not in sign_keys:
@@ -158,6 +161,7 @@ def _read_messages(
                 out.add("two-messages", seat, m.get("deal"), type=m["type"])
             continue
         by_key[key] = m
+        out.where[key] = i
     for s in range(seats):
         if ("commit", s, None) not in by_key:
             out.add("missing-commit", s)

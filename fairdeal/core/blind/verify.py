@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fairdeal.core.blind import check
+from fairdeal.core.blind import check, stall
 from fairdeal.core.blind.deal import pack_texts, spades_holders
 from fairdeal.core.cards import Card, cards_of_texts
 from fairdeal.core.fairness import SeedChance
@@ -67,6 +67,7 @@ class BlindVerification:
         layout = LAYOUTS.get(commit.get("deal_layout"))
         seats = commit["rules"]["players"]
         self.checks: list[Check] = []
+        self.move_fault: tuple[str, int, int] | None = None  # (why, seat, seq): blamed as the replay must show
         if layout is None:
             self.checks.append(failed("blind-deal", "blind-layout", layout=commit.get("deal_layout")))
             self.audit = None
@@ -95,15 +96,58 @@ class BlindVerification:
         if "blind-opens" in found:
             self.checks.append(found["blind-opens"])
         # The end names the seats the server found at fault while the game ran (a stall, a release that opened no
-        # card, a bad open): each must be at fault in the messages, so no honest seat is framed. A fault seen only
-        # after the reveal (another permutation than the secret's, say) need not be named there: the checks above
-        # name it, and the server need not run this audit for every game it ends.
-        claimed, named = sorted(blind["blame"]), self.audit.at_fault
-        framed = [s for s in claimed if s not in named]
-        if framed:
-            self.checks.append(failed("blind-blame", "blind-blame-framed", claimed=claimed, named=named, framed=framed))
+        # card, a bad open, a revoke): each must be at fault in the messages, in the abort record as stall.py checks
+        # it, or (a revoke, a wrong timeout move) in the rules replay, so no honest seat is framed. A fault seen
+        # only after the reveal (another permutation than the secret's, say) need not be named there: the checks
+        # above name it, and the server need not run this audit for every game it ends.
+        self.verdict = stall.check(t, self.audit, game_seed, len(pack_texts()))
+        self.claimed = sorted(blind["blame"])
+        abort = blind.get("abort")
+        if self.verdict is not None and self.verdict.code == "abort-ok" and abort["why"] in stall.MOVE_FAULTS:
+            self.move_fault = (abort["why"], abort["seat"], abort["seq"])
         else:
-            self.checks.append(passed("blind-blame", "blind-blame-ok", claimed=claimed, named=named))
+            self.checks.append(self._blame())
+
+    def _blame(self, shown: int | None = None, unchecked: bool = False) -> Check:
+        """blind-blame: every seat the end names is at fault in the findings, a stall the abort record proves, or
+        `shown` (a move fault the replay showed). unchecked: a move fault the replay could not check."""
+        assert self.audit is not None
+        named = set(self.audit.at_fault)
+        v = self.verdict
+        if v is not None and v.code in ("stall-framed", "stall-unknown"):
+            return failed("blind-blame", f"blind-{v.code}", None, **dict(v.fields), deal=v.deal)
+        if v is not None and v.code == "stall-ok" and v.seat is not None:
+            named.add(v.seat)
+        if shown is not None:
+            named.add(shown)
+        claimed = self.claimed
+        framed = [s for s in claimed if s not in named]
+        if unchecked and self.move_fault is not None and framed == [self.move_fault[1]]:
+            return skipped("blind-blame", "blind-blame-unchecked", why=self.move_fault[0], seat=self.move_fault[1])
+        if framed:
+            return failed("blind-blame", "blind-blame-framed", claimed=claimed, named=sorted(named), framed=framed)
+        return passed("blind-blame", "blind-blame-ok", claimed=claimed, named=sorted(named))
+
+    def blame_after_replay(self, failure: Check | None, records: Sequence[Mapping[str, Any]]) -> Check | None:
+        """blind-blame of an abort blamed on a move (a revoke, a wrong timeout move), from the rules replay's first
+        failure (None: it passed). None when the check was made already (no such abort)."""
+        if self.move_fault is None:
+            return None
+        why, seat, seq = self.move_fault
+        record = records[seq - 1] if 0 < seq <= len(records) else None
+        shows = (
+            failure is not None
+            and failure.id == stall.MOVE_FAULTS[why]
+            and failure.seq == seq
+            and record is not None
+            and record.get("seat") == seat
+        )
+        return self._blame(shown=seat if shows else None)
+
+    def blame_unreplayed(self) -> Check | None:
+        """blind-blame when the deals cannot be derived, so the rules replay does not run: a move fault stays
+        unchecked (skipped, unless another seat is framed)."""
+        return None if self.move_fault is None else self._blame(unchecked=True)
 
     def hands_of_plays(
         self, start: Mapping[str, Any], game_seed: bytes, records: Sequence[Mapping[str, Any]]

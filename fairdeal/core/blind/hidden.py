@@ -1,4 +1,6 @@
-"""The Spades game as the server keeps it at a dealer-blind table: it does not know the humans' hands.
+"""The Spades game as the server keeps it at a dealer-blind table: it does not know the humans' hands. In the core
+because the verifier replays the same way whose turn it was when a blind game stalled (stall.py), before or without
+the deals.
 
 BlindSpadesState is SpadesState with every hand empty at the deal; the server learns a card only when it is
 played with its open (checked against the final deck before the move reaches the log), and holds in full only
