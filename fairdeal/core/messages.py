@@ -312,6 +312,13 @@ MESSAGES: dict[str, Template] = {
             else "the end blames no seat"
         )
         + (f"; the messages show {_seats(f['named'])} at fault" if f["named"] != f["claimed"] else "")
+        + (
+            f" (seat {f['stalled']} by the abort record: its {f['step']} of deal {f['deal']} was due and is not in "
+            "the log)"
+            if "stalled" in f
+            else ""
+        )
+        + (f" (seat {f['replayed']} by the rules replay, at the record the abort names)" if "replayed" in f else "")
     ),
     "blind-blame-framed": "the end names {framed_text} at fault, but the messages show no fault of theirs",
     "blind-stall-framed": (

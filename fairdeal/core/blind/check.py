@@ -47,6 +47,11 @@ class Audit:
     # the stall check (stall.py: which steps were in before an abort)
     where: dict[tuple[Any, ...], int] = field(default_factory=dict)
     shared: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (sender, holder) -> x(e_s·E_h)
+    # an aborted game (docs/blind.md, "Aborts"): from this deal on a step missing was cut off by the abort, no
+    # seat's fault, but for the one step the abort blames (`stalled`: type, seat, deal); `cut`: the deals it hit
+    cut_from: int | None = None
+    stalled: tuple[str, int, int] | None = None
+    cut: set[int] = field(default_factory=set)
 
     @property
     def at_fault(self) -> list[int]:
@@ -57,8 +62,16 @@ class Audit:
 
     def missing(self, kind: str, seat: int, deal: int | None) -> None:
         """Seat `seat`'s `kind` message of the deal is not in the store: the seat's fault, unless the store holds
-        a message in its name that it did not sign (then the server's)."""
-        if (kind, seat, deal) in self.forged:
+        a message in its name that it did not sign (then the server's), or the game's abort cut it off."""
+        if (
+            deal is not None
+            and self.cut_from is not None
+            and deal >= self.cut_from
+            and (kind, seat, deal) != self.stalled
+            and (kind, seat, deal) not in self.forged
+        ):
+            self.cut.add(deal)
+        elif (kind, seat, deal) in self.forged:
             self.add("missing-message", None, deal, type=kind, claimed_seat=seat)
         else:
             self.add("missing-message", seat, deal, type=kind)
@@ -71,12 +84,15 @@ def audit(
     holders: Mapping[int, Sequence[int | None]],
     pack: Sequence[str] | None = None,
     fast: bool = True,
+    cut_from: int | None = None,
+    stalled: tuple[str, int, int] | None = None,
 ) -> Audit:
     """Check a blind game's messages. holders[k] is deal k's position -> holder list (from the rules' deal layout
     and the deal's dealer); the deals to check are its keys. fast=False: never the composed fast path
-    (fairdeal.core.blind.composed), always each seat's step recomputed from its published input."""
+    (fairdeal.core.blind.composed), always each seat's step recomputed from its published input. cut_from,
+    stalled: an aborted game's (Audit's)."""
     pack = list(blind_deal.pack_texts() if pack is None else pack)
-    out = Audit()
+    out = Audit(cut_from=cut_from, stalled=stalled)
     by_key = _read_messages(out, game, seats, len(pack), messages)
     secrets_ = _reveals(out, seats, by_key)
     for k in sorted(holders):

@@ -38,7 +38,7 @@ WHYS: dict[str, tuple[str, ...]] = {
     "bad-timeout-move": ("move",),
 }
 REQUIRED = ("seat", "why", "deal", "step", "after", "at", "deadline")
-SLACK = 0.01  # seconds: the times are written to the hundredth, cut (not rounded)
+SLACK = 0.01  # seconds: the service writes its times to the thousandth, cut; another writer may cut more
 
 # why a stall blame does not hold: reason -> the sentence the report gives
 FRAMED = {

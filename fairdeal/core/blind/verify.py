@@ -41,6 +41,19 @@ CHECK_OF = {
 LAYOUTS = {"spades-4": spades_holders}
 
 
+def _cut_by(blind: Mapping[str, Any], seats: int) -> tuple[int | None, tuple[str, int, int] | None]:
+    """(the deal from which the abort cut the deal steps off, the step it blames) of a well-formed abort record;
+    (None, None) without one (docs/blind.md, "Aborts")."""
+    if "abort" not in blind:
+        return None, None
+    try:
+        a = stall.read_abort(blind["abort"], seats, len(blind["messages"]), len(pack_texts()))
+    except stall.BadAbort:
+        return None, None
+    stalled = (a["step"], a["seat"], a["deal"]) if a["why"] in stall.STALLS and a["step"] in stall.DEAL_STEPS else None
+    return a["deal"], stalled
+
+
 class BlindChance(SeedChance):
     """The Chance of a blind game: the first dealer and the bots' randomness from the game seed as at any table,
     hand k's pack from the blind deal k (position j first: the j-th card dealt). A hand whose deal could not be
@@ -75,9 +88,13 @@ class BlindVerification:
             self.underived = []
             return
         holders = {d["hand"]: layout(d["dealer"], seats) for d in end["deals"]}
-        self.audit = check.audit(commit["game_id"], seats, blind["messages"], holders, pack_texts())
+        cut_from, stalled = _cut_by(blind, seats)
+        self.audit = check.audit(
+            commit["game_id"], seats, blind["messages"], holders, pack_texts(), cut_from=cut_from, stalled=stalled
+        )
         self.chance = BlindChance(game_seed, self.audit.decks)
-        self.underived = sorted(set(holders) - set(self.audit.decks))  # deals the replay cannot be dealt
+        # deals the replay cannot be dealt (a deal the abort cut off has no moves: the replay needs no cards of it)
+        self.underived = sorted(set(holders) - set(self.audit.decks) - self.audit.cut)
         found: dict[str, Check] = {}
         for f in self.audit.findings:
             cid = CHECK_OF[f.code]
@@ -116,17 +133,20 @@ class BlindVerification:
         v = self.verdict
         if v is not None and v.code in ("stall-framed", "stall-unknown"):
             return failed("blind-blame", f"blind-{v.code}", None, **dict(v.fields), deal=v.deal)
+        why: dict[str, Any] = {}  # what shows a seat at fault that no finding names
         if v is not None and v.code == "stall-ok" and v.seat is not None:
             named.add(v.seat)
+            why = {"stalled": v.seat, "step": v.fields["step"], "deal": v.deal}
         if shown is not None:
             named.add(shown)
+            why = {"replayed": shown}
         claimed = self.claimed
         framed = [s for s in claimed if s not in named]
         if unchecked and self.move_fault is not None and framed == [self.move_fault[1]]:
             return skipped("blind-blame", "blind-blame-unchecked", why=self.move_fault[0], seat=self.move_fault[1])
         if framed:
             return failed("blind-blame", "blind-blame-framed", claimed=claimed, named=sorted(named), framed=framed)
-        return passed("blind-blame", "blind-blame-ok", claimed=claimed, named=sorted(named))
+        return passed("blind-blame", "blind-blame-ok", claimed=claimed, named=sorted(named), **why)
 
     def blame_after_replay(self, failure: Check | None, records: Sequence[Mapping[str, Any]]) -> Check | None:
         """blind-blame of an abort blamed on a move (a revoke, a wrong timeout move), from the rules replay's first
