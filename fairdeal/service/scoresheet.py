@@ -12,9 +12,9 @@ cards alone.
 
 from __future__ import annotations
 
+from fairdeal.core.blind.hidden import blind_live_game  # BLIND HOOK
 from fairdeal.core.replay import LiveGame
 from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
-from fairdeal.core.blind.hidden import blind_live_game  # BLIND HOOK
 
 
 def sheet(c) -> list[dict]:

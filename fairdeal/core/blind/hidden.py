@@ -35,7 +35,7 @@ class _UnknownDeck:
         self._chance = chance
 
     def first_dealer(self, players: int) -> int:
-        return self._chance.first_dealer(players)
+        return int(self._chance.first_dealer(players))
 
     def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
         return list(pack)
@@ -92,7 +92,7 @@ class BlindSpadesState(SpadesState):
         return super()._legal_moves(seat)
 
     # --- views -------------------------------------------------------------------------------------
-    def _shown_hand(self, seat: int):
+    def _shown_hand(self, seat: int) -> Any:  # None for a hidden seat: the base view (games/base.py) shows no hand
         return None if self.hidden(seat) else super()._shown_hand(seat)
 
     def _view_table(self, seat: int | None) -> Mapping[str, Any]:

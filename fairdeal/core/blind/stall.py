@@ -16,8 +16,9 @@ Any other abort (a seat that left, a wrong open, a revoke) is blamed by what the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from fairdeal.core.blind.check import Audit, Finding
@@ -63,13 +64,20 @@ class BadAbort(ValueError):
     pass
 
 
+UTC_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d{1,9})?Z")
+
+
 def time_of(text: Any, name: str) -> float:
-    if not isinstance(text, str):
-        raise BadAbort(f"'{name}' is an ISO 8601 time text.")
+    """A time as the transcript writes it, YYYY-MM-DDTHH:MM:SS[.fraction]Z (UTC), in seconds since the epoch."""
+    found = UTC_TIME.fullmatch(text) if isinstance(text, str) else None
+    if found is None:
+        raise BadAbort(f"'{name}' {text!r:.40} is no ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SS[.fraction]Z).")
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+        y, mo, d, h, mi, sec = (int(x) for x in found.groups()[:6])
+        whole = datetime(y, mo, d, h, mi, sec, tzinfo=timezone.utc)
     except ValueError:
-        raise BadAbort(f"'{name}' {text!r:.40} is no ISO 8601 time.") from None
+        raise BadAbort(f"'{name}' {text!r:.40} is no ISO 8601 UTC time.") from None
+    return whole.timestamp() + float(found.group(7) or 0)
 
 
 def _int(record: Mapping[str, Any], name: str, low: int, high: int | None = None) -> int:
@@ -90,7 +98,9 @@ def read_abort(record: Any, seats: int, messages: int, size: int) -> dict[str, A
         raise BadAbort(f"An abort of why {why!r} names the step {' or '.join(WHYS[why])}.")
     allowed = {*REQUIRED, *(("seq",) if step == "move" else ()), *(("position",) if why == "bad-open" else ())}
     if set(record) != allowed:
-        raise BadAbort(f"An abort of why {why!r} and step {step!r} has exactly the members {', '.join(sorted(allowed))}.")
+        raise BadAbort(
+            f"An abort of why {why!r} and step {step!r} has exactly the members {', '.join(sorted(allowed))}."
+        )
     _int(record, "seat", 0, seats - 1)
     _int(record, "deal", 0)
     _int(record, "after", 0, messages)

@@ -160,7 +160,7 @@ class Progress:
         abort = end.get("abort")
         if abort and not (abort.get("why") == "left" and abort["seat"] in self.reveals):
             blame.add(abort["seat"])
-        member = {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
+        member: dict[str, Any] = {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
         if abort:
             member["abort"] = self.abort_record()
         return member
@@ -171,7 +171,12 @@ class Progress:
         verifier can hold a stall's blame to the log (fairdeal.core.blind.stall)."""
         assert self.abort is not None
         d = self.abort_deadline
-        return {**self.abort, "after": self.abort_after, "at": iso(self.abort_at), "deadline": None if d is None else iso(d)}
+        return {
+            **self.abort,
+            "after": self.abort_after,
+            "at": iso(self.abort_at),
+            "deadline": None if d is None else iso(d),
+        }
 
 
 def holders(dealer: int, seats: int) -> list[int | None]:
