@@ -195,3 +195,28 @@ def test_the_final_signature_covers_the_abort_record(step_stall):
     t = _with_abort(t, **_step_abort())
     t["blind"]["abort"]["seat"] = 3
     assert verify_transcript(t).check("signature-transcript").status == "fail"
+
+
+def _revoke(seat: int) -> dict:
+    return {"seat": seat, "why": "revoke", "deal": 0, "step": "move", "seq": 5, "deadline": None}
+
+
+def test_a_revoke_the_rules_replay_does_not_show_is_framed(move_stall):
+    """Every message of the seat is in and right, and its move at seq 5 was legal: nothing shows it at fault."""
+    t, _ = move_stall
+    seat = t["records"][4]["seat"]
+    t = copy.deepcopy(t)
+    t["blind"]["blame"] = [seat]
+    report = verify_transcript(_with_abort(t, **_revoke(seat)))
+    blame = report.check("blind-blame")
+    assert (blame.status, blame.code, blame.fields["framed"]) == ("fail", "blind-blame-framed", [seat])
+
+
+def test_a_revoke_in_a_game_whose_deals_cannot_be_derived_is_not_checked():
+    t = blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, unrevealed=(1,))
+    seat = t["records"][4]["seat"]
+    assert seat != 1
+    t["blind"]["blame"] = sorted({1, seat})
+    report = verify_transcript(_with_abort(t, **_revoke(seat)))
+    blame = report.check("blind-blame")
+    assert (blame.status, blame.code, blame.fields["seat"]) == ("skip", "blind-blame-unchecked", seat)

@@ -259,10 +259,12 @@ def test_the_browser_computes_the_blind_vectors(page):
 
 # ------------------------------------------------------------------------------------------------ the verifier
 
-AUDIT = """async ([game, messages, holders, pack]) => {
+AUDIT = """async ([game, messages, holders, pack, cut]) => {
   const { audit } = await import("/assets/js/blind/check.js");
-  const out = await audit(game, 4, messages, new Map(Object.entries(holders).map(([k, v]) => [Number(k), v])), pack);
+  const out = await audit(game, 4, messages, new Map(Object.entries(holders).map(([k, v]) => [Number(k), v])), pack,
+    cut ?? null);
   return {
+    cut: [...out.cut].sort(),
     findings: out.findings.map((f) => [f.code, f.seat, f.deal, f.positions ?? null]),
     atFault: out.atFault,
     decks: Object.fromEntries(out.decks),
@@ -363,6 +365,26 @@ def test_the_page_audits_a_blind_game_as_the_python_verifier(page, case):
         # the seat is named; a deal whose shuffle or lock differs has no deck, a bad release does not change it
         assert want.at_fault == [CASES[case][1]] and 0 in want.decks
         assert (1 in want.decks) == (CASES[case][0] == "release")
+
+
+@pytest.mark.parametrize("stalled", [("lock", 2, 1), None])
+def test_the_page_excuses_the_steps_an_abort_cut_off_as_the_python_verifier(page, stalled):
+    """docs/blind.md, "The abort record": from the abort's deal on a missing step is no seat's fault, but the one a
+    step-timeout blames; the same findings and cut deals as check.py's."""
+    from fairdeal.core.blind import check
+    from tests.blind.table import play_deals
+
+    _, msgs, holders = play_deals("g-browser-audit", deals=2, first_dealer=1, opens=False)
+    cut_at = next(i for i, m in enumerate(msgs) if m.get("deal") == 1 and (m["type"], m["seat"]) == ("lock", 2))
+    msgs = msgs[:cut_at] + [m for m in msgs[cut_at:] if m["type"] == "reveal"]
+    want = check.audit("g-browser-audit", 4, msgs, holders, cut_from=1, stalled=stalled)
+    js_cut = {"from": 1, "stalled": None if stalled is None else "|".join(map(str, stalled))}
+    got = page.evaluate(
+        AUDIT, ["g-browser-audit", msgs, {str(k): v for k, v in holders.items()}, blind_deal.pack_texts(), js_cut]
+    )
+    assert got["findings"] == [[f.code, f.seat, f.deal, f.fields.get("positions")] for f in want.findings]
+    assert got["atFault"] == want.at_fault == ([2] if stalled else [])
+    assert got["cut"] == sorted(want.cut) == [1]
 
 
 def test_the_page_blames_no_seat_for_a_message_the_server_altered(page):

@@ -112,7 +112,7 @@ def read_abort(record: Any, seats: int, messages: int, size: int) -> dict[str, A
     if why in STALLS:
         time_of(record["deadline"], "deadline")
     elif record["deadline"] is not None:
-        raise BadAbort(f"An abort of why {why!r} had no deadline: 'deadline' is null.")
+        raise BadAbort(f"An abort of why {why!r} names no deadline: 'deadline' is null.")
     return dict(record)
 
 
