@@ -220,3 +220,32 @@ def test_a_revoke_in_a_game_whose_deals_cannot_be_derived_is_not_checked():
     report = verify_transcript(_with_abort(t, **_revoke(seat)))
     blame = report.check("blind-blame")
     assert (blame.status, blame.code, blame.fields["seat"]) == ("skip", "blind-blame-unchecked", seat)
+
+
+def _rechained(t: dict) -> dict:
+    """t with every record's and the end's `prev` made again after a record was changed (the server's own chain:
+    it signs what it writes), signed again."""
+    from fairdeal.core.transcript import record_hash
+
+    for before, record in zip(t["records"], t["records"][1:] + [t["end"]], strict=True):
+        record["prev"] = record_hash(before)
+    t["signature"] = sign_transcript(KEY, t)
+    return t
+
+
+def test_a_wrong_timeout_move_the_replay_shows_is_blamed_not_framed():
+    """Every message of the seat is in and right: only the rules replay shows the fault, at the record the abort
+    names (timeout-moves). Blamed on the seat, its blame is not framed; moved to a record the replay passes, it is."""
+    t = blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, timeout_every=2)
+    i = next(i for i, r in enumerate(t["records"]) if r["by"] == "timeout" and r["move"]["kind"] == "bid")
+    record = t["records"][i]
+    record["move"] = {"kind": "bid", "value": (record["move"]["value"] + 1) % 14}  # legal, not the policy's
+    seat, seq = record["seat"], record["seq"]
+    t["blind"]["blame"] = [seat]
+    abort = {"seat": seat, "why": "bad-timeout-move", "deal": 0, "step": "move", "seq": seq, "deadline": None}
+    report = verify_transcript(_with_abort(_rechained(t), **abort))
+    assert (report.check("timeout-moves").status, report.check("timeout-moves").seq) == ("fail", seq)
+    blame = report.check("blind-blame")
+    assert (blame.status, blame.code, blame.fields["named"]) == ("pass", "blind-blame-ok", [seat])
+    wrong = dict(abort, seq=seq + 1)
+    assert verify_transcript(_with_abort(t, **wrong)).check("blind-blame").code == "blind-blame-framed"
