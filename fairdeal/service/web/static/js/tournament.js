@@ -100,16 +100,32 @@ function render(t) {
   $("#organise").hidden = !notes().organiser || t.status === "over";
 }
 
+// The page's refreshes overlap (its poll, and the one after each button): each entry's reveal is one POST,
+// however many of them find it unrevealed; the others wait for that POST. A failed one is tried again by the
+// next refresh.
+const reveals = new Map();     // entry -> its reveal POST (in flight, or done)
+
 async function revealMine(t) {
-  const n = notes();
-  for (const [entry, kept] of Object.entries(n.entries || {})) {
-    if (t.status === "revealing" && !kept.revealed) {
-      await post(`/tournaments/${encodeURIComponent(t.id)}/entries/${entry}/reveal`, { client_seed: kept.seed, nonce: kept.nonce });
-      kept.revealed = true;
-      saveNotes(n);
-      say(`Your client seed is revealed for entry ${entry}: it opens the commitment you registered with.`);
+  if (t.status !== "revealing") return;
+  for (const entry of Object.keys(notes().entries || {})) {
+    if (notes().entries[entry].revealed) continue;      // read now: another refresh may have just revealed it
+    if (!reveals.has(entry)) {
+      reveals.set(entry, revealEntry(t.id, entry).catch((exc) => {
+        reveals.delete(entry);
+        throw exc;
+      }));
     }
+    await reveals.get(entry);
   }
+}
+
+async function revealEntry(tournamentId, entry) {
+  const kept = notes().entries[entry];
+  await post(`/tournaments/${encodeURIComponent(tournamentId)}/entries/${entry}/reveal`, { client_seed: kept.seed, nonce: kept.nonce });
+  const n = notes();           // as saved now, with what other reveals saved meanwhile
+  n.entries[entry].revealed = true;
+  saveNotes(n);
+  say(`Your client seed is revealed for entry ${entry}: it opens the commitment you registered with.`);
 }
 
 async function showMine(t) {
