@@ -181,3 +181,27 @@ def test_overlapping_refreshes_reveal_an_entrys_seed_once(pages, server):
     org.post(f"/tournaments/{tid}/start")  # accepted: the entry's seed is in (refused while one is missing)
     notes = json.loads(page.evaluate(f"() => localStorage.getItem('fairdeal.tournament.{tid}')"))
     assert notes["entries"][str(entry)]["revealed"], "the page would reveal again on its next visit"
+
+
+def test_an_older_tournament_read_answered_late_is_not_drawn(pages, server):
+    """The poll's read of the tournament, answered while registration was open, reaches the page only after the
+    refresh that "Close registration" made has drawn the tournament revealing: the page keeps the later state (a
+    late answer drawn last would show registration open again, with its form)."""
+    org = server.api().player("late read")
+    tid = org.post("/tournaments", {"rule_set": "spades", "rounds": 1, "play": "policies"})["id"]
+    for i in range(2):
+        org.post(f"/tournaments/{tid}/entries", {"name": f"bots {i}", "members": [f"{i}a", f"{i}b"], "bot": True})
+    page = pages.new()
+    as_player(page, org.identity)
+    kept = {"organiser": True, "entries": {}}
+    page.add_init_script(f"localStorage.setItem('fairdeal.tournament.{tid}', {json.dumps(json.dumps(kept))});")
+    page.goto(f"{server.url}/tournament/{tid}")
+    page.wait_for_selector("#organise:not([hidden]) button[data-action=close]")
+    poll = HeldAnswer(page, f"**/tournaments/{tid}", nth=1)
+    poll.wait_held()  # the poll's next read, answered now: registering
+    page.click("#organise button[data-action=close]")
+    page.wait_for_function("() => document.querySelector('#summary').textContent.endsWith('revealing.')")
+    poll.release()
+    summary = page.text_content("#summary")
+    assert summary.endswith("revealing."), f"the older answer was drawn last: {summary!r}"
+    assert page.is_hidden("#register"), "the registration form came back with the older answer"

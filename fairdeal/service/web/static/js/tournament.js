@@ -7,6 +7,7 @@ import { $, clear, el } from "./dom.js";
 import { canonicalBytes } from "./protocol/canonical.js";
 import { newNonce, randomClientSeed } from "./protocol/fairness.js";
 import { sha256Hex } from "./protocol/hash.js";
+import { latest } from "./latest.js";
 
 const PROTOCOL = "fairdeal-tournament/1";
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -128,10 +129,20 @@ async function revealEntry(tournamentId, entry) {
   say(`Your client seed is revealed for entry ${entry}: it opens the commitment you registered with.`);
 }
 
+// The poll's refresh and a button's may overlap: of each read (the tournament, "my table") only the one asked
+// last is drawn (latest.js), so an older answer arriving late cannot put back an older round's state.
+const tournamentReads = latest();
+const mineReads = latest();
+const failed = (exc) => { throw exc; };      // no retry here: the poll asks again in POLL_MS
+
 async function showMine(t) {
+  if (!me() || !Object.keys(notes().entries || {}).length) {
+    clear($("#mine"));
+    return;
+  }
+  const mine = await mineReads(() => get(`/tournaments/${encodeURIComponent(t.id)}/me`), (m) => m, { onError: failed });
+  if (mine === undefined) return;            // a later read draws
   const box = clear($("#mine"));
-  if (!me() || !Object.keys(notes().entries || {}).length) return;
-  const mine = await get(`/tournaments/${encodeURIComponent(t.id)}/me`);
   const next = mine.next_table;
   if (next) {
     box.append(el("p", { id: "next-table" }, `Round ${next.round}: your table is ${next.game_id}, seat ${next.seat}. `,
@@ -143,8 +154,11 @@ async function showMine(t) {
 }
 
 async function refresh() {
-  const t = await get(`/tournaments/${encodeURIComponent(id)}`);
-  render(t);
+  const t = await tournamentReads(() => get(`/tournaments/${encodeURIComponent(id)}`), (answer) => {
+    render(answer);
+    return answer;
+  }, { onError: failed });
+  if (t === undefined) return undefined;     // a later read draws (and reveals)
   await revealMine(t);
   await showMine(t);
   return t;
