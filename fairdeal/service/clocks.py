@@ -60,9 +60,10 @@ class Clocks:
     def abandon_at(self, game: Game) -> float | None:
         return endings.abandon_at(game, self.config.abandon_after)
 
-    def advance(self, game: Game) -> None:
+    def advance(self, game: Game) -> Any:
         """Run whatever is due now: seating and start records, a reveal deadline, bot moves, timeout moves,
-        abandonment, the end."""
+        abandonment, the end. At a blind table, returns the blind log's Progress as this advance left it (read
+        from the store at its start, with its own appends), for the caller that would read it again at once."""
         table, appender = game.loaded_table, self.appender
         if table["status"] == "revealing":
             appender.ensure_seated(game)
@@ -76,9 +77,9 @@ class Clocks:
         if table["status"] == "playing" and not game.started:
             appender.ensure_started(game)
         if is_blind(table):  # BLIND HOOK: a blind table's steps, moves, aborts and end (fairdeal/service/blind/)
-            self.blind.advance(game)
-            self.schedule(game)
-            return
+            progress = self.blind.advance(game)
+            self.schedule(game, progress)
+            return progress
         fresh = False  # the table document read from the store by this advance (a move's fast path reads none)
         for _ in range(MAX_STEPS):
             if game.ended or game.live is None:
@@ -127,15 +128,16 @@ class Clocks:
             return standin.claim(self.store, game, seat, lambda t: standin.stands_in(game, seat, now, after, t))
         return standin.claim(self.store, game, seat, lambda t: gone(t, seat))
 
-    def next_check(self, game: Game, for_index: bool = False) -> float | None:
+    def next_check(self, game: Game, for_index: bool = False, blind: Any = None) -> float | None:
         """When the game next needs a touch (None: nothing is due, ever, without a move). `for_index`: the time
-        written into the sweeper's index, where a stand-in's time is coarse too (see schedule)."""
+        written into the sweeper's index, where a stand-in's time is coarse too (see schedule). `blind`: a blind
+        table's Progress just read (None: read it)."""
         if game.ended:
             return None
         if game.live is None:
             return reveal_due(game.loaded_table)
         if is_blind(game.table):  # BLIND HOOK
-            return self.blind.next_check(game)
+            return self.blind.next_check(game, blind)
         due, abandon = self.deadline(game), self.abandon_at(game)
         if abandon is not None:
             # the silence limit moves with every human move: schedule it coarsely (rounded up to a twentieth
@@ -147,13 +149,13 @@ class Clocks:
         times = [t for t in (due, abandon, stand_in) if t is not None]
         return min(times) if times else None
 
-    def schedule(self, game: Game) -> None:
+    def schedule(self, game: Game, blind: Any = None) -> None:
         """Keep the sweeper's index (game -> next time something is due) current. At a table without clocks the
         stand-in time moves with every move; in the index it is rounded up to a twentieth of standin_after, so
         that most moves write nothing there (a store write a move was a third of a move's round trips). Only the
         sweeper reads the index, for the games nobody touches: a waiting client wakes at the exact time
         (feed.until_due), and any request's touch runs what is due."""
-        when = self.next_check(game, for_index=True)
+        when = self.next_check(game, for_index=True, blind=blind)
         key = None if when is None else round(when, 1)
         if key is not None and game.scheduled is None:  # replayed afresh (evicted): the index may hold it (a read
             stored = self.store.index_score("schedule", game.game_id)  # is cheaper than an fsynced write)

@@ -182,7 +182,10 @@ class HeldAnswer:
         if self.seen != self.nth:
             route.continue_()
             return
-        self.held = (route, route.fetch())  # the service's answer as of now
+        self.held = self._hold(route)
+
+    def _hold(self, route):
+        return (route, route.fetch())  # the service's answer as of now
 
     def wait_held(self, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
@@ -196,4 +199,22 @@ class HeldAnswer:
         route, answer = self.held
         with self.page.expect_event("requestfinished", lambda r: r.url == route.request.url):
             route.fulfill(response=answer)
+        self._frames()
+
+    def _frames(self) -> None:
         self.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+class HeldRequest(HeldAnswer):
+    """One of a page's requests (the `nth` matching `pattern`) kept from the service until release(): a request
+    slow on its way there, answered with the service's state as of its release, not as of its asking."""
+
+    def _hold(self, route):
+        return (route, None)
+
+    def release(self) -> None:
+        """Send the held request on and wait until the page has read its answer (its body, then two frames)."""
+        route, _ = self.held
+        with self.page.expect_event("requestfinished", lambda r: r is route.request):
+            route.continue_()
+        self._frames()

@@ -4,6 +4,8 @@ table's bot, marked as standing in on every page, until they take the seat back.
 
 from __future__ import annotations
 
+import json
+
 from tests.web.conftest import shot
 from tests.web.driver import TURN, HeldAnswer, as_player, make_move, wait_after
 
@@ -104,3 +106,58 @@ def test_a_player_who_leaves_is_stood_in_for_everyone_sees_it_and_the_player_tak
     wait_after(page, make_move(page))
     rec = mine.get(f"/games/{gid}/transcript")["transcript"]["records"][view["seq"]]
     assert (rec["seat"], rec["by"]) == (0, "player"), "the seat is the player's again"
+
+
+def test_a_view_read_before_a_return_and_answered_after_it_does_not_show_the_seat_away_again(pages, server):
+    """A leave at our turn (the bot moves for us at once), then a return: two view reads of the same seq. The
+    first answer, overtaken by the second, must not be drawn last (the page would show the seat away again)."""
+    mine, other, gid = _two_players(server)
+    _others_play(other, gid)
+    assert mine.get(f"/games/{gid}")["your_turn"]
+    page = pages.new()
+    as_player(page, mine.identity)
+    page.goto(f"{server.url}/table/{gid}")
+    page.wait_for_selector(TURN)
+    page.wait_for_selector("#presence #leave-table")
+    late = HeldAnswer(page, f"**/games/{gid}", nth=1)
+    page.once("dialog", lambda d: d.accept())
+    page.click("#leave-table")
+    late.wait_held()  # the view after the leave: away, the bot's move made
+    page.wait_for_selector("#presence #come-back")  # the same view, brought by the stream with the bot's move
+    page.click("#come-back")
+    page.wait_for_selector("#presence #leave-table")  # the view read after the return
+    assert late.held[1].json()["seq"] == int(page.get_attribute("#mine", "data-seq")), "not the same seq"
+    late.release()
+    assert page.locator("#presence #come-back").count() == 0, "the view read before the return was drawn last"
+    assert page.locator("#presence #leave-table").count() == 1
+    assert not mine.get(f"/games/{gid}")["seats"][0]["away"]
+
+
+def test_a_view_read_that_fails_after_a_leave_is_asked_again(pages, server):
+    mine, other, gid = _two_players(server)
+    _others_play(other, gid)
+    assert mine.play_suggested(gid)  # our move: now it is the other's turn, the leave makes no move (no news)
+    view = mine.get(f"/games/{gid}")
+    assert view["to_move"] == 2
+    page = pages.new()
+    as_player(page, mine.identity)
+    page.goto(f"{server.url}/table/{gid}")
+    page.wait_for_selector(f"#mine[data-seq='{view['seq']}']", state="attached")
+    page.wait_for_selector("#presence #leave-table")
+    failed = []
+
+    def fail_once(route):
+        if failed:
+            route.continue_()
+            return
+        failed.append(route.request.url)
+        problem = {"title": "Service Unavailable", "status": 503, "detail": "The service is busy."}
+        route.fulfill(status=503, content_type="application/problem+json", body=json.dumps(problem))
+
+    page.route(f"**/games/{gid}", fail_once)
+    page.once("dialog", lambda d: d.accept())
+    page.click("#leave-table")
+    page.wait_for_selector("#why.error:has-text('Asking again')")
+    page.wait_for_selector("#presence #come-back")  # the read asked again: the page shows the seat away
+    assert failed and mine.get(f"/games/{gid}")["seats"][0]["away"] == "left"
+    assert page.inner_text("#why") == "", "the failure's note stays after the read was answered"

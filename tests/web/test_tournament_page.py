@@ -1,6 +1,7 @@
 """The tournament page in a real browser: after a tournament run through the API, it shows the standings, the
 rounds with every table and bye, the commitment and the verify command."""
 
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import time
 from fairdeal.core.fairness import new_nonce
 from fairdeal.core.tournament.seeds import entry_commitment
 from tests.web.conftest import shot
+from tests.web.driver import HeldAnswer, HeldRequest, as_player
 from tests.web.verify_checks import BROWSER_CHECKS, statuses
 
 
@@ -145,3 +147,61 @@ def test_a_live_tournament_organised_and_entered_through_the_page_verifies(pages
     finally:
         sweeper.terminate()
         sweeper.wait(30)
+
+
+def test_overlapping_refreshes_reveal_an_entrys_seed_once(pages, server):
+    """The page's poll and the refresh after "Close registration" both find the entry unrevealed: one reveal
+    POST goes, the other refresh waits for it. The poll's read is held on its way until the close's refresh has
+    sent its reveal (held too), so the two overlap on every run."""
+    org = server.api().player("one reveal")
+    t = org.post("/tournaments", {"rule_set": "spades", "rounds": 1, "play": "policies"})
+    tid, seed, nonce = t["id"], "one reveal seed", new_nonce()
+    commitment = entry_commitment(tid, seed, nonce)
+    entry = org.post(
+        f"/tournaments/{tid}/entries", {"name": "Mine", "members": ["a", "b"], "client_seed_commitment": commitment}
+    )["you"]["entry"]
+    org.post(f"/tournaments/{tid}/entries", {"name": "bots", "members": ["c", "d"], "bot": True})
+    page = pages.new()
+    as_player(page, org.identity)  # the organiser's browser, which registered the entry and keeps its seed
+    kept = {"organiser": True, "entries": {str(entry): {"seed": seed, "nonce": nonce, "revealed": False}}}
+    page.add_init_script(f"localStorage.setItem('fairdeal.tournament.{tid}', {json.dumps(json.dumps(kept))});")
+    page.goto(f"{server.url}/tournament/{tid}")
+    page.wait_for_selector("#organise:not([hidden]) button[data-action=close]")
+    poll = HeldRequest(page, f"**/tournaments/{tid}", nth=1)
+    reveal = HeldAnswer(page, f"**/tournaments/{tid}/entries/*/reveal", nth=1)
+    poll.wait_held()  # the poll's next read, not at the service yet
+    page.click("#organise button[data-action=close]")
+    reveal.wait_held()  # the close's refresh: the tournament revealing, the entry's reveal sent
+    poll.release()  # the poll reads the tournament revealing too, the reveal not answered yet
+    assert reveal.seen == 1, "a second refresh sent the entry's reveal again"
+    reveal.release()
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('revealed')")
+    assert reveal.seen == 1
+    assert org.get(f"/tournaments/{tid}")["status"] == "revealing"
+    org.post(f"/tournaments/{tid}/start")  # accepted: the entry's seed is in (refused while one is missing)
+    notes = json.loads(page.evaluate(f"() => localStorage.getItem('fairdeal.tournament.{tid}')"))
+    assert notes["entries"][str(entry)]["revealed"], "the page would reveal again on its next visit"
+
+
+def test_an_older_tournament_read_answered_late_is_not_drawn(pages, server):
+    """The poll's read of the tournament, answered while registration was open, reaches the page only after the
+    refresh that "Close registration" made has drawn the tournament revealing: the page keeps the later state (a
+    late answer drawn last would show registration open again, with its form)."""
+    org = server.api().player("late read")
+    tid = org.post("/tournaments", {"rule_set": "spades", "rounds": 1, "play": "policies"})["id"]
+    for i in range(2):
+        org.post(f"/tournaments/{tid}/entries", {"name": f"bots {i}", "members": [f"{i}a", f"{i}b"], "bot": True})
+    page = pages.new()
+    as_player(page, org.identity)
+    kept = {"organiser": True, "entries": {}}
+    page.add_init_script(f"localStorage.setItem('fairdeal.tournament.{tid}', {json.dumps(json.dumps(kept))});")
+    page.goto(f"{server.url}/tournament/{tid}")
+    page.wait_for_selector("#organise:not([hidden]) button[data-action=close]")
+    poll = HeldAnswer(page, f"**/tournaments/{tid}", nth=1)
+    poll.wait_held()  # the poll's next read, answered now: registering
+    page.click("#organise button[data-action=close]")
+    page.wait_for_function("() => document.querySelector('#summary').textContent.endsWith('revealing.')")
+    poll.release()
+    summary = page.text_content("#summary")
+    assert summary.endswith("revealing."), f"the older answer was drawn last: {summary!r}"
+    assert page.is_hidden("#register"), "the registration form came back with the older answer"

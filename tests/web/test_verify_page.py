@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import shot
+from tests.web.driver import HeldAnswer
 from tests.web.verify_checks import BROWSER_CHECKS, statuses
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,10 +37,10 @@ def pages(pages):
     return pages
 
 
-@pytest.fixture(scope="module")
-def finished(server, tmp_path_factory):
-    """A finished 120s-auction game (one human seat with a client seed, three bots), its receipts."""
-    api = server.api().player("verifier")
+def play_one(server, name: str) -> tuple[dict, dict]:
+    """A 120s-auction game played to its end by `name` (seat 0, client seed "my own words") and three bots: the
+    table and the receipts of its moves."""
+    api = server.api().player(name)
     t = api.open_table({"rule_set": "120s-auction", "clocks": "off"}, seed="my own words")
     api.post(f"/tables/{t['id']}/start")
     api.reveal(t["id"])
@@ -47,11 +48,17 @@ def finished(server, tmp_path_factory):
     while True:
         g = api.get(f"/games/{t['id']}")
         if g["status"] == "over":
-            break
+            return t, receipts
         move = g["suggested"] if g["suggested"] in g["legal_moves"] else g["legal_moves"][0]
         ack = api.move(t["id"], g["seq"], move)
         receipts[ack["seq"]] = ack["receipt"]
-    transcript = api.get(f"/games/{t['id']}/transcript")
+
+
+@pytest.fixture(scope="module")
+def finished(server, tmp_path_factory):
+    """A finished 120s-auction game (one human seat with a client seed, three bots), its receipts."""
+    t, receipts = play_one(server, "verifier")
+    transcript = server.api().get(f"/games/{t['id']}/transcript")
     folder = tmp_path_factory.mktemp("transcripts")
     path = folder / f"fairdeal-game-{t['id']}.json"
     path.write_text(json.dumps(transcript, indent=1))
@@ -138,6 +145,30 @@ def test_the_page_opens_a_finished_game_by_its_id(pages, server, finished):
     got = statuses(page)
     assert all(got[c] == "pass" for c in BROWSER_CHECKS)
     assert page.get_by_role("link", name=f"Download {finished['path'].name}").count() == 1
+
+
+def test_a_game_opened_and_answered_after_the_next_one_opened_is_not_checked_in_its_place(pages, server, finished):
+    """Open game A, then game B before A's transcript has come: A's answer, arriving last, is dropped."""
+    second = play_one(server, "second verifier")[0]["id"]
+    page = pages.new()
+    page.goto(server.url + "/verify")
+    page.wait_for_function("() => document.getElementById('keys').value.trim() !== ''")  # the service's key
+    late = HeldAnswer(page, f"**/games/{finished['id']}/transcript", nth=1)
+    page.fill("#game-id", finished["id"])
+    page.click("#by-id button[type=submit]")
+    late.wait_held()
+    page.fill("#game-id", second)
+    page.click("#by-id button[type=submit]")
+    page.wait_for_selector(f"#game-facts code:text-is('{second}')")
+    page.wait_for_selector("#status:text-is('Checked.')")
+    late.release()
+    # "Check again" checks the transcript the page holds: the one opened last, not the one answered last
+    page.click("#options summary")
+    page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+    page.click("#recheck")
+    page.wait_for_selector("#status:text-is('Checked.'), #status.error")
+    assert page.locator(f"#game-facts code:text-is('{second}')").count() == 1, page.inner_text("#game-facts")
+    assert page.get_by_role("link", name=f"Download fairdeal-game-{second}.json").count() == 1
 
 
 def tampered(finished, change) -> Path:

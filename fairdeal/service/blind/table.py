@@ -77,14 +77,18 @@ class Blind:
         return True
 
     # ------------------------------------------------------------------------------ advance
-    def advance(self, game) -> None:
+    def advance(self, game) -> Progress | None:
         """Run what is due at a blind table: the server seats' steps and moves, a move whose open is in but
-        whose record is not, each finished hand's check, the reveals, an abort past a deadline, the end."""
+        whose record is not, each finished hand's check, the reveals, an abort past a deadline, the end. Returns
+        the blind log's Progress as read at the last step and kept current by this advance's own appends (None
+        when the game was over before a read): the caller's check of a move or a post, and the schedule, use it
+        instead of reading the log again (a racer's append makes the next compare-and-append fail, read again)."""
         table = game.table
         n = table["players"]
+        p = None
         for _ in range(MAX_STEPS):
             if game.ended or game.live is None:
-                return
+                return p
             p = self.progress(game.game_id, n)
             now = self.now()
             if p.count < n:
@@ -101,9 +105,10 @@ class Blind:
                 self.abort(game, p, blame, now)
                 continue
             if not self._step(game, p, now):
-                return
+                return p
             if p.abort is not None and not game.ended:
                 continue
+        return p
 
     def _step(self, game, p: Progress, now: float) -> bool:
         """One thing due now, done; False when the game waits for a human."""
@@ -265,9 +270,8 @@ class Blind:
         bhash = body_hash({"seat": seat, "seq": body["seq"], "move": move_json, "open": opened}) if idem_key else None
         for _ in range(3):
             try:
-                self.clocks.advance(game)
+                p = self.clocks.advance(game) or self.progress(game.game_id)
                 move = Moves.check(game, seat, body["seq"], move_json)
-                p = self.progress(game.game_id)
                 state = game.live.state
                 if p.abort is not None:
                     raise ApiError(
@@ -408,8 +412,7 @@ class Blind:
         table = game.table
         n = table["players"]
         for _ in range(3):
-            self.clocks.advance(game)
-            p = self.progress(game.game_id, n)
+            p = self.clocks.advance(game) or self.progress(game.game_id, n)
             try:
                 msg = check_form(message, game.game_id, n, DECK)
             except BadMessage as exc:
@@ -431,8 +434,8 @@ class Blind:
             self._in_turn(game, p, seat, msg)
             if self._append(game.game_id, p, {"m": msg}, self.now()):
                 index = p.count - 1
-                self.clocks.advance(game)
-                return {"index": index, "count": self.progress(game.game_id).count}, True
+                after = self.clocks.advance(game) or self.progress(game.game_id)
+                return {"index": index, "count": after.count}, True
         raise ApiError(503, "busy", "The table is changing too fast; try again.")
 
     def _in_turn(self, game, p: Progress, seat: int, msg: dict) -> None:
@@ -521,13 +524,14 @@ class Blind:
             "abort": p.abort,
         }
 
-    def next_check(self, game) -> float | None:
+    def next_check(self, game, p: Progress | None = None) -> float | None:
         """When the sweeper should next touch a blind game: a bot's step is due at once; else the deadline of
-        the step due."""
+        the step due. `p`: the Progress an advance just left (None: read it)."""
         table = game.table
         if game.ended or game.live is None:
             return None
-        p = self.progress(game.game_id, table["players"])
+        if p is None:
+            p = self.progress(game.game_id, table["players"])
         due = self.due(game, p)
         if due is None:
             return None

@@ -5,6 +5,7 @@ import { get, me, post, Problem, sendMove, signUp } from "./api.js";
 import { cardFace, cardName } from "./cards.js";
 import { choicesOf, legalThrow, playLabel, throwHint } from "./choices.js";
 import { HandTracker, layout } from "./protocol/deals.js";
+import { latest } from "./latest.js";
 import { clear, el } from "./dom.js";
 import { randomClientSeed } from "./protocol/fairness.js";
 import { Feed } from "./feed.js";
@@ -295,27 +296,31 @@ function showCommits(fingerprint, trouble) {
 // The score sheet, read again when a hand ends (and at the start and the end). Two hands may end close
 // together: the reads can come back out of order, and only the latest asked is drawn (an earlier answer
 // drawn after it would take a row away). A read that fails is asked again, a little later each time.
-async function refreshSheet(attempt = 0) {
-  const asked = (S.sheetAsked = (S.sheetAsked || 0) + 1);
-  try {
-    const hands = await loadSheet(tableId);
-    if (asked !== S.sheetAsked) return;             // a later read is on its way: it draws the sheet
+const sheetReads = latest();
+function refreshSheet() {
+  return sheetReads(() => loadSheet(tableId), (hands) => {
     if (S.game) renderSheet($("sheet"), hands, S.game.view || {}, S.names || new Names(S.game));
-  } catch {
-    if (asked === S.sheetAsked && attempt < 5) setTimeout(() => refreshSheet(attempt + 1), 1000 * 2 ** attempt);
-  }
+  }, { retries: 5 });
 }
 
 // After a leave or a return (the table changed, the log did not: the feed has no news of it), read the view.
-// The feed may have brought a later move (and view) while this read was on its way: an older view is not drawn.
-async function refresh() {
-  try {
-    const view = await get(`/games/${encodeURIComponent(tableId)}`);
+// A leave then a return give two views of the same seq: only the view read last is drawn (the earlier one,
+// arriving late, would show the seat away again). The feed may have brought a later move (and view) while this
+// read was on its way: an older view is not drawn either. A read that fails is asked again, later each time.
+const viewReads = latest();
+function refresh() {
+  return viewReads(() => get(`/games/${encodeURIComponent(tableId)}`), (view) => {
+    if (S.viewTrouble) say("why", "");               // the read's failure said so: it is answered now
+    S.viewTrouble = false;
     if (S.game && view.seq < S.game.seq) return;
     onBatch([], view);
-  } catch (exc) {
-    say("why", exc.message, true);
-  }
+  }, {
+    retries: 5,
+    onError: (exc, last) => {
+      S.viewTrouble = true;
+      say("why", last ? exc.message : `${exc.message} Asking again…`, true);
+    },
+  });
 }
 
 // Opening the page is coming back: a seat of ours that the first view shows away is taken back from the

@@ -7,6 +7,7 @@ import { $, clear, el } from "./dom.js";
 import { canonicalBytes } from "./protocol/canonical.js";
 import { newNonce, randomClientSeed } from "./protocol/fairness.js";
 import { sha256Hex } from "./protocol/hash.js";
+import { latest } from "./latest.js";
 
 const PROTOCOL = "fairdeal-tournament/1";
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -100,22 +101,48 @@ function render(t) {
   $("#organise").hidden = !notes().organiser || t.status === "over";
 }
 
+// The page's refreshes overlap (its poll, and the one after each button): each entry's reveal is one POST,
+// however many of them find it unrevealed; the others wait for that POST. A failed one is tried again by the
+// next refresh.
+const reveals = new Map();     // entry -> its reveal POST (in flight, or done)
+
 async function revealMine(t) {
-  const n = notes();
-  for (const [entry, kept] of Object.entries(n.entries || {})) {
-    if (t.status === "revealing" && !kept.revealed) {
-      await post(`/tournaments/${encodeURIComponent(t.id)}/entries/${entry}/reveal`, { client_seed: kept.seed, nonce: kept.nonce });
-      kept.revealed = true;
-      saveNotes(n);
-      say(`Your client seed is revealed for entry ${entry}: it opens the commitment you registered with.`);
+  if (t.status !== "revealing") return;
+  for (const entry of Object.keys(notes().entries || {})) {
+    if (notes().entries[entry].revealed) continue;      // read now: another refresh may have just revealed it
+    if (!reveals.has(entry)) {
+      reveals.set(entry, revealEntry(t.id, entry).catch((exc) => {
+        reveals.delete(entry);
+        throw exc;
+      }));
     }
+    await reveals.get(entry);
   }
 }
 
+async function revealEntry(tournamentId, entry) {
+  const kept = notes().entries[entry];
+  await post(`/tournaments/${encodeURIComponent(tournamentId)}/entries/${entry}/reveal`, { client_seed: kept.seed, nonce: kept.nonce });
+  const n = notes();           // as saved now, with what other reveals saved meanwhile
+  n.entries[entry].revealed = true;
+  saveNotes(n);
+  say(`Your client seed is revealed for entry ${entry}: it opens the commitment you registered with.`);
+}
+
+// The poll's refresh and a button's may overlap: of each read (the tournament, "my table") only the one asked
+// last is drawn (latest.js), so an older answer arriving late cannot put back an older round's state.
+const tournamentReads = latest();
+const mineReads = latest();
+const failed = (exc) => { throw exc; };      // no retry here: the poll asks again in POLL_MS
+
 async function showMine(t) {
+  if (!me() || !Object.keys(notes().entries || {}).length) {
+    clear($("#mine"));
+    return;
+  }
+  const mine = await mineReads(() => get(`/tournaments/${encodeURIComponent(t.id)}/me`), (m) => m, { onError: failed });
+  if (mine === undefined) return;            // a later read draws
   const box = clear($("#mine"));
-  if (!me() || !Object.keys(notes().entries || {}).length) return;
-  const mine = await get(`/tournaments/${encodeURIComponent(t.id)}/me`);
   const next = mine.next_table;
   if (next) {
     box.append(el("p", { id: "next-table" }, `Round ${next.round}: your table is ${next.game_id}, seat ${next.seat}. `,
@@ -127,8 +154,11 @@ async function showMine(t) {
 }
 
 async function refresh() {
-  const t = await get(`/tournaments/${encodeURIComponent(id)}`);
-  render(t);
+  const t = await tournamentReads(() => get(`/tournaments/${encodeURIComponent(id)}`), (answer) => {
+    render(answer);
+    return answer;
+  }, { onError: failed });
+  if (t === undefined) return undefined;     // a later read draws (and reveals)
   await revealMine(t);
   await showMine(t);
   return t;

@@ -6,6 +6,7 @@ import { cardFace, cardName } from "./cards.js";
 import { renderReplay } from "./replay.js";
 import { ELSEWHERE, FAIL, parseClientSeed, parseCommitment, parseReceipt, verifyCommand, verifyTranscript } from "./protocol/checks.js";
 import { clear, el } from "./dom.js";
+import { latest } from "./latest.js";
 import { loadGameNotes } from "./notes.js";
 import { BLIND_CHECKS, findingSentence } from "./blind/verify.js";
 import { pythonVerifier } from "./verifier/python.js";
@@ -307,33 +308,39 @@ async function load(text, name, fromService = false, gameId = null) {
   await run();
 }
 
-async function openById(id) {
+// Opening a game by id, or a file: the transcript opened last is the one checked. Open game A, then quickly game
+// B (or drop a file): A's fetch answered after B's is dropped, never checked in B's place.
+const opening = latest();
+
+function openById(id) {
   if (!online) {
     say("Opening a game by id needs this service; offline, drop the transcript file instead.", "error");
-    return;
+    return undefined;
   }
   say("Fetching the transcript…");
-  const r = await fetch(`/games/${encodeURIComponent(id)}/transcript`, { headers: { Accept: "application/json" } });
-  const text = await r.text();
-  if (!r.ok) {
-    let detail = `HTTP ${r.status}`;
-    try { detail = JSON.parse(text).detail || detail; } catch { /* not JSON */ }
-    say(detail, "error");
-    return;
-  }
-  const body = JSON.parse(text);
-  if (body.complete === false) {
-    say("This game has not ended: its seed is revealed when it ends. Come back then.", "error");
-    return;
-  }
-  await load(text, `fairdeal-game-${id}.json`, true, id);
+  const read = async () => {
+    const r = await fetch(`/games/${encodeURIComponent(id)}/transcript`, { headers: { Accept: "application/json" } });
+    return { ok: r.ok, status: r.status, text: await r.text() };
+  };
+  return opening(read, ({ ok, status, text }) => {
+    if (!ok) {
+      let detail = `HTTP ${status}`;
+      try { detail = JSON.parse(text).detail || detail; } catch { /* not JSON */ }
+      say(detail, "error");
+      return undefined;
+    }
+    const body = JSON.parse(text);
+    if (body.complete === false) {
+      say("This game has not ended: its seed is revealed when it ends. Come back then.", "error");
+      return undefined;
+    }
+    return load(text, `fairdeal-game-${id}.json`, true, id);
+  }, { onError: () => say("The service did not answer: the transcript could not be fetched.", "error") });
 }
 
 function readFile(file) {
-  const reader = new FileReader();
-  reader.onload = () => load(String(reader.result), file.name);
-  reader.onerror = () => say("The file could not be read.", "error");
-  reader.readAsText(file);
+  return opening(() => file.text(), (text) => load(text, file.name),
+    { onError: () => say("The file could not be read.", "error") });
 }
 
 function init() {
