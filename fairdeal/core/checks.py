@@ -482,6 +482,11 @@ def replay_failures(t: Mapping[str, Any], seed: bytes) -> list[Check]:
     return [failure] if failure is not None else []
 
 
+def _put_some(run: _Run, result: Check | None) -> None:
+    if result is not None:
+        run.put(result)
+
+
 def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | None = None) -> None:
     start, records, end = t["start"], t["records"], t["end"]
     blind = BlindVerification(t, seed) if "blind" in t else None  # docs/blind.md: the decks are the seats'
@@ -494,6 +499,7 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | No
         if blind.chance is None:
             raise _Unusable("This blind table's deal layout is not one this verifier can deal blind.")
         if blind.underived:  # a seat did not reveal, or cheated: nobody can say which cards its hands held
+            _put_some(run, blind.blame_unreplayed())
             for cid in ("blind-opens", *REPLAY_CHECKS):
                 run.put(skipped(cid, "blind-deal-unknown", hand=blind.underived[0]))
             return
@@ -505,6 +511,8 @@ def _replay(run: _Run, t: Mapping[str, Any], seed: bytes, board_seed: bytes | No
     except (ImportError, AttributeError, KeyError, TypeError) as exc:
         raise _Unusable(f"The game cannot be replayed by this verifier: {exc}") from None
     game, failure = _walk(start, seed, records, policies=True, game=fresh)
+    if blind is not None:  # a revoke or a wrong timeout move the end blames: the replay's first failure shows it
+        _put_some(run, blind.blame_after_replay(failure, records))
     if failure is not None:
         run.put(failure)
         if failure.id in ("bot-moves", "timeout-moves"):

@@ -312,8 +312,24 @@ MESSAGES: dict[str, Template] = {
             else "the end blames no seat"
         )
         + (f"; the messages show {_seats(f['named'])} at fault" if f["named"] != f["claimed"] else "")
+        + (
+            f" (seat {f['stalled']} by the abort record: its {f['step']} of deal {f['deal']} was due and is not in "
+            "the log)"
+            if "stalled" in f
+            else ""
+        )
+        + (f" (seat {f['replayed']} by the rules replay, at the record the abort names)" if "replayed" in f else "")
     ),
     "blind-blame-framed": "the end names {framed_text} at fault, but the messages show no fault of theirs",
+    "blind-stall-framed": (
+        "the abort blames seat {blamed} for its {step} of deal {deal} not sent in time ({why}), but {because}: "
+        "the server's fault"
+    ),
+    "blind-stall-unknown": "the transcript's abort record (blind.abort) is not in its form: {reason}",
+    "blind-blame-unchecked": (
+        "not checked: the end blames seat {seat} for a {why}, which only the rules replay shows, and the deals "
+        "cannot be derived"
+    ),
     "blind-play-not-opened": "record {seq}: seat {seat} played {card} without an open of it from a position it holds",
     "blind-layout": "the deal layout {layout!r} cannot be dealt blind by this verifier",
     "blind-message-form": "message {index} (seat {claimed_seat}) is not in its form: {reason}",

@@ -137,7 +137,7 @@ SCHEMAS: dict[str, dict[str, Schema]] = {
                 "blind": OBJ,  # a dealer-blind table's messages (docs/blind.md, "The transcript")
             },
         ),
-        "blind": ({"protocol": STR, "messages": LIST, "blame": LIST}, {}),
+        "blind": ({"protocol": STR, "messages": LIST, "blame": LIST}, {"abort": OBJ}),  # abort: checked by stall.py
         "commit": ({**_HEADER, "deal_layout": STR, "created": STR}, {"board": OBJ}),  # board: tournaments.md
         "seating": ({**_HEADER, "seats": LIST, "reveal_deadline": (STR, NULL), "seated": STR}, {}),
         "seating.seat": ({"seat": INT, "name": STR, "bot": BOOL, "client_seed_commitment": (HEX, NULL)}, {}),

@@ -16,11 +16,11 @@ import logging
 from collections.abc import Callable
 
 from fairdeal.core import fairness
+from fairdeal.core.blind.hidden import blind_live_game  # BLIND HOOK
 from fairdeal.core.games.base import GameError
 from fairdeal.core.replay import LiveGame
 from fairdeal.service.blind.log import BlindLogs  # BLIND HOOK
 from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
-from fairdeal.service.blind.state import blind_live_game  # BLIND HOOK
 from fairdeal.service.cache import GameCache
 from fairdeal.service.game import Game
 from fairdeal.service.isotime import parse_iso

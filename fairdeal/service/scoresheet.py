@@ -5,16 +5,16 @@ Every member is public once its hand has ended (each was in every seat's view as
 see the sheet. It is made by replaying the game's records through the engine on request, and kept for the
 game's current move: the move path is not touched.
 
-At a dealer-blind table the seed deals no card: the replay is the blind table's own engine (blind/state.py), which
+At a dealer-blind table the seed deals no card: the replay is the blind table's own engine (core/blind/hidden.py), which
 takes every card as its open showed it (each record's play is an opened card), so the sheet comes from the opened
 cards alone.
 """
 
 from __future__ import annotations
 
+from fairdeal.core.blind.hidden import blind_live_game  # BLIND HOOK
 from fairdeal.core.replay import LiveGame
 from fairdeal.service.blind.seating import is_blind  # BLIND HOOK
-from fairdeal.service.blind.state import blind_live_game  # BLIND HOOK
 
 
 def sheet(c) -> list[dict]:

@@ -213,6 +213,17 @@ def test_a_seat_that_does_not_shuffle_in_time_aborts_the_game_blamed(clocked):
     t = api.get(f"/games/{tid}/transcript").get_json()
     assert t["blind"]["blame"] == [1] and t["end"]["reason"] == "aborted"
     assert blind_audit(t).at_fault == [1]  # the verifier names the same seat
+    abort = t["blind"]["abort"]  # signed with the end: whom, for what, after which message, when, past which deadline
+    assert {k: abort[k] for k in ("seat", "why", "deal", "step", "after")} == {
+        "seat": 1,
+        "why": "step-timeout",
+        "deal": 0,
+        "step": "shuffle",
+        "after": 5,  # the four commits and seat 0's shuffle
+    }
+    assert abort["deadline"] <= abort["at"] <= t["end"]["ended"]
+    blame = verify_transcript(t).check("blind-blame")
+    assert (blame.status, blame.code, blame.fields["named"]) == ("pass", "blind-blame-ok", [1])
     assert sorted(m["seat"] for m in t["blind"]["messages"] if m["type"] == "reveal") == [0, 2, 3]
     assert aborts(app) == before + 1
 
@@ -253,6 +264,13 @@ def test_a_run_out_clock_is_played_by_the_seats_own_client_else_the_game_aborts(
     clock.advance(60)  # the clock and the grace period pass: the client is gone
     g = api.get(f"/games/{tid}").get_json()
     assert g["blind"]["abort"]["why"] == "move-timeout" and g["blind"]["abort"]["seat"] == 0
+    clock.advance(31)  # the bots have revealed; seat 0 does not within a step's time and the grace period
+    t = api.get(f"/games/{tid}/transcript", h.p).get_json()
+    assert t["end"]["reason"] == "aborted" and t["blind"]["blame"] == [0]
+    abort = t["blind"]["abort"]
+    assert abort["seq"] == len(t["records"]) + 1 and abort["deadline"] <= abort["at"]
+    report = verify_transcript(t)  # the stall verifies: seat 0's turn, no record or open of its move
+    assert report.check("blind-blame").code == "blind-blame-ok" and report.check("blind-blame").fields["named"] == [0]
 
 
 @pytest.mark.parametrize("app", ["sqlite"], indirect=True)
@@ -272,6 +290,13 @@ def test_a_revoke_is_taken_live_and_named_when_the_hand_ends(api):
     t = api.get(f"/games/{tid}/transcript", h.p).get_json()
     record = next(r for r in t["records"] if r["seq"] == abort["seq"])
     assert record["seat"] == 0 and record["by"] == "player"
+    # every message of seat 0 is in and right: only the rules replay shows its fault, at the record the abort names
+    report = verify_transcript(t)
+    assert t["blind"]["blame"] == [0] and t["blind"]["abort"]["deadline"] is None
+    blame = report.check("blind-blame")
+    assert (blame.status, blame.code, blame.fields["named"]) == ("pass", "blind-blame-ok", [0])
+    assert report.check("blind-deal").status == "pass"  # the next deal, cut off by the abort, is no seat's fault
+    assert report.check("moves-legal").status == "fail" and report.check("moves-legal").seq == abort["seq"]
 
 
 def blind_events(lines: list[str]) -> list[dict]:

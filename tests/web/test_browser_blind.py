@@ -259,10 +259,12 @@ def test_the_browser_computes_the_blind_vectors(page):
 
 # ------------------------------------------------------------------------------------------------ the verifier
 
-AUDIT = """async ([game, messages, holders, pack]) => {
+AUDIT = """async ([game, messages, holders, pack, cut]) => {
   const { audit } = await import("/assets/js/blind/check.js");
-  const out = await audit(game, 4, messages, new Map(Object.entries(holders).map(([k, v]) => [Number(k), v])), pack);
+  const out = await audit(game, 4, messages, new Map(Object.entries(holders).map(([k, v]) => [Number(k), v])), pack,
+    cut ?? null);
   return {
+    cut: [...out.cut].sort(),
     findings: out.findings.map((f) => [f.code, f.seat, f.deal, f.positions ?? null]),
     atFault: out.atFault,
     decks: Object.fromEntries(out.decks),
@@ -363,6 +365,26 @@ def test_the_page_audits_a_blind_game_as_the_python_verifier(page, case):
         # the seat is named; a deal whose shuffle or lock differs has no deck, a bad release does not change it
         assert want.at_fault == [CASES[case][1]] and 0 in want.decks
         assert (1 in want.decks) == (CASES[case][0] == "release")
+
+
+@pytest.mark.parametrize("stalled", [("lock", 2, 1), None])
+def test_the_page_excuses_the_steps_an_abort_cut_off_as_the_python_verifier(page, stalled):
+    """docs/blind.md, "The abort record": from the abort's deal on a missing step is no seat's fault, but the one a
+    step-timeout blames; the same findings and cut deals as check.py's."""
+    from fairdeal.core.blind import check
+    from tests.blind.table import play_deals
+
+    _, msgs, holders = play_deals("g-browser-audit", deals=2, first_dealer=1, opens=False)
+    cut_at = next(i for i, m in enumerate(msgs) if m.get("deal") == 1 and (m["type"], m["seat"]) == ("lock", 2))
+    msgs = msgs[:cut_at] + [m for m in msgs[cut_at:] if m["type"] == "reveal"]
+    want = check.audit("g-browser-audit", 4, msgs, holders, cut_from=1, stalled=stalled)
+    js_cut = {"from": 1, "stalled": None if stalled is None else "|".join(map(str, stalled))}
+    got = page.evaluate(
+        AUDIT, ["g-browser-audit", msgs, {str(k): v for k, v in holders.items()}, blind_deal.pack_texts(), js_cut]
+    )
+    assert got["findings"] == [[f.code, f.seat, f.deal, f.fields.get("positions")] for f in want.findings]
+    assert got["atFault"] == want.at_fault == ([2] if stalled else [])
+    assert got["cut"] == sorted(want.cut) == ([] if stalled else [1])  # the stalled step is the only one missing
 
 
 def test_the_page_blames_no_seat_for_a_message_the_server_altered(page):
@@ -478,3 +500,33 @@ def test_the_page_fingerprints_the_commits_as_the_terminal_and_finds_its_own_com
     bent = [log[0], log[1], dict(log[2], box_key=log[3]["box_key"]), log[3]]
     got = page.evaluate(COMMITS, [bent, mine])
     assert got["trouble"] == "seat 2's commit is not signed by its own key"
+
+
+BLAME = """async (text) => {
+  const v = await import("/assets/js/protocol/checks.js");
+  const report = await v.verifyTranscript(text, {});
+  const check = (id) => report.checks.find((c) => c.id === id);
+  return { blame: check("blind-blame").status, deal: check("blind-deal").status, atFault: report.blind.atFault };
+}"""
+
+
+def test_the_page_leaves_a_stall_only_the_abort_record_shows_to_fairdeal_verify(page):
+    """Without the Python the page cannot replay whose turn it was: a seat that only the abort record blames is
+    'not checked here' (skip), never passed; a seat nothing blames is still framed; the vectors' step stall, whose
+    seat the messages show at fault, passes."""
+    from fairdeal.core.blind.selfplay import blind_selfplay
+    from tests.blind.test_stall import KEY, SEED, SHORT, _to_move, _with_abort
+
+    v = json.loads((ROOT / "tests" / "vectors" / "blind-abort.json").read_text())
+    step = dict(v["transcript"], blind=dict(v["transcript"]["blind"], abort=v["cases"][0]["abort"]))
+    got = page.evaluate(BLAME, json.dumps(step))
+    assert (got["blame"], got["deal"], got["atFault"]) == ("pass", "fail", [2])
+
+    t = blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT)
+    seat = _to_move(t)
+    abort = {"seat": seat, "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT + 1}
+    stalled = _with_abort(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=[seat]), **abort)
+    assert page.evaluate(BLAME, json.dumps(stalled))["blame"] == "skip"
+    other = (seat + 1) % 4
+    framed = _with_abort(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=sorted([seat, other])), **abort)
+    assert page.evaluate(BLAME, json.dumps(framed))["blame"] == "fail"

@@ -85,6 +85,40 @@ def test_every_check_of_the_command_line_runs_in_the_page(verify_page, tmp_path,
         shot(verify_page, "verify-python-blind")
 
 
+def test_a_stalled_blind_game_is_judged_in_the_page_as_on_the_command_line(verify_page, tmp_path):
+    """The abort record's stall check (fairdeal/core/blind/stall.py, with its replay without the hands) runs in the
+    page as on the command line: the seat whose card never came is named, by the abort record alone."""
+    from fairdeal.core.blind.hidden import blind_live_game
+    from fairdeal.core.integrity import game_seed_of
+    from fairdeal.core.writer import sign_transcript
+
+    seed = bytes([9] * 32)
+    t = blind_selfplay(KEY, seed, bots=(), stop_after=30)
+    live = blind_live_game(t["start"], game_seed_of(t))
+    for record in t["records"]:
+        live.apply_record(record, chain=False, policies=False)
+    seat = live.state.to_move
+    t = blind_selfplay(KEY, seed, bots=(), stop_after=30, blame=[seat])
+    after = [m["type"] for m in t["blind"]["messages"]].index("reveal")
+    t["blind"]["abort"] = {
+        "seat": seat,
+        "why": "move-timeout",
+        "deal": live.state.hand_number,
+        "step": "move",
+        "seq": 31,
+        "after": after,
+        "at": "2026-01-01T00:30:00.000Z",
+        "deadline": "2026-01-01T00:29:30.000Z",
+    }
+    t["signature"] = sign_transcript(KEY, t)
+    path = written(tmp_path, "spades-blind-stall", t)
+    want = command_line(path)
+    assert want["ok"], want["failed"]
+    assert in_the_page(verify_page, path) == expected(want)
+    status, why = expected(want)["blind-blame"]
+    assert status == "pass" and f"seat {seat} by the abort record" in why
+
+
 def test_a_tampered_move_fails_at_its_own_record(verify_page, tmp_path):
     t = copy.deepcopy(game("120s-auction"))
     plays = [r for r in t["records"] if r["move"]["kind"] == "play"]

@@ -43,7 +43,15 @@ class Audit:
     # the steps (type, seat, deal) of which the store holds only a message its seat did not sign: a missing step
     # there is the server's doing, not the seat's
     forged: set[tuple[Any, ...]] = field(default_factory=set)
+    # the key of each message taken (as by_key's) -> its index in the messages: where it stands in the log, for
+    # the stall check (stall.py: which steps were in before an abort)
+    where: dict[tuple[Any, ...], int] = field(default_factory=dict)
     shared: dict[tuple[int, int], bytes] = field(default_factory=dict)  # (sender, holder) -> x(e_s·E_h)
+    # an aborted game (docs/blind.md, "Aborts"): from this deal on a step missing was cut off by the abort, no
+    # seat's fault, but for the one step the abort blames (`stalled`: type, seat, deal); `cut`: the deals it hit
+    cut_from: int | None = None
+    stalled: tuple[str, int, int] | None = None
+    cut: set[int] = field(default_factory=set)
 
     @property
     def at_fault(self) -> list[int]:
@@ -54,8 +62,16 @@ class Audit:
 
     def missing(self, kind: str, seat: int, deal: int | None) -> None:
         """Seat `seat`'s `kind` message of the deal is not in the store: the seat's fault, unless the store holds
-        a message in its name that it did not sign (then the server's)."""
-        if (kind, seat, deal) in self.forged:
+        a message in its name that it did not sign (then the server's), or the game's abort cut it off."""
+        if (
+            deal is not None
+            and self.cut_from is not None
+            and deal >= self.cut_from
+            and (kind, seat, deal) != self.stalled
+            and (kind, seat, deal) not in self.forged
+        ):
+            self.cut.add(deal)
+        elif (kind, seat, deal) in self.forged:
             self.add("missing-message", None, deal, type=kind, claimed_seat=seat)
         else:
             self.add("missing-message", seat, deal, type=kind)
@@ -68,12 +84,15 @@ def audit(
     holders: Mapping[int, Sequence[int | None]],
     pack: Sequence[str] | None = None,
     fast: bool = True,
+    cut_from: int | None = None,
+    stalled: tuple[str, int, int] | None = None,
 ) -> Audit:
     """Check a blind game's messages. holders[k] is deal k's position -> holder list (from the rules' deal layout
     and the deal's dealer); the deals to check are its keys. fast=False: never the composed fast path
-    (fairdeal.core.blind.composed), always each seat's step recomputed from its published input."""
+    (fairdeal.core.blind.composed), always each seat's step recomputed from its published input. cut_from,
+    stalled: an aborted game's (Audit's)."""
     pack = list(blind_deal.pack_texts() if pack is None else pack)
-    out = Audit()
+    out = Audit(cut_from=cut_from, stalled=stalled)
     by_key = _read_messages(out, game, seats, len(pack), messages)
     secrets_ = _reveals(out, seats, by_key)
     for k in sorted(holders):
@@ -130,19 +149,19 @@ def _key_of(m: Mapping[str, Any]) -> tuple[Any, ...]:
 def _read_messages(
     out: Audit, game: str, seats: int, size: int, messages: Sequence[Any]
 ) -> dict[tuple[Any, ...], dict[str, Any]]:
-    forms: list[dict[str, Any]] = []
+    forms: list[tuple[int, dict[str, Any]]] = []  # (index in the messages, the formed message)
     for i, m in enumerate(messages):
         try:
-            forms.append(check_form(m, game, seats, size, points=False))
+            forms.append((i, check_form(m, game, seats, size, points=False)))
         except BadMessage as exc:
             seat = m.get("seat") if isinstance(m, Mapping) and type(m.get("seat")) is int else None
             out.add("message-form", None, index=i, claimed_seat=seat, reason=str(exc))
     sign_keys: dict[int, str] = {}
-    for m in forms:
+    for _, m in forms:
         if m["type"] == "commit" and m["seat"] not in sign_keys:
             sign_keys[m["seat"]] = m["sign_key"]
     by_key: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for i, m in enumerate(forms):
+    for i, m in forms:
         seat = m["seat"]
         try:
             if seat not in sign_keys:
@@ -158,6 +177,7 @@ def _read_messages(
                 out.add("two-messages", seat, m.get("deal"), type=m["type"])
             continue
         by_key[key] = m
+        out.where[key] = i
     for s in range(seats):
         if ("commit", s, None) not in by_key:
             out.add("missing-commit", s)

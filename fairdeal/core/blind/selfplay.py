@@ -87,10 +87,12 @@ def blind_selfplay(
     edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
     game_id: str | None = None,
     timeout_every: int = 0,
+    clocks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A blind Spades game to its end (or `stop_after` moves), its signed transcript with "blind".
     tamper: as local.run_deal's; unrevealed: seats that send no reveal; edit: a last change to the message list
-    (a server's); blame: the end's blame (default: what the verifier will find, an honest server's)."""
+    (a server's); blame: the end's blame (default: what the verifier will find, an honest server's); clocks: the
+    start's (default: selfplay's)."""
     game_id = game_id or f"blind-selfplay-{server_seed.hex()[:12]}"
     seats = [
         BlindSeat(game_id, s, PLAYERS, secret=seat_secret(server_seed, s), identity=seat_identity(server_seed, s))
@@ -111,6 +113,7 @@ def blind_selfplay(
         stop_after=stop_after,
         chance_of=chance_of,
         timeout_every=timeout_every,
+        clocks=clocks,
     )
     chance = made["chance"]
     messages = [s.commit() for s in seats] + chance.messages

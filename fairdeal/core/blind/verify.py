@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fairdeal.core.blind import check
+from fairdeal.core.blind import check, stall
 from fairdeal.core.blind.deal import pack_texts, spades_holders
 from fairdeal.core.cards import Card, cards_of_texts
 from fairdeal.core.fairness import SeedChance
@@ -41,6 +41,19 @@ CHECK_OF = {
 LAYOUTS = {"spades-4": spades_holders}
 
 
+def _cut_by(blind: Mapping[str, Any], seats: int) -> tuple[int | None, tuple[str, int, int] | None]:
+    """(the deal from which the abort cut the deal steps off, the step it blames) of a well-formed abort record;
+    (None, None) without one (docs/blind.md, "Aborts")."""
+    if "abort" not in blind:
+        return None, None
+    try:
+        a = stall.read_abort(blind["abort"], seats, len(blind["messages"]), len(pack_texts()))
+    except stall.BadAbort:
+        return None, None
+    stalled = (a["step"], a["seat"], a["deal"]) if a["why"] in stall.STALLS and a["step"] in stall.DEAL_STEPS else None
+    return a["deal"], stalled
+
+
 class BlindChance(SeedChance):
     """The Chance of a blind game: the first dealer and the bots' randomness from the game seed as at any table,
     hand k's pack from the blind deal k (position j first: the j-th card dealt). A hand whose deal could not be
@@ -67,6 +80,7 @@ class BlindVerification:
         layout = LAYOUTS.get(commit.get("deal_layout"))
         seats = commit["rules"]["players"]
         self.checks: list[Check] = []
+        self.move_fault: tuple[str, int, int] | None = None  # (why, seat, seq): blamed as the replay must show
         if layout is None:
             self.checks.append(failed("blind-deal", "blind-layout", layout=commit.get("deal_layout")))
             self.audit = None
@@ -74,9 +88,13 @@ class BlindVerification:
             self.underived = []
             return
         holders = {d["hand"]: layout(d["dealer"], seats) for d in end["deals"]}
-        self.audit = check.audit(commit["game_id"], seats, blind["messages"], holders, pack_texts())
+        cut_from, stalled = _cut_by(blind, seats)
+        self.audit = check.audit(
+            commit["game_id"], seats, blind["messages"], holders, pack_texts(), cut_from=cut_from, stalled=stalled
+        )
         self.chance = BlindChance(game_seed, self.audit.decks)
-        self.underived = sorted(set(holders) - set(self.audit.decks))  # deals the replay cannot be dealt
+        # deals the replay cannot be dealt (a deal the abort cut off has no moves: the replay needs no cards of it)
+        self.underived = sorted(set(holders) - set(self.audit.decks) - self.audit.cut)
         found: dict[str, Check] = {}
         for f in self.audit.findings:
             cid = CHECK_OF[f.code]
@@ -95,15 +113,61 @@ class BlindVerification:
         if "blind-opens" in found:
             self.checks.append(found["blind-opens"])
         # The end names the seats the server found at fault while the game ran (a stall, a release that opened no
-        # card, a bad open): each must be at fault in the messages, so no honest seat is framed. A fault seen only
-        # after the reveal (another permutation than the secret's, say) need not be named there: the checks above
-        # name it, and the server need not run this audit for every game it ends.
-        claimed, named = sorted(blind["blame"]), self.audit.at_fault
-        framed = [s for s in claimed if s not in named]
-        if framed:
-            self.checks.append(failed("blind-blame", "blind-blame-framed", claimed=claimed, named=named, framed=framed))
+        # card, a bad open, a revoke): each must be at fault in the messages, in the abort record as stall.py checks
+        # it, or (a revoke, a wrong timeout move) in the rules replay, so no honest seat is framed. A fault seen
+        # only after the reveal (another permutation than the secret's, say) need not be named there: the checks
+        # above name it, and the server need not run this audit for every game it ends.
+        self.verdict = stall.check(t, self.audit, game_seed, len(pack_texts()))
+        self.claimed = sorted(blind["blame"])
+        abort = blind.get("abort")
+        if self.verdict is not None and self.verdict.code == "abort-ok" and abort["why"] in stall.MOVE_FAULTS:
+            self.move_fault = (abort["why"], abort["seat"], abort["seq"])
         else:
-            self.checks.append(passed("blind-blame", "blind-blame-ok", claimed=claimed, named=named))
+            self.checks.append(self._blame())
+
+    def _blame(self, shown: int | None = None, unchecked: bool = False) -> Check:
+        """blind-blame: every seat the end names is at fault in the findings, a stall the abort record proves, or
+        `shown` (a move fault the replay showed). unchecked: a move fault the replay could not check."""
+        assert self.audit is not None
+        named = set(self.audit.at_fault)
+        v = self.verdict
+        if v is not None and v.code in ("stall-framed", "stall-unknown"):
+            return failed("blind-blame", f"blind-{v.code}", None, **dict(v.fields), deal=v.deal)
+        why: dict[str, Any] = {}  # what shows a seat at fault that no finding names
+        if v is not None and v.code == "stall-ok" and v.seat is not None:
+            named.add(v.seat)
+            why = {"stalled": v.seat, "step": v.fields["step"], "deal": v.deal}
+        if shown is not None:
+            named.add(shown)
+            why = {"replayed": shown}
+        claimed = self.claimed
+        framed = [s for s in claimed if s not in named]
+        if unchecked and self.move_fault is not None and framed == [self.move_fault[1]]:
+            return skipped("blind-blame", "blind-blame-unchecked", why=self.move_fault[0], seat=self.move_fault[1])
+        if framed:
+            return failed("blind-blame", "blind-blame-framed", claimed=claimed, named=sorted(named), framed=framed)
+        return passed("blind-blame", "blind-blame-ok", claimed=claimed, named=sorted(named), **why)
+
+    def blame_after_replay(self, failure: Check | None, records: Sequence[Mapping[str, Any]]) -> Check | None:
+        """blind-blame of an abort blamed on a move (a revoke, a wrong timeout move), from the rules replay's first
+        failure (None: it passed). None when the check was made already (no such abort)."""
+        if self.move_fault is None:
+            return None
+        why, seat, seq = self.move_fault
+        record = records[seq - 1] if 0 < seq <= len(records) else None
+        shows = (
+            failure is not None
+            and failure.id == stall.MOVE_FAULTS[why]
+            and failure.seq == seq
+            and record is not None
+            and record.get("seat") == seat
+        )
+        return self._blame(shown=seat if shows else None)
+
+    def blame_unreplayed(self) -> Check | None:
+        """blind-blame when the deals cannot be derived, so the rules replay does not run: a move fault stays
+        unchecked (skipped, unless another seat is framed)."""
+        return None if self.move_fault is None else self._blame(unchecked=True)
 
     def hands_of_plays(
         self, start: Mapping[str, Any], game_seed: bytes, records: Sequence[Mapping[str, Any]]

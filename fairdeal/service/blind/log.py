@@ -6,7 +6,9 @@ both take the same step), change notification (an append wakes every event-feed 
 watches this log's id too), and the store's durability. An entry is one of
   {"m": <signed message>}                                   commit, shuffle, lock, release, reveal
   {"m": <signed open>, "seq": n, "by": "player"|"timeout"|"bot"}   the open of the move record with seq n
-  {"abort": {"seat", "why", "deal", "step"[, "seq"]}}       a seat stalled, left or cheated: the reveals follow
+  {"abort": {"seat", "why", "deal", "step"[, "seq"][, "position"]}, "deadline": t | null}
+                                                            a seat stalled, left or cheated: the reveals follow
+                                                            (deadline: the one that passed, for a stall)
   {"end": {"abort": null | {...}, "unrevealed": [...]}}     written once, just before the game's end record
 The open goes in first and its move record follows: a process that finds an open whose move record is not in
 the game log appends it (`Progress.unrecorded`), so a crash between the two writes loses nothing.
@@ -21,6 +23,7 @@ from typing import Any
 
 from fairdeal.core.blind.deal import spades_holders
 from fairdeal.service.blind.seats import secret_id
+from fairdeal.service.isotime import iso
 from fairdeal.service.store.base import OK
 
 SUFFIX = "~blind"
@@ -71,6 +74,11 @@ class Progress:
     reveals: dict[int, dict] = field(default_factory=dict)
     end: dict | None = None
     abort: dict | None = None  # the abort, once decided (the seats still present reveal, then the end)
+    # the abort entry's place and times: the messages before it, when it was written, the deadline that passed
+    abort_after: int = 0
+    abort_at: float = 0.0
+    abort_deadline: float | None = None
+    sent: int = 0  # the signed messages so far (entries with "m")
     last_seq: int = 0  # the seq of the last open
     last_at: float = 0.0  # when the last entry was written
     audited: int = 0  # hands whose rules this process has checked with every card open (audit.first_fault)
@@ -85,8 +93,10 @@ class Progress:
             return
         if "abort" in entry:
             self.abort = entry["abort"]
+            self.abort_after, self.abort_at, self.abort_deadline = self.sent, self.last_at, entry.get("deadline")
             return
         m = entry["m"]
+        self.sent += 1
         self.by_sig.setdefault(m["sig"], len(self.texts) - 1)
         kind, seat = m["type"], m["seat"]
         if kind == "commit":
@@ -150,7 +160,23 @@ class Progress:
         abort = end.get("abort")
         if abort and not (abort.get("why") == "left" and abort["seat"] in self.reveals):
             blame.add(abort["seat"])
-        return {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
+        member: dict[str, Any] = {"protocol": "fairdeal-blind/1", "messages": self.messages(), "blame": sorted(blame)}
+        if abort:
+            member["abort"] = self.abort_record()
+        return member
+
+    def abort_record(self) -> dict[str, Any]:
+        """The transcript's blind.abort (docs/blind.md, "Aborts"): the abort entry with its place in the messages
+        (`after`), when it was written (`at`) and the deadline that passed (`deadline`, null when none did), so the
+        verifier can hold a stall's blame to the log (fairdeal.core.blind.stall)."""
+        assert self.abort is not None
+        d = self.abort_deadline
+        return {
+            **self.abort,
+            "after": self.abort_after,
+            "at": iso(self.abort_at),
+            "deadline": None if d is None else iso(d),
+        }
 
 
 def holders(dealer: int, seats: int) -> list[int | None]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fairdeal.core.blind import derive
+from fairdeal.core.blind.hidden import BLIND_RULE_SETS
 from fairdeal.core.blind.messages import BadMessage, check_form, verify_signature
 from fairdeal.service.blind.log import DECK
-from fairdeal.service.blind.state import BLIND_RULE_SETS
 from fairdeal.service.errors import ApiError
 
 

@@ -115,7 +115,8 @@ class Blind:
         table = game.table
         state, n = game.live.state, table["players"]
         bots = game.live.bot_seats
-        late = now > self.since(game, p) + self.step_seconds(table) + self.config.blind_grace
+        step_deadline = self.since(game, p) + self.step_seconds(table) + self.config.blind_grace
+        late = now > step_deadline
         if state.is_over or p.abort is not None:  # the reveals: every seat still present
             gone = {s for s in range(n) if table["seats"][s].get("gone")}
             missing = [s for s in range(n) if s not in p.reveals]
@@ -137,7 +138,8 @@ class Blind:
             if late or any(table["seats"][s].get("gone") for s in owing):
                 why = "left" if any(table["seats"][s].get("gone") for s in owing) else "step-timeout"
                 left = [s for s in owing if table["seats"][s].get("gone")]
-                self.abort(game, p, {"seat": (left or owing)[0], "why": why, "deal": k, "step": step}, now)
+                blame = {"seat": (left or owing)[0], "why": why, "deal": k, "step": step}
+                self.abort(game, p, blame, now, None if left else step_deadline)
                 return True
             return False
         self._give_bots(game, p, k, dealer, n)
@@ -148,7 +150,8 @@ class Blind:
         due = self.move_deadline(game)
         if table["seats"][seat].get("gone") or (due is not None and now > due):
             why = "left" if table["seats"][seat].get("gone") else "move-timeout"
-            self.abort(game, p, {"seat": seat, "why": why, "deal": k, "step": "move", "seq": game.seq + 1}, now)
+            blame = {"seat": seat, "why": why, "deal": k, "step": "move", "seq": game.seq + 1}
+            self.abort(game, p, blame, now, None if why == "left" else due)
             return True
         return False
 
@@ -215,10 +218,11 @@ class Blind:
         return p.deals[last].opens[-1]
 
     # ------------------------------------------------------------------------------ aborts and the end
-    def abort(self, game, p: Progress, blame: dict, now: float) -> None:
+    def abort(self, game, p: Progress, blame: dict, now: float, deadline: float | None = None) -> None:
         """No more moves or deal steps: the seats still present reveal (their clients see "due": reveal), then
-        the game ends aborted, its end's blame naming the seat (and any seat that did not reveal)."""
-        if p.abort is None and self._append(game.game_id, p, {"abort": blame}, now):
+        the game ends aborted, its end's blame naming the seat (and any seat that did not reveal). deadline: for a
+        stall, the deadline that passed (the transcript's blind.abort carries it, for the verifier)."""
+        if p.abort is None and self._append(game.game_id, p, {"abort": blame, "deadline": deadline}, now):
             log.info("blind game aborted", extra={"fields": {"game": game.game_id, **blame}})
             if self.metrics:
                 self.metrics.inc("fairdeal_blind_aborts_total", why=blame["why"])

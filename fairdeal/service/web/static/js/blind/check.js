@@ -66,7 +66,12 @@ function keyOf(m) {
 const stepKey = (type, seat, deal = null) => `${type}|${seat}|${deal ?? ""}`;
 
 class Audit {
-  constructor() {
+  // cut: an aborted game's {from, stalled} (check.py's cut_from, stalled): from deal `from` on, a step missing was
+  // cut off by the abort, no seat's fault, but for the step `stalled` ("type|seat|deal") a stall blames
+  constructor(cut = null) {
+    this.cutFrom = cut ? cut.from : null;
+    this.stalled = cut ? cut.stalled : null;
+    this.cut = new Set(); // the deals the abort cut off
     this.findings = [];
     this.decks = new Map(); // deal -> card at each position of the final deck
     this.hands = new Map(); // deal -> seat -> cards in position order
@@ -83,14 +88,19 @@ class Audit {
   }
 
   missing(type, seat, deal) {
-    if (this.forged.has(stepKey(type, seat, deal))) this.add("missing-message", null, deal, { type, claimed_seat: seat });
+    const key = stepKey(type, seat, deal);
+    if (this.cutFrom !== null && deal !== null && deal >= this.cutFrom && key !== this.stalled && !this.forged.has(key)) {
+      this.cut.add(deal);
+      return;
+    }
+    if (this.forged.has(key)) this.add("missing-message", null, deal, { type, claimed_seat: seat });
     else this.add("missing-message", seat, deal, { type });
   }
 }
 
 // holders: Map deal -> position -> holder (null: not dealt); the deals to check are its keys.
-export async function audit(game, seats, messages, holders, pack) {
-  const out = new Audit();
+export async function audit(game, seats, messages, holders, pack, cut = null) {
+  const out = new Audit(cut);
   const byKey = await readMessages(out, game, seats, pack, messages);
   const secrets = await reveals(out, seats, byKey);
   for (const k of [...holders.keys()].sort((a, b) => a - b)) {

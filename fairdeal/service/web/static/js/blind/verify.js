@@ -45,7 +45,9 @@ export async function verifyBlind(t) {
   const seats = t.start.seats.length;
   const deals = Array.isArray(t.end.deals) ? t.end.deals : [];
   const holders = new Map(deals.map((d) => [d.hand, spadesHolders(d.dealer, seats)]));
-  const out = await audit(t.commit.game_id, seats, messages, holders, PACK_52);
+  const abort = abortRecord(b, seats, messages.length);
+  const cut = abort ? { from: abort.deal, stalled: abort.why === "step-timeout" ? `${abort.step}|${abort.seat}|${abort.deal}` : null } : null;
+  const out = await audit(t.commit.game_id, seats, messages, holders, PACK_52, cut);
   const blame = Array.isArray(b.blame) ? [...b.blame].sort((x, y) => x - y) : [];
   const lines = [
     `${messages.length} signed message(s) of ${seats} seats, each checked against its seat's key from its commit`,
@@ -57,8 +59,21 @@ export async function verifyBlind(t) {
   const notChecked = [
     "that each play followed suit (a revoke) and each bot or timeout move is its policy's: fairdeal-verify replays the rules with the derived deals",
   ];
+  if (abort) notChecked.push("the abort record's blame of a stall, a revoke or a wrong timeout move (its turn, its deadline, the rules replay): fairdeal-verify checks it");
   return { decks: out.decks, opens: out.opens, findings: out.findings, atFault: out.atFault, blame, seats, lines, notChecked,
-    messages: messages.length };
+    messages: messages.length, abort, cut: out.cut };
+}
+
+// The transcript's blind.abort when it has the form of docs/blind.md ("The abort record"), else null (the members
+// this page reads; fairdeal-verify checks the whole record, and its stall, under blind-blame).
+const WHYS = { "step-timeout": ["shuffle", "lock", "release"], "move-timeout": ["move"], left: ["shuffle", "lock", "release", "move", "leave"],
+  "bad-open": ["move"], revoke: ["move"], "bad-timeout-move": ["move"] };
+function abortRecord(b, seats, count) {
+  const a = b.abort;
+  if (!a || typeof a !== "object" || !(a.why in WHYS) || !WHYS[a.why].includes(a.step)) return null;
+  const ok = Number.isInteger(a.seat) && a.seat >= 0 && a.seat < seats && Number.isInteger(a.deal) && a.deal >= 0
+    && Number.isInteger(a.after) && a.after >= 0 && a.after <= count;
+  return ok ? a : null;
 }
 
 // The four blind checks' statuses from the audit: [{id, status, detail}] (blind-opens' play records after).
@@ -74,6 +89,12 @@ export function blindChecks(blind) {
   ];
   if (first.has("blind-opens")) out.push(fail("blind-opens"));
   const framed = blind.blame.filter((s) => !blind.atFault.includes(s));
+  const a = blind.abort;
+  if (a && framed.length === 1 && framed[0] === a.seat && ["step-timeout", "move-timeout", "revoke", "bad-timeout-move"].includes(a.why)) {
+    // only the abort record blames it: its turn, its deadline or the rules replay show it, which this page leaves out
+    out.push({ id: "blind-blame", status: "skip", detail: `the end names seat ${a.seat} at fault for a ${a.why}, which only fairdeal-verify checks (the abort record against the turn order, the deadline and the rules replay)` });
+    return out;
+  }
   out.push(framed.length
     ? { id: "blind-blame", status: "fail", detail: `the end names seat(s) ${framed.join(", ")} at fault, which the messages do not show at fault` }
     : { id: "blind-blame", status: "pass", detail: blind.blame.length ? `the end names seat(s) ${blind.blame.join(", ")}, each at fault in the messages` : "the end names no seat, and none is framed" });

@@ -1,4 +1,6 @@
-"""The Spades game as the server keeps it at a dealer-blind table: it does not know the humans' hands.
+"""The Spades game as the server keeps it at a dealer-blind table: it does not know the humans' hands. In the core
+because the verifier replays the same way whose turn it was when a blind game stalled (stall.py), before or without
+the deals.
 
 BlindSpadesState is SpadesState with every hand empty at the deal; the server learns a card only when it is
 played with its open (checked against the final deck before the move reaches the log), and holds in full only
@@ -33,7 +35,7 @@ class _UnknownDeck:
         self._chance = chance
 
     def first_dealer(self, players: int) -> int:
-        return self._chance.first_dealer(players)
+        return int(self._chance.first_dealer(players))
 
     def deck(self, hand: int, pack: Sequence[Card]) -> list[Card]:
         return list(pack)
@@ -90,7 +92,7 @@ class BlindSpadesState(SpadesState):
         return super()._legal_moves(seat)
 
     # --- views -------------------------------------------------------------------------------------
-    def _shown_hand(self, seat: int):
+    def _shown_hand(self, seat: int) -> Any:  # None for a hidden seat: the base view (games/base.py) shows no hand
         return None if self.hidden(seat) else super()._shown_hand(seat)
 
     def _view_table(self, seat: int | None) -> Mapping[str, Any]:
