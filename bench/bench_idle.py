@@ -186,7 +186,7 @@ async def run(args, server: Server) -> None:
         feeds = [(t.gid, t.tokens[s], t.seq) for t in tables for s in range(4)]
         n, k = len(feeds), args.clients
         shares = [feeds[i * n // k : (i + 1) * n // k] for i in range(k)]
-        c0, t0 = server.cpu(), time.monotonic()
+        c0, t0, lc0 = server.cpu(), time.monotonic(), ms.listen_counters()
         clients = Clients(base, args.feed, shares, args.reconnect, args.ramp)
         collector = asyncio.create_task(clients.collect())
         try:
@@ -199,7 +199,9 @@ async def run(args, server: Server) -> None:
             open_cpu = (server.cpu() - c0) / max(1, opened)
             print(
                 f"  {opened} of {n} waiters opened in {time.monotonic() - t0:.0f} s by {k} client processes "
-                f"({1000 * open_cpu:.2f} ms of server CPU each); table age {age():.0f} s",
+                f"({1000 * open_cpu:.2f} ms of server CPU each); table age {age():.0f} s; client errors "
+                f"{counts.get('kinds') or 'none'}, refused {counts.get('status') or 'none'}; kernel "
+                f"{ms.listen_text(lc0, ms.listen_counters())}",
                 flush=True,
             )
             settle = (args.heartbeat if args.feed == "sse" else 25.0) if args.window else 5.0
