@@ -355,14 +355,16 @@ async def restart(how: str, args, server: Server, clients: Clients, n: int) -> N
         print(f"  the old workers gone at {rel(ready_at)} after the signal")
     else:
         print(f"  the old server exited at {rel(exited_at)} after the signal; the new one listening at {rel(ready_at)}")
-    print(f"  feeds lost: {counts['lost']}, from {rel(first)} to {rel(last)} after the signal")
-    if counts["live"] == n and (full is not None or not counts["lost"]):
-        if full is not None:
-            print(
-                f"  every feed open again at {rel(full)} after the signal: {full - first:.1f} s after the first loss; "
-                f"each lost feed's time to open again: p50 {pct(downs, 0.5):.2f} s, p99 {pct(downs, 0.99):.2f} s, "
-                f"max {max(downs, default=float('nan')):.2f} s"
-            )
+    when = f", from {rel(first)} to {rel(last)} after the signal" if first is not None else ""
+    print(f"  feeds lost: {counts['lost']}{when}")
+    if counts["live"] == n and not counts["lost"]:
+        print("  every feed open throughout (none lost: each was answered, or asked again, without an error)")
+    elif counts["live"] == n and full is not None:
+        print(
+            f"  every feed open again at {rel(full)} after the signal: {full - first:.1f} s after the first loss; "
+            f"each lost feed's time to open again: p50 {pct(downs, 0.5):.2f} s, p99 {pct(downs, 0.99):.2f} s, "
+            f"max {max(downs, default=float('nan')):.2f} s"
+        )
     else:
         print(
             f"  NOT all open again {args.graceful + args.restart_timeout:.0f} s after the signal: "
@@ -375,7 +377,7 @@ async def restart(how: str, args, server: Server, clients: Clients, n: int) -> N
     print(f"  kernel: {ms.listen_text(lc0, lc1)} (somaxconn {somaxconn()}; the whole network namespace)")
     start = max(first if first is not None else t0, ready_at if how == "stop-start" and ready_at else t0)
     end = full if full is not None else samples[-1][0] if samples else t0
-    if end > start:
+    if end > start and counts["lost"]:
         cpu = cpu_at(end, True) - cpu_at(start, False)
         print(
             f"  server CPU from the first loss{' (or the new server listening)' if how == 'stop-start' else ''} "
@@ -383,7 +385,10 @@ async def restart(how: str, args, server: Server, clients: Clients, n: int) -> N
             f"{end - start:.1f} s; {1000 * cpu / max(1, counts['back']):.2f} ms per feed opened again"
         )
     if how == "hup" and samples:
-        print(f"  ... from the signal (the new workers' start included): {cpu_at(end, True) - samples[0][1]:.2f} s")
+        print(
+            f"  server CPU from the signal (the new workers' start included) to {rel(end)}: "
+            f"{cpu_at(end, True) - samples[0][1]:.2f} s"
+        )
     for key, detail in counts["details"].items():
         if key not in before["details"]:
             print(f"    {key}: {detail[:300]}")
