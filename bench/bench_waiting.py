@@ -271,8 +271,9 @@ async def mover(sess, base: str, tables: list[Table], rate: float, stop, errors:
         await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
 
-async def probe(sess, base: str, tables: list[Table], seconds: float) -> list[float]:
-    """The quick request, one at a time every 20 ms: a seat's view of a random table."""
+async def probe(sess, base: str, tables: list[Table], seconds: float, every: float = 0.02) -> list[float]:
+    """The quick request, one at a time every `every` seconds (20 ms here; bench_idle: 50 ms): a seat's view of
+    a random table. Each request's wall time, in seconds."""
     out = []
     end = time.monotonic() + seconds
     rng = random.Random(7)
@@ -283,7 +284,7 @@ async def probe(sess, base: str, tables: list[Table], seconds: float) -> list[fl
         out.append(time.perf_counter() - t0)
         if status != 200:
             raise SystemExit(f"probe answered {status}")
-        await asyncio.sleep(max(0.0, 0.02 - (time.perf_counter() - t0)))
+        await asyncio.sleep(max(0.0, every - (time.perf_counter() - t0)))
     return out
 
 

@@ -138,3 +138,39 @@ def cpu_seconds(pids) -> float:
             continue
         total += int(fields[11]) + int(fields[12])
     return total / TICK
+
+
+def cpu_with_reaped(pid: int, exclude=()) -> float:
+    """CPU seconds of `pid`, of its children that it has waited for (a gunicorn master's workers that exited:
+    a restart's old workers), and of its live children but `exclude` (the sweeper, counted apart)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    own = sum(int(x) for x in fields[11:15]) / TICK  # utime, stime, cutime, cstime
+    return own + cpu_seconds([p for p in children(pid) if p not in exclude])
+
+
+def listen_counters() -> dict[str, int]:
+    """The kernel's TcpExt ListenOverflows (a connection completed while the accept queue was full) and
+    ListenDrops (every SYN or connection a listener dropped), from /proc/net/netstat: counters of this
+    network namespace, all listeners and processes in it, since boot."""
+    want = ("ListenOverflows", "ListenDrops")
+    try:
+        with open("/proc/net/netstat") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return {}
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        if names.startswith("TcpExt:"):
+            row = dict(zip(names.split()[1:], values.split()[1:], strict=True))
+            return {k: int(row[k]) for k in want if k in row}
+    return {}
+
+
+def listen_text(before: dict[str, int], after: dict[str, int] | None = None) -> str:
+    """The counters, or their change from `before` to `after`."""
+    if after is None:
+        return ", ".join(f"{k} {v}" for k, v in before.items()) or "unreadable"
+    return ", ".join(f"{k} +{after[k] - before.get(k, 0)}" for k in after) or "unreadable"
