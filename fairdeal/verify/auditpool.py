@@ -13,7 +13,8 @@ byte ranges itself, so what goes to a worker is a short list of ranges and what 
   at most 1/(GUIDE * jobs) of the bytes not yet handed out, and at most TASK_BYTES, so the first tasks are large
   (few round trips) and the last ones small (no process waits long for the other at the end).
 - Each task's answer carries the worker's process id and CPU time so far (this process's own: the CPU time of its
-  tasks), so a caller can see what each process got (bench/bench_audit.py prints it: on a shared machine a process may not get a whole core).
+  tasks), so a caller can see what each process got (bench/bench_audit.py prints it: on a shared machine a process
+  may not get a whole core).
 """
 
 from __future__ import annotations
