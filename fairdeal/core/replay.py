@@ -309,6 +309,8 @@ class LiveGame:
         state, protocol, bot_seats = self.state, self.protocol, self.bot_seats
         read, push, rng_of, one = read_move_fast, state.apply, self.chance.bot_rng_fast, self.apply_record
         stand_ins = protocol != "fairdeal/1"
+        seat: Any  # any value a record holds; the inline path takes an int only
+        expected: Move | None
         for i, record in enumerate(records):
             try:
                 seat = record.get("seat") if record.__class__ is dict else None
