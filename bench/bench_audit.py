@@ -73,7 +73,7 @@ def make_export(path: str, per_rule_set: int) -> tuple[int, int]:
 def time_audit(path: str, jobs: int, workers: PoolCpu | None = None) -> tuple[float, float, float]:
     """One whole audit of the export on `jobs` processes: (this process's CPU seconds, wall seconds, CPU seconds
     of this process and its workers). The pool's workers have exited when run_checks returns, so getrusage
-    counts them; `workers` gets each worker's own CPU seconds."""
+    counts them; `workers` gets each process's CPU seconds on its tasks (this one checks items too)."""
     items = find_items([path], [])
     cpu0, all0, start = ms.cpu(), ms.cpu_with_children(), time.perf_counter()
     outcomes = run_checks(items, public_key_text(KEY), {}, jobs, cpu=workers)
@@ -92,18 +92,18 @@ class TwoRound:
     one_cpu: float  # the one-core audit's CPU seconds
     one_wall: float
     wall: float
-    main_cpu: float  # the main process's CPU seconds in the two-process audit (finding nothing: handing out)
-    workers: list[float]  # each worker's CPU seconds, largest first
+    main_cpu: float  # the main process's CPU seconds in the two-process audit (its own tasks and handing out)
+    workers: list[float]  # each process's CPU seconds on its tasks (the main process's and its worker's), largest first
+    all_cpu: float  # the CPU seconds of the main process and its worker together
     load: float  # the 1-minute load average after the round
 
     def text(self) -> str:
-        got = sum(self.workers) + self.main_cpu
         return (
             f"  1 core {self.one_wall:6.3f} s wall ({self.one_cpu:.3f} s CPU) | {JOBS} processes {self.wall:6.3f} s "
-            f"wall: speed-up {self.one_wall / self.wall:4.2f}; workers' CPU "
+            f"wall: speed-up {self.one_wall / self.wall:4.2f}; the processes' CPU on their tasks "
             + " + ".join(f"{w:.3f}" for w in self.workers)
-            + f" s, main {self.main_cpu:.3f} s ({got / self.wall:.2f} cores' worth); 1 core's CPU / the busiest "
-            f"worker's {self.one_cpu / max(self.workers):.2f}; load {self.load:.1f}"
+            + f" s, main in all {self.main_cpu:.3f} s ({self.all_cpu / self.wall:.2f} cores' worth); 1 core's CPU / "
+            f"the busiest process's {self.one_cpu / max(self.workers):.2f}; load {self.load:.1f}"
         )
 
 
@@ -240,7 +240,9 @@ def main() -> int:
             two_wall.add(wall)
             cores_used.append(cpu_all / wall)
             two_rounds.append(
-                TwoRound(one.seconds[-1], one_wall.seconds[-1], wall, main_cpu, workers.seconds, os.getloadavg()[0])
+                TwoRound(
+                    one.seconds[-1], one_wall.seconds[-1], wall, main_cpu, workers.seconds, cpu_all, os.getloadavg()[0]
+                )
             )
 
         ms.alternate(args.rounds, [chess.measure, lambda: floor.add(stdlib_floor(lines)), audit_one, audit_two])
@@ -274,14 +276,14 @@ def main() -> int:
         f"the cores{'' if cores >= JOBS else '; this machine has one'})"
     )
     print(
-        f"  each round of the {JOBS} processes beside the one-core round before it (the busiest worker's CPU against "
+        f"  each round of the {JOBS} processes beside the one-core round before it (the busiest process's CPU against "
         f"one core's is what the speed-up would be with a core each and nothing else running):"
     )
     for r in two_rounds:
         print(r.text())
     critical = [r.one_cpu / max(r.workers) for r in two_rounds]
     print(
-        f"  1 core's CPU / the busiest worker's CPU: {statistics.median(critical):.2f} in the median round "
+        f"  1 core's CPU / the busiest process's CPU: {statistics.median(critical):.2f} in the median round "
         f"({min(critical):.2f} to {max(critical):.2f}; for information: the target is the wall-clock speed-up)"
     )
     print(f"{load_after} at the end of the timed rounds")

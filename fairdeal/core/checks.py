@@ -455,15 +455,15 @@ def _walk(
     policies=False: the moves without the mover and policy checks, to tell whether a game whose bot or timeout
     moves are wrong was at least dealt and played legally. `game`: a new LiveGame(start, seed) already made."""
     game = LiveGame(start, seed, board_seed, chance) if game is None else game
-    apply = game.apply_record
-    for i, record in enumerate(records):
-        try:
-            apply(record, chain=False, policies=policies)
-        except ReplayError as err:
-            return game, _classify(game, record, err, _cards_used(records[:i]))
-        except Exception as exc:  # noqa: BLE001 - an engine that cannot apply a record is a failed move
-            return game, failed("moves-legal", "unapplicable", record.get("seq"), reason=f"{type(exc).__name__}: {exc}")
-    return game, None
+    stopped = game.apply_records(records, policies)  # the records replayed up to the first that raises
+    if stopped is None:
+        return game, None
+    i, err = stopped
+    record = records[i]
+    if isinstance(err, ReplayError):
+        return game, _classify(game, record, err, _cards_used(records[:i]))
+    # an engine that cannot apply a record is a failed move
+    return game, failed("moves-legal", "unapplicable", record.get("seq"), reason=f"{type(err).__name__}: {err}")
 
 
 def _cards_used(records: Sequence[Mapping[str, Any]]) -> dict[Any, Any]:

@@ -7,7 +7,7 @@ recomputing every bot and timeout move from that seat's view.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE
@@ -283,6 +283,75 @@ class LiveGame:
             self.last_hash = record_hash(dict(record))
         else:
             self.seq += 1  # bot randomness is keyed by the position in the log; the hash is not kept
+
+    def apply_records_one_by_one(
+        self, records: Sequence[Mapping[str, Any]], policies: bool = True
+    ) -> tuple[int, Exception] | None:
+        """apply_record(record, chain=False, policies=policies) for each record in turn, up to the first that raises:
+        None when every one applied, else (its index, what it raised), the game as the record found it. The general
+        form of apply_records."""
+        for i, record in enumerate(records):
+            try:
+                self.apply_record(record, chain=False, policies=policies)
+            except Exception as exc:  # noqa: BLE001 - the caller says which check a failure belongs to
+                return i, exc
+        return None
+
+    @fast_path(general=apply_records_one_by_one, changes_state=True)
+    def apply_records(
+        self, records: Sequence[Mapping[str, Any]], policies: bool = True
+    ) -> tuple[int, Exception] | None:
+        """apply_records_one_by_one, the audit's replay of a whole game: the lookups apply_record makes at every
+        record made once, and the usual record (a dict whose seat is an int, by a mover its seat may be, its move
+        read, the policy's own move where there is one, legal) replayed inline. Any other record, and any record
+        whose policy fails or differs, is replayed by apply_record itself, which raises what it always raises (the
+        policies are pure: asking one again changes nothing)."""
+        state, protocol, bot_seats = self.state, self.protocol, self.bot_seats
+        read, push, rng_of, one = read_move_fast, state.apply, self.chance.bot_rng_fast, self.apply_record
+        stand_ins = protocol != "fairdeal/1"
+        seat: Any  # any value a record holds; the inline path takes an int only
+        expected: Move | None
+        for i, record in enumerate(records):
+            try:
+                seat = record.get("seat") if record.__class__ is dict else None
+                by = record.get("by") if seat.__class__ is int else None
+                if by == "player":
+                    usual = not (policies and seat in bot_seats)
+                elif by == "bot":
+                    usual = not policies or seat in bot_seats
+                elif by == "stand-in":
+                    usual = not policies or (stand_ins and seat not in bot_seats)
+                elif by == "timeout":
+                    usual = not policies or (
+                        seat not in bot_seats and self.timeouts_allowed and self.may_time_out(seat)
+                    )
+                else:
+                    usual = False
+                if not usual:  # a mover check fails (or the record is unusual): apply_record says how
+                    one(record, chain=False, policies=policies)
+                    continue
+                move = read(record, protocol)
+                if policies and by != "player":
+                    try:
+                        if by == "timeout":
+                            expected = state.timeout_move(seat)
+                        else:  # a bot or a stand-in: the bot policy (policy_move)
+                            expected = state.bot_move(seat, rng_of(self.seq + 1))
+                    except Exception:  # noqa: BLE001 - apply_record words the policy's failure
+                        expected = None
+                    if expected is not move and expected != move:  # a card's play is one Move: most are the same
+                        one(record, chain=False, policies=policies)  # raises the policy's failure or difference
+                        continue
+                try:
+                    push(seat, move)
+                except GameError as exc:
+                    raise ReplayError(
+                        "moves-legal", "illegal", record.get("seq"), seat=seat, move=str(move), reason=exc.message
+                    ) from None
+                self.seq += 1
+            except Exception as exc:  # noqa: BLE001 - as apply_records_one_by_one
+                return i, exc
+        return None
 
     def _check_mover(self, seq: Any, seat: Any, by: Any) -> None:
         """Who may have made this move (a record's seq, seat and by, any values as in apply_record): bot moves by

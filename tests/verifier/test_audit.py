@@ -2,12 +2,14 @@
 
 import io
 import json
+import os
 import sys
 
 import pytest
 
 from fairdeal.core.selfplay import selfplay
-from fairdeal.verify.audit import audit, find_items
+from fairdeal.verify.audit import audit, find_items, run_checks
+from fairdeal.verify.auditpool import PoolCpu
 from tests.verifier.cli_run import run
 from tests.verifier.tamper_kit import SERVER_KEY, SERVER_PUBLIC, resign, valid_transcript
 
@@ -79,6 +81,18 @@ def test_many_games_on_two_processes(tmp_path):
     summary = audit([str(export)], key=SERVER_PUBLIC, jobs=2, progress=False)
     assert summary.games == 40 and summary.count("passed") == 40 and summary.exit_code == 0
     assert [o.source for o in summary.outcomes] == [f"{export}:{i}" for i in range(1, 41)]
+
+
+def test_two_processes_are_this_one_and_one_worker(tmp_path):
+    # --jobs 2 forks one worker; this process checks items too (it would only wait), so both answer tasks
+    lines = [json.dumps(selfplay("spades", SERVER_KEY, bytes([i]) * 32)) for i in range(12)]
+    export = tmp_path / "export.jsonl"
+    export.write_text("\n".join(lines))
+    cpu = PoolCpu()
+    outcomes = run_checks(find_items([str(export)], []), SERVER_PUBLIC, {}, 2, cpu=cpu)
+    assert [o.status for o in outcomes] == ["passed"] * 12
+    assert len(cpu.by_process) == 2 and os.getpid() in cpu.by_process
+    assert all(seconds > 0 for seconds in cpu.by_process.values())
 
 
 def test_all_passed_exits_0(tmp_path, capsys):
