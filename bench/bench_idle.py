@@ -22,13 +22,20 @@ measure past the first abandonment (the waiters would all be answered and reconn
 The baseline is the same server with the same tables and no waiter (its idle CPU over a window as long).
 Targets (issue 25, 2-core machine): idle steady state < 3 % of one core at 5,000 streams, < 6 % at 20,000.
 
+The server's store-outage log lines (errors.OutageLog) are summed at the end: how many requests the store
+refused, by kind (pool-stalled: the Redis command pool had no connection come back for its timeout;
+pool-exhausted, connection-refused, ...), so a run's 503s say where they came from. `--keep-log PATH` keeps the
+server's log.
+
     python bench/bench_idle.py [--waiters 5000] [--store embedded|redis] [--feed sse|long-poll] [--window 60]
+        [--keep-log PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -67,6 +74,28 @@ def wait_port(port: int, proc: subprocess.Popen, log: str) -> None:
                 raise SystemExit("the server exited: " + open(log).read()[-2000:]) from None
             time.sleep(0.1)
     raise SystemExit("the server did not listen")
+
+
+def store_refusals(log: str) -> tuple[int, int, dict[str, int]]:
+    """From the server's log: its store-outage lines, the requests they say were refused, and those by kind. Each
+    line counts the refusals since the one before (errors.OutageLog): refusals after the last line of an
+    outage still going on when the server stopped are in none."""
+    lines, total, by_kind = 0, 0, {}
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            if '"refused"' not in raw:
+                continue
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                continue
+            if not str(entry.get("msg", "")).startswith("store"):
+                continue
+            lines += 1
+            total += int(entry.get("refused", 0))
+            for kind, n in (entry.get("refused_by") or {}).items():
+                by_kind[kind] = by_kind.get(kind, 0) + int(n)
+    return lines, total, by_kind
 
 
 class Counts:
@@ -251,6 +280,7 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="a setting off its default (to try one; the figures are then not the defaults')",
     )
+    ap.add_argument("--keep-log", metavar="PATH", help="copy the server's log (JSON lines) here at the end")
     args = ap.parse_args()
     os.environ.update(dict(kv.split("=", 1) for kv in args.env))
     if aiohttp is None:
@@ -302,6 +332,12 @@ def main() -> int:
             print(f"the server logged {len(errors)} errors; the first ends: {errors[0][-600:]}")
     finally:
         stop(procs)
+        if os.path.exists(os.path.join(tmp, "serve.log")):
+            lines, refused, by_kind = store_refusals(os.path.join(tmp, "serve.log"))
+            print(f"  store refusals in the server's outage log: {refused} in {lines} lines, by kind {by_kind}")
+            if args.keep_log:
+                shutil.copyfile(os.path.join(tmp, "serve.log"), args.keep_log)
+                print(f"  the server's log: {args.keep_log}")
         shutil.rmtree(tmp, ignore_errors=True)
         print(f"{ms.load()} after the run")
     return 0
