@@ -112,6 +112,18 @@ def test_waiters_give_up_once_no_connection_comes_back_for_the_timeout(redis_url
     pool.disconnect()
 
 
+def test_a_long_stall_keeps_no_trace_of_the_requests_it_refused(redis_url):
+    pool = QueuedPool.from_url(redis_url, max_connections=1, timeout=0.0)  # refused as soon as they queue
+    held = pool.get_connection()
+    for _ in range(1000):
+        with pytest.raises(PoolStalled):
+            pool.get_connection()
+    assert pool.waiting() == 0 and len(pool._waiters) <= 64 + 1
+    pool.release(held)
+    assert pool._claimed == 0 and not pool._waiters
+    pool.disconnect()
+
+
 def test_a_waiter_interrupted_leaves_the_queue(redis_url, monkeypatch):
     """A wait cut short (a gevent Timeout, a killed greenlet) leaves the queue: the pool is not left a claim short."""
     from fairdeal.service.store import redis_pool

@@ -83,8 +83,7 @@ class QueuedPool(ConnectionPool):
                         return
                     left = None if self.timeout is None else self._returned_at + self.timeout - time.monotonic()
                     if left is not None and left <= 0:
-                        waiter.abandoned = True
-                        self._queued -= 1
+                        self._abandon(waiter)
                         stalled = time.monotonic() - self._returned_at
                         raise PoolStalled(
                             f"Redis connection pool: all {self.max_connections} connections taken and none "
@@ -98,9 +97,16 @@ class QueuedPool(ConnectionPool):
                 if waiter.served:
                     self._give_back()  # the claim it was handed goes to the next one
                 elif not waiter.abandoned:
-                    waiter.abandoned = True
-                    self._queued -= 1
+                    self._abandon(waiter)
             raise
+
+    def _abandon(self, waiter: _Waiter) -> None:
+        """A waiter leaves the queue (under the lock). It stays in the deque, skipped, until a connection comes
+        back; past twice the live ones the deque is swept, so a long stall (a refusal a request) stays bounded."""
+        waiter.abandoned = True
+        self._queued -= 1
+        if len(self._waiters) > 2 * self._queued + 64:
+            self._waiters = collections.deque(w for w in self._waiters if not w.abandoned)
 
     def _give_back(self) -> None:
         """A claim comes back (under the lock): to the oldest live waiter, else to the pool."""
