@@ -72,9 +72,12 @@ def test_a_connection_given_back_goes_to_the_oldest_waiter_not_a_newcomer(redis_
     held = pool.get_connection()
     order, threads = queue_of(pool, 2)
     pool.release(held)
-    late = pool.get_connection()  # served after the two queued ones gave theirs back
-    assert order == [0, 1]
+    late = pool.get_connection()  # served after the two queued ones gave theirs back (had it barged in, it
+    order.append("late")  # would be first: they cannot take the connection before it is given back)
     pool.release(late)
+    for th in threads:
+        th.join(scaled(10))
+    assert order == [0, 1, "late"]
     pool.disconnect()
 
 
