@@ -7,9 +7,9 @@ for the connections is normal, and it moves: a request at its end may wait longe
 connections come back all the time, and refusing it then answers 503 to a busy store, not to one that is away.
 
 QueuedPool hands a connection given back to the oldest waiting request (never to a newcomer, who queues behind
-it), and a waiting request gives up (PoolStalled, a ConnectionError: 503 store-unavailable) only once no
-connection at all has come back for `timeout` seconds: then every connection is held by a command that does not
-end (the store is stuck or away), and waiting longer would not help.
+it), and a waiting request gives up (PoolStalled, a ConnectionError: 503 store-unavailable) only once it has
+waited `timeout` seconds with no connection at all coming back meanwhile: then every connection is held by a
+command that does not end (the store is stuck or away), and waiting longer would not help.
 
 Locks and events are the threading module's, looked up when used: under gevent's monkey-patching they are
 cooperative (a waiting greenlet lets the others run), without it they are the threads' own.
@@ -33,9 +33,10 @@ class PoolStalled(RedisConnectionError):
 
 
 class _Waiter:
-    __slots__ = ("event", "served", "abandoned")
+    __slots__ = ("event", "served", "abandoned", "since")
 
     def __init__(self) -> None:
+        self.since = time.monotonic()  # its arrival
         self.event = threading.Event()
         self.served = False  # a connection's claim was passed to it
         self.abandoned = False  # it gave up (or was interrupted): the next connection skips it
@@ -46,6 +47,8 @@ class QueuedPool(ConnectionPool):
     drop-in for BlockingConnectionPool (same `timeout` keyword, also through RedisCluster's
     connection_pool_class), with the timeout counted from the last connection given back, not from the
     request's arrival."""
+
+    label = "store"  # whose pool, in a refusal's reason
 
     def __init__(self, *args: Any, timeout: float | None = POOL_TIMEOUT, **kwargs: Any):
         self.timeout = timeout  # None: wait as long as it takes
@@ -81,13 +84,16 @@ class QueuedPool(ConnectionPool):
                 with self._lock:
                     if waiter.served:
                         return
-                    left = None if self.timeout is None else self._returned_at + self.timeout - time.monotonic()
+                    # the stall is counted while this request waits: from its arrival or the last connection
+                    # given back, the later (a pool idle for a minute, then full at once, is not stalled)
+                    stalled = time.monotonic() - max(waiter.since, self._returned_at)
+                    left = None if self.timeout is None else self.timeout - stalled
                     if left is not None and left <= 0:
                         self._abandon(waiter)
-                        stalled = time.monotonic() - self._returned_at
                         raise PoolStalled(
-                            f"Redis connection pool: all {self.max_connections} connections taken and none "
-                            f"given back for {stalled:.1f} s ({self._queued} other requests waiting)"
+                            f"Redis connection pool ({self.label}): {self._claimed} of {self.max_connections} "
+                            f"connections taken ({len(self._in_use_connections)} in use) and none given back "
+                            f"for {stalled:.1f} s ({self._queued} other requests waiting)"
                         )
                 waiter.event.wait(left)
         except PoolStalled:
@@ -139,3 +145,9 @@ class QueuedPool(ConnectionPool):
     def waiting(self) -> int:
         """Requests waiting for a connection now."""
         return self._queued
+
+
+class RateLimitPool(QueuedPool):
+    """The rate limits' counts' pool (ratelimits.py): the same, named apart in a refusal's reason."""
+
+    label = "rate limits"
