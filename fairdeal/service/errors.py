@@ -137,9 +137,9 @@ def store_unavailable(exc: BaseException) -> str | None:
 
 
 def refusal_kind(exc: BaseException) -> str:
-    """A short name for why the store refused (the outage log counts refusals by it): "pool-stalled" (the
-    Redis command pool had no connection come back for its timeout: every one is held by a command that does
-    not end), "pool-exhausted" (a pool at its cap refused at once: not the service's own pool), "connection-
+    """A short name for why the store refused (the outage log counts refusals by it): "pool-stalled" (a
+    request waited its Redis pool's timeout with no connection coming back: every one is held by a command that
+    does not end), "pool-exhausted" (a pool at its cap refused at once: not the service's own pool), "connection-
     refused", "connection" (another failure to connect or a dropped connection), "timeout", "read-only",
     "out-of-memory", "loading", "cluster", "try-again", "no-permission", "replicas" (too few replicas took an
     append in time), "slot-moving", "sqlite-busy" and the like; "other" for anything else."""

@@ -25,7 +25,7 @@ from typing import Any
 from redis.connection import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-POOL_TIMEOUT = 10.0  # seconds without any connection coming back before the waiting requests give up (503)
+POOL_TIMEOUT = 10.0  # seconds a request waits with no connection coming back meanwhile before it gives up (503)
 
 
 class PoolStalled(RedisConnectionError):
