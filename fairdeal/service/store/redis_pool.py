@@ -45,8 +45,8 @@ class _Waiter:
 class QueuedPool(ConnectionPool):
     """A redis-py ConnectionPool of at most `max_connections`, waiters served first come, first served; a
     drop-in for BlockingConnectionPool (same `timeout` keyword, also through RedisCluster's
-    connection_pool_class), with the timeout counted from the last connection given back, not from the
-    request's arrival."""
+    connection_pool_class), with the timeout counted while no connection comes back, from the request's
+    arrival or the last give-back, the later (not merely from its arrival)."""
 
     label = "store"  # whose pool, in a refusal's reason
 
