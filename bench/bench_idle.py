@@ -48,12 +48,19 @@ accept queue.
 
     python bench/bench_idle.py [--waiters 5000] [--clients N] [--store embedded|redis] [--feed sse|long-poll]
         [--window 60] [--probe 15] [--restart hup|stop-start|both] [--reconnect jitter|eventsource] [--ramp 0]
+        [--keep-log PATH]
+
+The server's store-outage log lines (errors.OutageLog) are summed at the end: how many requests the store
+refused, by kind (pool-stalled: the Redis command pool had no connection come back for its timeout;
+pool-exhausted, connection-refused, ...), so a run's 503s say where they came from. `--keep-log PATH` keeps the
+server's log.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import shutil
@@ -136,6 +143,28 @@ class Server:
 
     def sweeper_cpu(self) -> float:
         return ms.cpu_seconds([self.sweeper]) if self.sweeper else 0.0
+
+
+def store_refusals(log: str) -> tuple[int, int, dict[str, int]]:
+    """From the server's log: its store-outage lines, the requests they say were refused, and those by kind. Each
+    line counts the refusals since the one before (errors.OutageLog): refusals after the last line of an
+    outage still going on when the server stopped are in none."""
+    lines, total, by_kind = 0, 0, {}
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            if '"refused"' not in raw:
+                continue
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                continue
+            if not str(entry.get("msg", "")).startswith("store"):
+                continue
+            lines += 1
+            total += int(entry.get("refused", 0))
+            for kind, n in (entry.get("refused_by") or {}).items():
+                by_kind[kind] = by_kind.get(kind, 0) + int(n)
+    return lines, total, by_kind
 
 
 def delta(after: dict, before: dict) -> dict:
@@ -420,6 +449,7 @@ def main() -> int:
         "--restart-timeout", type=float, default=120.0, help="seconds past graceful_timeout for every feed to return"
     )
     ap.add_argument("--reconnect", choices=["jitter", "eventsource"], default="jitter")
+    ap.add_argument("--keep-log", metavar="PATH", help="copy the server's log (JSON lines) here at the end")
     ap.add_argument(
         "--env",
         action="append",
@@ -473,6 +503,12 @@ def main() -> int:
         if server is not None and server.proc is not None:
             stop([server.proc])
         stop(procs)
+        if server is not None and os.path.exists(server.log):
+            lines, refused, by_kind = store_refusals(server.log)
+            print(f"  store refusals in the server's outage log: {refused} in {lines} lines, by kind {by_kind}")
+            if args.keep_log:
+                shutil.copyfile(server.log, args.keep_log)
+                print(f"  the server's log: {args.keep_log}")
         shutil.rmtree(tmp, ignore_errors=True)
         print(f"{ms.load()} after the run; kernel {ms.listen_text(ms.listen_counters())}")
     return 0

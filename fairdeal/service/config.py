@@ -295,7 +295,7 @@ class Config:
     heartbeat: float = 50.0  # seconds between keep-alive comments on an idle stream
     max_waits: int = 5000  # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16  # ... per player (or per address without a token) and process (429)
-    redis_connections: int = 128  # the Redis command pool per process (and per node of a cluster)
+    redis_connections: int = 128  # the Redis command pool per process and cluster node (and one for the rate limits)
     redis_wait_replicas: int = 0  # replicas each append waits for (Redis WAIT) before it is acknowledged
     redis_wait_timeout: float = 1.0  # ... for at most this long; fewer replicas by then: 503, retry
     sweep_interval: float = 1.0

@@ -136,9 +136,54 @@ def store_unavailable(exc: BaseException) -> str | None:
     return None
 
 
+def refusal_kind(exc: BaseException) -> str:
+    """A short name for why the store refused (the outage log counts refusals by it): "pool-stalled" (a
+    request waited its Redis pool's timeout with no connection coming back: every one is held by a command that
+    does not end), "pool-exhausted" (a pool at its cap refused at once: not the service's own pool), "connection-
+    refused", "connection" (another failure to connect or a dropped connection), "timeout", "read-only",
+    "out-of-memory", "loading", "cluster", "try-again", "no-permission", "replicas" (too few replicas took an
+    append in time), "slot-moving", "sqlite-busy" and the like; "other" for anything else."""
+    from fairdeal.service.store.base import StoreUnavailable
+
+    if isinstance(exc, StoreUnavailable):
+        text = str(exc)
+        return "replicas" if "replicas" in text else "slot-moving" if "moving" in text else "store"
+    if isinstance(exc, sqlite3.OperationalError):
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        return "sqlite-" + name.removeprefix("SQLITE_").split("_")[0].lower() if name else "sqlite"
+    try:
+        import redis.exceptions as rx
+        from redis.exceptions import RedisClusterException
+
+        from fairdeal.service.store.redis_pool import PoolStalled
+    except ImportError:  # pragma: no cover - redis is a service dependency
+        return "other"
+    text = str(exc).lower()
+    kinds: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], str], ...] = (
+        (PoolStalled, "pool-stalled"),
+        (rx.MaxConnectionsError, "pool-exhausted"),
+        (rx.BusyLoadingError, "loading"),
+        (rx.TimeoutError, "timeout"),
+        (rx.ReadOnlyError, "read-only"),
+        (rx.OutOfMemoryError, "out-of-memory"),
+        (rx.TryAgainError, "try-again"),
+        (rx.NoPermissionError, "no-permission"),
+        ((rx.ClusterError, RedisClusterException), "cluster"),
+    )
+    for cls, kind in kinds:
+        if isinstance(exc, cls):
+            return kind
+    if isinstance(exc, rx.ConnectionError):
+        if "no connection available" in text or "too many connections" in text:
+            return "pool-exhausted"  # BlockingConnectionPool's own refusal, or MaxConnectionsError's text
+        return "connection-refused" if "refused" in text else "connection"
+    return "other"
+
+
 class OutageLog:
     """One log line when the store goes away (and one a minute while it stays away, with how many requests
-    were refused), one when it is back: never a traceback per request."""
+    were refused, in all and by kind: refusal_kind), one when it is back: never a traceback per request. Each
+    line counts the refusals since the previous one, so the lines of a log add up to every refusal."""
 
     def __init__(self, every: float = OUTAGE_LOG_EVERY):
         self.every = every
@@ -146,29 +191,40 @@ class OutageLog:
         self.down_since: float | None = None
         self._last_line = 0.0
         self._refused = 0
+        self._by_kind: dict[str, int] = {}
 
-    def failed(self, reason: str) -> None:
+    def failed(self, reason: str, kind: str = "other") -> None:
         now = time.monotonic()
         with self._lock:
             self._refused += 1
+            self._by_kind[kind] = self._by_kind.get(kind, 0) + 1
             first = self.down_since is None
             if not first and now - self._last_line < self.every:
                 return
             if first:
                 self.down_since = now
-            refused, self._refused, self._last_line = self._refused, 0, now
+            refused, by_kind = self._take_counts()
+            self._last_line = now
         log.warning(
             "store unavailable" if first else "store still unavailable",
-            extra={"fields": {"reason": reason, "refused": refused}},
+            extra={"fields": {"reason": reason, "refused": refused, "refused_by": by_kind}},
         )
+
+    def _take_counts(self) -> tuple[int, dict[str, int]]:
+        refused, by_kind = self._refused, self._by_kind
+        self._refused, self._by_kind = 0, {}
+        return refused, by_kind
 
     def succeeded(self) -> None:
         with self._lock:
             if self.down_since is None:
                 return
-            seconds, refused = time.monotonic() - self.down_since, self._refused
-            self.down_since, self._refused = None, 0
-        log.warning("store available again", extra={"fields": {"after_seconds": round(seconds, 1), "refused": refused}})
+            seconds, (refused, by_kind) = time.monotonic() - self.down_since, self._take_counts()
+            self.down_since = None
+        log.warning(
+            "store available again",
+            extra={"fields": {"after_seconds": round(seconds, 1), "refused": refused, "refused_by": by_kind}},
+        )
 
 
 def store_problem(reason: str) -> Response:
@@ -209,7 +265,7 @@ def install(app: Flask, store) -> OutageLog:
     def _other(exc: Exception):
         reason = store_unavailable(exc)
         if reason is not None:
-            outage.failed(reason)
+            outage.failed(reason, refusal_kind(exc))
             return store_problem(reason)
         log.exception("unhandled error")  # the trace goes to the log, never to the client
         return problem(500, "internal-error", "The server could not complete this request.")

@@ -43,15 +43,31 @@ def client_address() -> str:
 
 def storage(config: Config) -> tuple[str, dict]:
     """Where the counts live: the setting, else the store's Redis (FAIRDEAL_REDIS_URL), else this process's
-    memory (ratelimit_memory: limits' memory storage without its sweep thread)."""
+    memory (ratelimit_memory: limits' memory storage without its sweep thread).
+
+    On Redis the counts get a command pool like the store's (redis_pool.RateLimitPool, a QueuedPool of
+    FAIRDEAL_REDIS_CONNECTIONS per process and node): `limits` would otherwise make redis-py's default pool (100
+    connections, refusing at once past them), which 5,000 long-polls made again every 25 s ran dry (issue 25)."""
     uri = config.rate_limit_storage or config.redis_url
     if not uri or uri == "memory://":
         return ratelimit_memory.SCHEME + "://", {}
-    if "cluster=1" in uri:
+    from fairdeal.service.store.redis_pool import POOL_TIMEOUT, RateLimitPool
+
+    size = config.redis_connections
+    if "cluster=1" in uri or uri.startswith("redis+cluster://"):
         uri = uri.replace("redis://", "redis+cluster://", 1).replace("?cluster=1", "").replace("&cluster=1", "")
-    elif uri.startswith("unix://"):
+        # RedisCluster uses connection_pool_class for its nodes only when given a url (from_url): the same node
+        return uri, {
+            "key_prefix": KEY_PREFIX,
+            "url": uri.replace("redis+cluster://", "redis://", 1),
+            "connection_pool_class": RateLimitPool,
+            "max_connections": size,
+            "timeout": POOL_TIMEOUT,
+        }
+    pool = RateLimitPool.from_url(uri, max_connections=size, timeout=POOL_TIMEOUT)  # no connection made yet
+    if uri.startswith("unix://"):
         uri = "redis+unix://" + uri[len("unix://") :]
-    return uri, {"key_prefix": KEY_PREFIX}
+    return uri, {"key_prefix": KEY_PREFIX, "connection_pool": pool}
 
 
 def too_many(limit: str, reset_at: float, what: str = "requests") -> ApiError:

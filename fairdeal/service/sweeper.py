@@ -18,7 +18,7 @@ import logging
 import time
 
 from fairdeal.service import retention
-from fairdeal.service.errors import ApiError, OutageLog, store_unavailable
+from fairdeal.service.errors import ApiError, OutageLog, refusal_kind, store_unavailable
 
 log = logging.getLogger("fairdeal.sweeper")
 
@@ -123,7 +123,7 @@ def run(
         except Exception as e:  # say so and try again, never exit
             reason = store_unavailable(e)
             if reason:
-                outage.failed(reason)
+                outage.failed(reason, refusal_kind(e))
             else:
                 log.exception("sweep failed")
             if once:

@@ -7,7 +7,7 @@ import os
 from flask import Blueprint, Response
 
 from fairdeal.service.api.common import svc
-from fairdeal.service.errors import STORE_RETRY_AFTER, ApiError, store_unavailable
+from fairdeal.service.errors import STORE_RETRY_AFTER, ApiError, refusal_kind, store_unavailable
 
 bp = Blueprint("health", __name__)
 OPENAPI = os.path.join(os.path.dirname(os.path.dirname(__file__)), "openapi.yaml")
@@ -26,7 +26,7 @@ def readyz():
         s.store.ping()
     except Exception as e:
         reason = store_unavailable(e) or f"{type(e).__name__}: {e}"[:300]
-        s.outage.failed(reason)
+        s.outage.failed(reason, refusal_kind(e))
         raise ApiError(
             503,
             "store-unavailable",

@@ -24,6 +24,7 @@ from fairdeal.service.store.base import OK, AppendResult, Store, StoreUnavailabl
 from fairdeal.service.store.cosignatures import RedisCosignatures
 from fairdeal.service.store.redis_changes import RedisChanges
 from fairdeal.service.store.redis_lua import idem_check, last_entry_check
+from fairdeal.service.store.redis_pool import POOL_TIMEOUT, QueuedPool
 from fairdeal.service.store.redis_tlog import RedisTlog
 
 MIN_VERSION = (7, 0)  # sharded pub/sub
@@ -86,24 +87,20 @@ return out
 
 
 POOL_SIZE = 128  # connections per process (and per node of a cluster); Config.redis_connections
-POOL_TIMEOUT = 10.0  # seconds a request waits for a free connection of the bounded pool
 
 
 def connect(url: str, max_connections: int = POOL_SIZE) -> redis_lib.Redis | RedisCluster:
     """redis://host:port/0 for one server; redis+cluster://host:port (or ?cluster=1) for a cluster.
 
-    The pool is bounded (per node on a cluster) and blocking: past `max_connections`, a request waits for a
-    connection instead of opening yet another one (under gevent thousands of requests may be running)."""
-    pool = {
-        "max_connections": max_connections,
-        "connection_pool_class": redis_lib.BlockingConnectionPool,
-        "timeout": POOL_TIMEOUT,
-    }
+    The pool is bounded (per node on a cluster) and queued (redis_pool.QueuedPool): past `max_connections`, a
+    request waits its turn for a connection instead of opening yet another one (under gevent thousands of
+    requests may be running), and is refused only when no connection has come back for POOL_TIMEOUT."""
+    pool = {"max_connections": max_connections, "connection_pool_class": QueuedPool, "timeout": POOL_TIMEOUT}
     if url.startswith("redis+cluster://") or "cluster=1" in url:
         url = url.replace("redis+cluster://", "redis://").replace("?cluster=1", "").replace("&cluster=1", "")
         return RedisCluster.from_url(url, decode_responses=True, **pool)
     return redis_lib.Redis(
-        connection_pool=redis_lib.BlockingConnectionPool.from_url(
+        connection_pool=QueuedPool.from_url(
             url, decode_responses=True, max_connections=max_connections, timeout=POOL_TIMEOUT
         )
     )
