@@ -8,54 +8,18 @@ from __future__ import annotations
 import copy
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal.core.blind.hidden import blind_live_game
 from fairdeal.core.blind.selfplay import blind_selfplay
 from fairdeal.core.checks import verify_transcript
-from fairdeal.core.integrity import game_seed_of
 from fairdeal.core.writer import sign_transcript
-
-KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
-SEED = bytes(range(32))
-SHORT = 60  # moves: the first hand and the bids of the second (the second deal is ready)
-AT, DEADLINE = "2026-01-01T00:30:00.00Z", "2026-01-01T00:29:50.00Z"  # within the selfplay's start and end
-
-
-def _hand_lengths(t: dict) -> list[int]:
-    """The number of records of each hand, by a replay without the hands."""
-    game, out = blind_live_game(t["start"], game_seed_of(t)), []
-    for record in t["records"]:
-        while len(out) <= game.state.hand_number:
-            out.append(0)
-        out[game.state.hand_number] += 1
-        game.apply_record(record, chain=False, policies=False)
-    return out
-
-
-def _to_move(t: dict) -> int:
-    game = blind_live_game(t["start"], game_seed_of(t))
-    for record in t["records"]:
-        game.apply_record(record, chain=False, policies=False)
-    return game.state.to_move
-
-
-def _with_abort(t: dict, **abort) -> dict:
-    """t with the abort record (after: the messages before the first reveal, unless given), signed again."""
-    t = copy.deepcopy(t)
-    kinds = [m["type"] for m in t["blind"]["messages"]]
-    after = kinds.index("reveal") if "reveal" in kinds else len(kinds)
-    t["blind"]["abort"] = {"after": after, "at": AT, "deadline": DEADLINE, **abort}
-    t["end"]["reason"] = "aborted"
-    t["signature"] = sign_transcript(KEY, t)
-    return t
+from tests.blind.stall_kit import KEY, SEED, SHORT, hand_lengths, to_move, with_abort
 
 
 @pytest.fixture(scope="module")
 def step_stall() -> tuple[dict, int]:
     """A game whose second deal stops at seat 2's lock (seat 2 sends nothing more, reveals nothing): the records
     end with the first hand."""
-    first = _hand_lengths(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT))[0]
+    first = hand_lengths(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT))[0]
 
     def stop_at_lock(messages):
         cut = next(i for i, m in enumerate(messages) if m.get("deal") == 1 and (m["type"], m["seat"]) == ("lock", 2))
@@ -69,7 +33,7 @@ def step_stall() -> tuple[dict, int]:
 def move_stall() -> tuple[dict, int]:
     """A game stopped before move SHORT + 1, its seat silent but revealing (so only the abort record blames it)."""
     t = blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT)
-    seat = _to_move(t)
+    seat = to_move(t)
     return blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=[seat]), seat
 
 
@@ -79,7 +43,7 @@ def _step_abort(**change) -> dict:
 
 def test_an_honest_step_stall_verifies_and_names_the_seat(step_stall):
     t, _ = step_stall
-    report = verify_transcript(_with_abort(t, **_step_abort()))
+    report = verify_transcript(with_abort(t, **_step_abort()))
     blame = report.check("blind-blame")
     assert (blame.status, blame.code, blame.fields["named"]) == ("pass", "blind-blame-ok", [2])
     deal = report.check("blind-deal")  # the missing lock is seat 2's fault, no other seat's, not the server's
@@ -92,7 +56,7 @@ def test_an_honest_move_stall_verifies_naming_the_seat_only_the_abort_blames(mov
     without = verify_transcript(t)  # no abort record: nothing shows the seat at fault
     assert without.check("blind-blame").code == "blind-blame-framed"
     abort = {"seat": seat, "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT + 1}
-    report = verify_transcript(_with_abort(t, **abort))
+    report = verify_transcript(with_abort(t, **abort))
     assert report.ok, [c.detail for c in report.failed]
     blame = report.check("blind-blame")
     assert (blame.code, blame.fields["claimed"], blame.fields["named"]) == ("blind-blame-ok", [seat], [seat])
@@ -112,7 +76,7 @@ def test_blame_moved_to_a_seat_not_due_is_framed(step_stall):
     t, _ = step_stall
     t = copy.deepcopy(t)
     t["blind"]["blame"] = [3]
-    assert _framed(verify_transcript(_with_abort(t, **_step_abort(seat=3)))) == "not-due"
+    assert _framed(verify_transcript(with_abort(t, **_step_abort(seat=3)))) == "not-due"
 
 
 def test_a_move_stall_of_a_seat_whose_turn_it_was_not_is_framed(move_stall):
@@ -121,28 +85,28 @@ def test_a_move_stall_of_a_seat_whose_turn_it_was_not_is_framed(move_stall):
     t = copy.deepcopy(t)
     t["blind"]["blame"] = [other]
     abort = {"seat": other, "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT + 1}
-    assert _framed(verify_transcript(_with_abort(t, **abort))) == "not-their-turn"
+    assert _framed(verify_transcript(with_abort(t, **abort))) == "not-their-turn"
 
 
 def test_blame_of_a_seat_whose_message_is_in_the_log_is_framed(step_stall):
     t, _ = step_stall
     t = copy.deepcopy(t)
     t["blind"]["blame"] = [1]
-    assert _framed(verify_transcript(_with_abort(t, **_step_abort(seat=1)))) == "present"
+    assert _framed(verify_transcript(with_abort(t, **_step_abort(seat=1)))) == "present"
 
 
 def test_a_move_stall_of_a_move_that_is_recorded_is_framed(move_stall):
     t, seat = move_stall
     last = t["records"][-1]
     abort = {"seat": last["seat"], "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT}
-    assert _framed(verify_transcript(_with_abort(t, **abort))) in ("not-next-move", "not-their-turn")
+    assert _framed(verify_transcript(with_abort(t, **abort))) in ("not-next-move", "not-their-turn")
 
 
 def test_a_stall_declared_before_its_deadline_fails(step_stall):
     t, _ = step_stall
-    early = _with_abort(t, **_step_abort(at="2026-01-01T00:29:49.99Z"))
+    early = with_abort(t, **_step_abort(at="2026-01-01T00:29:49.99Z"))
     assert _framed(verify_transcript(early)) == "before-deadline"
-    late = _with_abort(t, **_step_abort(at="2026-01-01T01:00:00.01Z"))  # after the game's end
+    late = with_abort(t, **_step_abort(at="2026-01-01T01:00:00.01Z"))  # after the game's end
     assert _framed(verify_transcript(late)) == "after-end"
 
 
@@ -152,14 +116,14 @@ def test_a_deadline_before_the_tables_clock_allows_fails(move_stall):
     t = blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=[seat], clocks={"card": 600, "other": 600})
     abort = {"seat": seat, "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT + 1}
     early = dict(abort, deadline="2026-01-01T00:05:00.00Z", at="2026-01-01T00:06:00.00Z")
-    assert _framed(verify_transcript(_with_abort(t, **early))) == "deadline-too-early"
+    assert _framed(verify_transcript(with_abort(t, **early))) == "deadline-too-early"
     fine = dict(abort, deadline="2026-01-01T00:10:01.00Z", at="2026-01-01T00:11:00.00Z")
-    assert verify_transcript(_with_abort(t, **fine)).check("blind-blame").code == "blind-blame-ok"
+    assert verify_transcript(with_abort(t, **fine)).check("blind-blame").code == "blind-blame-ok"
 
 
 def test_after_must_split_the_log_at_the_abort(step_stall):
     t, _ = step_stall
-    assert _framed(verify_transcript(_with_abort(t, **_step_abort(after=10)))) == "after"
+    assert _framed(verify_transcript(with_abort(t, **_step_abort(after=10)))) == "after"
 
 
 @pytest.mark.parametrize(
@@ -176,7 +140,7 @@ def test_after_must_split_the_log_at_the_abort(step_stall):
 )
 def test_a_malformed_abort_record_is_unknown(step_stall, change, says):
     t, _ = step_stall
-    report = verify_transcript(_with_abort(t, **_step_abort(**change)))
+    report = verify_transcript(with_abort(t, **_step_abort(**change)))
     blame = report.check("blind-blame")
     assert (blame.status, blame.code) == ("fail", "blind-stall-unknown")
     assert says in blame.fields["reason"], blame.fields["reason"]
@@ -184,7 +148,7 @@ def test_a_malformed_abort_record_is_unknown(step_stall, change, says):
 
 def test_an_abort_record_without_a_member_is_unknown(step_stall):
     t, _ = step_stall
-    t = _with_abort(t, **_step_abort())
+    t = with_abort(t, **_step_abort())
     del t["blind"]["abort"]["after"]
     t["signature"] = sign_transcript(KEY, t)
     assert verify_transcript(t).check("blind-blame").code == "blind-stall-unknown"
@@ -192,7 +156,7 @@ def test_an_abort_record_without_a_member_is_unknown(step_stall):
 
 def test_the_final_signature_covers_the_abort_record(step_stall):
     t, _ = step_stall
-    t = _with_abort(t, **_step_abort())
+    t = with_abort(t, **_step_abort())
     t["blind"]["abort"]["seat"] = 3
     assert verify_transcript(t).check("signature-transcript").status == "fail"
 
@@ -207,7 +171,7 @@ def test_a_revoke_the_rules_replay_does_not_show_is_framed(move_stall):
     seat = t["records"][4]["seat"]
     t = copy.deepcopy(t)
     t["blind"]["blame"] = [seat]
-    report = verify_transcript(_with_abort(t, **_revoke(seat)))
+    report = verify_transcript(with_abort(t, **_revoke(seat)))
     blame = report.check("blind-blame")
     assert (blame.status, blame.code, blame.fields["framed"]) == ("fail", "blind-blame-framed", [seat])
 
@@ -217,7 +181,7 @@ def test_a_revoke_in_a_game_whose_deals_cannot_be_derived_is_not_checked():
     seat = t["records"][4]["seat"]
     assert seat != 1
     t["blind"]["blame"] = sorted({1, seat})
-    report = verify_transcript(_with_abort(t, **_revoke(seat)))
+    report = verify_transcript(with_abort(t, **_revoke(seat)))
     blame = report.check("blind-blame")
     assert (blame.status, blame.code, blame.fields["seat"]) == ("skip", "blind-blame-unchecked", seat)
 
@@ -243,9 +207,9 @@ def test_a_wrong_timeout_move_the_replay_shows_is_blamed_not_framed():
     seat, seq = record["seat"], record["seq"]
     t["blind"]["blame"] = [seat]
     abort = {"seat": seat, "why": "bad-timeout-move", "deal": 0, "step": "move", "seq": seq, "deadline": None}
-    report = verify_transcript(_with_abort(_rechained(t), **abort))
+    report = verify_transcript(with_abort(_rechained(t), **abort))
     assert (report.check("timeout-moves").status, report.check("timeout-moves").seq) == ("fail", seq)
     blame = report.check("blind-blame")
     assert (blame.status, blame.code, blame.fields["named"]) == ("pass", "blind-blame-ok", [seat])
     wrong = dict(abort, seq=seq + 1)
-    assert verify_transcript(_with_abort(t, **wrong)).check("blind-blame").code == "blind-blame-framed"
+    assert verify_transcript(with_abort(t, **wrong)).check("blind-blame").code == "blind-blame-framed"

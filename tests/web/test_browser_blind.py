@@ -515,7 +515,7 @@ def test_the_page_leaves_a_stall_only_the_abort_record_shows_to_fairdeal_verify(
     'not checked here' (skip), never passed; a seat nothing blames is still framed; the vectors' step stall, whose
     seat the messages show at fault, passes."""
     from fairdeal.core.blind.selfplay import blind_selfplay
-    from tests.blind.test_stall import KEY, SEED, SHORT, _to_move, _with_abort
+    from tests.blind.stall_kit import KEY, SEED, SHORT, to_move, with_abort
 
     v = json.loads((ROOT / "tests" / "vectors" / "blind-abort.json").read_text())
     step = dict(v["transcript"], blind=dict(v["transcript"]["blind"], abort=v["cases"][0]["abort"]))
@@ -523,10 +523,10 @@ def test_the_page_leaves_a_stall_only_the_abort_record_shows_to_fairdeal_verify(
     assert (got["blame"], got["deal"], got["atFault"]) == ("pass", "fail", [2])
 
     t = blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT)
-    seat = _to_move(t)
+    seat = to_move(t)
     abort = {"seat": seat, "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT + 1}
-    stalled = _with_abort(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=[seat]), **abort)
+    stalled = with_abort(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=[seat]), **abort)
     assert page.evaluate(BLAME, json.dumps(stalled))["blame"] == "skip"
     other = (seat + 1) % 4
-    framed = _with_abort(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=sorted([seat, other])), **abort)
+    framed = with_abort(blind_selfplay(KEY, SEED, bots=(), stop_after=SHORT, blame=sorted([seat, other])), **abort)
     assert page.evaluate(BLAME, json.dumps(framed))["blame"] == "fail"
