@@ -272,9 +272,7 @@ async def window(args, sess, server: Server, clients: Clients, tables, n, base_c
     counts = clients.total()
     kps, eps = (counts["keepalives"] - k0) / wall, (counts["expiries"] - e0) / wall
     gen = (counts["cpu"] - me0) / wall
-    gc0 = await gc_pauses(sess, server.base)
     probe1 = await probe(sess, server.base, tables, args.probe, args.probe_every) if args.probe else []
-    gc1 = await gc_pauses(sess, server.base)
     print()
     settings = "defaults" + (" except " + ", ".join(args.env) if args.env else "")
     print(
@@ -318,45 +316,6 @@ async def window(args, sess, server: Server, clients: Clients, tables, n, base_c
             f"beside the {counts['live']} open waiters {ms_text(probe1)}: "
             f"{'met' if p99 < 0.050 else 'NOT met'} (p99 < 50 ms)"
         )
-        if gc0 and gc1:
-            print(f"  the workers' garbage collections during that probe (/metrics): {gc_text(gc0, gc1)}")
-
-
-async def gc_pauses(sess, base: str) -> dict[tuple[str, str], float]:
-    """The workers' garbage-collector pause histogram, summed over them (/metrics): {(generation, le|sum|count):
-    value}; {} when it cannot be read."""
-    out: dict[tuple[str, str], float] = {}
-    try:
-        async with sess.get(f"{base}/metrics") as r:
-            text = await r.text()
-    except Exception:  # noqa: BLE001 - the figure is left out
-        return out
-    for line in text.splitlines():
-        if not line.startswith("fairdeal_gc_pause_seconds"):
-            continue
-        name, value = line.rsplit(" ", 1)
-        labels = dict(kv.split("=", 1) for kv in name[name.index("{") + 1 : -1].split(","))
-        gen = labels["generation"].strip('"')
-        key = labels["le"].strip('"') if "_bucket" in name else name.split("{")[0].rsplit("_", 1)[1]
-        out[gen, key] = out.get((gen, key), 0.0) + float(value)
-    return out
-
-
-def gc_text(before: dict, after: dict) -> str:
-    """Per generation: collections in between, their mean pause, and the bucket the longest fell in."""
-    parts = []
-    for gen in ("0", "1", "2"):
-        count = after.get((gen, "count"), 0) - before.get((gen, "count"), 0)
-        if not count:
-            parts.append(f"gen {gen}: none")
-            continue
-        mean = (after.get((gen, "sum"), 0) - before.get((gen, "sum"), 0)) / count
-        bounds = sorted(
-            (float(k), after[g, k] - before.get((g, k), 0)) for g, k in after if g == gen and k not in ("sum", "count")
-        )
-        top = next((b for b, n in bounds if n >= count), float("inf"))
-        parts.append(f"gen {gen}: {count:.0f}, mean {1000 * mean:.1f} ms, longest <= {1000 * top:.0f} ms")
-    return "; ".join(parts)
 
 
 async def restart(how: str, args, server: Server, clients: Clients, n: int) -> None:

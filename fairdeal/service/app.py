@@ -11,7 +11,7 @@ from flask import Flask, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from fairdeal.core.games import available
-from fairdeal.service import errors, gcwatch, logs
+from fairdeal.service import errors, logs
 from fairdeal.service.config import Config
 from fairdeal.service.feed import Waits, spread
 from fairdeal.service.games import Games
@@ -47,7 +47,6 @@ def build_services(config: Config, store: Store | None = None, now: Callable[[],
     available()  # every rule set loads, or the start fails naming the broken one
     store = store or open_store(config)
     metrics = Metrics(games_by_state(store))
-    gcwatch.install(metrics)
     store = time_calls(store, metrics)
     keyring = KeyRing(config.data_dir)
     games = Games(store, keyring, config, now, metrics)

@@ -21,7 +21,6 @@ from prometheus_client.core import GaugeMetricFamily
 from fairdeal.service.serving import MULTIPROC_ENV
 
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 # name -> (kind, help, label names)
@@ -69,11 +68,6 @@ DEFS = {
         (),
     ),
     "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
-    "fairdeal_gc_pause_seconds": (
-        Histogram,
-        "Garbage-collector pauses by generation (a worker's requests and streams all wait: gcwatch.py).",
-        ("generation",),
-    ),
     "fairdeal_tlog_damaged": (
         Gauge,
         "Processes that found the transparency log's stored leaves no longer hash to "
@@ -81,7 +75,6 @@ DEFS = {
         (),
     ),
 }
-OWN_BUCKETS = {"fairdeal_store_seconds": STORE_BUCKETS, "fairdeal_gc_pause_seconds": GC_BUCKETS}
 # the store's indexes the game gauges count, by the state they hold
 GAME_STATES = {"open": "lobby", "running": "schedule", "finished": "finished"}
 
@@ -95,7 +88,7 @@ class Metrics:
         for name, (kind, doc, labels) in DEFS.items():
             extra: dict[str, Any] = {}
             if kind is Histogram:
-                extra["buckets"] = OWN_BUCKETS.get(name, BUCKETS)
+                extra["buckets"] = STORE_BUCKETS if name == "fairdeal_store_seconds" else BUCKETS
             if kind is Gauge:
                 extra["multiprocess_mode"] = "livesum"
             self._m[name] = kind(name, doc, labels, registry=self.registry, **extra)
