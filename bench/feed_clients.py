@@ -211,16 +211,27 @@ class Holder:
             c.full_at = None
 
 
+async def back_off(r, f: Feed, h: Holder, policy: str) -> None:
+    """A refused feed (its problem code counted): down, and asked again after its wait (never below Retry-After)."""
+    retry_after = await h.c.refused(r)
+    h.down(f)
+    await asyncio.sleep(f.wait(policy, retry_after))
+
+
+async def failed(exc: Exception, f: Feed, h: Holder, policy: str) -> None:
+    """A feed whose connection failed (counted by kind): down, and asked again after its wait."""
+    h.c.error(exc)
+    h.down(f)
+    await asyncio.sleep(f.wait(policy))
+
+
 async def sse(sess, base: str, f: Feed, h: Holder, policy: str) -> None:
     c = h.c
     while True:
-        retry_after = 0.0
         try:
             async with sess.get(f"{base}/games/{f.gid}/stream?after={f.after}", headers=f.token) as r:
                 if r.status != 200:
-                    retry_after = await c.refused(r)
-                    h.down(f)
-                    await asyncio.sleep(f.wait(policy, retry_after))
+                    await back_off(r, f, h, policy)
                     continue
                 c.opened += 1
                 h.up(f)
@@ -243,9 +254,7 @@ async def sse(sess, base: str, f: Feed, h: Holder, policy: str) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - counted by kind
-            c.error(exc)
-            h.down(f)
-            await asyncio.sleep(f.wait(policy))
+            await failed(exc, f, h, policy)
 
 
 async def long_poll(sess, base: str, f: Feed, h: Holder, policy: str) -> None:
@@ -254,9 +263,7 @@ async def long_poll(sess, base: str, f: Feed, h: Holder, policy: str) -> None:
         try:
             async with sess.get(f"{base}/games/{f.gid}/events?after={f.after}&wait=25", headers=f.token) as r:
                 if r.status != 200:
-                    retry_after = await c.refused(r)
-                    h.down(f)
-                    await asyncio.sleep(f.wait(policy, retry_after))
+                    await back_off(r, f, h, policy)
                     continue
                 body = await r.json(content_type=None)
             c.opened += 1
@@ -266,9 +273,7 @@ async def long_poll(sess, base: str, f: Feed, h: Holder, policy: str) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - counted by kind
-            c.error(exc)
-            h.down(f)
-            await asyncio.sleep(f.wait(policy))
+            await failed(exc, f, h, policy)
 
 
 async def hold(conn, base: str, feed: str, share: list[tuple], policy: str, ramp: float) -> None:

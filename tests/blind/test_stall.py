@@ -72,11 +72,16 @@ def _framed(report) -> str:
     return blame.fields["reason"]
 
 
-def test_blame_moved_to_a_seat_not_due_is_framed(step_stall):
+@pytest.mark.parametrize(
+    "seat, reason",
+    [(3, "not-due"), (1, "present")],
+    ids=["blame-moved-to-a-seat-not-due", "blame-of-a-seat-whose-message-is-in-the-log"],
+)
+def test_a_step_stall_blamed_on_another_seat_is_framed(step_stall, seat, reason):
     t, _ = step_stall
     t = copy.deepcopy(t)
-    t["blind"]["blame"] = [3]
-    assert _framed(verify_transcript(with_abort(t, **_step_abort(seat=3)))) == "not-due"
+    t["blind"]["blame"] = [seat]
+    assert _framed(verify_transcript(with_abort(t, **_step_abort(seat=seat)))) == reason
 
 
 def test_a_move_stall_of_a_seat_whose_turn_it_was_not_is_framed(move_stall):
@@ -86,13 +91,6 @@ def test_a_move_stall_of_a_seat_whose_turn_it_was_not_is_framed(move_stall):
     t["blind"]["blame"] = [other]
     abort = {"seat": other, "why": "move-timeout", "deal": 1, "step": "move", "seq": SHORT + 1}
     assert _framed(verify_transcript(with_abort(t, **abort))) == "not-their-turn"
-
-
-def test_blame_of_a_seat_whose_message_is_in_the_log_is_framed(step_stall):
-    t, _ = step_stall
-    t = copy.deepcopy(t)
-    t["blind"]["blame"] = [1]
-    assert _framed(verify_transcript(with_abort(t, **_step_abort(seat=1)))) == "present"
 
 
 def test_a_move_stall_of_a_move_that_is_recorded_is_framed(move_stall):
