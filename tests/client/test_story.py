@@ -130,3 +130,52 @@ def test_a_spades_trick_is_taken_by_the_highest_spade_else_the_highest_of_the_su
             assert spades_trick(trick["plays"])["winning_card"] == trick["winning_card"]
             checked += 1
     assert checked > 100
+
+
+class WatcherFeed(Feed):
+    """The feed as a watcher (no seat) receives it when it keeps up: a batch per move."""
+
+    def get(self, path: str, timeout: float = 30):
+        after = int(re.search(r"after=(\d+)", path).group(1))
+        assert after == self.at
+        rec = self.records[self.at]
+        self.game.apply_record(rec, chain=False)
+        self.at += 1
+        over = self.at == len(self.records)
+        game = {
+            "seat": None,
+            "seats": self.seats,
+            "seq": self.at,
+            "status": "over" if over else "playing",
+            "view": self.game.state.view(None),
+            "your_turn": False,
+            "result": self.game.state.result if over else None,
+        }
+        return {"seq": self.at, "ended": over, "records": [rec], "game": game}
+
+    wait_get = get
+
+
+def test_a_watcher_that_keeps_up_is_shown_the_table_after_every_trick():
+    """`fairdeal play --watch`: after each trick's winner, the table as it stands (the trick just taken, the
+    scores), except after the game's last move; never a hand (a watcher has none)."""
+    seed = bytes([21] * 32)
+    t = selfplay("spades", KEY, seed, bots=(0, 1, 2, 3), timeout_every=0)
+    feed = WatcherFeed(t, seed)
+    session = Session(feed, "g", rule_set="spades", players=4)
+    session.stream = None
+
+    @click.command()
+    def tell():
+        while session.feed(0)["status"] != "over":
+            pass
+
+    out = CliRunner().invoke(tell).output
+    tricks = tricks_done(t, seed)
+    # a trick that ends a hand leaves the view in the next hand: the table then has no "Last trick" line
+    hands = len(t["end"]["deals"])
+    assert len(re.findall(r"takes the trick", out)) == tricks
+    assert tricks - hands <= out.count("Last trick: ") <= tricks - 1
+    table_scores = re.findall(r"^Scores: ", out, re.M)  # a hand's result has its own, indented
+    assert len(table_scores) == tricks - 1, "the table after every trick but the game's last"
+    assert "Your hand" not in out

@@ -105,8 +105,10 @@ def test_a_joined_player_who_quits_leaves_the_seat_to_the_bot_and_is_told_how_to
             assert json.loads(fan_file.read_text())["end"] == t["end"], "each keeps its own file, the same game"
             assert {r["by"] for r in t["records"] if r["seat"] == 2} == {"stand-in"}, "it left at its first turn"
             assert "  guest (the table's bot standing in): " in f_out, "the watcher is told who stands in"
-            # --watch shows the table after every trick: the trick just taken and the scores
-            assert f_out.count("Last trick: ") >= 10 and f_out.count("Scores: ") >= 10
+            # --watch tells every trick (the table after each one is tests/client/test_story.py's: how many
+            # batches the watcher got, and so how many tables it drew, depends on how fast it read)
+            plays = sum(1 for r in t["records"] if r["move"]["kind"] == "play")
+            assert len(re.findall(r"takes the trick with", f_out)) == plays // 4, f_out[-3000:]
             # the command the guest was given verifies the game once it has ended (fetched from the service)
             args = shlex.split(cmd)[1:]
             r = subprocess.run(
