@@ -63,6 +63,7 @@ import asyncio
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -316,6 +317,26 @@ async def window(args, sess, server: Server, clients: Clients, tables, n, base_c
             f"beside the {counts['live']} open waiters {ms_text(probe1)}: "
             f"{'met' if p99 < 0.050 else 'NOT met'} (p99 < 50 ms)"
         )
+    print("  " + await gc_text(sess, server.base))
+
+
+async def gc_text(sess, base: str) -> str:
+    """The workers' garbage-collector passes so far (gcfreeze.py, from /metrics): how many, the longest."""
+    async with sess.get(base + "/metrics") as r:
+        text = await r.text()
+    kinds = {k: float(v) for k, v in re.findall(r'^fairdeal_gc_passes_total\{kind="(\w+)"\} (\S+)', text, re.M)}
+    buckets = [
+        (float(le), float(v))
+        for le, v in re.findall(r'^fairdeal_gc_pass_seconds_bucket\{le="([^"+]+)"\} (\S+)', text, re.M)
+    ]
+    count = float((re.findall(r"^fairdeal_gc_pass_seconds_count (\S+)", text, re.M) or ["0"])[0])
+    under = min((le for le, v in buckets if v >= count), default=float("inf")) if count else 0.0
+    if not kinds:
+        return "garbage-collector passes: none (FAIRDEAL_GC_FREEZE=0)"
+    return (
+        f"garbage-collector passes: {kinds.get('freeze', 0):.0f} freezes, {kinds.get('thaw', 0):.0f} thaws; "
+        f"every pass under {1000 * under:g} ms"
+    )
 
 
 async def restart(how: str, args, server: Server, clients: Clients, n: int) -> None:

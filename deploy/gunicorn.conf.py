@@ -16,3 +16,4 @@ except ConfigError as e:
 globals().update(serving.settings(_config))
 on_starting = serving.on_starting
 child_exit = serving.child_exit
+post_worker_init = serving.post_worker_init

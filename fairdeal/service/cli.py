@@ -133,6 +133,7 @@ def _serve(cfg: Config, dev: bool) -> None:
                     self.cfg.set(k, v)
             self.cfg.set("on_starting", serving.on_starting)
             self.cfg.set("child_exit", serving.child_exit)
+            self.cfg.set("post_worker_init", serving.post_worker_init)
 
         def load(self):
             from fairdeal.service import gunicorn_problems

@@ -293,6 +293,7 @@ class Config:
     # a proxy's 60 s read timeout (docs/operations.md, "Proxies").
     stream_max: float = 3600.0  # the longest a server-sent events stream stays open
     heartbeat: float = 50.0  # seconds between keep-alive comments on an idle stream
+    gc_freeze: float = 60.0  # seconds between a worker's garbage-collector freeze passes (gcfreeze.py); 0: none
     max_waits: int = 5000  # open event-feed waits per worker process (beyond: 503)
     max_waits_per_player: int = 16  # ... per player (or per address without a token) and process (429)
     redis_connections: int = 128  # the Redis command pool per process and cluster node (and one for the rate limits)
@@ -423,6 +424,12 @@ SETTINGS: tuple[Setting, ...] = (
         "FAIRDEAL_HEARTBEAT",
         Number(0, 300, unit="seconds", low_open=True),
         "seconds between an idle stream's keep-alive comments",
+    ),
+    Setting(
+        "gc_freeze",
+        "FAIRDEAL_GC_FREEZE",
+        Number(0, 86400, unit="seconds"),
+        "seconds between a worker's garbage-collector freeze passes (0: none)",
     ),
     Setting(
         "max_waits",

@@ -67,6 +67,18 @@ DEFS = {
         "Event-feed waits ended because their token was ended or expired while they waited.",
         (),
     ),
+    "fairdeal_gc_passes_total": (
+        Counter,
+        "The garbage collector's freeze passes (gcfreeze.py), by kind: freeze, or thaw (one full collection).",
+        ("kind",),
+    ),
+    "fairdeal_gc_pass_seconds": (Histogram, "How long a freeze pass stopped its worker.", ()),
+    "fairdeal_gc_unreachable_total": (Counter, "Unreachable objects the freeze passes' collections freed.", ()),
+    "fairdeal_gc_frozen_objects": (
+        Gauge,
+        "Objects frozen out of the garbage collector's walks (gcfreeze.py; an upper bound between thaws).",
+        (),
+    ),
     "fairdeal_waiting_clients": (Gauge, "Event-feed clients waiting now (long-polls and streams).", ()),
     "fairdeal_tlog_damaged": (
         Gauge,
@@ -88,7 +100,9 @@ class Metrics:
         for name, (kind, doc, labels) in DEFS.items():
             extra: dict[str, Any] = {}
             if kind is Histogram:
-                extra["buckets"] = STORE_BUCKETS if name == "fairdeal_store_seconds" else BUCKETS
+                extra["buckets"] = (
+                    STORE_BUCKETS if name in ("fairdeal_store_seconds", "fairdeal_gc_pass_seconds") else BUCKETS
+                )
             if kind is Gauge:
                 extra["multiprocess_mode"] = "livesum"
             self._m[name] = kind(name, doc, labels, registry=self.registry, **extra)
@@ -118,6 +132,10 @@ class Metrics:
     def add(self, name: str, amount: float, **labels) -> None:
         """A gauge up (or down, with a negative amount)."""
         self._metric(name, labels).inc(amount)
+
+    def set(self, name: str, value: float, **labels) -> None:
+        """A gauge to `value`."""
+        self._metric(name, labels).set(value)
 
     def observe(self, name: str, seconds: float, **labels) -> None:
         self._metric(name, labels).observe(seconds)

@@ -84,6 +84,16 @@ def child_exit(server, worker) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
+def post_worker_init(worker) -> None:
+    """gunicorn hook, in each worker once its app is loaded: the garbage collector's freeze passes
+    (gcfreeze.py: a worker's long-lived streams and games out of every full collection), every
+    FAIRDEAL_GC_FREEZE seconds."""
+    from fairdeal.service.gcfreeze import Freezer
+
+    services = worker.wsgi.extensions["fairdeal"]
+    Freezer(services.config.gc_freeze, services.metrics).start()
+
+
 def _die_with_parent() -> None:
     """In the sweeper child, before exec (Linux): SIGTERM when the server's process dies, even by SIGKILL."""
     try:
