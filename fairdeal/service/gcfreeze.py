@@ -1,12 +1,12 @@
 """A worker's garbage collector, kept off its long-lived objects: the objects that survive a while are frozen,
 so that no automatic collection walks them again.
 
-Why: a worker holds thousands of event-feed streams (about 100 tracked objects each: its greenlet, socket, request
+Why: a worker holds thousands of event-feed streams (about 110 tracked objects each: its greenlet, socket, request
 and generator stack) and its replayed games. CPython's full (generation 2) collection walks every tracked object
-with the worker's one thread stopped, so every request the worker holds waits it out: at 10,000 streams about
-130 ms on a quiet machine, 1.26 s on a busy one (bench/README.md, "20,000 streams"). Those objects live for
-minutes to an hour and die by reference counting: a held stream leaves no cyclic garbage when it closes (measured
-there too), so walking them finds nothing.
+with the worker's one thread stopped, so every request the worker holds waits it out: at 10,000 streams 434 ms of
+CPU on a quiet machine (bench/bench_gc_pause.py), 1.26 s once in a busy one (bench/README.md). Those objects live
+for minutes to an hour and die by reference counting: 10,000 held streams left no cyclic garbage when they closed
+(measured there too), so walking them finds nothing.
 
 Every `every` seconds a pass collects what is not frozen (gc.collect(): the objects created since the last pass
 that still live, few) and freezes the survivors (gc.freeze(): into the permanent generation, which collections
@@ -52,8 +52,8 @@ class Freezer:
         self.every, self.metrics, self.growth, self.floor = every, metrics, growth, floor
         self.base: int | None = None  # the frozen count after the last thaw (None: no pass yet)
         # An upper bound of the frozen count: what each pass froze, added up. Counting the frozen objects
-        # exactly (gc.get_freeze_count) walks them, chasing a pointer per object: 60 ms at 10,000 streams, as
-        # long as a collection of them all would be. A frozen object that dies leaves the bound high, so it is
+        # exactly (gc.get_freeze_count) walks them, chasing a pointer per object: 60 to 70 ms at 10,000
+        # streams, a pause of its own. A frozen object that dies leaves the bound high, so it is
         # counted exactly only when the bound says a thaw may be due.
         self.bound = 0
         self._thread: threading.Thread | None = None
