@@ -57,6 +57,26 @@ NOTICE_KEEP = 3600.0  # seconds a notice is kept: a listener reads it within mom
 FILE_MODE = 0o600  # the database holds every running game's seed, so its hidden cards: the owner only
 FOLDER_MODE = 0o700
 COMPANIONS = ("", "-wal", "-shm", "-journal")
+OPEN_TIMEOUT = 30.0  # seconds a connection waits for another process's lock (the busy handler, and WAL below)
+
+
+def use_wal(conn: sqlite3.Connection, timeout: float = OPEN_TIMEOUT) -> None:
+    """Put the database in WAL mode (kept in the file: later connections find it set). Switching needs every
+    other connection out of the way, and SQLite answers "database is locked" at once, without its busy handler,
+    when one is not (two `fairdeal serve` on one data dir, started together, failed so about one time in five):
+    ask again, a little later each time, for up to `timeout` seconds."""
+    if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+        return
+    end, pause = time.monotonic() + timeout, 0.01
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > end:
+                raise
+        time.sleep(pause)
+        pause = min(0.5, pause * 2)
 
 
 def private_files(path: str) -> None:
@@ -92,8 +112,8 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
         conn = getattr(self._local, "conn", None)
         if conn is None or getattr(self._local, "pid", None) != os.getpid():
             # isolation_level=None: we issue BEGIN ourselves; a connection is never shared across a fork.
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
+            conn = sqlite3.connect(self.path, timeout=OPEN_TIMEOUT, isolation_level=None, check_same_thread=False)
+            use_wal(conn)
             # FULL: a commit is fsynced before the move is acknowledged (NORMAL would survive a crash of the
             # process but not of the machine)
             conn.execute("PRAGMA synchronous=FULL")
