@@ -424,7 +424,7 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
     print(
         f"bench_waiting: {len(tasks)} waiters ({args.feed}), {n_tables} tables, moves {args.moves}/s over "
         f"{len(active)} tables, A = gunicorn {a.workers} gevent workers, B = {b.workers} worker, "
-        f"one store ({args.store})"
+        f"one store ({args.store})" + (f"; {', '.join(args.env)}" if args.env else "")
     )
     print(f"{'':34} {'probes':>7} {'p50 ms':>8} {'p99 ms':>8}")
     print(f"{'quick GET, 0 waiters (baseline)':34} {len(lat0):>7} {ms(pct(lat0, 0.5)):>8} {ms(p99_0):>8}")
@@ -432,6 +432,11 @@ async def run(args, a: Service, b: Service, redis_port: int | None) -> int:
     print(f"{'':34} {'answers':>7} {'p50 ms':>8} {'p99 ms':>8}")
     print(f"{'delivery, move via A -> waiter on A':34} {len(dA):>7} {ms(pct(dA, 0.5)):>8} {ms(pct(dA, 0.99)):>8}")
     print(f"{'delivery, move via A -> waiter on B':34} {len(dB):>7} {ms(pct(dB, 0.5)):>8} {ms(pct(dB, 0.99)):>8}")
+    for where, ds in (("A", dA), ("B", dB)):
+        print(
+            f"  delivery on {where}: p90 {ms(pct(ds, 0.9))}, p95 {ms(pct(ds, 0.95))}, max {ms(max(ds, default=0))} ms; "
+            f"over 100 ms {sum(d > 0.1 for d in ds)} of {len(ds)}"
+        )
     print(
         f"CPU while the moves run, in cores: A {cpu_0[0]:.2f} with 0 waiters, {cpu_1[0]:.2f} with them; the load "
         f"generator {cpu_0[1]:.2f} and {cpu_1[1]:.2f}"
@@ -495,6 +500,7 @@ def main() -> int:
     ap.add_argument("--feed", choices=["long-poll", "sse"], default="long-poll")
     ap.add_argument("--store", choices=["redis", "embedded"], default="redis")
     ap.add_argument("--keep", action="store_true", help="keep the services' logs")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="a setting for both services")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the services on the way out, as on Ctrl-C
     if aiohttp is None:
@@ -526,6 +532,7 @@ def main() -> int:
             FAIRDEAL_LIMIT_ADDRESS="1000000/minute",
             FAIRDEAL_LIMIT_PLAYERS="1000000/minute",
         )
+        env.update(dict(kv.split("=", 1) for kv in args.env))
         if rport:
             env["FAIRDEAL_REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
         services = [Service("A", None, env, tmp), Service("B", 1, env, tmp)]

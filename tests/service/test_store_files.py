@@ -26,7 +26,7 @@ def test_the_database_and_its_wal_and_shm_are_0600_in_a_0700_folder(tmp_path, re
         os.umask(old)
     data = tmp_path / "data"
     files = sorted(f.name for f in data.iterdir() if f.name.startswith("fairdeal.sqlite3"))
-    assert files == ["fairdeal.sqlite3", "fairdeal.sqlite3-shm", "fairdeal.sqlite3-wal"]
+    assert files == ["fairdeal.sqlite3", "fairdeal.sqlite3-shm", "fairdeal.sqlite3-wal", "fairdeal.sqlite3-writers"]
     assert {f: oct(mode(data / f)) for f in files} == {f: "0o600" for f in files}
     assert mode(data) == 0o700
     assert mode(data / "keys") == 0o700
