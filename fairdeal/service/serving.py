@@ -90,7 +90,9 @@ def post_worker_init(worker) -> None:
     FAIRDEAL_GC_FREEZE seconds."""
     from fairdeal.service.gcfreeze import Freezer
 
-    services = worker.wsgi.extensions["fairdeal"]
+    services = getattr(worker.wsgi, "extensions", {}).get("fairdeal")
+    if services is None:  # another app under these settings (bench/bare_app.py): nothing of ours to run
+        return
     Freezer(services.config.gc_freeze, services.metrics).start()
 
 

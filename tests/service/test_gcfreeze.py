@@ -138,3 +138,19 @@ def test_the_served_workers_run_the_passes(tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_the_worker_hook_runs_the_passes_for_the_service_and_passes_over_another_app(monkeypatch):
+    """serving.post_worker_init: the service's app gets its passes; another app under deploy/gunicorn.conf.py
+    (bench/bare_app.py) boots as before, with none."""
+    from types import SimpleNamespace
+
+    from fairdeal.service import gcfreeze, serving
+
+    started = []
+    monkeypatch.setattr(gcfreeze.Freezer, "start", lambda self: started.append(self.every))
+    serving.post_worker_init(SimpleNamespace(wsgi=lambda environ, start_response: []))
+    assert started == []
+    services = SimpleNamespace(config=SimpleNamespace(gc_freeze=60.0), metrics=None)
+    serving.post_worker_init(SimpleNamespace(wsgi=SimpleNamespace(extensions={"fairdeal": services})))
+    assert started == [60.0]
