@@ -40,6 +40,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measure as ms  # noqa: E402
+from profile_inprocess import table  # noqa: E402
 
 HOLDER = r"""
 import _socket, json, sys
@@ -60,22 +61,13 @@ sys.stdin.readline()
 
 
 def setup_tables(app, n_tables: int) -> list[tuple[str, str, int]]:
+    """Started Spades tables of four human seats (profile_inprocess.table), each seat's (game, token, seq)."""
     c = app.test_client()
-
-    def call(method, path, tok=None, body=None):
-        r = c.open(path, method=method, json=body, headers={"Authorization": "Bearer " + tok} if tok else {})
-        assert r.status_code < 300, (path, r.status_code, r.data[:300])
-        return r.get_json()
-
     feeds = []
-    for i in range(n_tables):
-        toks = [call("POST", "/players", body={"name": f"w{i}s{s}"})["token"] for s in range(4)]
-        t = call("POST", "/tables", toks[0], {"rule_set": "spades", "clocks": "off"})
-        for s in range(1, 4):
-            call("POST", f"/tables/{t['id']}/join", toks[s], {"seat": s})
-        call("POST", f"/tables/{t['id']}/start", toks[0])
-        seq = call("GET", f"/games/{t['id']}", toks[0])["seq"]
-        feeds += [(t["id"], tok, seq) for tok in toks]
+    for _ in range(n_tables):
+        gid, headers, _ = table(c)
+        seq = c.get(f"/games/{gid}", headers=headers[0]).get_json()["seq"]
+        feeds += [(gid, h["Authorization"].removeprefix("Bearer "), seq) for h in headers]
     return feeds
 
 

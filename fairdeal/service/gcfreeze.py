@@ -79,13 +79,12 @@ class Freezer:
                 self.bound, thawed = gc.get_freeze_count(), True
         if thawed:
             self.base = self.bound
-        frozen = self.bound
-        done = Pass(thawed, found, frozen, time.perf_counter() - t0)
+        done = Pass(thawed, found, self.bound, time.perf_counter() - t0)
         if self.metrics is not None:  # outside any collection: prometheus_client's locks are free to take
             self.metrics.inc("fairdeal_gc_passes_total", kind="thaw" if thawed else "freeze")
             self.metrics.observe("fairdeal_gc_pass_seconds", done.seconds)
             self.metrics.inc("fairdeal_gc_unreachable_total", found)
-            self.metrics.set("fairdeal_gc_frozen_objects", frozen)
+            self.metrics.set("fairdeal_gc_frozen_objects", done.frozen)
         return done
 
     def start(self) -> None:

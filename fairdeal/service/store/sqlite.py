@@ -123,8 +123,7 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
             use_wal(conn)
             # FULL: a commit is fsynced before the move is acknowledged (NORMAL would survive a crash of the
             # process but not of the machine)
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA synchronous=FULL")  # (connect's timeout is the busy timeout: OPEN_TIMEOUT)
             self._local.conn, self._local.pid = conn, os.getpid()
             # this thread's own open file (a flock belongs to the open file, so threads queue as processes do)
             self._local.writers = None if self.path == ":memory:" else _writers_file(self.path + WRITERS)
@@ -162,7 +161,7 @@ class SqliteStore(SqliteTlog, SqliteCosignatures, Store):
                 fcntl.flock(self.writers.fileno(), fcntl.LOCK_UN)
 
     def _tx(self) -> SqliteStore._Tx:
-        conn = self._conn()
+        conn = self._conn()  # (opens this thread's writers' file with its connection)
         return SqliteStore._Tx(conn, self._local.writers)
 
     def _write(self, fn, *args):
