@@ -109,14 +109,23 @@ def _metrics(base: str) -> str:
         return r.read().decode()
 
 
-def test_the_served_workers_run_the_passes(tmp_path):
-    """`fairdeal serve` (gunicorn, gevent workers): each worker runs a pass every FAIRDEAL_GC_FREEZE seconds."""
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.mark.parametrize("how", ["fairdeal serve", "deploy/gunicorn.conf.py"])
+def test_the_served_workers_run_the_passes(tmp_path, how):
+    """`fairdeal serve`, and gunicorn with the shipped deploy/gunicorn.conf.py (only the port, the data folder
+    and the pass interval set): each worker runs a pass every FAIRDEAL_GC_FREEZE seconds."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FAIRDEAL_") and k != "PROMETHEUS_MULTIPROC_DIR"}
-    env.update(FAIRDEAL_GC_FREEZE="0.5", FAIRDEAL_WORKERS="2")
-    cmd = [sys.executable, "-m", "fairdeal.cli", "-d", str(tmp_path), "serve", "--bind", f"127.0.0.1:{port}"]
+    env.update(FAIRDEAL_GC_FREEZE="0.5", FAIRDEAL_WORKERS="2", FAIRDEAL_DATA=str(tmp_path))
+    if how == "fairdeal serve":
+        cmd = [sys.executable, "-m", "fairdeal.cli", "-d", str(tmp_path), "serve", "--bind", f"127.0.0.1:{port}"]
+    else:
+        conf = os.path.join(ROOT, "deploy", "gunicorn.conf.py")
+        cmd = [sys.executable, "-m", "gunicorn", "-c", conf, "--bind", f"127.0.0.1:{port}", "fairdeal.service.wsgi:app"]
     with open(tmp_path / "serve.log", "wb") as log:
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline, text, passes = time.monotonic() + 60, "", 0.0
