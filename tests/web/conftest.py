@@ -134,7 +134,7 @@ class Pages:
                 and self.errors.append(f"{page.url}: console: {m.text}")
             ),
         )
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(scaled(20) * 1000)  # stretched on a loaded machine, as every wait here is
         return page
 
     def close(self) -> None:
