@@ -47,7 +47,7 @@ def test_the_whole_service_runs_as_the_acl_user(deployed, tmp_path):
     p = api.player()
     t = api.table(p, rule_set="spades", clocks="off")
     api.start(p, t["id"])
-    waited = api.get(f"/games/{t['id']}/events?after=0", p)  # a wait: SSUBSCRIBE on the game's channel
+    waited = api.get(f"/games/{t['id']}/events?after=0&wait=1", p)  # a wait: SSUBSCRIBE on the game's channel
     assert waited.status_code == 200, waited.get_json()
     for _ in range(10):  # some moves (bots' too), then the host ends it: signed, seed revealed
         v = api.view(p, t["id"])

@@ -33,7 +33,7 @@ def _answers(api: Api, p: dict, gid: str, seq: int) -> list:
         api.get(f"/games/{gid}", p),
         api.get(f"/games/{gid}/transcript"),
         api.get(f"/tables/{gid}", p),
-        api.get(f"/games/{gid}/events?after=0&timeout=0", p),
+        api.get(f"/games/{gid}/events?after=0&wait=0", p),
         api.move(p, gid, seq, {"kind": "pass"}),
         api.post(f"/tables/{gid}/cancel", p),
     ]
