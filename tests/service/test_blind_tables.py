@@ -461,7 +461,9 @@ def test_no_human_seat_or_watcher_can_read_a_bots_unplayed_card(api, app, caplog
     assert check(set()) == 13 * len(bots)  # the bidding: every bot's hand is dealt, none played
     for _ in range(2000):
         plays = [
-            r for r in api.get(f"/games/{tid}/events?after=0&wait=0").get_json()["records"] if r["move"]["kind"] == "play"
+            r
+            for r in api.get(f"/games/{tid}/events?after=0&wait=0").get_json()["records"]
+            if r["move"]["kind"] == "play"
         ]
         if len(plays) >= 10:
             break

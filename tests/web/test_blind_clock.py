@@ -49,7 +49,9 @@ def test_the_page_plays_its_own_timeout_moves_and_a_page_gone_aborts_the_game_bl
 
     def timeouts():
         return [
-            r for r in host.get(f"/games/{gid}/events?after=0&wait=0")["records"] if r["seat"] == 0 and r["by"] == "timeout"
+            r
+            for r in host.get(f"/games/{gid}/events?after=0&wait=0")["records"]
+            if r["seat"] == 0 and r["by"] == "timeout"
         ]
 
     wait_for(lambda: len(timeouts()) >= 2, timeout=40, what="two timeout moves of seat 0")

@@ -97,6 +97,7 @@ class TrickPlay:
         self.current = Trick(leader)
         self.done: list[Trick] = []
         self.next_seat = _next_seats(tuple(self.seats))  # seat -> the next seat in turn (read only)
+        self._size = len(self.seats)  # cards to a trick (the seats never change during a hand)
         self.to_move: int | None = leader  # the seat to play next; None once the hand's tricks are done
 
     @property
@@ -109,14 +110,15 @@ class TrickPlay:
         cur = self.current
         plays = cur.plays
         plays.append((seat, card))
-        if len(plays) < len(self.seats):
+        if len(plays) < self._size:
             self.to_move = self.next_seat[seat]
             return None
         winner = self.winner
-        cur.winner, cur.winning_card = trick_winner(plays, self.strength) if winner is None else winner(plays)
-        self.done.append(cur)
-        self.current = Trick(cur.winner)
-        self.to_move = cur.winner if len(self.done) < self.tricks_in_hand else None
+        cur.winner, cur.winning_card = w, _ = trick_winner(plays, self.strength) if winner is None else winner(plays)
+        done = self.done
+        done.append(cur)
+        self.current = Trick(w)
+        self.to_move = w if len(done) < self.tricks_in_hand else None
         return cur
 
     def tricks_won(self, seat: int) -> int:

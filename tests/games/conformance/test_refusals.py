@@ -2,7 +2,8 @@
 allowed (why_not says None), and every other move is refused with the sentence why_not gives — a move the rules do
 not allow now, a move out of turn, a seat that is not at the table, something that is not a Move — and leaves
 every view, the turn, the moves of the seat to move and the deals as they were. `apply` takes a quick path for a
-plainly legal move of the seat to move (base.GameState.apply); this is where it is shown to agree with why_not."""
+plainly legal move of the seat to move (base.GameState.apply, and 120s' OneTwentyState.apply for a card); this is
+where it is shown to agree with why_not, and move by move with the general form it stands for."""
 
 import copy
 import random
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal.core.games.base import GameError, MalformedMove, NoSuchSeat
-from tests.games.conformance.play import PACKS, candidate_moves, play, seats, snapshot
+from tests.games.conformance.play import PACKS, candidate_moves, new_game, play, seats, snapshot
 from tests.games.conformance.tables import any_table
 
 
@@ -58,3 +59,34 @@ def test_every_legal_move_is_allowed_and_every_other_is_refused_changing_nothing
     for bad in (legal[0].to_json(), str(legal[0]), None):
         refused(state, seat, bad, MalformedMove)
     assert snapshot(state) == before
+
+
+@settings(max_examples=25, deadline=None)
+@given(any_table(), st.integers(0, 2**32 - 1), st.integers(0, 300))
+def test_apply_does_what_its_general_form_does_move_by_move(table, seed, moves):
+    """apply (a rule set's own, such as 120s' card checked and played in one step, or GameState's) against
+    GameState.apply_refused_first, the form it stands for, on two states of the same game: before each move of a
+    played game, refused moves of every seat (a card not held, another seat's turn, the wrong kind of move) raise
+    the same error with the same sentence from both; then the game's move is made on both; the two states stay
+    alike throughout."""
+    _, _, log = play(table, seed, moves)
+    _, fast = new_game(table, seed)
+    _, general = new_game(table, seed)
+    rng = random.Random(seed)
+
+    def outcome(apply, s, m):
+        try:
+            apply(s, m)
+        except GameError as exc:
+            return type(exc), exc.message
+        return None
+
+    for seat, move in log:
+        for s in range(fast.rules.players):
+            for m in rng.sample(candidate_moves(fast, s, rng), 3):
+                if fast.why_not(s, m) is not None:
+                    got = outcome(fast.apply, s, m)
+                    assert got is not None and got == outcome(general.apply_refused_first, s, m), (s, m)
+        assert outcome(fast.apply, seat, move) is None and outcome(general.apply_refused_first, seat, move) is None
+        assert snapshot(fast) == snapshot(general)
+    assert fast.result == general.result and fast.deals == general.deals

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from fairdeal.core.cards import PACK_52, PACK_PLACE, SUITS, Card, cards_to_str
+from fairdeal.core.fastpath import fast_path
 from fairdeal.core.games.base import Chance, GameState, Move
 from fairdeal.core.games.tricks import Trick, TrickPlay
 
@@ -373,19 +374,37 @@ class OneTwentyState(GameState):
         return (" or Mine" if v.dealer_mine else "") + (" or redeal" if v.all_pass == "dealer-picks" else "")
 
     # ------------------------------------------------------------------------------------- the step
+    @fast_path(general=GameState.apply_refused_first, changes_state=True)
+    def apply(self, seat: int, move: Move) -> None:
+        """GameState.apply with a card to the trick checked and played in one step (_why_not's and _push's play
+        branches without the phase dispatch): most moves of a hand are cards. Any other move, and a card that is
+        refused, goes through GameState.apply."""
+        if self.phase == "play" and move.__class__ is Move and move.kind == "play" and seat.__class__ is int:
+            p = self.play
+            if seat == p.to_move:
+                plays = p.current.plays
+                card = move.card
+                if self._follow.allows(self.hands[seat], card, plays[0][1] if plays else None, self.first_lead_trump):
+                    self._play_card(seat, card)
+                    return
+        GameState.apply(self, seat, move)
+
     def _push(self, seat: int, move: Move) -> None:
         ph = self.phase
         if ph == "play":
-            self.first_lead_trump = False  # the hand's first card is down
-            p = self.play
-            if p.play(seat, move.card) is not None and p.to_move is None:  # the hand's last trick
-                self._end_hand()
+            self._play_card(seat, move.card)
         elif ph == "bidding":
             self._bid(seat, move)
         elif ph == "trump":
             self._name_trump(move.value)
         else:
             self._throw(seat, move.cards)
+
+    def _play_card(self, seat: int, card: Card) -> None:
+        self.first_lead_trump = False  # the hand's first card is down
+        p = self.play
+        if p.play(seat, card) is not None and p.to_move is None:  # the hand's last trick
+            self._end_hand()
 
     def _bid(self, seat: int, move: Move) -> None:
         b = self.bidding
