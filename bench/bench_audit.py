@@ -19,7 +19,11 @@ two-process round against the one-core round beside it; the cores' worth of CPU 
 beside it, since a shared machine may not give them two cores). Timing as bench/measure.py says: CPU time,
 alternating rounds, median and spread, load before and after.
 
-Run: python bench/bench_audit.py [--games N] [--rounds R]    (about a minute; exits 0 whether or not a target is met)
+A process's layout moves these ratios (bench/README.md, 2026-12-04): `--processes N` runs the whole measurement in
+N fresh processes one after the other and judges each target by the median of the processes' median ratios.
+
+Run: python bench/bench_audit.py [--games N] [--rounds R] [--processes N]    (about a minute a process; exits 0
+whether or not a target is met)
 """
 
 from __future__ import annotations
@@ -202,7 +206,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=32, help="games per rule set (default 32)")
     parser.add_argument("--rounds", type=int, default=7, help="alternating timed rounds (default 7)")
+    parser.add_argument("--processes", type=int, default=1, help="fresh processes to measure in, one after another")
+    parser.add_argument("--ratios-line", action="store_true", help=argparse.SUPPRESS)  # a child of --processes
     args = parser.parse_args()
+    if args.processes > 1:
+        return across_processes(args)
     if not cb.installed():
         print("python-chess is not installed (pip install '.[dev]'): no baseline, nothing measured")
         return 1
@@ -262,14 +270,14 @@ def main() -> int:
     for name, t in phases:
         print(f"  {name:46}{100 * t / total:5.0f} %   ({moves / t:>9.0f} moves/s alone)")
     print()
-    print(ms.verdict("audit moves/s on one core", one.ratio_to(floor), "the floor with signatures", TARGET_FLOOR)[0])
-    print(ms.verdict("audit moves/s on one core", one.ratio_to(chess.replay), cb.REPLAY, None)[0])
-    print(ms.verdict("the floor", floor.ratio_to(chess.replay), cb.REPLAY, None)[0])
-    print(
-        ms.verdict(
-            f"speed-up on {JOBS} processes", two_wall.ratio_to(one_wall), "one core (wall clock)", TARGET_SPEEDUP
-        )[0]
-    )
+    ratios = [
+        ("audit moves/s on one core", one.ratio_to(floor), "the floor with signatures", TARGET_FLOOR),
+        ("audit moves/s on one core", one.ratio_to(chess.replay), cb.REPLAY, None),
+        ("the floor", floor.ratio_to(chess.replay), cb.REPLAY, None),
+        (f"speed-up on {JOBS} processes", two_wall.ratio_to(one_wall), "one core (wall clock)", TARGET_SPEEDUP),
+    ]
+    for what, ratio, baseline, target in ratios:
+        print(ms.verdict(what, ratio, baseline, target)[0])
     print(
         f"  (the {JOBS} processes got {statistics.median(cores_used):.2f} cores' worth of CPU time in the median "
         f"round, {min(cores_used):.2f} to {max(cores_used):.2f}; well below {JOBS} means other processes held "
@@ -287,6 +295,23 @@ def main() -> int:
         f"({min(critical):.2f} to {max(critical):.2f}; for information: the target is the wall-clock speed-up)"
     )
     print(f"{load_after} at the end of the timed rounds")
+    if args.ratios_line:
+        print(ms.ratios_line(ratios))
+    return 0
+
+
+def across_processes(args: argparse.Namespace) -> int:
+    n = args.processes
+    print(f"{ms.load()} before the run; {n} fresh processes, one after the other")
+    child = ["--games", str(args.games), "--rounds", str(args.rounds), "--ratios-line"]
+    runs = ms.in_processes(os.path.abspath(__file__), child, n)
+    for i, (report, _) in enumerate(runs, 1):
+        print(f"\n--- process {i} of {n}")
+        keep = (" = ", "cores' worth", "load average")
+        print("\n".join(x for x in report.splitlines() if any(k in x for k in keep) and not x.startswith("  1 core ")))
+    print(f"\n{ms.load()} after the run\n")
+    for line, _ in ms.verdict_across([ratios for _, ratios in runs]):
+        print(line)
     return 0
 
 

@@ -7,14 +7,21 @@ few rounds keeps whichever round the neighbours happened to spare. So every figu
   - taken over several rounds, the rounds of all the things compared alternating, so that load hits them alike;
   - reported as the median of the rounds with their spread (min to max), and a ratio as the median of the
     per-round ratios (each round's figure against the baseline's from the same round) with its spread;
-  - printed with the load average before and after.
+  - printed with the load average before and after;
+  - where one process's layout moves a figure (a fresh process of the same code can run 10 to 30 % faster or
+    slower than another, whatever its hash seed or core: bench/README.md, 2026-12-04), taken in several fresh
+    processes one after the other (`in_processes`), each with its own rounds, and judged by the median of the
+    processes' ratios (`verdict_across`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -93,6 +100,42 @@ def verdict(what: str, ratio: tuple[float, float, float], baseline: str, target:
         return f"{what} = {ratio_text(ratio)} {baseline} (for information; no target)", True
     met = ratio[0] >= target
     return f"{what} = {ratio_text(ratio)} {baseline} (target {target:g}x, median): {'met' if met else 'NOT met'}", met
+
+
+# ------------------------------------------------------------------------- several fresh processes
+
+RATIOS_LINE = "MEASURE-RATIOS "  # how a child process hands its ratios back: this prefix, then JSON
+
+
+def ratios_line(ratios: list[tuple[str, tuple[float, float, float], str, float | None]]) -> str:
+    """The line a child process prints last: each comparison's (what, (median, min, max), baseline, target)."""
+    return RATIOS_LINE + json.dumps([[w, list(r), b, t] for w, r, b, t in ratios])
+
+
+def in_processes(script: str, args: list[str], n: int) -> list[tuple[str, list]]:
+    """Run `script args` in `n` fresh processes, one after the other (each its own layout of memory and code);
+    each child's printed report and the ratios of its ratios_line."""
+    out = []
+    for i in range(n):
+        done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, check=True)
+        lines = done.stdout.splitlines()
+        found = [x for x in lines if x.startswith(RATIOS_LINE)]
+        if not found:
+            raise RuntimeError(f"process {i + 1} printed no ratios:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        report = "\n".join(x for x in lines if not x.startswith(RATIOS_LINE))
+        out.append((report, json.loads(found[-1][len(RATIOS_LINE) :])))
+    return out
+
+
+def verdict_across(runs: list[list]) -> list[tuple[str, bool]]:
+    """Each comparison judged by the median of the processes' median ratios, with their spread across processes."""
+    verdicts = []
+    for k, (what, _, baseline, target) in enumerate(runs[0]):
+        medians = [run[k][1][0] for run in runs]
+        ratio = statistics.median(medians), min(medians), max(medians)
+        line, met = verdict(what, ratio, baseline, target)
+        verdicts.append((line.replace("(rounds ", f"(processes' medians, {len(runs)}: ", 1), met))
+    return verdicts
 
 
 def header(width: int = 46) -> str:

@@ -2,7 +2,7 @@
 allowed (why_not says None), and every other move is refused with the sentence why_not gives — a move the rules do
 not allow now, a move out of turn, a seat that is not at the table, something that is not a Move — and leaves
 every view, the turn, the moves of the seat to move and the deals as they were. `apply` takes a quick path for a
-plainly legal move of the seat to move (base.GameState.apply, and 120s' OneTwentyState.apply for a card); this is
+plainly legal move of the seat to move (base.GameState.apply, and 120s' OneTwentyState.apply for a card, a bid or a throw); this is
 where it is shown to agree with why_not, and move by move with the general form it stands for."""
 
 import copy
@@ -64,7 +64,7 @@ def test_every_legal_move_is_allowed_and_every_other_is_refused_changing_nothing
 @settings(max_examples=25, deadline=None)
 @given(any_table(), st.integers(0, 2**32 - 1), st.integers(0, 300))
 def test_apply_does_what_its_general_form_does_move_by_move(table, seed, moves):
-    """apply (a rule set's own, such as 120s' card checked and played in one step, or GameState's) against
+    """apply (a rule set's own, such as 120s' one step for a card, a bid or a throw, or GameState's) against
     GameState.apply_refused_first, the form it stands for, on two states of the same game: before each move of a
     played game, refused moves of every seat (a card not held, another seat's turn, the wrong kind of move) raise
     the same error with the same sentence from both; then the game's move is made on both; the two states stay

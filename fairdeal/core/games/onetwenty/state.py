@@ -376,16 +376,33 @@ class OneTwentyState(GameState):
     # ------------------------------------------------------------------------------------- the step
     @fast_path(general=GameState.apply_refused_first, changes_state=True)
     def apply(self, seat: int, move: Move) -> None:
-        """GameState.apply with a card to the trick checked and played in one step (_why_not's and _push's play
-        branches without the phase dispatch): most moves of a hand are cards. Any other move, and a card that is
-        refused, goes through GameState.apply."""
-        if self.phase == "play" and move.__class__ is Move and move.kind == "play" and seat.__class__ is int:
-            p = self.play
-            if seat == p.to_move:
-                plays = p.current.plays
-                card = move.card
-                if self._follow.allows(self.hands[seat], card, plays[0][1] if plays else None, self.first_lead_trump):
-                    self._play_card(seat, card)
+        """GameState.apply with the phase looked at once: a card to the trick (most moves of a hand), a bidding
+        move or a throw checked and made by that phase's branch of _why_not and _push, without to_move's and
+        _push's dispatch. Any other move (naming the trump), and any move refused, goes through GameState.apply."""
+        if move.__class__ is Move and seat.__class__ is int:
+            ph, kind = self.phase, move.kind
+            if ph == "play":
+                p = self.play
+                if kind == "play" and seat == p.to_move:
+                    plays = p.current.plays
+                    card = move.card
+                    if self._follow.allows(
+                        self.hands[seat], card, plays[0][1] if plays else None, self.first_lead_trump
+                    ):
+                        self._play_card(seat, card)
+                        return
+            elif ph == "bidding":
+                b = self.bidding
+                if seat == b.turn and kind in BIDDING_KINDS and b.why_not(seat, kind, move.value) is None:
+                    self._bid(seat, move)
+                    return
+            elif ph == "kitty" or ph == "throw":  # to_move: the bidder throws back the kitty; then the throw order
+                if (
+                    kind == "throw"
+                    and seat == (self.bidder if ph == "kitty" else self.throw_order[0])
+                    and self._why_not(seat, move) is None
+                ):
+                    self._throw(seat, move.cards)
                     return
         GameState.apply(self, seat, move)
 
