@@ -11,6 +11,7 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, json
@@ -185,8 +186,9 @@ class OutageLog:
     were refused, in all and by kind: refusal_kind), one when it is back: never a traceback per request. Each
     line counts the refusals since the previous one, so the lines of a log add up to every refusal."""
 
-    def __init__(self, every: float = OUTAGE_LOG_EVERY):
+    def __init__(self, every: float = OUTAGE_LOG_EVERY, clock: Callable[[], float] = time.monotonic):
         self.every = every
+        self.clock = clock  # a test's own clock, without patching the time module under every thread
         self._lock = threading.Lock()
         self.down_since: float | None = None
         self._last_line = 0.0
@@ -194,7 +196,7 @@ class OutageLog:
         self._by_kind: dict[str, int] = {}
 
     def failed(self, reason: str, kind: str = "other") -> None:
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             self._refused += 1
             self._by_kind[kind] = self._by_kind.get(kind, 0) + 1
@@ -219,7 +221,7 @@ class OutageLog:
         with self._lock:
             if self.down_since is None:
                 return
-            seconds, (refused, by_kind) = time.monotonic() - self.down_since, self._take_counts()
+            seconds, (refused, by_kind) = self.clock() - self.down_since, self._take_counts()
             self.down_since = None
         log.warning(
             "store available again",
