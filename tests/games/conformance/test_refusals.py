@@ -2,8 +2,8 @@
 allowed (why_not says None), and every other move is refused with the sentence why_not gives — a move the rules do
 not allow now, a move out of turn, a seat that is not at the table, something that is not a Move — and leaves
 every view, the turn, the moves of the seat to move and the deals as they were. `apply` takes a quick path for a
-plainly legal move of the seat to move (base.GameState.apply, and 120s' OneTwentyState.apply for a card, a bid or a throw); this is
-where it is shown to agree with why_not, and move by move with the general form it stands for."""
+plainly legal move of the seat to move (base.GameState.apply, and 120s' OneTwentyState.apply for a card, a bid or
+a throw); this is where it is shown to agree with why_not, and move by move with the general form it stands for."""
 
 import copy
 import random
