@@ -19,9 +19,10 @@ from tests.service.conftest import STORES
 CARD_TEXTS = {str(c) for c in PACK_52}
 
 
-# A card's name stands alone or in a sentence; inside a base64url text (keys, signatures: letters, digits, "-"
-# and "_") two characters such as "6C" are chance, not a card.
-CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z_-])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z_-])")
+# A card's name stands alone or in a sentence; inside a base64 text two characters such as "6C" are chance, not a
+# card: base64url (keys, signatures: letters, digits, "-" and "_") and standard base64 (the log's checkpoint, a
+# signed note: "+", "/" and "=" padding; "/9C+" in one failed a run).
+CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z_+/=-])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z_+/=-])")
 
 
 def cards_in(obj) -> set[str]:
