@@ -301,17 +301,14 @@ def main() -> int:
 
 
 def across_processes(args: argparse.Namespace) -> int:
-    n = args.processes
-    print(f"{ms.load()} before the run; {n} fresh processes, one after the other")
     child = ["--games", str(args.games), "--rounds", str(args.rounds), "--ratios-line"]
-    runs = ms.in_processes(os.path.abspath(__file__), child, n)
-    for i, (report, _) in enumerate(runs, 1):
-        print(f"\n--- process {i} of {n}")
-        keep = (" = ", "cores' worth", "load average")
-        print("\n".join(x for x in report.splitlines() if any(k in x for k in keep) and not x.startswith("  1 core ")))
-    print(f"\n{ms.load()} after the run\n")
-    for line, _ in ms.verdict_across([ratios for _, ratios in runs]):
-        print(line)
+    keep = (" = ", "cores' worth", "load average")
+    ms.across_processes(
+        os.path.abspath(__file__),
+        child,
+        args.processes,
+        lambda x: any(k in x for k in keep) and not x.startswith("  1 core "),  # not each round's line
+    )
     return 0
 
 

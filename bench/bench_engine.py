@@ -249,15 +249,9 @@ def main() -> int:
 
 
 def across_processes(n: int) -> int:
-    print(f"{ms.load()} before the run; {n} fresh processes, one after the other")
-    runs = ms.in_processes(os.path.abspath(__file__), ["--ratios-line"], n)
-    for i, (report, _) in enumerate(runs, 1):
-        print(f"\n--- process {i} of {n}")
-        print("\n".join(x for x in report.splitlines() if " = " in x or x.startswith("load average")))
-    print(f"\n{ms.load()} after the run\n")
-    verdicts = ms.verdict_across([ratios for _, ratios in runs])
-    for line, _ in verdicts:
-        print(line)
+    verdicts = ms.across_processes(
+        os.path.abspath(__file__), ["--ratios-line"], n, lambda x: " = " in x or x.startswith("load average")
+    )
     print(f"{sum(ok for _, ok in verdicts)} of {len(verdicts)} targets met (by the median of the processes)")
     return 0
 
@@ -285,25 +279,26 @@ def measure_here(ratios_line: bool = False) -> int:
     print(ms.header() + "   (moves per CPU second)")
     print(ms.row(cb.REPLAY + ", all rounds", chess.replay))
     print(ms.row(cb.RANDOM_PLAY + ", all rounds", chess.random_play))
-    ratios: list[tuple[str, tuple[float, float, float], str]] = []
+    ratios: list[tuple[str, tuple[float, float, float], str, float | None]] = []
     for table in tables:
         print()
         print(table.name + f"  ({table.abandoned} of {GAMES} random games abandoned at {MAX_MOVES} moves)")
         print(ms.row("  engine random play", table.random_play))
         print(ms.row("  engine validated replay", table.replay))
         print(ms.row("  bots on every seat (information)", table.bots))
+        random_play = table.random_play.ratio_to(table.chess_random_play)
+        ratios.append((f"{table.name}: engine random play", random_play, cb.RANDOM_PLAY, TARGET))
         ratios.append(
-            (f"{table.name}: engine random play", table.random_play.ratio_to(table.chess_random_play), cb.RANDOM_PLAY)
+            (f"{table.name}: engine validated replay", table.replay.ratio_to(table.chess_replay), cb.REPLAY, TARGET)
         )
-        ratios.append((f"{table.name}: engine validated replay", table.replay.ratio_to(table.chess_replay), cb.REPLAY))
-    verdicts = [ms.verdict(what, ratio, baseline, TARGET) for what, ratio, baseline in ratios]
+    verdicts = [ms.verdict(*r) for r in ratios]
     print()
     for line, _ in verdicts:
         print(line)
     met = sum(ok for _, ok in verdicts)
     print(f"{met} of {len(verdicts)} targets met")
     if ratios_line:
-        print(ms.ratios_line([(what, ratio, baseline, TARGET) for what, ratio, baseline in ratios]))
+        print(ms.ratios_line(ratios))
     return 0
 
 

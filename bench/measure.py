@@ -117,11 +117,12 @@ def in_processes(script: str, args: list[str], n: int) -> list[tuple[str, list]]
     each child's printed report and the ratios of its ratios_line."""
     out = []
     for i in range(n):
-        done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, check=True)
+        done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
         lines = done.stdout.splitlines()
         found = [x for x in lines if x.startswith(RATIOS_LINE)]
-        if not found:
-            raise RuntimeError(f"process {i + 1} printed no ratios:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        if done.returncode != 0 or not found:
+            tail = done.stdout[-2000:] + done.stderr[-2000:]
+            raise RuntimeError(f"process {i + 1} (exit {done.returncode}) printed no ratios:\n{tail}")
         report = "\n".join(x for x in lines if not x.startswith(RATIOS_LINE))
         out.append((report, json.loads(found[-1][len(RATIOS_LINE) :])))
     return out
@@ -135,6 +136,21 @@ def verdict_across(runs: list[list]) -> list[tuple[str, bool]]:
         ratio = statistics.median(medians), min(medians), max(medians)
         line, met = verdict(what, ratio, baseline, target)
         verdicts.append((line.replace("(rounds ", f"(processes' medians, {len(runs)}: ", 1), met))
+    return verdicts
+
+
+def across_processes(script: str, args: list[str], n: int, keep: Callable[[str], bool]) -> list[tuple[str, bool]]:
+    """A bench's whole measurement in `n` fresh processes (in_processes, each child given `args`): each process's
+    report lines that `keep` picks, then every comparison judged across them (verdict_across), printed; returned."""
+    print(f"{load()} before the run; {n} fresh processes, one after the other")
+    runs = in_processes(script, args, n)
+    for i, (report, _) in enumerate(runs, 1):
+        print(f"\n--- process {i} of {n}")
+        print("\n".join(x for x in report.splitlines() if keep(x)))
+    print(f"\n{load()} after the run\n")
+    verdicts = verdict_across([ratios for _, ratios in runs])
+    for line, _ in verdicts:
+        print(line)
     return verdicts
 
 

@@ -114,7 +114,8 @@ class TrickPlay:
             self.to_move = self.next_seat[seat]
             return None
         winner = self.winner
-        cur.winner, cur.winning_card = w, _ = trick_winner(plays, self.strength) if winner is None else winner(plays)
+        w, c = trick_winner(plays, self.strength) if winner is None else winner(plays)
+        cur.winner, cur.winning_card = w, c
         done = self.done
         done.append(cur)
         self.current = Trick(w)

@@ -377,8 +377,9 @@ class OneTwentyState(GameState):
     @fast_path(general=GameState.apply_refused_first, changes_state=True)
     def apply(self, seat: int, move: Move) -> None:
         """GameState.apply with the phase looked at once: a card to the trick (most moves of a hand), a bidding
-        move or a throw checked and made by that phase's branch of _why_not and _push, without to_move's and
-        _push's dispatch. Any other move (naming the trump), and any move refused, goes through GameState.apply."""
+        move or a throw checked and made by that phase's branch of _why_not and _push, without _push's dispatch
+        (and, for a card or a bid, to_move's). Any other move (naming the trump), and any move refused, goes
+        through GameState.apply."""
         if move.__class__ is Move and seat.__class__ is int:
             ph, kind = self.phase, move.kind
             if ph == "play":
@@ -396,12 +397,8 @@ class OneTwentyState(GameState):
                 if seat == b.turn and kind in BIDDING_KINDS and b.why_not(seat, kind, move.value) is None:
                     self._bid(seat, move)
                     return
-            elif ph == "kitty" or ph == "throw":  # to_move: the bidder throws back the kitty; then the throw order
-                if (
-                    kind == "throw"
-                    and seat == (self.bidder if ph == "kitty" else self.throw_order[0])
-                    and self._why_not(seat, move) is None
-                ):
+            elif ph == "kitty" or ph == "throw":
+                if kind == "throw" and seat == self.to_move and self._why_not(seat, move) is None:
                     self._throw(seat, move.cards)
                     return
         GameState.apply(self, seat, move)
